@@ -1,0 +1,135 @@
+//===- GraphBase.td - mlc_graph dialect definition ---------*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The graph dialect, its attributes and the op base classes shared by every
+// op family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_DIALECT_GRAPH_IR_GRAPHBASE_TD
+#define MLC_DIALECT_GRAPH_IR_GRAPHBASE_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Graph_Dialect : Dialect {
+  let name = "mlc_graph";
+  let cppNamespace = "::mlc::graph";
+  let summary = "Tensor-level ops with ONNX semantics";
+  let description = [{
+    The graph dialect is mlc's entry level. Each op has the semantics of the
+    ONNX operator of the same name at the newest opset the importer
+    normalizes to: numpy-style broadcasting for elementwise ops, NCHW layout
+    for convolution and pooling, negative axes counted from the back.
+
+    Shape-like parameters that ONNX passes as tensor inputs and that
+    exporters often compute at run time (Reshape's shape, Slice's bounds,
+    Pad's pads, Expand's shape) stay operands; axes, which fix the rank of
+    the result, are attributes. Result types are inferred through
+    `InferTypeOpInterface` (the shape functions double as verifiers), and a
+    result type may be more static than the inferred one, so that the
+    importer can keep what the model file already knows.
+
+    Weights are `dense_resource` (or any `ElementsAttr`) constants, so large
+    models are never printed element by element.
+  }];
+  let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Graph_PadMode : I32EnumAttr<"PadMode", "how Pad fills the border", [
+    I32EnumAttrCase<"Constant", 0, "constant">,
+    I32EnumAttrCase<"Reflect", 1, "reflect">,
+    I32EnumAttrCase<"Edge", 2, "edge">,
+    I32EnumAttrCase<"Wrap", 3, "wrap">]> {
+  let cppNamespace = "::mlc::graph";
+  let genSpecializedAttr = 0;
+}
+def Graph_PadModeAttr : EnumAttr<Graph_Dialect, Graph_PadMode, "pad_mode"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Graph_AutoPad : I32EnumAttr<"AutoPad",
+    "how convolution and pooling derive their padding", [
+    I32EnumAttrCase<"NotSet", 0, "notset">,
+    I32EnumAttrCase<"SameUpper", 1, "same_upper">,
+    I32EnumAttrCase<"SameLower", 2, "same_lower">,
+    I32EnumAttrCase<"Valid", 3, "valid">]> {
+  let cppNamespace = "::mlc::graph";
+  let genSpecializedAttr = 0;
+}
+def Graph_AutoPadAttr : EnumAttr<Graph_Dialect, Graph_AutoPad, "auto_pad"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Graph_Tensor : TensorOf<[AnyType]>;
+def Graph_FloatTensor : TensorOf<[AnyFloat]>;
+def Graph_NumericTensor : TensorOf<[AnyFloat, AnyInteger]>;
+def Graph_BoolTensor : TensorOf<[I1]>;
+def Graph_IndexTensor : TensorOf<[I32, I64]>;
+def Graph_I64Tensor : TensorOf<[I64]>;
+
+//===----------------------------------------------------------------------===//
+// Op base classes
+//===----------------------------------------------------------------------===//
+
+class Graph_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Graph_Dialect, mnemonic, traits>;
+
+/// An op whose result types come from a shape function. The declared
+/// result type may be more static than the inferred one (never less
+/// compatible), which `isCompatibleReturnTypes` checks for every op alike.
+/// `inferImpl` may define `inferReturnTypes` inline for a whole family;
+/// otherwise it is defined in lib/Dialect/Graph/IR.
+class Graph_InferOp<string mnemonic, list<Trait> traits = [],
+                    code inferImpl = [{}]>
+    : Graph_Op<mnemonic, traits # [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let extraClassDefinition = [{
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange lhs,
+                                            ::mlir::TypeRange rhs) {
+      return ::mlc::graph::areRefinableTypes(lhs, rhs);
+    }
+  }] # inferImpl;
+}
+
+/// `inferReturnTypes` body for ops whose result has the type of `$input`.
+defvar Graph_SameAsInputImpl = [{
+  ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *,
+      std::optional<::mlir::Location>, Adaptor adaptor,
+      ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+    types.push_back(adaptor.getInput().getType());
+    return ::mlir::success();
+  }
+}];
+
+/// `inferReturnTypes` body for `$lhs`/`$rhs` ops that broadcast; the result
+/// element type is the lhs one, or i1 when `isPredicate` is true.
+class Graph_BroadcastImpl<string isPredicate> {
+  code impl = [{
+  ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *ctx,
+      std::optional<::mlir::Location> loc, Adaptor adaptor,
+      ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+    return ::mlc::graph::inferBroadcastResultType(ctx, loc,
+        adaptor.getLhs().getType(), adaptor.getRhs().getType(), }] #
+        isPredicate # [{, types);
+  }
+  }];
+}
+
+#endif // MLC_DIALECT_GRAPH_IR_GRAPHBASE_TD

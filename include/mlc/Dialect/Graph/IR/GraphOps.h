@@ -1,0 +1,46 @@
+//===- GraphOps.h - mlc_graph operations ------------------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Declares the graph dialect's ops and the shape-function helpers their
+// generated code calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_DIALECT_GRAPH_IR_GRAPHOPS_H
+#define MLC_DIALECT_GRAPH_IR_GRAPHOPS_H
+
+#include "mlc/Dialect/Graph/IR/GraphDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlc::graph {
+
+/// True when each type in `declared` is a tensor type that refines (or
+/// equals) the matching type in `inferred`: same element type, compatible
+/// shape. Shared by every op's `isCompatibleReturnTypes`.
+bool areRefinableTypes(mlir::TypeRange declared, mlir::TypeRange inferred);
+
+/// Shape function of the broadcasting elementwise ops: the numpy broadcast of
+/// `lhs` and `rhs`, with the lhs element type or i1 when `isPredicate`.
+/// Emits a diagnostic at `loc` when the shapes cannot broadcast.
+llvm::LogicalResult
+inferBroadcastResultType(mlir::MLIRContext *ctx,
+                         std::optional<mlir::Location> loc, mlir::Type lhs,
+                         mlir::Type rhs, bool isPredicate,
+                         llvm::SmallVectorImpl<mlir::Type> &results);
+
+} // namespace mlc::graph
+
+#define GET_OP_CLASSES
+#include "mlc/Dialect/Graph/IR/GraphOps.h.inc"
+
+#endif // MLC_DIALECT_GRAPH_IR_GRAPHOPS_H

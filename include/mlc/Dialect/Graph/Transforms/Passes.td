@@ -1,0 +1,44 @@
+//===- Passes.td - Graph dialect passes --------------------*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
+#define MLC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
+  let summary = "Refine graph op result types from their shape functions";
+  let description = [{
+    Walks a function in order and replaces each graph op's result type by the
+    most static type that both its declared type and its shape function
+    allow; then updates the function's result types. This is how static
+    input shapes (for example pinned by `--shape` on the command line)
+    reach every op of an imported model. Results used by ops of other
+    dialects are refined only when that user is `func.return`.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+      %0 = mlc_graph.relu %x : (tensor<2x3xf32>) -> tensor<*xf32>
+      return %0 : tensor<*xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %0 = mlc_graph.relu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+      return %0 : tensor<2x3xf32>
+    }
+    ```
+    A conflict between a declared static dim and an inferred one is an
+    error naming the op.
+  }];
+  let dependentDialects = ["mlc::graph::GraphDialect"];
+}
+
+#endif // MLC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD

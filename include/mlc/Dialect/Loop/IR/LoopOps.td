@@ -1,0 +1,129 @@
+//===- LoopOps.td - mlc_loop dialect -----------------------*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The loop level: a fused kernel (a region of upstream linalg/tensor/arith
+// ops on tensors) and the schedule that says how it is tiled, vectorized
+// and parallelized. Tiling itself reuses upstream TilingInterface; this
+// dialect only draws the kernel boundary and carries the decision.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_DIALECT_LOOP_IR_LOOPOPS_TD
+#define MLC_DIALECT_LOOP_IR_LOOPOPS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+def Loop_Dialect : Dialect {
+  let name = "mlc_loop";
+  let cppNamespace = "::mlc::loop";
+  let summary = "Fused kernels and their schedules";
+  let description = [{
+    Graph ops are grouped into `mlc_loop.kernel` ops: each kernel is one
+    unit of code generation whose body holds upstream linalg/tensor/arith ops
+    on tensors, in destination-passing style. The kernel's
+    `#mlc_loop.schedule` says how the body is tiled (one list of tile sizes
+    per memory level), which loop dims run in parallel and the vector sizes
+    of the innermost tile. A strategy pass decides the schedule; generic
+    passes apply it through upstream `TilingInterface` and vectorization, so
+    schedules can be printed, overridden from a file and tuned.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+def Loop_ScheduleAttr : AttrDef<Loop_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "How a kernel is tiled, vectorized and parallelized";
+  let description = [{
+    `tile_sizes` has one list per tiling level, outermost (cache) first; each
+    list has one size per loop of the kernel's root op, 0 meaning "not
+    tiled at this level". `vector_sizes` has one size per loop (0: not
+    vectorized). `parallel_dims` lists the loops of the outermost level that
+    run on threads.
+
+    ```mlir
+    #mlc_loop.schedule<tile_sizes = [[64, 256, 0], [4, 16, 1]],
+                       vector_sizes = [4, 16, 1], parallel_dims = [0]>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$numLoops,
+    ArrayRefParameter<"int64_t", "tile sizes, level after level">:$tileSizes,
+    ArrayRefParameter<"int64_t", "vector size per loop">:$vectorSizes,
+    ArrayRefParameter<"int64_t", "parallel loops">:$parallelDims);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of tiling levels.
+    int64_t getNumLevels() const {
+      return getNumLoops() == 0 ? 0 : getTileSizes().size() / getNumLoops();
+    }
+    /// Tile sizes of level `level` (0 is the outermost).
+    ::llvm::ArrayRef<int64_t> getTileLevel(int64_t level) const {
+      return getTileSizes().slice(level * getNumLoops(), getNumLoops());
+    }
+  }];
+}
+
+class Loop_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Loop_Dialect, mnemonic, traits>;
+
+def Loop_KernelOp : Loop_Op<"kernel", [
+    IsolatedFromAbove, SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects, AttrSizedOperandSegments,
+    DestinationStyleOpInterface]> {
+  let summary = "A fused kernel: one unit of code generation";
+  let description = [{
+    The body receives the `ins` and then the `outs` as block arguments and
+    yields one value per `outs` operand, of the same type; the results are
+    those values. The body is isolated from above: everything it reads comes
+    in as an operand, so a kernel can be outlined, scheduled and compiled on
+    its own.
+
+    ```mlir
+    %r = mlc_loop.kernel "conv1" ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>)
+        outs(%init : tensor<1x4x6x6xf32>)
+        schedule = #mlc_loop.schedule<tile_sizes = [[1, 4, 2, 0]], vector_sizes = [], parallel_dims = [1]> {
+    ^bb0(%a: tensor<1x3x8x8xf32>, %b: tensor<4x3x3x3xf32>, %c: tensor<1x4x6x6xf32>):
+      %0 = linalg.conv_2d_nchw_fchw ins(%a, %b : ...) outs(%c : ...) -> tensor<1x4x6x6xf32>
+      mlc_loop.yield %0 : tensor<1x4x6x6xf32>
+    } -> tensor<1x4x6x6xf32>
+    ```
+
+    Canonicalization forwards a result whose yielded value is an `ins` block
+    argument of the same type to that input.
+  }];
+  let arguments = (ins StrAttr:$sym_name, Variadic<AnyType>:$inputs,
+                       Variadic<AnyRankedTensor>:$outputs,
+                       OptionalAttr<Loop_ScheduleAttr>:$schedule);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutputsMutable();
+    }
+    /// The terminator of the body.
+    YieldOp getYield();
+  }];
+}
+
+def Loop_YieldOp : Loop_Op<"yield", [Pure, Terminator, ReturnLike,
+                                     HasParent<"KernelOp">]> {
+  let summary = "Yields a kernel's results";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // MLC_DIALECT_LOOP_IR_LOOPOPS_TD

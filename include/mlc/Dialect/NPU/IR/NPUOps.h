@@ -1,0 +1,31 @@
+//===- NPUOps.h - mlc_npu accelerator dialect -------------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Declares the accelerator dialect: DMA and matrix-unit ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_DIALECT_NPU_IR_NPUOPS_H
+#define MLC_DIALECT_NPU_IR_NPUOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "mlc/Dialect/NPU/IR/NPUDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mlc/Dialect/NPU/IR/NPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "mlc/Dialect/NPU/IR/NPUOps.h.inc"
+
+#endif // MLC_DIALECT_NPU_IR_NPUOPS_H

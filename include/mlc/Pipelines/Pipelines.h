@@ -1,0 +1,61 @@
+//===- Pipelines.h - mlc's named pass pipelines -----------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The compilation phases and the pipelines between them. Each pipeline has
+// typed options, a `build...Pipeline` function that tools and the library
+// call, and a registration that exposes it to mlc-opt as
+// `--<name>-pipeline`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_PIPELINES_PIPELINES_H
+#define MLC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <optional>
+
+namespace mlc {
+
+/// The levels a compilation goes through. `--compile-to` stops after one,
+/// `--compile-from` resumes from one.
+enum class Phase {
+  Input,  ///< the model as imported: graph dialect, unoptimized
+  Graph,  ///< graph dialect after graph-level optimization
+  Loop,   ///< fused kernels with schedules (mlc_loop)
+  LLVM,   ///< LLVM dialect
+  Object, ///< machine code
+};
+
+/// Parses a phase name (`input`, `graph`, `loop`, `llvm`, `object`).
+std::optional<Phase> parsePhase(llvm::StringRef name);
+
+/// Returns the name `parsePhase` accepts for `phase`.
+llvm::StringRef getPhaseName(Phase phase);
+
+/// Options of `mlc-graph-optimize-pipeline`.
+struct GraphOptimizePipelineOptions
+    : mlir::PassPipelineOptions<GraphOptimizePipelineOptions> {
+  Option<bool> inferShapes{*this, "infer-shapes",
+                           llvm::cl::desc("Refine result types from the "
+                                          "ops' shape functions"),
+                           llvm::cl::init(true)};
+};
+
+/// Graph-level cleanup on each function: canonicalize (folding constants and
+/// identities), refine shapes, CSE.
+void buildGraphOptimizePipeline(mlir::OpPassManager &pm,
+                                const GraphOptimizePipelineOptions &options);
+
+/// Registers every pipeline above with the global registry.
+void registerMLCPipelines();
+
+} // namespace mlc
+
+#endif // MLC_PIPELINES_PIPELINES_H

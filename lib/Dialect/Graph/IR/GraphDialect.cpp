@@ -1,0 +1,81 @@
+//===- GraphDialect.cpp - mlc_graph dialect -------------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Dialect registration, attributes, constant materialization and the type
+// helpers that every graph op's generated code calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+
+#include "mlc/Dialect/Graph/IR/GraphDialect.cpp.inc"
+#include "mlc/Dialect/Graph/IR/GraphEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "mlc/Dialect/Graph/IR/GraphAttrs.cpp.inc"
+
+void GraphDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "mlc/Dialect/Graph/IR/GraphOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "mlc/Dialect/Graph/IR/GraphAttrs.cpp.inc"
+      >();
+}
+
+Operation *GraphDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, elements);
+}
+
+bool mlc::graph::areRefinableTypes(TypeRange declared, TypeRange inferred) {
+  if (declared.size() != inferred.size())
+    return false;
+  for (auto [d, i] : llvm::zip(declared, inferred)) {
+    auto dt = dyn_cast<TensorType>(d);
+    auto it = dyn_cast<TensorType>(i);
+    if (!dt || !it || dt.getElementType() != it.getElementType() ||
+        failed(verifyCompatibleShape(dt, it)))
+      return false;
+  }
+  return true;
+}
+
+LogicalResult mlc::graph::inferBroadcastResultType(
+    MLIRContext *ctx, std::optional<Location> loc, Type lhs, Type rhs,
+    bool isPredicate, SmallVectorImpl<Type> &results) {
+  auto lt = cast<TensorType>(lhs);
+  auto rt = cast<TensorType>(rhs);
+  if (lt.getElementType() != rt.getElementType())
+    return emitOptionalError(loc, "operand element types differ (",
+                             lt.getElementType(), " vs ",
+                             rt.getElementType(), ")");
+  Type element = isPredicate ? IntegerType::get(ctx, 1) : lt.getElementType();
+  if (!lt.hasRank() || !rt.hasRank()) {
+    results.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  auto shape = broadcastShapes(lt.getShape(), rt.getShape());
+  if (!shape)
+    return emitOptionalError(loc, llvm::toString(shape.takeError()));
+  results.push_back(RankedTensorType::get(*shape, element));
+  return success();
+}

@@ -1,0 +1,89 @@
+//===- GraphShapeHelpers.h - Helpers for graph shape functions --*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Dialect/Graph/IR: small inline helpers the shape functions
+// of every op family share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_DIALECT_GRAPH_IR_GRAPHSHAPEHELPERS_H
+#define MLC_LIB_DIALECT_GRAPH_IR_GRAPHSHAPEHELPERS_H
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlc::graph::detail {
+using llvm::APInt;
+using llvm::ArrayRef;
+using llvm::LogicalResult;
+using llvm::SmallVector;
+using llvm::SmallVectorImpl;
+using llvm::StringRef;
+using mlir::DenseIntElementsAttr;
+using mlir::failure;
+using mlir::Location;
+using mlir::RankedTensorType;
+using mlir::ShapedType;
+using mlir::success;
+using mlir::TensorType;
+using mlir::Type;
+using mlir::UnrankedTensorType;
+using mlir::Value;
+using Types = SmallVectorImpl<Type>;
+using OptLoc = std::optional<Location>;
+constexpr int64_t kDyn = ShapedType::kDynamic;
+
+/// Emits "'<op>' op <message>" at `loc` (when there is one) and fails.
+template <typename... Args>
+LogicalResult shapeError(OptLoc loc, StringRef opName, Args &&...args) {
+  return mlir::emitOptionalError(loc, "'", opName, "' op ",
+                           std::forward<Args>(args)...);
+}
+
+/// Forwards an llvm::Error from ShapeUtils as a diagnostic.
+inline LogicalResult shapeError(OptLoc loc, StringRef opName, llvm::Error err) {
+  return shapeError(loc, opName, llvm::toString(std::move(err)));
+}
+
+/// Pushes `tensor<shape x element>`, or unranked when `shape` is nullopt.
+inline LogicalResult pushTensor(Types &types, std::optional<ArrayRef<int64_t>> shape,
+                         Type element) {
+  if (shape)
+    types.push_back(RankedTensorType::get(*shape, element));
+  else
+    types.push_back(UnrankedTensorType::get(element));
+  return success();
+}
+
+/// The shape of a ranked tensor value, or nullopt.
+inline std::optional<ArrayRef<int64_t>> getTensorShape(Value v) {
+  if (auto t = mlir::dyn_cast<RankedTensorType>(v.getType()))
+    return t.getShape();
+  return std::nullopt;
+}
+
+inline Type getElementType(Value v) {
+  return mlir::cast<TensorType>(v.getType()).getElementType();
+}
+
+/// Reads a constant integer tensor (graph or arith constant).
+inline std::optional<SmallVector<int64_t>> getConstantInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!v || !mlir::matchPattern(v, mlir::m_Constant(&attr)))
+    return std::nullopt;
+  return llvm::to_vector(llvm::map_range(
+      attr.getValues<APInt>(), [](const APInt &a) { return a.getSExtValue(); }));
+}
+
+} // namespace mlc::graph::detail
+
+#endif // MLC_LIB_DIALECT_GRAPH_IR_GRAPHSHAPEHELPERS_H

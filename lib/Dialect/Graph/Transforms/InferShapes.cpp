@@ -1,0 +1,88 @@
+//===- InferShapes.cpp - Refine graph result types ------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
+namespace mlc::graph {
+#define GEN_PASS_DEF_GRAPHINFERSHAPES
+#include "mlc/Dialect/Graph/Transforms/Passes.h.inc"
+} // namespace mlc::graph
+
+using namespace mlir;
+using namespace mlc::graph;
+
+namespace {
+/// The most static type that refines both `a` and `b`, or null when they
+/// conflict. Both are tensors of one element type.
+TensorType meet(TensorType a, TensorType b) {
+  if (!a.hasRank())
+    return b;
+  if (!b.hasRank())
+    return a;
+  if (a.getRank() != b.getRank())
+    return {};
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape())) {
+    if (ShapedType::isDynamic(x))
+      dims.push_back(y);
+    else if (ShapedType::isDynamic(y) || x == y)
+      dims.push_back(x);
+    else
+      return {};
+  }
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
+/// True when every use of `v` tolerates a type change.
+bool usersAcceptRefinement(Value v) {
+  return llvm::all_of(v.getUsers(), [](Operation *user) {
+    return isa<GraphDialect>(user->getDialect()) || isa<func::ReturnOp>(user);
+  });
+}
+
+struct GraphInferShapesPass
+    : mlc::graph::impl::GraphInferShapesBase<GraphInferShapesPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    WalkResult walk = func.walk([&](InferTypeOpInterface op) -> WalkResult {
+      if (!isa<GraphDialect>(op->getDialect()))
+        return WalkResult::advance();
+      SmallVector<Type> inferred;
+      if (failed(op.inferReturnTypes(
+              op->getContext(), op->getLoc(), op->getOperands(),
+              op->getAttrDictionary(), op->getPropertiesStorage(),
+              op->getRegions(), inferred)))
+        return WalkResult::interrupt();
+      for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
+        auto current = cast<TensorType>(result.getType());
+        TensorType refined = meet(current, cast<TensorType>(type));
+        if (!refined) {
+          op->emitOpError("result type ")
+              << current << " conflicts with the inferred type " << type;
+          return WalkResult::interrupt();
+        }
+        if (refined != current && usersAcceptRefinement(result))
+          result.setType(refined);
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    // Function results follow the returned values.
+    if (func.isExternal())
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    func.setType(FunctionType::get(&getContext(), func.getArgumentTypes(),
+                                   ret.getOperandTypes()));
+  }
+};
+} // namespace

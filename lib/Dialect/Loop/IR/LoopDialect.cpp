@@ -1,0 +1,124 @@
+//===- LoopDialect.cpp - mlc_loop dialect and schedule attribute ----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlc::loop;
+
+#include "mlc/Dialect/Loop/IR/LoopDialect.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "mlc/Dialect/Loop/IR/LoopAttrs.cpp.inc"
+
+void LoopDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "mlc/Dialect/Loop/IR/LoopOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "mlc/Dialect/Loop/IR/LoopAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Parses `[a, b, ...]` (possibly empty) into `values`.
+ParseResult parseIntList(AsmParser &parser, SmallVectorImpl<int64_t> &values) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    return parser.parseInteger(values.emplace_back());
+  });
+}
+
+void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+} // namespace
+
+/// `<tile_sizes = [[...], ...], vector_sizes = [...], parallel_dims = [...]>`
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SmallVector<SmallVector<int64_t>> levels;
+  SmallVector<int64_t> vectorSizes, parallelDims;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword("tile_sizes") ||
+      parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parseIntList(parser, levels.emplace_back());
+      }) ||
+      parser.parseComma() || parser.parseKeyword("vector_sizes") ||
+      parser.parseEqual() || parseIntList(parser, vectorSizes) ||
+      parser.parseComma() || parser.parseKeyword("parallel_dims") ||
+      parser.parseEqual() || parseIntList(parser, parallelDims) ||
+      parser.parseGreater())
+    return {};
+  int64_t numLoops = levels.empty() ? vectorSizes.size() : levels[0].size();
+  SmallVector<int64_t> flat;
+  for (auto [i, level] : llvm::enumerate(levels)) {
+    if (static_cast<int64_t>(level.size()) != numLoops) {
+      parser.emitError(loc) << "tile level " << i << " has " << level.size()
+                            << " sizes, expected " << numLoops;
+      return {};
+    }
+    llvm::append_range(flat, level);
+  }
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), numLoops, flat, vectorSizes,
+                    parallelDims);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<tile_sizes = [";
+  for (int64_t level = 0, e = getNumLevels(); level < e; ++level) {
+    if (level)
+      printer << ", ";
+    printIntList(printer, getTileLevel(level));
+  }
+  printer << "], vector_sizes = ";
+  printIntList(printer, getVectorSizes());
+  printer << ", parallel_dims = ";
+  printIntList(printer, getParallelDims());
+  printer << '>';
+}
+
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t numLoops, ArrayRef<int64_t> tileSizes,
+                     ArrayRef<int64_t> vectorSizes,
+                     ArrayRef<int64_t> parallelDims) {
+  if (numLoops < 0 || (numLoops == 0 && !tileSizes.empty()) ||
+      (numLoops > 0 && tileSizes.size() % numLoops != 0))
+    return emitError() << "tile sizes do not form levels of " << numLoops
+                       << " loops";
+  if (llvm::any_of(tileSizes, [](int64_t s) { return s < 0; }))
+    return emitError() << "tile sizes must be non-negative";
+  if (!vectorSizes.empty() &&
+      static_cast<int64_t>(vectorSizes.size()) != numLoops)
+    return emitError() << "expected " << numLoops << " vector sizes, got "
+                       << vectorSizes.size();
+  if (llvm::any_of(vectorSizes, [](int64_t s) { return s < 0; }))
+    return emitError() << "vector sizes must be non-negative";
+  SmallVector<bool> seen(numLoops, false);
+  for (int64_t d : parallelDims) {
+    if (d < 0 || d >= numLoops)
+      return emitError() << "parallel dim " << d << " is not a loop in [0, "
+                         << numLoops << ")";
+    if (seen[d])
+      return emitError() << "parallel dim " << d << " is repeated";
+    seen[d] = true;
+  }
+  return success();
+}

@@ -1,0 +1,61 @@
+//===- Pipelines.cpp - mlc's named pass pipelines -------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Pipelines/Pipelines.h"
+
+#include "mlc/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+std::optional<mlc::Phase> mlc::parsePhase(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Phase>>(name)
+      .Case("input", Phase::Input)
+      .Case("graph", Phase::Graph)
+      .Case("loop", Phase::Loop)
+      .Case("llvm", Phase::LLVM)
+      .Case("object", Phase::Object)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef mlc::getPhaseName(Phase phase) {
+  switch (phase) {
+  case Phase::Input:
+    return "input";
+  case Phase::Graph:
+    return "graph";
+  case Phase::Loop:
+    return "loop";
+  case Phase::LLVM:
+    return "llvm";
+  case Phase::Object:
+    return "object";
+  }
+  llvm_unreachable("unknown phase");
+}
+
+void mlc::buildGraphOptimizePipeline(
+    OpPassManager &pm, const GraphOptimizePipelineOptions &options) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  funcPm.addPass(createCanonicalizerPass());
+  if (options.inferShapes)
+    funcPm.addPass(graph::createGraphInferShapes());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+}
+
+void mlc::registerMLCPipelines() {
+  PassPipelineRegistration<GraphOptimizePipelineOptions>(
+      "mlc-graph-optimize-pipeline",
+      "Graph-level cleanup: canonicalize, infer shapes, CSE",
+      buildGraphOptimizePipeline);
+}

@@ -1,0 +1,27 @@
+# ===- lit.cfg.py - lit configuration of mlc's FileCheck tests ----------=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "mlc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mlc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.mlc_tools_dir, append_path=False)
+
+tools = ["mlc-opt"]
+llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
+config.substitutions.append(("%python", config.python_executable))
