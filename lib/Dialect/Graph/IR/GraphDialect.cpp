@@ -60,12 +60,13 @@ bool mlc::graph::areRefinableTypes(TypeRange declared, TypeRange inferred) {
 }
 
 LogicalResult mlc::graph::inferBroadcastResultType(
-    MLIRContext *ctx, std::optional<Location> loc, Type lhs, Type rhs,
+    MLIRContext *ctx, std::optional<Location> loc, StringRef opName, Type lhs,
+    Type rhs,
     bool isPredicate, SmallVectorImpl<Type> &results) {
   auto lt = cast<TensorType>(lhs);
   auto rt = cast<TensorType>(rhs);
   if (lt.getElementType() != rt.getElementType())
-    return emitOptionalError(loc, "operand element types differ (",
+    return emitOptionalError(loc, "'", opName, "' op operand element types differ (",
                              lt.getElementType(), " vs ",
                              rt.getElementType(), ")");
   Type element = isPredicate ? IntegerType::get(ctx, 1) : lt.getElementType();
@@ -75,7 +76,8 @@ LogicalResult mlc::graph::inferBroadcastResultType(
   }
   auto shape = broadcastShapes(lt.getShape(), rt.getShape());
   if (!shape)
-    return emitOptionalError(loc, llvm::toString(shape.takeError()));
+    return emitOptionalError(loc, "'", opName, "' op ",
+                             llvm::toString(shape.takeError()));
   results.push_back(RankedTensorType::get(*shape, element));
   return success();
 }

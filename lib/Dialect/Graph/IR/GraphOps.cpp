@@ -215,6 +215,23 @@ LogicalResult checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
 } // namespace
 
 //===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClipOp::verify() {
+  for (auto [name, bound] : {std::pair<StringRef, Value>{"min", getMin()},
+                             {"max", getMax()}}) {
+    if (!bound)
+      continue;
+    auto shape = getTensorShape(bound);
+    if (shape && getNumElements(*shape) != std::optional<int64_t>(1))
+      return emitOpError("expects ")
+             << name << " to be a scalar, got " << bound.getType();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Constants, where, linear algebra
 //===----------------------------------------------------------------------===//
 
@@ -230,7 +247,8 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, OptLoc loc,
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
                                         Adaptor adaptor, Types &types) {
   SmallVector<Type> partial;
-  if (failed(inferBroadcastResultType(ctx, loc, adaptor.getLhs().getType(),
+  if (failed(inferBroadcastResultType(ctx, loc, getOperationName(),
+                                      adaptor.getLhs().getType(),
                                       adaptor.getRhs().getType(),
                                       /*isPredicate=*/false, partial)))
     return failure();

@@ -27,7 +27,8 @@ YieldOp KernelOp::getYield() {
 }
 
 /// mlc_loop.kernel "name" ins(%a, ... : types) outs(%o, ... : types)
-///     [schedule = #mlc_loop.schedule<...>] attr-dict region -> result types
+///     [schedule = #mlc_loop.schedule<...>] [attributes {...}] region
+///     -> (result types)
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr name;
   SmallVector<OpAsmParser::UnresolvedOperand> ins, outs;
@@ -57,7 +58,7 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute("schedule", schedule);
   }
-  if (parser.parseOptionalAttrDict(result.attributes))
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   result.addAttribute(getOperandSegmentSizesAttrName(result.name),
                       parser.getBuilder().getDenseI32ArrayAttr(
@@ -88,7 +89,7 @@ void KernelOp::print(OpAsmPrinter &p) {
   printGroup("outs", getOutputs());
   if (ScheduleAttr schedule = getScheduleAttr())
     p << " schedule = " << schedule;
-  p.printOptionalAttrDict((*this)->getAttrs(),
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                           {getSymNameAttrName(), getScheduleAttrName(),
                            getOperandSegmentSizesAttrName()});
   p << ' ';

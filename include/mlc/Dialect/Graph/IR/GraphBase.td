@@ -126,7 +126,7 @@ class Graph_BroadcastImpl<string isPredicate> {
       std::optional<::mlir::Location> loc, Adaptor adaptor,
       ::llvm::SmallVectorImpl<::mlir::Type> &types) {
     return ::mlc::graph::inferBroadcastResultType(ctx, loc,
-        adaptor.getLhs().getType(), adaptor.getRhs().getType(), }] #
+        getOperationName(), adaptor.getLhs().getType(), adaptor.getRhs().getType(), }] #
         isPredicate # [{, types);
   }
   }];

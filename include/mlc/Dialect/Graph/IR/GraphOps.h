@@ -31,10 +31,12 @@ bool areRefinableTypes(mlir::TypeRange declared, mlir::TypeRange inferred);
 
 /// Shape function of the broadcasting elementwise ops: the numpy broadcast of
 /// `lhs` and `rhs`, with the lhs element type or i1 when `isPredicate`.
-/// Emits a diagnostic at `loc` when the shapes cannot broadcast.
+/// Emits a diagnostic naming `opName` at `loc` when the shapes cannot
+/// broadcast or the element types differ.
 llvm::LogicalResult
 inferBroadcastResultType(mlir::MLIRContext *ctx,
-                         std::optional<mlir::Location> loc, mlir::Type lhs,
+                         std::optional<mlir::Location> loc,
+                         llvm::StringRef opName, mlir::Type lhs,
                          mlir::Type rhs, bool isPredicate,
                          llvm::SmallVectorImpl<mlir::Type> &results);
 

@@ -120,6 +120,7 @@ def Graph_ClipOp : Graph_InferOp<"clip", [SameOperandsAndResultElementType,
   let assemblyFormat = [{
     $input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape]> {
@@ -383,7 +384,7 @@ def Graph_ArgMinOp : Graph_ArgReduceOp<"arg_min", "ArgMin">;
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def Graph_ReshapeOp : Graph_InferOp<"reshape", [SameOperandsAndResultElementType]> {
+def Graph_ReshapeOp : Graph_InferOp<"reshape"> {
   let summary = "ONNX Reshape";
   let description = [{
     `shape` is a 1-D i64 tensor; `0` copies the input dim (unless
@@ -485,7 +486,7 @@ def Graph_PadOp : Graph_InferOp<"pad"> {
   }];
 }
 
-def Graph_ExpandOp : Graph_InferOp<"expand", [SameOperandsAndResultElementType]> {
+def Graph_ExpandOp : Graph_InferOp<"expand"> {
   let summary = "ONNX Expand: broadcast to `shape`";
   let arguments = (ins Graph_Tensor:$input, Graph_I64Tensor:$shape);
   let results = (outs Graph_Tensor:$output);

@@ -1,0 +1,128 @@
+// RUN: mlc-opt %s -canonicalize -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @add_zero
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @add_zero(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %z = mlc_graph.constant dense<0.0> : tensor<4xf32>
+  %0 = mlc_graph.add %x, %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Adding a broadcast zero changes the shape: not an identity.
+// CHECK-LABEL: func @add_zero_broadcast
+// CHECK: mlc_graph.add
+func.func @add_zero_broadcast(%x: tensor<4xf32>) -> tensor<3x4xf32> {
+  %z = mlc_graph.constant dense<0.0> : tensor<3x4xf32>
+  %0 = mlc_graph.add %x, %z : (tensor<4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @mul_one_div_one_sub_zero
+// CHECK-SAME: (%[[X:.*]]: tensor<2xi32>)
+// CHECK-NEXT: return %[[X]]
+func.func @mul_one_div_one_sub_zero(%x: tensor<2xi32>) -> tensor<2xi32> {
+  %one = mlc_graph.constant dense<1> : tensor<2xi32>
+  %zero = mlc_graph.constant dense<0> : tensor<2xi32>
+  %0 = mlc_graph.mul %x, %one : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %1 = mlc_graph.div %0, %one : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %2 = mlc_graph.sub %1, %zero : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %2 : tensor<2xi32>
+}
+
+// -----
+
+// ((1 + 4) * 1 - 1) / 1 = 4 and ((2 + 6) * 2 - 2) / 2 = 7.
+// CHECK-LABEL: func @fold_arith
+// CHECK-NEXT: %[[C:.*]] = mlc_graph.constant dense<[4.000000e+00, 7.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_arith() -> tensor<2xf32> {
+  %a = mlc_graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = mlc_graph.constant dense<[4.0, 6.0]> : tensor<2xf32>
+  %0 = mlc_graph.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %1 = mlc_graph.mul %0, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %2 = mlc_graph.sub %1, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %3 = mlc_graph.div %2, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %3 : tensor<2xf32>
+}
+
+// -----
+
+// Integer division by a constant zero must stay for the runtime to report.
+// CHECK-LABEL: func @no_fold_int_div
+// CHECK: mlc_graph.div
+func.func @no_fold_int_div() -> tensor<2xi32> {
+  %a = mlc_graph.constant dense<[1, 2]> : tensor<2xi32>
+  %b = mlc_graph.constant dense<[0, 1]> : tensor<2xi32>
+  %0 = mlc_graph.div %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @identities
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<4xi1>)
+// CHECK-NEXT: return %[[X]], %[[B]]
+func.func @identities(%x: tensor<2x3xf32>, %b: tensor<4xi1>) -> (tensor<2x3xf32>, tensor<4xi1>) {
+  %0 = mlc_graph.identity %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = mlc_graph.cast %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = mlc_graph.transpose %1 {perm = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = mlc_graph.concat %2 {axis = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = mlc_graph.constant dense<[2, 3]> : tensor<2xi64>
+  %4 = mlc_graph.reshape %3, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %n = mlc_graph.not %b : (tensor<4xi1>) -> tensor<4xi1>
+  %nn = mlc_graph.not %n : (tensor<4xi1>) -> tensor<4xi1>
+  return %4, %nn : tensor<2x3xf32>, tensor<4xi1>
+}
+
+// -----
+
+// CHECK-LABEL: func @compose_transposes
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[T:.*]] = mlc_graph.transpose %[[X]] {perm = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+// CHECK-NEXT: return %[[T]]
+func.func @compose_transposes(%x: tensor<2x3x4xf32>) -> tensor<3x2x4xf32> {
+  %0 = mlc_graph.transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %1 = mlc_graph.transpose %0 {perm = array<i64: 2, 1, 0>} : (tensor<4x2x3xf32>) -> tensor<3x2x4xf32>
+  return %1 : tensor<3x2x4xf32>
+}
+
+// -----
+
+// Two transposes that cancel fold away entirely.
+// CHECK-LABEL: func @cancel_transposes
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK-NEXT: return %[[X]]
+func.func @cancel_transposes(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = mlc_graph.transpose %x : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = mlc_graph.transpose %0 : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @compose_reshapes
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>
+// CHECK-NEXT: %[[S:.*]] = mlc_graph.constant dense<[4, 6]> : tensor<2xi64>
+// CHECK-NEXT: %[[R:.*]] = mlc_graph.reshape %[[X]], %[[S]] {allowzero = true}
+// CHECK-NEXT: return %[[R]]
+func.func @compose_reshapes(%x: tensor<2x3x4xf32>, %s1: tensor<2xi64>) -> tensor<4x6xf32> {
+  %s2 = mlc_graph.constant dense<[4, 6]> : tensor<2xi64>
+  %0 = mlc_graph.reshape %x, %s1 : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %1 = mlc_graph.reshape %0, %s2 : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<4x6xf32>
+  return %1 : tensor<4x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fold_shape
+// CHECK-NEXT: %[[C:.*]] = mlc_graph.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK-NEXT: return %[[C]]
+func.func @fold_shape(%x: tensor<2x3x4xf32>) -> tensor<2xi64> {
+  %0 = mlc_graph.shape %x {start = -2 : i64} : (tensor<2x3x4xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}

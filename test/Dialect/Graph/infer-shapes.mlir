@@ -1,0 +1,64 @@
+// RUN: mlc-opt %s -mlc-graph-infer-shapes -split-input-file -verify-diagnostics | FileCheck %s
+
+// Static input shapes reach every op and the function's results.
+// CHECK-LABEL: func @cnn_head
+// CHECK-SAME: -> tensor<1x10xf32>
+// CHECK: mlc_graph.conv {{.*}} -> tensor<1x8x16x16xf32>
+// CHECK: mlc_graph.relu {{.*}} -> tensor<1x8x16x16xf32>
+// CHECK: mlc_graph.max_pool {{.*}} -> tensor<1x8x8x8xf32>
+// CHECK: mlc_graph.global_average_pool {{.*}} -> tensor<1x8x1x1xf32>
+// CHECK: mlc_graph.flatten {{.*}} -> tensor<1x8xf32>
+// CHECK: mlc_graph.gemm {{.*}} -> tensor<1x10xf32>
+// CHECK: mlc_graph.softmax {{.*}} -> tensor<1x10xf32>
+// CHECK: return {{.*}} : tensor<1x10xf32>
+func.func @cnn_head(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>,
+                    %fc: tensor<10x8xf32>, %b: tensor<10xf32>) -> tensor<*xf32> {
+  %0 = mlc_graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>) -> tensor<*xf32>
+  %1 = mlc_graph.relu %0 : (tensor<*xf32>) -> tensor<*xf32>
+  %2 = mlc_graph.max_pool %1 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<*xf32>) -> tensor<*xf32>
+  %3 = mlc_graph.global_average_pool %2 : (tensor<*xf32>) -> tensor<*xf32>
+  %4 = mlc_graph.flatten %3 : (tensor<*xf32>) -> tensor<?x?xf32>
+  %5 = mlc_graph.gemm %4, %fc, %b {trans_b = true} : (tensor<?x?xf32>, tensor<10x8xf32>, tensor<10xf32>) -> tensor<?x?xf32>
+  %6 = mlc_graph.softmax %5 : (tensor<?x?xf32>) -> tensor<*xf32>
+  return %6 : tensor<*xf32>
+}
+
+// -----
+
+// A reshape whose shape comes from Shape/Gather-free constants becomes
+// static; a dynamic batch stays dynamic.
+// CHECK-LABEL: func @attention_reshape
+// CHECK: mlc_graph.reshape {{.*}} -> tensor<?x128x12x64xf32>
+// CHECK: mlc_graph.transpose {{.*}} -> tensor<?x12x128x64xf32>
+// CHECK: mlc_graph.matmul {{.*}} -> tensor<?x12x128x128xf32>
+func.func @attention_reshape(%x: tensor<?x128x768xf32>) -> tensor<*xf32> {
+  %s = mlc_graph.constant dense<[0, 0, 12, 64]> : tensor<4xi64>
+  %0 = mlc_graph.reshape %x, %s : (tensor<?x128x768xf32>, tensor<4xi64>) -> tensor<*xf32>
+  %1 = mlc_graph.transpose %0 {perm = array<i64: 0, 2, 1, 3>} : (tensor<*xf32>) -> tensor<*xf32>
+  %2 = mlc_graph.transpose %1 {perm = array<i64: 0, 1, 3, 2>} : (tensor<*xf32>) -> tensor<*xf32>
+  %3 = mlc_graph.matmul %1, %2 : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return %3 : tensor<*xf32>
+}
+
+// -----
+
+// Slicing with constant bounds (negative start, clamped end, step 2).
+// CHECK-LABEL: func @slice
+// CHECK: mlc_graph.slice {{.*}} -> tensor<2x3x5xf32>
+func.func @slice(%x: tensor<2x7x10xf32>) -> tensor<*xf32> {
+  %starts = mlc_graph.constant dense<[-6, 1]> : tensor<2xi64>
+  %ends = mlc_graph.constant dense<[9223372036854775807, 100]> : tensor<2xi64>
+  %axes = mlc_graph.constant dense<[1, 2]> : tensor<2xi64>
+  %steps = mlc_graph.constant dense<[2, 2]> : tensor<2xi64>
+  %0 = mlc_graph.slice %x, %starts, %ends axes %axes steps %steps : (tensor<2x7x10xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A declared static dim that contradicts the shape function is reported.
+func.func @conflict(%x: tensor<?x4xf32>, %y: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.add %x, %y : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
