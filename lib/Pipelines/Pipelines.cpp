@@ -9,6 +9,7 @@
 #include "mlc/Pipelines/Pipelines.h"
 
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
+#include "mlc/Target/TargetBackend.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -53,7 +54,16 @@ void mlc::buildGraphOptimizePipeline(
   funcPm.addPass(createCSEPass());
 }
 
+void mlc::buildLoopToCPUPipeline(OpPassManager &pm) {
+  target::registerAllTargetBackends();
+  target::lookupTargetBackend("cpu")->buildLoweringPipeline(pm);
+}
+
 void mlc::registerMLCPipelines() {
+  PassPipelineRegistration<>(
+      "mlc-loop-to-cpu-pipeline",
+      "Loop level (linalg on tensors) to the LLVM dialect for the CPU target",
+      buildLoopToCPUPipeline);
   PassPipelineRegistration<GraphOptimizePipelineOptions>(
       "mlc-graph-optimize-pipeline",
       "Graph-level cleanup: canonicalize, infer shapes, CSE",

@@ -5,6 +5,7 @@
 // DIALECTS-SAME: linalg
 // DIALECTS-SAME: mlc_graph,mlc_loop,mlc_npu
 
+// HELP: --canonicalize
 // HELP: --mlc-graph-infer-shapes
 // HELP: --mlc-graph-optimize-pipeline
-// HELP: --canonicalize
+// HELP: --mlc-loop-to-cpu-pipeline

@@ -53,6 +53,10 @@ struct GraphOptimizePipelineOptions
 void buildGraphOptimizePipeline(mlir::OpPassManager &pm,
                                 const GraphOptimizePipelineOptions &options);
 
+/// Loop level to the LLVM dialect for the CPU backend: one-shot
+/// bufferization, loops, and the upstream conversions to LLVM.
+void buildLoopToCPUPipeline(mlir::OpPassManager &pm);
+
 /// Registers every pipeline above with the global registry.
 void registerMLCPipelines();
 

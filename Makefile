@@ -1,0 +1,53 @@
+#===- Makefile - mlc quick-start entry points --------------------------===#
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+#===--------------------------------------------------------------------===#
+#
+#   make demo    install what is missing, build, run the demo model
+#   make check   install what is missing, build, run every test suite
+#   make build   build only (build/bin/mlc-opt, ...)
+#   make docs    regenerate docs/Dialects and docs/Passes from TableGen
+#
+# BUILD_DIR (default build), BUILD_TYPE (default Release) and CMAKE_FLAGS
+# (extra -D options) select the build.
+#
+#===--------------------------------------------------------------------===#
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps configure build check demo docs clean
+
+all: build
+
+deps:
+	@bash utils/install-deps.sh
+
+configure: deps
+	@if [ ! -f $(BUILD_DIR)/build.ninja ]; then \
+	  cmake -G Ninja -S . -B $(BUILD_DIR) \
+	    -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS); \
+	fi
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+check: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@bash utils/demo.sh $(BUILD_DIR)
+
+docs: configure
+	cmake --build $(BUILD_DIR) --target mlc-doc
+	@rm -rf docs/Dialects docs/Passes
+	@cp -r $(BUILD_DIR)/docs/Dialects $(BUILD_DIR)/docs/Passes docs/
+	@echo "docs: regenerated docs/Dialects and docs/Passes"
+
+clean:
+	rm -rf $(BUILD_DIR)

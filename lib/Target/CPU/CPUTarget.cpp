@@ -1,0 +1,140 @@
+//===- CPUTarget.cpp - The CPU (x86-64, AArch64) backend ------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/CPUTarget.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlc::target;
+
+namespace {
+/// Upstream lowering from linalg on tensors to the LLVM dialect. Results
+/// are written into destination arguments (never returned as fresh memrefs:
+/// the deallocation pipeline would clone them).
+constexpr llvm::StringLiteral kLoweringPipeline =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "func.func(convert-linalg-to-loops),"
+    "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
+    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-llvm,"
+    "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+    "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+
+void initializeLLVMTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
+
+class CPUTargetBackend final : public TargetBackend {
+public:
+  explicit CPUTargetBackend(CPUTargetOptions options)
+      : options(std::move(options)) {}
+
+  llvm::StringRef getName() const override { return "cpu"; }
+
+  llvm::StringRef getDescription() const override {
+    return "CPU through LLVM (x86-64 by default, AArch64 with "
+           "--mtriple=aarch64-linux-gnu)";
+  }
+
+  void buildLoweringPipeline(OpPassManager &pm) const override {
+    // The pipeline text is a constant of this file: failing to parse it is
+    // a broken invariant, not bad input.
+    if (failed(parsePassPipeline(kLoweringPipeline, pm, llvm::errs())))
+      llvm::report_fatal_error("mlc: invalid built-in CPU lowering pipeline");
+  }
+
+  LogicalResult serialize(ModuleOp module,
+                          llvm::raw_pwrite_stream &os) const override;
+
+private:
+  CPUTargetOptions options;
+};
+} // namespace
+
+LogicalResult CPUTargetBackend::serialize(ModuleOp module,
+                                          llvm::raw_pwrite_stream &os) const {
+  initializeLLVMTargets();
+  MLIRContext *context = module->getContext();
+  registerBuiltinDialectTranslation(*context);
+  registerLLVMDialectTranslation(*context);
+
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                             : options.triple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return module.emitError("unknown target triple '")
+           << triple.str() << "': " << error;
+
+  std::string cpu = options.cpu;
+  llvm::SubtargetFeatures features(options.features);
+  if (cpu == "native") {
+    cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(feature.getKey(), feature.getValue());
+  }
+
+  llvm::TargetOptions targetOptions;
+  auto optLevel = static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features.getString(), targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, optLevel));
+  if (!machine)
+    return module.emitError("cannot create a target machine for '")
+           << triple.str() << "' (cpu '" << cpu << "')";
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("cannot translate the module to LLVM IR");
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(triple);
+
+  auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
+                                            machine.get());
+  if (llvm::Error err = optimize(llvmModule.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(err));
+
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, /*DwoOut=*/nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("target '")
+           << triple.str() << "' cannot emit object files";
+  codegen.run(*llvmModule);
+  return success();
+}
+
+std::unique_ptr<TargetBackend>
+mlc::target::createCPUTargetBackend(CPUTargetOptions options) {
+  return std::make_unique<CPUTargetBackend>(std::move(options));
+}
