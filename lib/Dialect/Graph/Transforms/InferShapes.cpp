@@ -9,6 +9,7 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
 namespace mlc::graph {
@@ -41,10 +42,13 @@ TensorType meet(TensorType a, TensorType b) {
   return RankedTensorType::get(dims, a.getElementType());
 }
 
-/// True when every use of `v` tolerates a type change.
+/// True when every use of `v` tolerates a more static type: graph ops
+/// (their shape functions accept it), casts (they accept any compatible
+/// type) and the function's return (its type is updated).
 bool usersAcceptRefinement(Value v) {
   return llvm::all_of(v.getUsers(), [](Operation *user) {
-    return isa<GraphDialect>(user->getDialect()) || isa<func::ReturnOp>(user);
+    return isa<GraphDialect>(user->getDialect()) ||
+           isa<func::ReturnOp, CastOpInterface>(user);
   });
 }
 

@@ -19,7 +19,8 @@ def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
     allow; then updates the function's result types. This is how static
     input shapes (for example pinned by `--shape` on the command line)
     reach every op of an imported model. Results used by ops of other
-    dialects are refined only when that user is `func.return`.
+    dialects are refined only when those users are casts
+    (`CastOpInterface`) or `func.return`.
 
     Before:
     ```mlir
