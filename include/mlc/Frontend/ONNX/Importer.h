@@ -1,0 +1,65 @@
+//===- Importer.h - ONNX model to graph dialect -----------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Imports an ONNX ModelProto into one `func.func` of graph-dialect ops.
+// Every failure is a diagnostic that names the model file and, where there
+// is one, the node, its op type and opset; nothing a model file contains
+// can crash the importer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_FRONTEND_ONNX_IMPORTER_H
+#define MLC_FRONTEND_ONNX_IMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlc::onnx_import {
+
+/// How a model is imported.
+struct ImportOptions {
+  /// Shapes pinned per graph input name (`--shape image=1x3x224x224`).
+  llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
+  /// Values of symbolic dims by their `dim_param` name (`--dim batch=1`).
+  llvm::StringMap<int64_t> dimParams;
+  /// Name of the function the model becomes.
+  std::string functionName = "main";
+};
+
+/// Imports the model file at `path`. Diagnostics go to `context`'s handler;
+/// returns null after reporting every problem found.
+mlir::OwningOpRef<mlir::ModuleOp>
+importModelFile(llvm::StringRef path, mlir::MLIRContext *context,
+                const ImportOptions &options);
+
+/// Reads the model at `path` without importing it and writes a support
+/// report to `os`: opsets, op types with counts, and each unsupported op
+/// with the reason. Fails when the file cannot be read or an op is
+/// unsupported.
+llvm::LogicalResult writeSupportReport(llvm::StringRef path,
+                                       mlir::MLIRContext *context,
+                                       llvm::raw_ostream &os);
+
+/// Parses `NAME=D1xD2x...` (a `?` or `-1` dim stays dynamic) into `options`.
+llvm::LogicalResult parseShapeOverride(llvm::StringRef spec,
+                                       ImportOptions &options,
+                                       std::string &error);
+
+/// Parses `NAME=N` into `options`.
+llvm::LogicalResult parseDimOverride(llvm::StringRef spec,
+                                     ImportOptions &options,
+                                     std::string &error);
+
+} // namespace mlc::onnx_import
+
+#endif // MLC_FRONTEND_ONNX_IMPORTER_H

@@ -1,0 +1,236 @@
+//===- ElementwiseOps.cpp - Elementwise ONNX ops --------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Unary math and activations, broadcasting binary ops (including the
+// variadic Max/Min/Sum/Mean), comparisons, logic, Where, Clip, Cast and
+// the ops that are identities at inference (Identity, Dropout).
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+#include "TensorImport.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+template <typename OpTy> ConvertFn unary() {
+  return [](NodeImporter &n) -> LogicalResult {
+    if (failed(n.expectInputs(1, 1)))
+      return failure();
+    return n.emit<OpTy>(n.getInput(0));
+  };
+}
+
+template <typename OpTy> ConvertFn binary() {
+  return [](NodeImporter &n) -> LogicalResult {
+    if (failed(n.expectInputs(2, 2)))
+      return failure();
+    return n.emit<OpTy>(n.getInput(0), n.getInput(1));
+  };
+}
+
+/// Max, Min, Sum: a left fold of the binary op over all inputs.
+template <typename OpTy> ConvertFn variadic() {
+  return [](NodeImporter &n) -> LogicalResult {
+    if (failed(n.expectInputs(1, SIZE_MAX)))
+      return failure();
+    Value acc = n.getInput(0);
+    for (size_t i = 1; i < n.getNumInputs(); ++i) {
+      if (!n.hasInput(i))
+        return n.fail("input " + llvm::Twine(i) + " is absent");
+      FailureOr<OpTy> op = n.create<OpTy>(acc, n.getInput(i));
+      if (failed(op))
+        return failure();
+      acc = op->getResult();
+    }
+    n.results.push_back(acc);
+    return success();
+  };
+}
+
+LogicalResult convertMean(NodeImporter &n) {
+  if (failed(variadic<AddOp>()(n)))
+    return failure();
+  Value sum = n.results.pop_back_val();
+  Type element = NodeImporter::getElementType(sum);
+  if (!isa<FloatType>(element))
+    return n.fail("Mean of integer tensors is not supported");
+  Value count = n.getScalarConstant(element, n.getNumInputs());
+  return n.emit<DivOp>(sum, count);
+}
+
+LogicalResult convertClip(NodeImporter &n) {
+  if (n.opset < 11) {
+    if (failed(n.expectInputs(1, 1)))
+      return failure();
+    Type element = NodeImporter::getElementType(n.getInput(0));
+    Value lo = n.getScalarConstant(
+        element, n.getFloat("min", -std::numeric_limits<float>::max()));
+    Value hi = n.getScalarConstant(
+        element, n.getFloat("max", std::numeric_limits<float>::max()));
+    return n.emit<ClipOp>(n.getInput(0), lo, hi);
+  }
+  if (failed(n.expectInputs(1, 3)))
+    return failure();
+  return n.emit<ClipOp>(n.getInput(0), n.getInput(1), n.getInput(2));
+}
+
+/// Cast to an element type, keeping the shape.
+LogicalResult castTo(NodeImporter &n, Value input, Type element) {
+  auto type = cast<TensorType>(input.getType());
+  Type result = type.hasRank()
+                    ? Type(RankedTensorType::get(type.getShape(), element))
+                    : Type(UnrankedTensorType::get(element));
+  n.results.push_back(CastOp::create(n.builder, n.loc, result, input));
+  return success();
+}
+
+LogicalResult convertCast(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  int64_t to = n.getInt("to", 0);
+  Type element = getElementType(n.builder.getContext(), to);
+  if (!element)
+    return n.fail("cannot cast to " + getDataTypeName(to));
+  return castTo(n, n.getInput(0), element);
+}
+
+LogicalResult convertCastLike(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return castTo(n, n.getInput(0), NodeImporter::getElementType(n.getInput(1)));
+}
+
+LogicalResult convertPow(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  Value base = n.getInput(0), exponent = n.getInput(1);
+  Type element = NodeImporter::getElementType(base);
+  if (NodeImporter::getElementType(exponent) != element) {
+    if (failed(castTo(n, exponent, element)))
+      return failure();
+    exponent = n.results.pop_back_val();
+  }
+  return n.emit<PowOp>(base, exponent);
+}
+
+/// Identity at inference; Dropout's mask output is not supported.
+LogicalResult convertDropout(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 3)))
+    return failure();
+  if (n.hasInput(2)) {
+    auto training = n.getConstantInts(n.getInput(2));
+    if (!training || training->size() != 1)
+      return n.fail("training_mode must be a constant");
+    if ((*training)[0] != 0)
+      return n.fail("training_mode = true is not supported (inference only)");
+  }
+  n.results.push_back(n.getInput(0));
+  return success();
+}
+
+LogicalResult convertLeakyRelu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<LeakyReluOp>(n.getInput(0),
+                             n.builder.getF32FloatAttr(n.getFloat("alpha", 0.01f)));
+}
+
+LogicalResult convertElu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<EluOp>(n.getInput(0),
+                       n.builder.getF32FloatAttr(n.getFloat("alpha", 1.0f)));
+}
+
+LogicalResult convertSelu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<SeluOp>(
+      n.getInput(0),
+      n.builder.getF32FloatAttr(n.getFloat("alpha", 1.67326319217681884765625f)),
+      n.builder.getF32FloatAttr(n.getFloat("gamma", 1.05070102214813232421875f)));
+}
+
+LogicalResult convertHardSigmoid(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<HardSigmoidOp>(
+      n.getInput(0), n.builder.getF32FloatAttr(n.getFloat("alpha", 0.2f)),
+      n.builder.getF32FloatAttr(n.getFloat("beta", 0.5f)));
+}
+
+LogicalResult convertGelu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  std::string approximate = n.getString("approximate").value_or("none");
+  if (approximate != "none" && approximate != "tanh")
+    return n.fail("approximate must be 'none' or 'tanh', got '" + approximate +
+                  "'");
+  return n.emit<GeluOp>(n.getInput(0),
+                        n.builder.getBoolAttr(approximate == "tanh"));
+}
+
+LogicalResult convertWhere(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<WhereOp>(n.getInput(0), n.getInput(1), n.getInput(2));
+}
+} // namespace
+
+void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
+  t.add("Identity", 1, unary<IdentityOp>());
+  t.add("Neg", 6, unary<NegOp>());
+  t.add("Abs", 6, unary<AbsOp>());
+  t.add("Exp", 6, unary<ExpOp>());
+  t.add("Log", 6, unary<LogOp>());
+  t.add("Sqrt", 6, unary<SqrtOp>());
+  t.add("Reciprocal", 6, unary<ReciprocalOp>());
+  t.add("Tanh", 6, unary<TanhOp>());
+  t.add("Sigmoid", 6, unary<SigmoidOp>());
+  t.add("Relu", 6, unary<ReluOp>());
+  t.add("Erf", 9, unary<ErfOp>());
+  t.add("Floor", 6, unary<FloorOp>());
+  t.add("Ceil", 6, unary<CeilOp>());
+  t.add("Round", 11, unary<RoundOp>());
+  t.add("Sin", 7, unary<SinOp>());
+  t.add("Cos", 7, unary<CosOp>());
+  t.add("Softplus", 1, unary<SoftplusOp>());
+  t.add("HardSwish", 14, unary<HardSwishOp>());
+  t.add("Not", 1, unary<NotOp>());
+  t.add("LeakyRelu", 6, convertLeakyRelu);
+  t.add("Elu", 6, convertElu);
+  t.add("Selu", 6, convertSelu);
+  t.add("HardSigmoid", 6, convertHardSigmoid);
+  t.add("Gelu", 20, convertGelu);
+  t.add("Clip", 6, convertClip);
+  t.add("Cast", 6, convertCast);
+  t.add("CastLike", 15, convertCastLike);
+  t.add("Dropout", 7, convertDropout);
+
+  t.add("Add", 7, binary<AddOp>());
+  t.add("Sub", 7, binary<SubOp>());
+  t.add("Mul", 7, binary<MulOp>());
+  t.add("Div", 7, binary<DivOp>());
+  t.add("Pow", 7, convertPow);
+  t.add("Max", 6, variadic<MaxOp>());
+  t.add("Min", 6, variadic<MinOp>());
+  t.add("Sum", 6, variadic<AddOp>());
+  t.add("Mean", 6, convertMean);
+  t.add("Equal", 7, binary<EqualOp>());
+  t.add("Less", 7, binary<LessOp>());
+  t.add("Greater", 7, binary<GreaterOp>());
+  t.add("LessOrEqual", 12, binary<LessOrEqualOp>());
+  t.add("GreaterOrEqual", 12, binary<GreaterOrEqualOp>());
+  t.add("And", 7, binary<AndOp>());
+  t.add("Or", 7, binary<OrOp>());
+  t.add("Xor", 7, binary<XorOp>());
+  t.add("Where", 9, convertWhere);
+}

@@ -1,0 +1,349 @@
+//===- GraphImporter.cpp - ONNX GraphProto to a graph-dialect function ----===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The mechanical half of the importer: opsets, graph inputs and outputs,
+// initializers, value names and node order. What each op becomes is the
+// converters' business (NodeImporter.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Frontend/ONNX/Importer.h"
+
+#include "ModelLoader.h"
+#include "NodeImporter.h"
+#include "TensorImport.h"
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlc::onnx_import;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace {
+/// The ai.onnx opsets whose semantics the converters implement.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 21;
+
+bool isDefaultDomain(StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+/// A printable name for a node: its name, or `OpType #index`.
+std::string describeNode(const onnx::NodeProto &node, int index) {
+  if (!node.name().empty())
+    return "'" + node.name() + "'";
+  return "#" + std::to_string(index) + " (unnamed)";
+}
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *context, StringRef path,
+                const ImportOptions &options)
+      : context(context), path(path), options(options), builder(context) {
+    modelDir = llvm::sys::path::parent_path(path).str();
+  }
+
+  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+
+  /// Emits "<file>: message" and fails.
+  LogicalResult fail(const Twine &message) {
+    return emitError(UnknownLoc::get(context)) << path << ": " << message.str();
+  }
+
+private:
+  LogicalResult readOpset(const onnx::ModelProto &model);
+  LogicalResult checkSupport(const onnx::GraphProto &graph);
+  FailureOr<Type> importValueType(const onnx::ValueInfoProto &info,
+                                  bool isGraphInput);
+  LogicalResult importNode(const onnx::NodeProto &node, int index);
+
+  MLIRContext *context;
+  std::string path;
+  std::string modelDir;
+  const ImportOptions &options;
+  OpBuilder builder;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+  llvm::StringSet<> usedDimParams;
+};
+} // namespace
+
+LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (isDefaultDomain(id.domain()))
+      opset = id.version();
+  if (opset == 0)
+    return fail("the model imports no ai.onnx opset");
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return fail("ai.onnx opset " + Twine(opset) +
+                " is not supported (supported: " + Twine(kMinOpset) + " to " +
+                Twine(kMaxOpset) + ")");
+  return success();
+}
+
+LogicalResult GraphImporter::checkSupport(const onnx::GraphProto &graph) {
+  // Every unsupported op, once, with a count and the first node using it.
+  struct Problem {
+    int count = 0;
+    std::string firstNode, why;
+  };
+  std::map<std::string, Problem> problems;
+  const ConverterTable &table = getConverterTable();
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    std::string why;
+    std::string key = node.op_type();
+    if (!isDefaultDomain(node.domain())) {
+      key = node.domain() + "." + node.op_type();
+      why = "domain '" + node.domain() + "' is not supported";
+    } else if (table.lookup(node.op_type(), opset, why)) {
+      continue;
+    }
+    Problem &p = problems[key];
+    if (p.count++ == 0) {
+      p.firstNode = describeNode(node, index);
+      p.why = why;
+    }
+  }
+  if (problems.empty())
+    return success();
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  os << problems.size() << " unsupported op type"
+     << (problems.size() == 1 ? "" : "s") << " at opset " << opset << ":";
+  for (const auto &[op, p] : problems)
+    os << "\n  " << op << " x" << p.count << " (first: node " << p.firstNode
+       << "): " << p.why;
+  return fail(message);
+}
+
+FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
+                                               bool isGraphInput) {
+  if (!info.has_type() || !info.type().has_tensor_type())
+    return fail("value '" + info.name() +
+                "' is not a tensor (sequences, maps and optionals are not "
+                "supported)"),
+           failure();
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  Type element = getElementType(context, tensor.elem_type());
+  if (!element)
+    return fail("value '" + info.name() + "' has unsupported element type " +
+                getDataTypeName(tensor.elem_type())),
+           failure();
+  auto pinned = isGraphInput ? options.inputShapes.find(info.name())
+                             : options.inputShapes.end();
+  if (!tensor.has_shape()) {
+    if (pinned != options.inputShapes.end())
+      return Type(RankedTensorType::get(pinned->second, element));
+    return Type(UnrankedTensorType::get(element));
+  }
+  llvm::SmallVector<int64_t> dims;
+  for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
+    if (dim.has_dim_value()) {
+      if (dim.dim_value() < 0)
+        return fail("value '" + info.name() + "' has a negative dim " +
+                    Twine(dim.dim_value())),
+               failure();
+      dims.push_back(dim.dim_value());
+    } else if (dim.has_dim_param() &&
+               options.dimParams.count(dim.dim_param())) {
+      usedDimParams.insert(dim.dim_param());
+      dims.push_back(options.dimParams.lookup(dim.dim_param()));
+    } else {
+      dims.push_back(ShapedType::kDynamic);
+    }
+  }
+  if (pinned != options.inputShapes.end()) {
+    ArrayRef<int64_t> shape = pinned->second;
+    bool compatible = shape.size() == dims.size();
+    for (size_t i = 0; compatible && i < dims.size(); ++i)
+      compatible = ShapedType::isDynamic(dims[i]) || dims[i] == shape[i] ||
+                   ShapedType::isDynamic(shape[i]);
+    if (!compatible)
+      return fail("--shape " + info.name() + "=" +
+                  mlc::graph::formatShape(shape) +
+                  " contradicts the model's shape " +
+                  mlc::graph::formatShape(dims)),
+             failure();
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (!ShapedType::isDynamic(shape[i]))
+        dims[i] = shape[i];
+  }
+  return Type(RankedTensorType::get(dims, element));
+}
+
+LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
+                                        int index) {
+  std::string header = path + ": node " + describeNode(node, index) + " (" +
+                       node.op_type() + ", opset " + std::to_string(opset) +
+                       "): ";
+  llvm::SmallVector<Value> inputs;
+  for (const std::string &name : node.input()) {
+    if (name.empty()) {
+      inputs.push_back(Value());
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end())
+      return emitError(UnknownLoc::get(context))
+             << header << "input '" << name
+             << "' is not a graph input, an initializer or the output of an "
+                "earlier node (missing value, cycle, or nodes out of "
+                "topological order)";
+    inputs.push_back(it->second);
+  }
+  std::string nodeName =
+      node.name().empty() ? node.op_type() + "_" + std::to_string(index)
+                          : node.name();
+  Location loc = NameLoc::get(builder.getStringAttr(nodeName));
+  NodeImporter importer(node, opset, std::move(inputs), builder, loc, modelDir);
+
+  // Collect what the converter and the shape functions report, then emit
+  // it with the node's context.
+  llvm::SmallVector<std::string> messages;
+  LogicalResult converted = failure();
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        messages.push_back(diag.str());
+      return success();
+    });
+    std::string why;
+    const ConvertFn *convert =
+        getConverterTable().lookup(node.op_type(), opset, why);
+    converted = convert ? (*convert)(importer) : failure();
+  }
+  if (failed(converted)) {
+    if (messages.empty())
+      messages.push_back("conversion failed");
+    for (const std::string &m : messages)
+      emitError(UnknownLoc::get(context)) << header << m;
+    return failure();
+  }
+  for (auto [i, name] : llvm::enumerate(node.output())) {
+    if (name.empty())
+      continue;
+    if (i >= importer.results.size())
+      return emitError(UnknownLoc::get(context))
+             << header << "output " << i << " ('" << name
+             << "') is not supported; only the first "
+             << importer.results.size() << " output(s) are";
+    values[name] = importer.results[i];
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
+  const onnx::GraphProto &graph = model.graph();
+  if (failed(readOpset(model)) || failed(checkSupport(graph)))
+    return nullptr;
+
+  // Pinned shapes and dims must name something in the model.
+  llvm::StringSet<> inputNames, initializerNames;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializerNames.insert(init.name());
+  for (const onnx::ValueInfoProto &in : graph.input())
+    if (!initializerNames.count(in.name()))
+      inputNames.insert(in.name());
+  for (const auto &entry : options.inputShapes)
+    if (!inputNames.count(entry.getKey()))
+      return fail("--shape names '" + entry.getKey() +
+                  "', which is not an input of the model"),
+             nullptr;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(context));
+  builder.setInsertionPointToEnd(module->getBody());
+  llvm::SmallVector<Type> argTypes;
+  llvm::SmallVector<const onnx::ValueInfoProto *> args;
+  for (const onnx::ValueInfoProto &in : graph.input()) {
+    if (initializerNames.count(in.name()))
+      continue;
+    FailureOr<Type> type = importValueType(in, /*isGraphInput=*/true);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    args.push_back(&in);
+  }
+  for (const auto &entry : options.dimParams)
+    if (!usedDimParams.count(entry.getKey()))
+      return fail("--dim names '" + entry.getKey() +
+                  "', which is not a symbolic dim of any input"),
+             nullptr;
+
+  auto func = func::FuncOp::create(builder, UnknownLoc::get(context),
+                                   options.functionName,
+                                   builder.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  for (auto [i, in] : llvm::enumerate(args)) {
+    func.setArgAttr(i, "mlc.name", builder.getStringAttr(in->name()));
+    values[in->name()] = body->getArgument(i);
+  }
+
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    auto value = importTensor(init, context, modelDir);
+    if (!value)
+      return fail("initializer '" + init.name() + "' " +
+                  llvm::toString(value.takeError())),
+             nullptr;
+    values[init.name()] = mlc::graph::ConstantOp::create(
+        builder, NameLoc::get(builder.getStringAttr(init.name())),
+        value->getType(), *value);
+  }
+
+  bool ok = true;
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, index))) {
+      ok = false;
+      break;
+    }
+  if (!ok)
+    return nullptr;
+
+  llvm::SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &out : graph.output()) {
+    auto it = values.find(out.name());
+    if (it == values.end())
+      return fail("graph output '" + out.name() +
+                  "' is not produced by any node"),
+             nullptr;
+    results.push_back(it->second);
+  }
+  func::ReturnOp::create(builder, UnknownLoc::get(context), results);
+  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (auto [i, out] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "mlc.name", builder.getStringAttr(out.name()));
+  func->setAttr("mlc.onnx_opset", builder.getI64IntegerAttr(opset));
+  if (!model.producer_name().empty())
+    func->setAttr("mlc.onnx_producer",
+                  builder.getStringAttr(model.producer_name() + " " +
+                                        model.producer_version()));
+  return module;
+}
+
+OwningOpRef<ModuleOp>
+mlc::onnx_import::importModelFile(StringRef path, MLIRContext *context,
+                                  const ImportOptions &options) {
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
+  onnx::ModelProto model;
+  if (llvm::Error err = loadModelProto(path, model)) {
+    emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
+    return nullptr;
+  }
+  GraphImporter importer(context, path, options);
+  return importer.run(model);
+}

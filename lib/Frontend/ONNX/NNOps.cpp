@@ -1,0 +1,181 @@
+//===- NNOps.cpp - Neural-network ONNX ops --------------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// MatMul, Gemm, Conv, pooling, normalization and softmax.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+/// `auto_pad`, checked.
+FailureOr<AutoPadAttr> getAutoPad(NodeImporter &n) {
+  std::string text = n.getString("auto_pad").value_or("NOTSET");
+  std::optional<AutoPad> mode = llvm::StringSwitch<std::optional<AutoPad>>(text)
+                                    .Case("NOTSET", AutoPad::NotSet)
+                                    .Case("SAME_UPPER", AutoPad::SameUpper)
+                                    .Case("SAME_LOWER", AutoPad::SameLower)
+                                    .Case("VALID", AutoPad::Valid)
+                                    .Default(std::nullopt);
+  if (!mode) {
+    (void)n.fail("unknown auto_pad '" + text + "'");
+    return failure();
+  }
+  return AutoPadAttr::get(n.builder.getContext(), *mode);
+}
+
+/// An optional ints attribute as a DenseI64ArrayAttr (null when absent).
+/// With auto_pad set, explicit pads are ignored as ONNX specifies.
+DenseI64ArrayAttr getArray(NodeImporter &n, llvm::StringRef name) {
+  auto values = n.getInts(name);
+  return values ? n.builder.getDenseI64ArrayAttr(*values) : DenseI64ArrayAttr();
+}
+
+DenseI64ArrayAttr getPads(NodeImporter &n, AutoPadAttr autoPad) {
+  if (autoPad.getValue() != AutoPad::NotSet)
+    return {};
+  return getArray(n, "pads");
+}
+
+LogicalResult convertMatMul(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<MatMulOp>(n.getInput(0), n.getInput(1));
+}
+
+LogicalResult convertGemm(NodeImporter &n) {
+  if (failed(n.expectInputs(n.opset < 11 ? 3 : 2, 3)))
+    return failure();
+  Builder &b = n.builder;
+  return n.emit<GemmOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                        b.getF32FloatAttr(n.getFloat("alpha", 1.0f)),
+                        b.getF32FloatAttr(n.getFloat("beta", 1.0f)),
+                        b.getBoolAttr(n.getInt("transA", 0) != 0),
+                        b.getBoolAttr(n.getInt("transB", 0) != 0));
+}
+
+LogicalResult convertConv(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 3)))
+    return failure();
+  FailureOr<AutoPadAttr> autoPad = getAutoPad(n);
+  if (failed(autoPad))
+    return failure();
+  if (auto kernel = n.getInts("kernel_shape")) {
+    auto w = dyn_cast<RankedTensorType>(n.getInput(1).getType());
+    if (w && w.getRank() == static_cast<int64_t>(kernel->size()) + 2)
+      for (auto [i, k] : llvm::enumerate(*kernel))
+        if (!w.isDynamicDim(i + 2) && w.getDimSize(i + 2) != k)
+          return n.fail("kernel_shape disagrees with the weight's shape");
+  }
+  return n.emit<ConvOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                        getArray(n, "strides"), getPads(n, *autoPad),
+                        getArray(n, "dilations"),
+                        n.builder.getI64IntegerAttr(n.getInt("group", 1)),
+                        *autoPad);
+}
+
+template <typename OpTy> LogicalResult convertPool(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  FailureOr<AutoPadAttr> autoPad = getAutoPad(n);
+  if (failed(autoPad))
+    return failure();
+  DenseI64ArrayAttr kernel = getArray(n, "kernel_shape");
+  if (!kernel)
+    return n.fail("kernel_shape is required");
+  Builder &b = n.builder;
+  BoolAttr ceil = b.getBoolAttr(n.getInt("ceil_mode", 0) != 0);
+  if constexpr (std::is_same_v<OpTy, MaxPoolOp>) {
+    if (n.getInt("storage_order", 0) != 0 && n.node.output_size() > 1)
+      return n.fail("storage_order = 1 is not supported");
+    return n.emit<MaxPoolOp>(n.getInput(0), kernel, getArray(n, "strides"),
+                             getPads(n, *autoPad), getArray(n, "dilations"),
+                             ceil, *autoPad);
+  } else {
+    return n.emit<AveragePoolOp>(
+        n.getInput(0), kernel, getArray(n, "strides"), getPads(n, *autoPad),
+        getArray(n, "dilations"), ceil, *autoPad,
+        b.getBoolAttr(n.getInt("count_include_pad", 0) != 0));
+  }
+}
+
+template <typename OpTy> LogicalResult convertGlobalPool(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<OpTy>(n.getInput(0));
+}
+
+LogicalResult convertBatchNorm(NodeImporter &n) {
+  if (failed(n.expectInputs(5, 5)))
+    return failure();
+  if (n.getInt("training_mode", 0) != 0)
+    return n.fail("training_mode = 1 is not supported (inference only)");
+  return n.emit<BatchNormOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                             n.getInput(3), n.getInput(4),
+                             n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
+}
+
+LogicalResult convertLayerNorm(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 3)))
+    return failure();
+  if (n.getInt("stash_type", 1) != 1)
+    return n.fail("stash_type other than float is not supported");
+  return n.emit<LayerNormOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                             n.builder.getI64IntegerAttr(n.getInt("axis", -1)),
+                             n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
+}
+
+/// Softmax and LogSoftmax. From opset 13 they work along one axis; before,
+/// the input is coerced to 2-D at `axis` (default 1) and normalized along
+/// the second dim, which is flatten, softmax on axis 1, reshape back.
+template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  Value input = n.getInput(0);
+  if (n.opset >= 13)
+    return n.emit<OpTy>(input, n.builder.getI64IntegerAttr(n.getInt("axis", -1)));
+  int64_t axis = n.getInt("axis", 1);
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (type && (axis == type.getRank() - 1 || axis == -1))
+    return n.emit<OpTy>(input, n.builder.getI64IntegerAttr(-1));
+  FailureOr<FlattenOp> flat =
+      n.create<FlattenOp>(input, n.builder.getI64IntegerAttr(axis));
+  if (failed(flat))
+    return failure();
+  FailureOr<OpTy> soft =
+      n.create<OpTy>(flat->getResult(), n.builder.getI64IntegerAttr(1));
+  if (failed(soft))
+    return failure();
+  FailureOr<ShapeOp> shape = n.create<ShapeOp>(
+      input, n.builder.getI64IntegerAttr(0), IntegerAttr());
+  if (failed(shape))
+    return failure();
+  return n.emit<ReshapeOp>(soft->getResult(), shape->getResult(),
+                           n.builder.getBoolAttr(false));
+}
+} // namespace
+
+void mlc::onnx_import::addNNConverters(ConverterTable &t) {
+  t.add("MatMul", 1, convertMatMul);
+  t.add("Gemm", 7, convertGemm);
+  t.add("Conv", 1, convertConv);
+  t.add("MaxPool", 1, convertPool<MaxPoolOp>);
+  t.add("AveragePool", 1, convertPool<AveragePoolOp>);
+  t.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAveragePoolOp>);
+  t.add("GlobalMaxPool", 1, convertGlobalPool<GlobalMaxPoolOp>);
+  t.add("BatchNormalization", 7, convertBatchNorm);
+  t.add("LayerNormalization", 17, convertLayerNorm);
+  t.add("Softmax", 1, convertSoftmax<SoftmaxOp>);
+  t.add("LogSoftmax", 1, convertSoftmax<LogSoftmaxOp>);
+}

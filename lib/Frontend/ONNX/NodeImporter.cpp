@@ -1,0 +1,138 @@
+//===- NodeImporter.cpp - What an op converter sees -----------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlc::onnx_import;
+
+LogicalResult NodeImporter::expectInputs(size_t min, size_t max) {
+  for (size_t i = 0; i < min; ++i)
+    if (!hasInput(i))
+      return fail("input " + llvm::Twine(i) + " is required but absent");
+  if (getNumInputs() > max)
+    return fail("has " + llvm::Twine(getNumInputs()) +
+                " inputs, at most " + llvm::Twine(max) + " are allowed");
+  return success();
+}
+
+const onnx::AttributeProto *NodeImporter::getAttr(llvm::StringRef name) const {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+int64_t NodeImporter::getInt(llvm::StringRef name, int64_t defaultValue) const {
+  const onnx::AttributeProto *attr = getAttr(name);
+  return attr && attr->has_i() ? attr->i() : defaultValue;
+}
+
+float NodeImporter::getFloat(llvm::StringRef name, float defaultValue) const {
+  const onnx::AttributeProto *attr = getAttr(name);
+  return attr && attr->has_f() ? attr->f() : defaultValue;
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+NodeImporter::getInts(llvm::StringRef name) const {
+  const onnx::AttributeProto *attr = getAttr(name);
+  if (!attr)
+    return std::nullopt;
+  return llvm::SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
+}
+
+std::optional<std::string>
+NodeImporter::getString(llvm::StringRef name) const {
+  const onnx::AttributeProto *attr = getAttr(name);
+  if (!attr || !attr->has_s())
+    return std::nullopt;
+  return attr->s();
+}
+
+Value NodeImporter::getI64Constant(llvm::ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    builder.getI64Type());
+  return mlc::graph::ConstantOp::create(
+      builder, loc, type, DenseIntElementsAttr::get(type, values));
+}
+
+Value NodeImporter::getScalarConstant(Type elementType, double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute attr;
+  if (auto f = dyn_cast<FloatType>(elementType)) {
+    llvm::APFloat v(value);
+    bool lost;
+    v.convert(f.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    attr = DenseElementsAttr::get(type, v);
+  } else {
+    attr = DenseElementsAttr::get(
+        type, llvm::APInt(elementType.getIntOrFloatBitWidth(),
+                          static_cast<int64_t>(value), /*isSigned=*/true));
+  }
+  return mlc::graph::ConstantOp::create(builder, loc, type,
+                                        cast<ElementsAttr>(attr));
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+NodeImporter::getConstantInts(Value v) const {
+  DenseIntElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  return llvm::to_vector(llvm::map_range(
+      attr.getValues<llvm::APInt>(),
+      [](const llvm::APInt &a) { return a.getSExtValue(); }));
+}
+
+Type NodeImporter::getElementType(Value v) {
+  return cast<TensorType>(v.getType()).getElementType();
+}
+
+LogicalResult NodeImporter::fail(const llvm::Twine &message) {
+  return emitError(loc) << message.str();
+}
+
+void ConverterTable::add(llvm::StringRef opType, int64_t sinceVersion,
+                         ConvertFn fn) {
+  auto &list = entries[opType];
+  list.push_back({sinceVersion, std::move(fn)});
+  llvm::sort(list, [](const Entry &a, const Entry &b) {
+    return a.sinceVersion < b.sinceVersion;
+  });
+}
+
+const ConvertFn *ConverterTable::lookup(llvm::StringRef opType, int64_t opset,
+                                        std::string &why) const {
+  auto it = entries.find(opType);
+  if (it == entries.end()) {
+    why = "no converter for this op";
+    return nullptr;
+  }
+  const ConvertFn *best = nullptr;
+  for (const Entry &e : it->second)
+    if (e.sinceVersion <= opset)
+      best = &e.convert;
+  if (!best)
+    why = "supported from opset " +
+          std::to_string(it->second.front().sinceVersion) + " on";
+  return best;
+}
+
+const ConverterTable &mlc::onnx_import::getConverterTable() {
+  static const ConverterTable table = [] {
+    ConverterTable t;
+    addElementwiseConverters(t);
+    addNNConverters(t);
+    addReductionConverters(t);
+    addTensorConverters(t);
+    return t;
+  }();
+  return table;
+}

@@ -1,0 +1,143 @@
+//===- NodeImporter.h - What an op converter sees ---------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Frontend/ONNX. Each ONNX op has a converter, a function
+// from one NodeImporter (the node, its imported inputs, its attributes, a
+// builder) to graph ops. Converters are registered per op family in
+// ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp and TensorOps.cpp with the
+// opset version from which each form applies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_FRONTEND_ONNX_NODEIMPORTER_H
+#define MLC_LIB_FRONTEND_ONNX_NODEIMPORTER_H
+
+#include "onnx/onnx_pb.h"
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <optional>
+
+namespace mlc::onnx_import {
+
+/// The importer's view of one node while it is converted.
+class NodeImporter {
+public:
+  NodeImporter(const onnx::NodeProto &node, int64_t opset,
+               llvm::SmallVector<mlir::Value> inputs, mlir::OpBuilder &builder,
+               mlir::Location loc, llvm::StringRef modelDir)
+      : node(node), opset(opset), inputs(std::move(inputs)), builder(builder),
+        loc(loc), modelDir(modelDir) {}
+
+  const onnx::NodeProto &node;
+  const int64_t opset;
+
+  //===--- Inputs and outputs ---------------------------------------------===//
+
+  /// Number of inputs, counting empty (absent optional) ones.
+  size_t getNumInputs() const { return inputs.size(); }
+  /// True when input `i` is present (given and not the empty name).
+  bool hasInput(size_t i) const { return i < inputs.size() && inputs[i]; }
+  /// Input `i`, or null when absent.
+  mlir::Value getInput(size_t i) const {
+    return i < inputs.size() ? inputs[i] : mlir::Value();
+  }
+  /// Fails unless inputs `[0, min)` are present and there are at most `max`.
+  llvm::LogicalResult expectInputs(size_t min, size_t max);
+
+  /// The values the node produces, in output order.
+  llvm::SmallVector<mlir::Value> results;
+
+  //===--- Attributes ----------------------------------------------------===//
+
+  const onnx::AttributeProto *getAttr(llvm::StringRef name) const;
+  int64_t getInt(llvm::StringRef name, int64_t defaultValue) const;
+  float getFloat(llvm::StringRef name, float defaultValue) const;
+  std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name) const;
+  std::optional<std::string> getString(llvm::StringRef name) const;
+
+  //===--- Building -----------------------------------------------------===//
+
+  /// Creates an `OpTy` whose result types come from its shape function;
+  /// fails (with the shape function's diagnostic) instead of aborting.
+  template <typename OpTy, typename... Args>
+  mlir::FailureOr<OpTy> create(Args &&...args) {
+    mlir::OperationState state(loc, OpTy::getOperationName());
+    OpTy::build(builder, state, mlir::Type(), std::forward<Args>(args)...);
+    state.types.clear();
+    if (mlir::failed(OpTy::inferReturnTypes(
+            builder.getContext(), loc, state.operands,
+            state.attributes.getDictionary(builder.getContext()),
+            state.getRawProperties(), state.regions, state.types)))
+      return mlir::failure();
+    return mlir::cast<OpTy>(builder.create(state));
+  }
+
+  /// Like create, and records the op's result as the node's next output.
+  template <typename OpTy, typename... Args>
+  llvm::LogicalResult emit(Args &&...args) {
+    mlir::FailureOr<OpTy> op = create<OpTy>(std::forward<Args>(args)...);
+    if (mlir::failed(op))
+      return mlir::failure();
+    results.push_back(op->getResult());
+    return mlir::success();
+  }
+
+  /// A 1-D i64 constant.
+  mlir::Value getI64Constant(llvm::ArrayRef<int64_t> values);
+  /// A rank-0 constant of `elementType` holding `value`.
+  mlir::Value getScalarConstant(mlir::Type elementType, double value);
+  /// The values of a constant integer tensor input, or nullopt.
+  std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value v) const;
+  /// The element type of tensor value `v`.
+  static mlir::Type getElementType(mlir::Value v);
+
+  /// Emits "node 'name' (Op, opset N): message" and fails.
+  llvm::LogicalResult fail(const llvm::Twine &message);
+
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  llvm::StringRef modelDir;
+
+private:
+  llvm::SmallVector<mlir::Value> inputs;
+};
+
+/// Converts one node; on failure it has emitted a diagnostic.
+using ConvertFn = std::function<llvm::LogicalResult(NodeImporter &)>;
+
+/// The converters of one op type, by the opset version each starts at.
+struct ConverterTable {
+  struct Entry {
+    int64_t sinceVersion;
+    ConvertFn convert;
+  };
+  /// Registers `fn` for `opType` from opset `sinceVersion` on.
+  void add(llvm::StringRef opType, int64_t sinceVersion, ConvertFn fn);
+  /// The converter for `opType` at `opset`, or null with `why` set.
+  const ConvertFn *lookup(llvm::StringRef opType, int64_t opset,
+                          std::string &why) const;
+
+  llvm::StringMap<llvm::SmallVector<Entry>> entries;
+};
+
+/// The table of every supported op (ai.onnx domain), built once.
+const ConverterTable &getConverterTable();
+
+void addElementwiseConverters(ConverterTable &table);
+void addNNConverters(ConverterTable &table);
+void addReductionConverters(ConverterTable &table);
+void addTensorConverters(ConverterTable &table);
+
+} // namespace mlc::onnx_import
+
+#endif // MLC_LIB_FRONTEND_ONNX_NODEIMPORTER_H

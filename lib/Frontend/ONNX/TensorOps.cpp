@@ -1,0 +1,221 @@
+//===- TensorOps.cpp - Data-movement ONNX ops -----------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Constant, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Slice,
+// Gather, Pad, Expand and Shape, in every attribute-vs-input form from
+// opset 7 on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+#include "TensorImport.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+LogicalResult convertConstant(NodeImporter &n) {
+  if (failed(n.expectInputs(0, 0)))
+    return failure();
+  if (n.node.attribute_size() != 1)
+    return n.fail("expects exactly one value attribute");
+  const onnx::AttributeProto &attr = n.node.attribute(0);
+  Builder &b = n.builder;
+  ElementsAttr value;
+  llvm::StringRef name = attr.name();
+  if (name == "value") {
+    auto tensor = importTensor(attr.t(), b.getContext(), n.modelDir);
+    if (!tensor)
+      return n.fail("value " + llvm::toString(tensor.takeError()));
+    value = *tensor;
+  } else if (name == "value_float") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   attr.f());
+  } else if (name == "value_floats") {
+    llvm::SmallVector<float> v(attr.floats().begin(), attr.floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getF32Type()),
+        llvm::ArrayRef<float>(v));
+  } else if (name == "value_int") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   static_cast<int64_t>(attr.i()));
+  } else if (name == "value_ints") {
+    llvm::SmallVector<int64_t> v(attr.ints().begin(), attr.ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getI64Type()),
+        llvm::ArrayRef<int64_t>(v));
+  } else {
+    return n.fail("attribute '" + name + "' is not supported");
+  }
+  return n.emit<ConstantOp>(value);
+}
+
+LogicalResult convertReshape(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<ReshapeOp>(n.getInput(0), n.getInput(1),
+                           n.builder.getBoolAttr(n.getInt("allowzero", 0) != 0));
+}
+
+LogicalResult convertFlatten(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<FlattenOp>(n.getInput(0),
+                           n.builder.getI64IntegerAttr(n.getInt("axis", 1)));
+}
+
+/// Squeeze/Unsqueeze axes: an attribute before opset 13, input 1 after.
+FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+getAxes(NodeImporter &n) {
+  if (n.opset < 13)
+    return n.getInts("axes");
+  if (!n.hasInput(1))
+    return std::optional<llvm::SmallVector<int64_t>>();
+  auto axes = n.getConstantInts(n.getInput(1));
+  if (!axes) {
+    (void)n.fail("axes must be a constant");
+    return failure();
+  }
+  return std::optional(*axes);
+}
+
+LogicalResult convertSqueeze(NodeImporter &n) {
+  if (failed(n.expectInputs(1, n.opset < 13 ? 1 : 2)))
+    return failure();
+  auto axes = getAxes(n);
+  if (failed(axes))
+    return failure();
+  return n.emit<SqueezeOp>(n.getInput(0),
+                           *axes ? n.builder.getDenseI64ArrayAttr(**axes)
+                                 : DenseI64ArrayAttr());
+}
+
+LogicalResult convertUnsqueeze(NodeImporter &n) {
+  if (failed(n.expectInputs(n.opset < 13 ? 1 : 2, n.opset < 13 ? 1 : 2)))
+    return failure();
+  auto axes = getAxes(n);
+  if (failed(axes))
+    return failure();
+  if (!*axes)
+    return n.fail("axes is required");
+  return n.emit<UnsqueezeOp>(n.getInput(0),
+                             n.builder.getDenseI64ArrayAttr(**axes));
+}
+
+LogicalResult convertTranspose(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  auto perm = n.getInts("perm");
+  return n.emit<TransposeOp>(n.getInput(0),
+                             perm ? n.builder.getDenseI64ArrayAttr(*perm)
+                                  : DenseI64ArrayAttr());
+}
+
+LogicalResult convertConcat(NodeImporter &n) {
+  if (failed(n.expectInputs(1, SIZE_MAX)))
+    return failure();
+  if (!n.getAttr("axis"))
+    return n.fail("axis is required");
+  llvm::SmallVector<Value> inputs;
+  for (size_t i = 0; i < n.getNumInputs(); ++i) {
+    if (!n.hasInput(i))
+      return n.fail("input " + llvm::Twine(i) + " is absent");
+    inputs.push_back(n.getInput(i));
+  }
+  return n.emit<ConcatOp>(ValueRange(inputs),
+                          n.builder.getI64IntegerAttr(n.getInt("axis", 0)));
+}
+
+LogicalResult convertSlice(NodeImporter &n) {
+  if (n.opset < 10) {
+    if (failed(n.expectInputs(1, 1)))
+      return failure();
+    auto starts = n.getInts("starts"), ends = n.getInts("ends");
+    if (!starts || !ends)
+      return n.fail("starts and ends are required");
+    auto axes = n.getInts("axes");
+    return n.emit<SliceOp>(n.getInput(0), n.getI64Constant(*starts),
+                           n.getI64Constant(*ends),
+                           axes ? n.getI64Constant(*axes) : Value(), Value());
+  }
+  if (failed(n.expectInputs(3, 5)))
+    return failure();
+  return n.emit<SliceOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                         n.getInput(3), n.getInput(4));
+}
+
+LogicalResult convertGather(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<GatherOp>(n.getInput(0), n.getInput(1),
+                          n.builder.getI64IntegerAttr(n.getInt("axis", 0)));
+}
+
+LogicalResult convertPad(NodeImporter &n) {
+  std::string modeText = n.getString("mode").value_or("constant");
+  PadMode mode;
+  if (modeText == "constant")
+    mode = PadMode::Constant;
+  else if (modeText == "reflect")
+    mode = PadMode::Reflect;
+  else if (modeText == "edge")
+    mode = PadMode::Edge;
+  else if (modeText == "wrap" && n.opset >= 19)
+    mode = PadMode::Wrap;
+  else
+    return n.fail("unknown pad mode '" + modeText + "'");
+  auto modeAttr = PadModeAttr::get(n.builder.getContext(), mode);
+  if (n.opset < 11) {
+    if (failed(n.expectInputs(1, 1)))
+      return failure();
+    auto pads = n.getInts("pads");
+    if (!pads)
+      return n.fail("pads is required");
+    Value value = n.getScalarConstant(NodeImporter::getElementType(n.getInput(0)),
+                                      n.getFloat("value", 0.0f));
+    return n.emit<PadOp>(n.getInput(0), n.getI64Constant(*pads), value,
+                         modeAttr);
+  }
+  if (failed(n.expectInputs(2, 4)))
+    return failure();
+  if (n.hasInput(3))
+    return n.fail("the axes input is not supported");
+  return n.emit<PadOp>(n.getInput(0), n.getInput(1), n.getInput(2), modeAttr);
+}
+
+LogicalResult convertExpand(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<ExpandOp>(n.getInput(0), n.getInput(1));
+}
+
+LogicalResult convertShape(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  const onnx::AttributeProto *end = n.getAttr("end");
+  return n.emit<ShapeOp>(
+      n.getInput(0), n.builder.getI64IntegerAttr(n.getInt("start", 0)),
+      end ? n.builder.getI64IntegerAttr(end->i()) : IntegerAttr());
+}
+} // namespace
+
+void mlc::onnx_import::addTensorConverters(ConverterTable &t) {
+  t.add("Constant", 1, convertConstant);
+  t.add("Reshape", 5, convertReshape);
+  t.add("Flatten", 1, convertFlatten);
+  t.add("Squeeze", 1, convertSqueeze);
+  t.add("Unsqueeze", 1, convertUnsqueeze);
+  t.add("Transpose", 1, convertTranspose);
+  t.add("Concat", 4, convertConcat);
+  t.add("Slice", 1, convertSlice);
+  t.add("Gather", 1, convertGather);
+  t.add("Pad", 2, convertPad);
+  t.add("Expand", 8, convertExpand);
+  t.add("Shape", 1, convertShape);
+}
