@@ -13,15 +13,17 @@ from lit.llvm import llvm_config
 
 config.name = "mlc"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mlc_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Embedding"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Embedding", "Inputs"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mlc_tools_dir, append_path=False)
 
-tools = ["mlc-opt"]
+llvm_config.add_tool_substitutions(["not", "count", "split-file"],
+                                   [config.llvm_tools_dir])
+tools = ["mlc-opt", "mlc-compile"]
 llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 config.substitutions.append(("%python", config.python_executable))

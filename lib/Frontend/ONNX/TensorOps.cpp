@@ -150,6 +150,62 @@ LogicalResult convertSlice(NodeImporter &n) {
                          n.getInput(3), n.getInput(4));
 }
 
+/// Split becomes one Slice per output. The sizes come from the `split`
+/// attribute (before opset 13) or input, or divide the axis evenly, which
+/// then must be static.
+LogicalResult convertSplit(NodeImporter &n) {
+  if (failed(n.expectInputs(1, n.opset < 13 ? 1 : 2)))
+    return failure();
+  Value input = n.getInput(0);
+  auto type = dyn_cast<RankedTensorType>(input.getType());
+  if (!type)
+    return n.fail("input of unknown rank is not supported");
+  int64_t rank = type.getRank(), axis = n.getInt("axis", 0);
+  if (axis < -rank || axis >= rank)
+    return n.fail("axis " + llvm::Twine(axis) + " is out of range for rank " +
+                  llvm::Twine(rank));
+  if (axis < 0)
+    axis += rank;
+  std::optional<llvm::SmallVector<int64_t>> sizes;
+  if (n.opset < 13) {
+    sizes = n.getInts("split");
+  } else if (n.hasInput(1)) {
+    sizes = n.getConstantInts(n.getInput(1));
+    if (!sizes)
+      return n.fail("split sizes must be a constant");
+  }
+  int64_t outputs = n.node.output_size();
+  int64_t dim = type.getDimSize(axis);
+  if (!sizes) {
+    if (ShapedType::isDynamic(dim))
+      return n.fail("an even split of a dynamic dim is not supported");
+    int64_t parts = n.getInt("num_outputs", outputs);
+    if (parts <= 0)
+      return n.fail("num_outputs must be positive");
+    int64_t chunk = (dim + parts - 1) / parts;
+    sizes.emplace();
+    for (int64_t start = 0; start < dim || sizes->empty(); start += chunk)
+      sizes->push_back(std::min(chunk, dim - start));
+  }
+  if (static_cast<int64_t>(sizes->size()) != outputs)
+    return n.fail("has " + llvm::Twine(outputs) + " outputs but " +
+                  llvm::Twine(sizes->size()) + " split sizes");
+  int64_t start = 0;
+  for (int64_t size : *sizes) {
+    if (size < 0)
+      return n.fail("split size " + llvm::Twine(size) + " is negative");
+    if (failed(n.emit<SliceOp>(input, n.getI64Constant({start}),
+                               n.getI64Constant({start + size}),
+                               n.getI64Constant({axis}), Value())))
+      return failure();
+    start += size;
+  }
+  if (!ShapedType::isDynamic(dim) && start != dim)
+    return n.fail("split sizes add up to " + llvm::Twine(start) +
+                  " but the axis has size " + llvm::Twine(dim));
+  return success();
+}
+
 LogicalResult convertGather(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
@@ -214,6 +270,7 @@ void mlc::onnx_import::addTensorConverters(ConverterTable &t) {
   t.add("Transpose", 1, convertTranspose);
   t.add("Concat", 4, convertConcat);
   t.add("Slice", 1, convertSlice);
+  t.add("Split", 2, convertSplit);
   t.add("Gather", 1, convertGather);
   t.add("Pad", 2, convertPad);
   t.add("Expand", 8, convertExpand);

@@ -1,0 +1,338 @@
+#!/usr/bin/python3
+# ===- onnx_models.py - Small ONNX models for the importer tests ----------=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+#
+#   onnx_models.py OUT.onnx NAME    writes model NAME (see MODELS)
+#   onnx_models.py --malformed DIR  writes the malformed corpus into DIR
+#
+# Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy).
+#
+# ===--------------------------------------------------------------------=== #
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, extra_opsets=()):
+    graph = helper.make_graph(nodes, "test", inputs, outputs,
+                              initializer=list(inits))
+    opsets = [helper.make_opsetid("", opset)] + list(extra_opsets)
+    m = helper.make_model(graph, producer_name="mlc-tests",
+                          opset_imports=opsets)
+    m.ir_version = 8
+    return m
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def node(op, ins, outs, name=None, **attrs):
+    return helper.make_node(op, ins, outs, name=name or outs[0], **attrs)
+
+
+# --- Elementwise -----------------------------------------------------------
+
+def add_broadcast():
+    return model([node("Add", ["a", "b"], ["y"])],
+                 [vi("a", F, [3, 1]), vi("b", F, [4])], [vi("y", F, None)])
+
+
+def variadic():
+    return model([node("Sum", ["a", "b", "c"], ["s"]),
+                  node("Mean", ["a", "b"], ["m"]),
+                  node("Max", ["a", "b", "c"], ["x"])],
+                 [vi(n, F, [2, 3]) for n in "abc"],
+                 [vi("s", F, None), vi("m", F, None), vi("x", F, None)])
+
+
+def clip10():
+    return model([node("Clip", ["x"], ["y"], min=-1.0, max=1.0)],
+                 [vi("x", F, [4])], [vi("y", F, None)], opset=10)
+
+
+def clip13():
+    return model([node("Clip", ["x", "", "hi"], ["y"])],
+                 [vi("x", F, [4])], [vi("y", F, None)],
+                 inits=[const("hi", np.float32(6.0))])
+
+
+def activations():
+    return model([node("LeakyRelu", ["x"], ["a"], alpha=0.2),
+                  node("HardSigmoid", ["a"], ["b"]),
+                  node("Gelu", ["b"], ["c"], approximate="tanh"),
+                  node("Cast", ["c"], ["d"], to=TensorProto.FLOAT16),
+                  node("Dropout", ["x"], ["e"])],
+                 [vi("x", F, ["batch", 8])],
+                 [vi("d", TensorProto.FLOAT16, None), vi("e", F, None)],
+                 opset=20)
+
+
+def compare_where():
+    return model([node("Less", ["a", "b"], ["c"]),
+                  node("Where", ["c", "a", "b"], ["y"])],
+                 [vi("a", F, [2, 1]), vi("b", F, [3])], [vi("y", F, None)])
+
+
+# --- Neural-network ops ----------------------------------------------------
+
+def conv_pool():
+    w = np.random.RandomState(0).randn(8, 3, 3, 3).astype(np.float32)
+    return model([node("Conv", ["x", "w"], ["c"], strides=[2, 2],
+                       auto_pad="SAME_UPPER"),
+                  node("Relu", ["c"], ["r"]),
+                  node("MaxPool", ["r"], ["p"], kernel_shape=[3, 3],
+                       strides=[2, 2], ceil_mode=1),
+                  node("GlobalAveragePool", ["p"], ["g"]),
+                  node("Flatten", ["g"], ["f"])],
+                 [vi("x", F, ["N", 3, 32, 32])], [vi("f", F, None)],
+                 inits=[const("w", w)])
+
+
+def gemm_softmax11():
+    return model([node("Gemm", ["x", "w", "b"], ["y"], transB=1, alpha=0.5),
+                  node("Softmax", ["y"], ["s"])],
+                 [vi("x", F, [2, 4])], [vi("s", F, None)],
+                 inits=[const("w", np.ones((5, 4), np.float32)),
+                        const("b", np.zeros(5, np.float32))], opset=11)
+
+
+def softmax11_axis1():
+    return model([node("Softmax", ["x"], ["s"], axis=1)],
+                 [vi("x", F, [2, 3, 4])], [vi("s", F, None)], opset=11)
+
+
+def layer_norm():
+    return model([node("LayerNormalization", ["x", "g", "b"], ["y"],
+                       epsilon=1e-6)],
+                 [vi("x", F, [2, 7, 16])], [vi("y", F, None)],
+                 inits=[const("g", np.ones(16, np.float32)),
+                        const("b", np.zeros(16, np.float32))], opset=17)
+
+
+# --- Reductions ------------------------------------------------------------
+
+def reduce11():
+    return model([node("ReduceSum", ["x"], ["s"], axes=[1], keepdims=0),
+                  node("ArgMax", ["x"], ["a"], axis=-1)],
+                 [vi("x", F, [2, 3, 4])], [vi("s", F, None), vi("a", I64, None)],
+                 opset=11)
+
+
+def reduce18():
+    return model([node("ReduceMean", ["x", "axes"], ["m"]),
+                  node("ReduceMax", ["x"], ["n"], keepdims=0)],
+                 [vi("x", F, [2, 3, 4])], [vi("m", F, None), vi("n", F, None)],
+                 inits=[const("axes", np.array([-1], np.int64))], opset=18)
+
+
+# --- Data movement ---------------------------------------------------------
+
+def reshape_transpose():
+    return model([node("Reshape", ["x", "shape"], ["r"]),
+                  node("Transpose", ["r"], ["t"], perm=[0, 2, 1, 3])],
+                 [vi("x", F, ["batch", 128, 768])], [vi("t", F, None)],
+                 inits=[const("shape", np.array([0, 0, 12, 64], np.int64))])
+
+
+def squeeze11():
+    return model([node("Unsqueeze", ["x"], ["u"], axes=[0, 3]),
+                  node("Squeeze", ["u"], ["s"], axes=[0])],
+                 [vi("x", F, [2, 3])], [vi("s", F, None)], opset=11)
+
+
+def squeeze13():
+    return model([node("Unsqueeze", ["x", "axes"], ["u"]),
+                  node("Squeeze", ["u", "axes0"], ["s"])],
+                 [vi("x", F, [2, 3])], [vi("s", F, None)],
+                 inits=[const("axes", np.array([0, 3], np.int64)),
+                        const("axes0", np.array([0], np.int64))])
+
+
+def slice9():
+    return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
+                       axes=[1])],
+                 [vi("x", F, [4, 10])], [vi("y", F, None)], opset=9)
+
+
+def slice13():
+    return model([node("Slice", ["x", "s", "e", "a", "st"], ["y"])],
+                 [vi("x", F, [4, 10])], [vi("y", F, None)],
+                 inits=[const("s", np.array([-1], np.int64)),
+                        const("e", np.array([-11], np.int64)),
+                        const("a", np.array([1], np.int64)),
+                        const("st", np.array([-3], np.int64))])
+
+
+def pad10():
+    return model([node("Pad", ["x"], ["y"], pads=[0, 1, 0, 2], value=1.5)],
+                 [vi("x", F, [2, 3])], [vi("y", F, None)], opset=10)
+
+
+def pad13():
+    return model([node("Pad", ["x", "pads"], ["y"], mode="reflect")],
+                 [vi("x", F, [2, 3])], [vi("y", F, None)],
+                 inits=[const("pads", np.array([0, 1, 0, 1], np.int64))])
+
+
+def constants():
+    return model([node("Constant", [], ["c"], value_floats=[1.0, 2.0]),
+                  node("Constant", [], ["i"], value_int=7),
+                  node("Constant", [], ["t"],
+                       value=const("t", np.arange(100, dtype=np.float32))),
+                  node("Add", ["x", "c"], ["y"])],
+                 [vi("x", F, [2])],
+                 [vi("y", F, None), vi("i", I64, None), vi("t", F, None)],
+                 opset=13)
+
+
+def split_equal():
+    return model([node("Split", ["x"], ["a", "b"], axis=-1)],
+                 [vi("x", F, [4, 12])], [vi("a", F, None), vi("b", F, None)],
+                 opset=11)
+
+
+def split_gather_concat():
+    return model([node("Split", ["x", "sizes"], ["a", "b", "c"], axis=1),
+                  node("Gather", ["a", "idx"], ["g"], axis=0),
+                  node("Concat", ["b", "c"], ["y"], axis=1)],
+                 [vi("x", F, [4, 12])],
+                 [vi("g", F, None), vi("y", F, None)],
+                 inits=[const("sizes", np.array([2, 4, 6], np.int64)),
+                        const("idx", np.array([[0, 3]], np.int64))])
+
+
+def shape_expand():
+    return model([node("Shape", ["x"], ["s"], start=1),
+                  node("Expand", ["y", "s"], ["e"])],
+                 [vi("x", F, [2, 3, 4]), vi("y", F, [1, 4])],
+                 [vi("e", F, None)], opset=15)
+
+
+def ops_used_by_model_zoo():
+    # The unsupported-op report lists every op type once, with counts.
+    return model([node("NonMaxSuppression", ["x", "x"], ["n"]),
+                  node("Relu", ["x"], ["r"]),
+                  node("NonMaxSuppression", ["x", "x"], ["m"]),
+                  node("Custom", ["x"], ["c"], domain="com.example"),
+                  node("Unique", ["x"], ["u"])],
+                 [vi("x", F, [4])],
+                 [vi("n", I64, None), vi("r", F, None)],
+                 extra_opsets=[helper.make_opsetid("com.example", 1)])
+
+
+MODELS = {f.__name__: f for f in [
+    add_broadcast, variadic, clip10, clip13, activations, compare_where,
+    conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
+    reduce18, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
+    pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
+    ops_used_by_model_zoo]}
+
+
+# --- Malformed corpus ------------------------------------------------------
+
+def write_malformed(out):
+    os.makedirs(out, exist_ok=True)
+    ok = model([node("Relu", ["x"], ["y"])], [vi("x", F, [2])],
+               [vi("y", F, None)]).SerializeToString()
+
+    def save(name, m):
+        data = m if isinstance(m, bytes) else m.SerializeToString()
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+
+    save("truncated.onnx", ok[: len(ok) // 2])
+    save("garbage.onnx", b"\x08\x07this is not a protobuf\xff\xff\xff\xff")
+    save("empty.onnx", b"")
+    # raw_data shorter than dims x element size.
+    t = const("w", np.ones(4, np.float32))
+    t.raw_data = t.raw_data[:10]
+    save("raw_data_size.onnx",
+         model([node("Add", ["x", "w"], ["y"])], [vi("x", F, [4])],
+               [vi("y", F, None)], inits=[t]))
+    # A negative dim in an initializer.
+    t = TensorProto(name="w", data_type=F, dims=[-2, 2])
+    save("negative_dim.onnx",
+         model([node("Add", ["x", "w"], ["y"])], [vi("x", F, [4])],
+               [vi("y", F, None)], inits=[t]))
+    # Dims whose product overflows int64.
+    t = TensorProto(name="w", data_type=F, dims=[2**40, 2**40])
+    save("overflow_dims.onnx",
+         model([node("Add", ["x", "w"], ["y"])], [vi("x", F, [4])],
+               [vi("y", F, None)], inits=[t]))
+    # Two nodes feeding each other.
+    save("cycle.onnx",
+         model([node("Relu", ["b"], ["a"]), node("Relu", ["a"], ["b"])],
+               [vi("x", F, [2])], [vi("b", F, None)]))
+    save("missing_input.onnx",
+         model([node("Add", ["x", "nowhere"], ["y"])], [vi("x", F, [2])],
+               [vi("y", F, None)]))
+    save("missing_output.onnx",
+         model([node("Relu", ["x"], ["y"])], [vi("x", F, [2])],
+               [vi("z", F, None)]))
+    save("opset_too_new.onnx",
+         model([node("Relu", ["x"], ["y"])], [vi("x", F, [2])],
+               [vi("y", F, None)], opset=99))
+    save("bad_conv.onnx",
+         model([node("Conv", ["x", "w"], ["y"], name="conv1")],
+               [vi("x", F, [1, 3, 8, 8])], [vi("y", F, None)],
+               inits=[const("w", np.ones((4, 2, 3, 3), np.float32))]))
+    save("bad_attr.onnx",
+         model([node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2],
+                     auto_pad="SIDEWAYS")],
+               [vi("x", F, [1, 3, 8, 8])], [vi("y", F, None)]))
+
+    def external(name, location, offset=0, length=16):
+        t = TensorProto(name="w", data_type=F, dims=[4])
+        t.data_location = TensorProto.EXTERNAL
+        for k, v in [("location", location), ("offset", str(offset)),
+                     ("length", str(length))]:
+            e = t.external_data.add()
+            e.key, e.value = k, v
+        save(name, model([node("Add", ["x", "w"], ["y"])], [vi("x", F, [4])],
+                         [vi("y", F, None)], inits=[t]))
+
+    with open(os.path.join(out, "weights.bin"), "wb") as f:
+        f.write(np.arange(8, dtype=np.float32).tobytes())
+    external("external_ok.onnx", "weights.bin", offset=16)
+    external("external_absolute.onnx", "/etc/passwd")
+    external("external_dotdot.onnx", "../weights.bin")
+    external("external_out_of_range.onnx", "weights.bin", offset=24)
+    external("external_length.onnx", "weights.bin", length=12)
+    external("external_symlink.onnx", "escape.bin")
+    link = os.path.join(out, "escape.bin")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink("/etc/hostname", link)
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--malformed":
+        write_malformed(sys.argv[2])
+        return 0
+    if len(sys.argv) != 3 or sys.argv[2] not in MODELS:
+        print(f"usage: {sys.argv[0]} OUT.onnx NAME | --malformed DIR\n"
+              f"models: {', '.join(MODELS)}")
+        return 2
+    onnx.save(MODELS[sys.argv[2]](), sys.argv[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
