@@ -123,10 +123,11 @@ def main():
         model = make().eval()
         example, input_names = inputs()
         path = os.path.join(args.outdir, f"{name}-opset{args.opset}.onnx")
-        with torch.no_grad():
-            torch.onnx.export(model, example, path, opset_version=args.opset,
-                              input_names=input_names, output_names=["output"],
-                              do_constant_folding=True)
+        # Not under no_grad: with gradients off, nn.MultiheadAttention takes
+        # a fused fast path that the exporter cannot express (ViT).
+        torch.onnx.export(model, example, path, opset_version=args.opset,
+                          input_names=input_names, output_names=["output"],
+                          do_constant_folding=True)
         print(f"wrote {path}")
     return 0
 

@@ -178,6 +178,45 @@ LogicalResult convertGelu(NodeImporter &n) {
                         n.builder.getBoolAttr(approximate == "tanh"));
 }
 
+LogicalResult convertCelu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<CeluOp>(n.getInput(0),
+                        n.builder.getF32FloatAttr(n.getFloat("alpha", 1.0f)));
+}
+
+LogicalResult convertThresholdedRelu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<ThresholdedReluOp>(
+      n.getInput(0), n.builder.getF32FloatAttr(n.getFloat("alpha", 1.0f)));
+}
+
+LogicalResult convertShrink(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<ShrinkOp>(n.getInput(0),
+                          n.builder.getF32FloatAttr(n.getFloat("bias", 0.0f)),
+                          n.builder.getF32FloatAttr(n.getFloat("lambd", 0.5f)));
+}
+
+LogicalResult convertIsInf(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<IsInfOp>(
+      n.getInput(0), n.builder.getBoolAttr(n.getInt("detect_negative", 1) != 0),
+      n.builder.getBoolAttr(n.getInt("detect_positive", 1) != 0));
+}
+
+LogicalResult convertMod(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  bool fmod = n.getInt("fmod", 0) != 0;
+  if (!fmod && isa<FloatType>(NodeImporter::getElementType(n.getInput(0))))
+    return n.fail("fmod = 0 is not allowed for floating-point inputs");
+  return n.emit<ModOp>(n.getInput(0), n.getInput(1), n.builder.getBoolAttr(fmod));
+}
+
 LogicalResult convertWhere(NodeImporter &n) {
   if (failed(n.expectInputs(3, 3)))
     return failure();
@@ -205,6 +244,23 @@ void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t.add("Softplus", 1, unary<SoftplusOp>());
   t.add("HardSwish", 14, unary<HardSwishOp>());
   t.add("Not", 1, unary<NotOp>());
+  t.add("Tan", 7, unary<TanOp>());
+  t.add("Sinh", 9, unary<SinhOp>());
+  t.add("Cosh", 9, unary<CoshOp>());
+  t.add("Asin", 7, unary<AsinOp>());
+  t.add("Acos", 7, unary<AcosOp>());
+  t.add("Atan", 7, unary<AtanOp>());
+  t.add("Asinh", 9, unary<AsinhOp>());
+  t.add("Acosh", 9, unary<AcoshOp>());
+  t.add("Atanh", 9, unary<AtanhOp>());
+  t.add("Sign", 9, unary<SignOp>());
+  t.add("Softsign", 1, unary<SoftsignOp>());
+  t.add("Mish", 18, unary<MishOp>());
+  t.add("IsNaN", 9, unary<IsNaNOp>());
+  t.add("IsInf", 10, convertIsInf);
+  t.add("Celu", 12, convertCelu);
+  t.add("ThresholdedRelu", 10, convertThresholdedRelu);
+  t.add("Shrink", 9, convertShrink);
   t.add("LeakyRelu", 6, convertLeakyRelu);
   t.add("Elu", 6, convertElu);
   t.add("Selu", 6, convertSelu);
@@ -220,6 +276,8 @@ void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t.add("Mul", 7, binary<MulOp>());
   t.add("Div", 7, binary<DivOp>());
   t.add("Pow", 7, convertPow);
+  t.add("Mod", 10, convertMod);
+  t.add("PRelu", 7, binary<PReluOp>());
   t.add("Max", 6, variadic<MaxOp>());
   t.add("Min", 6, variadic<MinOp>());
   t.add("Sum", 6, variadic<AddOp>());

@@ -65,6 +65,13 @@ public:
     return emitError(UnknownLoc::get(context)) << path << ": " << message.str();
   }
 
+  /// Like fail, returning the failure value of `T` (a failed FailureOr, a
+  /// null module).
+  template <typename T> T failWith(const Twine &message) {
+    (void)fail(message);
+    return T();
+  }
+
 private:
   LogicalResult readOpset(const onnx::ModelProto &model);
   LogicalResult checkSupport(const onnx::GraphProto &graph);
@@ -134,16 +141,14 @@ LogicalResult GraphImporter::checkSupport(const onnx::GraphProto &graph) {
 FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
                                                bool isGraphInput) {
   if (!info.has_type() || !info.type().has_tensor_type())
-    return fail("value '" + info.name() +
+    return failWith<FailureOr<Type>>("value '" + info.name() +
                 "' is not a tensor (sequences, maps and optionals are not "
-                "supported)"),
-           failure();
+                "supported)");
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
   Type element = getElementType(context, tensor.elem_type());
   if (!element)
-    return fail("value '" + info.name() + "' has unsupported element type " +
-                getDataTypeName(tensor.elem_type())),
-           failure();
+    return failWith<FailureOr<Type>>("value '" + info.name() + "' has unsupported element type " +
+                getDataTypeName(tensor.elem_type()));
   auto pinned = isGraphInput ? options.inputShapes.find(info.name())
                              : options.inputShapes.end();
   if (!tensor.has_shape()) {
@@ -155,9 +160,8 @@ FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
   for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
     if (dim.has_dim_value()) {
       if (dim.dim_value() < 0)
-        return fail("value '" + info.name() + "' has a negative dim " +
-                    Twine(dim.dim_value())),
-               failure();
+        return failWith<FailureOr<Type>>("value '" + info.name() + "' has a negative dim " +
+                    Twine(dim.dim_value()));
       dims.push_back(dim.dim_value());
     } else if (dim.has_dim_param() &&
                options.dimParams.count(dim.dim_param())) {
@@ -174,11 +178,10 @@ FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
       compatible = ShapedType::isDynamic(dims[i]) || dims[i] == shape[i] ||
                    ShapedType::isDynamic(shape[i]);
     if (!compatible)
-      return fail("--shape " + info.name() + "=" +
+      return failWith<FailureOr<Type>>("--shape " + info.name() + "=" +
                   mlc::graph::formatShape(shape) +
                   " contradicts the model's shape " +
-                  mlc::graph::formatShape(dims)),
-             failure();
+                  mlc::graph::formatShape(dims));
     for (size_t i = 0; i < dims.size(); ++i)
       if (!ShapedType::isDynamic(shape[i]))
         dims[i] = shape[i];
@@ -261,9 +264,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
       inputNames.insert(in.name());
   for (const auto &entry : options.inputShapes)
     if (!inputNames.count(entry.getKey()))
-      return fail("--shape names '" + entry.getKey() +
-                  "', which is not an input of the model"),
-             nullptr;
+      return failWith<OwningOpRef<ModuleOp>>("--shape names '" + entry.getKey() +
+                  "', which is not an input of the model");
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(context));
   builder.setInsertionPointToEnd(module->getBody());
@@ -280,9 +282,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   }
   for (const auto &entry : options.dimParams)
     if (!usedDimParams.count(entry.getKey()))
-      return fail("--dim names '" + entry.getKey() +
-                  "', which is not a symbolic dim of any input"),
-             nullptr;
+      return failWith<OwningOpRef<ModuleOp>>("--dim names '" + entry.getKey() +
+                  "', which is not a symbolic dim of any input");
 
   auto func = func::FuncOp::create(builder, UnknownLoc::get(context),
                                    options.functionName,
@@ -297,9 +298,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   for (const onnx::TensorProto &init : graph.initializer()) {
     auto value = importTensor(init, context, modelDir);
     if (!value)
-      return fail("initializer '" + init.name() + "' " +
-                  llvm::toString(value.takeError())),
-             nullptr;
+      return failWith<OwningOpRef<ModuleOp>>("initializer '" + init.name() + "' " +
+                  llvm::toString(value.takeError()));
     values[init.name()] = mlc::graph::ConstantOp::create(
         builder, NameLoc::get(builder.getStringAttr(init.name())),
         value->getType(), *value);
@@ -318,9 +318,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   for (const onnx::ValueInfoProto &out : graph.output()) {
     auto it = values.find(out.name());
     if (it == values.end())
-      return fail("graph output '" + out.name() +
-                  "' is not produced by any node"),
-             nullptr;
+      return failWith<OwningOpRef<ModuleOp>>("graph output '" + out.name() +
+                  "' is not produced by any node");
     results.push_back(it->second);
   }
   func::ReturnOp::create(builder, UnknownLoc::get(context), results);

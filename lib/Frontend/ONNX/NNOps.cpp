@@ -164,6 +164,18 @@ template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
   return n.emit<ReshapeOp>(soft->getResult(), shape->getResult(),
                            n.builder.getBoolAttr(false));
 }
+LogicalResult convertConvTranspose(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 3)))
+    return failure();
+  FailureOr<AutoPadAttr> autoPad = getAutoPad(n);
+  if (failed(autoPad))
+    return failure();
+  return n.emit<ConvTransposeOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2), getArray(n, "strides"),
+      getPads(n, *autoPad), getArray(n, "dilations"),
+      getArray(n, "output_padding"), getArray(n, "output_shape"),
+      n.builder.getI64IntegerAttr(n.getInt("group", 1)), *autoPad);
+}
 } // namespace
 
 void mlc::onnx_import::addNNConverters(ConverterTable &t) {
@@ -178,4 +190,6 @@ void mlc::onnx_import::addNNConverters(ConverterTable &t) {
   t.add("LayerNormalization", 17, convertLayerNorm);
   t.add("Softmax", 1, convertSoftmax<SoftmaxOp>);
   t.add("LogSoftmax", 1, convertSoftmax<LogSoftmaxOp>);
+  t.add("Hardmax", 1, convertSoftmax<HardmaxOp>);
+  t.add("ConvTranspose", 1, convertConvTranspose);
 }

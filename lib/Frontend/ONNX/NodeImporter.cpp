@@ -132,6 +132,8 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addNNConverters(t);
     addReductionConverters(t);
     addTensorConverters(t);
+    addGeneratorConverters(t);
+    addQuantConverters(t);
     return t;
   }();
   return table;

@@ -9,7 +9,8 @@
 // Private to lib/Frontend/ONNX. Each ONNX op has a converter, a function
 // from one NodeImporter (the node, its imported inputs, its attributes, a
 // builder) to graph ops. Converters are registered per op family in
-// ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp and TensorOps.cpp with the
+// ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp, TensorOps.cpp,
+// GeneratorOps.cpp and QuantOps.cpp with the
 // opset version from which each form applies.
 //
 //===----------------------------------------------------------------------===//
@@ -35,8 +36,8 @@ public:
   NodeImporter(const onnx::NodeProto &node, int64_t opset,
                llvm::SmallVector<mlir::Value> inputs, mlir::OpBuilder &builder,
                mlir::Location loc, llvm::StringRef modelDir)
-      : node(node), opset(opset), inputs(std::move(inputs)), builder(builder),
-        loc(loc), modelDir(modelDir) {}
+      : node(node), opset(opset), builder(builder), loc(loc),
+        modelDir(modelDir), inputs(std::move(inputs)) {}
 
   const onnx::NodeProto &node;
   const int64_t opset;
@@ -72,7 +73,10 @@ public:
   template <typename OpTy, typename... Args>
   mlir::FailureOr<OpTy> create(Args &&...args) {
     mlir::OperationState state(loc, OpTy::getOperationName());
-    OpTy::build(builder, state, mlir::Type(), std::forward<Args>(args)...);
+    // Placeholder result types, replaced by the inferred ones below.
+    llvm::SmallVector<mlir::Type, 3> placeholders(getNumResults<OpTy>());
+    OpTy::build(builder, state, mlir::TypeRange(placeholders),
+                std::forward<Args>(args)...);
     state.types.clear();
     if (mlir::failed(OpTy::inferReturnTypes(
             builder.getContext(), loc, state.operands,
@@ -80,6 +84,20 @@ public:
             state.getRawProperties(), state.regions, state.types)))
       return mlir::failure();
     return mlir::cast<OpTy>(builder.create(state));
+  }
+
+  /// Number of results of an op with a fixed result count.
+  template <typename OpTy> static constexpr unsigned getNumResults() {
+    using namespace mlir::OpTrait;
+    if constexpr (OpTy::template hasTrait<OneResult>())
+      return 1;
+    else if constexpr (OpTy::template hasTrait<NResults<2>::Impl>())
+      return 2;
+    else {
+      static_assert(OpTy::template hasTrait<NResults<3>::Impl>(),
+                    "create<> supports ops with 1 to 3 results");
+      return 3;
+    }
   }
 
   /// Like create, and records the op's result as the node's next output.
@@ -137,6 +155,8 @@ void addElementwiseConverters(ConverterTable &table);
 void addNNConverters(ConverterTable &table);
 void addReductionConverters(ConverterTable &table);
 void addTensorConverters(ConverterTable &table);
+void addGeneratorConverters(ConverterTable &table);
+void addQuantConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

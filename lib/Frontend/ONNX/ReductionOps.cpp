@@ -62,6 +62,9 @@ void mlc::onnx_import::addReductionConverters(ConverterTable &t) {
   t.add("ReduceProd", 1, reduce<ReduceProdOp>(18));
   t.add("ReduceL2", 1, reduce<ReduceL2Op>(18));
   t.add("ReduceLogSumExp", 1, reduce<ReduceLogSumExpOp>(18));
+  t.add("ReduceLogSum", 1, reduce<ReduceLogSumOp>(18));
+  t.add("ReduceL1", 1, reduce<ReduceL1Op>(18));
+  t.add("ReduceSumSquare", 1, reduce<ReduceSumSquareOp>(18));
   t.add("ArgMax", 1, convertArgReduce<ArgMaxOp>);
   t.add("ArgMin", 1, convertArgReduce<ArgMinOp>);
 }

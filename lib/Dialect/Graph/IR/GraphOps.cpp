@@ -32,9 +32,8 @@ using namespace mlc::graph::detail;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-namespace {
 /// Maps the graph dialect's auto_pad to the ShapeUtils enum.
-WindowPadding toWindowPadding(AutoPad autoPad) {
+static WindowPadding toWindowPadding(AutoPad autoPad) {
   switch (autoPad) {
   case AutoPad::SameUpper:
     return WindowPadding::SameUpper;
@@ -48,9 +47,7 @@ WindowPadding toWindowPadding(AutoPad autoPad) {
   return WindowPadding::Explicit;
 }
 
-/// Output spatial dims of a sliding window over `spatial` input dims.
-/// `kernel` may hold dynamic sizes (conv weights of unknown shape).
-LogicalResult inferWindow(OptLoc loc, StringRef opName,
+LogicalResult mlc::graph::detail::inferWindow(OptLoc loc, StringRef opName,
                           ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
                           std::optional<ArrayRef<int64_t>> strides,
                           std::optional<ArrayRef<int64_t>> pads,
@@ -93,6 +90,7 @@ LogicalResult inferWindow(OptLoc loc, StringRef opName,
   return success();
 }
 
+namespace {
 /// Shared shape function of MaxPool and AveragePool.
 template <typename Adaptor>
 LogicalResult inferPool(OptLoc loc, StringRef opName, Adaptor adaptor,
@@ -194,9 +192,9 @@ LogicalResult inferGlobalPool(OptLoc loc, StringRef opName, Value input,
   return pushTensor(types, ArrayRef<int64_t>(out), getElementType(input));
 }
 
-/// Checks that an optional 1-D operand (a per-channel parameter) has size
-/// `channels` when both are known.
-LogicalResult checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
+} // namespace
+
+LogicalResult mlc::graph::detail::checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
                                 Value param, int64_t channels) {
   if (!param)
     return success();
@@ -212,7 +210,6 @@ LogicalResult checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
                       " (the channel count), got ", (*shape)[0]);
   return success();
 }
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Verifiers
@@ -262,14 +259,11 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
   return pushTensor(types, ArrayRef<int64_t>(*shape), value.getElementType());
 }
 
-LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, OptLoc loc,
-                                         Adaptor adaptor, Types &types) {
-  StringRef name = getOperationName();
-  Type element = getElementType(adaptor.getLhs());
-  if (element != getElementType(adaptor.getRhs()))
-    return shapeError(loc, name, "operand element types differ");
-  auto lhs = getTensorShape(adaptor.getLhs());
-  auto rhs = getTensorShape(adaptor.getRhs());
+LogicalResult mlc::graph::detail::inferMatMulShape(OptLoc loc, StringRef name,
+                                                 Value lhsValue, Value rhsValue,
+                                                 Type element, Types &types) {
+  auto lhs = getTensorShape(lhsValue);
+  auto rhs = getTensorShape(rhsValue);
   if (!lhs || !rhs)
     return pushTensor(types, std::nullopt, element);
   if (lhs->empty() || rhs->empty())
@@ -295,6 +289,15 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   if (!promoteB)
     out.push_back(b.back());
   return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                         Adaptor adaptor, Types &types) {
+  Type element = getElementType(adaptor.getLhs());
+  if (element != getElementType(adaptor.getRhs()))
+    return shapeError(loc, getOperationName(), "operand element types differ");
+  return inferMatMulShape(loc, getOperationName(), adaptor.getLhs(),
+                          adaptor.getRhs(), element, types);
 }
 
 LogicalResult GemmOp::inferReturnTypes(MLIRContext *, OptLoc loc,
@@ -342,15 +345,14 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, OptLoc loc,
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *, OptLoc loc,
-                                       Adaptor adaptor, Types &types) {
-  StringRef name = getOperationName();
-  Type element = getElementType(adaptor.getInput());
-  if (element != getElementType(adaptor.getWeight()))
-    return shapeError(loc, name, "input and weight element types differ");
-  auto x = getTensorShape(adaptor.getInput());
-  auto w = getTensorShape(adaptor.getWeight());
-  int64_t group = adaptor.getGroup();
+LogicalResult mlc::graph::detail::inferConvShape(
+    OptLoc loc, StringRef name, Value input, Value weight, Value bias,
+    std::optional<ArrayRef<int64_t>> strides,
+    std::optional<ArrayRef<int64_t>> pads,
+    std::optional<ArrayRef<int64_t>> dilations, int64_t group, AutoPad autoPad,
+    Type element, Types &types) {
+  auto x = getTensorShape(input);
+  auto w = getTensorShape(weight);
   if (group <= 0)
     return shapeError(loc, name, "group must be positive, got ", group);
   if (!x || !w)
@@ -370,15 +372,27 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   if (!ShapedType::isDynamic(m) && m % group != 0)
     return shapeError(loc, name, "output channels ", m,
                       " are not divisible by group = ", group);
-  if (failed(checkChannelParam(loc, name, "bias", adaptor.getBias(), m)))
+  if (failed(checkChannelParam(loc, name, "bias", bias, m)))
     return failure();
   SmallVector<int64_t> out = {(*x)[0], m};
   if (failed(inferWindow(loc, name, x->drop_front(2), w->drop_front(2),
-                         adaptor.getStrides(), adaptor.getPads(),
-                         adaptor.getDilations(), adaptor.getAutoPad(),
+                         strides, pads, dilations, autoPad,
                          /*ceilMode=*/false, out)))
     return failure();
   return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                       Adaptor adaptor, Types &types) {
+  Type element = getElementType(adaptor.getInput());
+  if (element != getElementType(adaptor.getWeight()))
+    return shapeError(loc, getOperationName(),
+                      "input and weight element types differ");
+  return inferConvShape(loc, getOperationName(), adaptor.getInput(),
+                        adaptor.getWeight(), adaptor.getBias(),
+                        adaptor.getStrides(), adaptor.getPads(),
+                        adaptor.getDilations(), adaptor.getGroup(),
+                        adaptor.getAutoPad(), element, types);
 }
 
 LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, OptLoc loc,
@@ -459,6 +473,11 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return inferSoftmax(loc, getOperationName(), adaptor, types);
 }
 
+LogicalResult HardmaxOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                          Adaptor adaptor, Types &types) {
+  return inferSoftmax(loc, getOperationName(), adaptor, types);
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -475,6 +494,9 @@ MLC_GRAPH_REDUCE_SHAPE_FN(ReduceMinOp)
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceProdOp)
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceL2Op)
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceLogSumExpOp)
+MLC_GRAPH_REDUCE_SHAPE_FN(ReduceLogSumOp)
+MLC_GRAPH_REDUCE_SHAPE_FN(ReduceL1Op)
+MLC_GRAPH_REDUCE_SHAPE_FN(ReduceSumSquareOp)
 #undef MLC_GRAPH_REDUCE_SHAPE_FN
 
 LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,

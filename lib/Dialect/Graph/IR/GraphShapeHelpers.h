@@ -84,6 +84,43 @@ inline std::optional<SmallVector<int64_t>> getConstantInts(Value v) {
       attr.getValues<APInt>(), [](const APInt &a) { return a.getSExtValue(); }));
 }
 
+/// Reads a constant float tensor, or nullopt.
+inline std::optional<SmallVector<double>> getConstantFloats(Value v) {
+  mlir::DenseFPElementsAttr attr;
+  if (!v || !mlir::matchPattern(v, mlir::m_Constant(&attr)))
+    return std::nullopt;
+  return llvm::to_vector(llvm::map_range(
+      attr.getValues<llvm::APFloat>(),
+      [](const llvm::APFloat &a) { return a.convertToDouble(); }));
+}
+
+/// Output spatial dims of a sliding window over `spatial` input dims,
+/// appended to `out`. `kernel` may hold dynamic sizes.
+LogicalResult inferWindow(OptLoc loc, StringRef opName,
+                          ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
+                          std::optional<ArrayRef<int64_t>> strides,
+                          std::optional<ArrayRef<int64_t>> pads,
+                          std::optional<ArrayRef<int64_t>> dilations,
+                          AutoPad autoPad, bool ceilMode,
+                          SmallVectorImpl<int64_t> &out);
+
+/// Checks that an optional 1-D per-channel operand has `channels` entries.
+LogicalResult checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
+                                Value param, int64_t channels);
+
+/// numpy.matmul shape of `lhs` x `rhs`, with result element `element`.
+LogicalResult inferMatMulShape(OptLoc loc, StringRef name, Value lhs,
+                               Value rhs, Type element, Types &types);
+
+/// Conv output shape (NCHW, groups, windows), with result element `element`.
+LogicalResult inferConvShape(OptLoc loc, StringRef name, Value input,
+                             Value weight, Value bias,
+                             std::optional<ArrayRef<int64_t>> strides,
+                             std::optional<ArrayRef<int64_t>> pads,
+                             std::optional<ArrayRef<int64_t>> dilations,
+                             int64_t group, AutoPad autoPad, Type element,
+                             Types &types);
+
 } // namespace mlc::graph::detail
 
 #endif // MLC_LIB_DIALECT_GRAPH_IR_GRAPHSHAPEHELPERS_H

@@ -78,6 +78,43 @@ def Graph_NotOp : Graph_UnaryOp<"not", Graph_BoolTensor, "Not"> {
   let hasFolder = 1;
 }
 
+def Graph_TanOp : Graph_UnaryOp<"tan", Graph_FloatTensor, "Tan">;
+def Graph_SinhOp : Graph_UnaryOp<"sinh", Graph_FloatTensor, "Sinh">;
+def Graph_CoshOp : Graph_UnaryOp<"cosh", Graph_FloatTensor, "Cosh">;
+def Graph_AsinOp : Graph_UnaryOp<"asin", Graph_FloatTensor, "Asin">;
+def Graph_AcosOp : Graph_UnaryOp<"acos", Graph_FloatTensor, "Acos">;
+def Graph_AtanOp : Graph_UnaryOp<"atan", Graph_FloatTensor, "Atan">;
+def Graph_AsinhOp : Graph_UnaryOp<"asinh", Graph_FloatTensor, "Asinh">;
+def Graph_AcoshOp : Graph_UnaryOp<"acosh", Graph_FloatTensor, "Acosh">;
+def Graph_AtanhOp : Graph_UnaryOp<"atanh", Graph_FloatTensor, "Atanh">;
+def Graph_SignOp : Graph_UnaryOp<"sign", Graph_NumericTensor, "Sign">;
+def Graph_SoftsignOp : Graph_UnaryOp<"softsign", Graph_FloatTensor, "Softsign">;
+def Graph_MishOp : Graph_UnaryOp<"mish", Graph_FloatTensor, "Mish">;
+
+/// Elementwise tests whose result is i1 of the input's shape.
+class Graph_PredicateOp<string mnemonic, string onnxName>
+    : Graph_InferOp<mnemonic, [SameOperandsAndResultShape], [{
+  ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *ctx,
+      std::optional<::mlir::Location>, Adaptor adaptor,
+      ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+    auto type = ::mlir::cast<::mlir::TensorType>(adaptor.getInput().getType());
+    types.push_back(type.clone(::mlir::IntegerType::get(ctx, 1)));
+    return ::mlir::success();
+  }
+}]> {
+  let summary = "Elementwise " # onnxName # " (an i1 result)";
+  let results = (outs Graph_BoolTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_IsNaNOp : Graph_PredicateOp<"is_nan", "IsNaN"> {
+  let arguments = (ins Graph_FloatTensor:$input);
+}
+def Graph_IsInfOp : Graph_PredicateOp<"is_inf", "IsInf"> {
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DefaultValuedAttr<BoolAttr, "true">:$detect_negative,
+                       DefaultValuedAttr<BoolAttr, "true">:$detect_positive);
+}
+
 /// Unary ops with float attributes (defaults as in ONNX).
 def Graph_LeakyReluOp : Graph_UnaryOp<"leaky_relu", Graph_FloatTensor, "LeakyRelu"> {
   let arguments = (ins Graph_FloatTensor:$input,
@@ -96,6 +133,20 @@ def Graph_HardSigmoidOp : Graph_UnaryOp<"hard_sigmoid", Graph_FloatTensor, "Hard
   let arguments = (ins Graph_FloatTensor:$input,
                        DefaultValuedAttr<F32Attr, "0.2">:$alpha,
                        DefaultValuedAttr<F32Attr, "0.5">:$beta);
+}
+def Graph_CeluOp : Graph_UnaryOp<"celu", Graph_FloatTensor, "Celu"> {
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DefaultValuedAttr<F32Attr, "1.0">:$alpha);
+}
+def Graph_ThresholdedReluOp
+    : Graph_UnaryOp<"thresholded_relu", Graph_FloatTensor, "ThresholdedRelu"> {
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DefaultValuedAttr<F32Attr, "1.0">:$alpha);
+}
+def Graph_ShrinkOp : Graph_UnaryOp<"shrink", Graph_NumericTensor, "Shrink"> {
+  let arguments = (ins Graph_NumericTensor:$input,
+                       DefaultValuedAttr<F32Attr, "0.0">:$bias,
+                       DefaultValuedAttr<F32Attr, "0.5">:$lambd);
 }
 def Graph_GeluOp : Graph_UnaryOp<"gelu", Graph_FloatTensor, "Gelu"> {
   let description = [{
@@ -177,7 +228,15 @@ def Graph_DivOp : Graph_BinaryOp<"div", Graph_NumericTensor, "Div", []> {
 def Graph_PowOp : Graph_BinaryOp<"pow", Graph_NumericTensor, "Pow", []>;
 def Graph_MaxOp : Graph_BinaryOp<"max", Graph_NumericTensor, "Max", [Commutative]>;
 def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor, "Min", [Commutative]>;
-def Graph_ModOp : Graph_BinaryOp<"mod", Graph_NumericTensor, "Mod", []>;
+def Graph_ModOp : Graph_BinaryOp<"mod", Graph_NumericTensor, "Mod", []> {
+  let description = [{
+    ONNX `Mod`: with `fmod` the result has the sign of the dividend (C
+    `fmod`), otherwise the sign of the divisor (Python `%`).
+  }];
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs,
+                       DefaultValuedAttr<BoolAttr, "false">:$fmod);
+}
+def Graph_PReluOp : Graph_BinaryOp<"prelu", Graph_NumericTensor, "PRelu">;
 def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "And", [Commutative]>;
 def Graph_OrOp : Graph_BinaryOp<"or", Graph_BoolTensor, "Or", [Commutative]>;
 def Graph_XorOp : Graph_BinaryOp<"xor", Graph_BoolTensor, "Xor", [Commutative]>;
@@ -339,6 +398,7 @@ class Graph_SoftmaxBase<string mnemonic, string onnxName>
 }
 def Graph_SoftmaxOp : Graph_SoftmaxBase<"softmax", "Softmax">;
 def Graph_LogSoftmaxOp : Graph_SoftmaxBase<"log_softmax", "LogSoftmax">;
+def Graph_HardmaxOp : Graph_SoftmaxBase<"hardmax", "Hardmax">;
 
 //===----------------------------------------------------------------------===//
 // Reductions
@@ -366,6 +426,9 @@ def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min", "ReduceMin">;
 def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", "ReduceProd">;
 def Graph_ReduceL2Op : Graph_ReduceOp<"reduce_l2", "ReduceL2">;
 def Graph_ReduceLogSumExpOp : Graph_ReduceOp<"reduce_log_sum_exp", "ReduceLogSumExp">;
+def Graph_ReduceLogSumOp : Graph_ReduceOp<"reduce_log_sum", "ReduceLogSum">;
+def Graph_ReduceL1Op : Graph_ReduceOp<"reduce_l1", "ReduceL1">;
+def Graph_ReduceSumSquareOp : Graph_ReduceOp<"reduce_sum_square", "ReduceSumSquare">;
 
 class Graph_ArgReduceOp<string mnemonic, string onnxName>
     : Graph_InferOp<mnemonic> {
@@ -502,5 +565,8 @@ def Graph_ShapeOp : Graph_InferOp<"shape"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
 }
+
+include "mlc/Dialect/Graph/IR/GraphMoreOps.td"
+include "mlc/Dialect/Graph/IR/GraphQuantOps.td"
 
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHOPS_TD

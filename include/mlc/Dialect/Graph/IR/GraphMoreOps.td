@@ -1,0 +1,174 @@
+//===- GraphMoreOps.td - Less common mlc_graph ops ---------*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Generators (ConstantOfShape, Range, OneHot), indexing (GatherElements,
+// ScatterElements, Trilu, Tile, CumSum, TopK), rearrangement
+// (DepthToSpace, SpaceToDepth), ConvTranspose and Resize. Included from
+// GraphOps.td; shape functions in lib/Dialect/Graph/IR/GraphMoreShapes.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_DIALECT_GRAPH_IR_GRAPHMOREOPS_TD
+#define MLC_DIALECT_GRAPH_IR_GRAPHMOREOPS_TD
+
+def Graph_ConstantOfShapeOp : Graph_InferOp<"constant_of_shape"> {
+  let summary = "ONNX ConstantOfShape: a tensor of `shape` filled with `value`";
+  let description = [{
+    `value` is a one-element tensor (default `0.0 : f32`) giving the element
+    type and the fill value.
+  }];
+  let arguments = (ins Graph_I64Tensor:$shape, OptionalAttr<ElementsAttr>:$value);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$shape attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_RangeOp : Graph_InferOp<"range"> {
+  let summary = "ONNX Range: `start, start + delta, ...` below `limit`";
+  let arguments = (ins Graph_NumericTensor:$start, Graph_NumericTensor:$limit,
+                       Graph_NumericTensor:$delta);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = [{
+    $start `,` $limit `,` $delta attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_OneHotOp : Graph_InferOp<"one_hot"> {
+  let summary = "ONNX OneHot";
+  let description = [{
+    Inserts a dim of size `depth` at `axis`; `values` is `[off, on]`.
+  }];
+  let arguments = (ins Graph_NumericTensor:$indices, Graph_NumericTensor:$depth,
+                       Graph_Tensor:$values,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $indices `,` $depth `,` $values attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_GatherElementsOp : Graph_InferOp<"gather_elements"> {
+  let summary = "ONNX GatherElements: the result has the indices' shape";
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ScatterElementsOp : Graph_InferOp<"scatter_elements"> {
+  let summary = "ONNX ScatterElements: `data` with `updates` written at `indices`";
+  let description = [{
+    `reduction` is `none`, `add`, `mul`, `max` or `min`.
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+                       Graph_Tensor:$updates,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_TriluOp : Graph_InferOp<"trilu"> {
+  let summary = "ONNX Trilu: keep the upper or lower triangle of the last two dims";
+  let arguments = (ins Graph_Tensor:$input, Optional<Graph_I64Tensor>:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$upper);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input (`k` $k^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TileOp : Graph_InferOp<"tile"> {
+  let summary = "ONNX Tile: repeat each dim `repeats[i]` times";
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Tensor:$repeats);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input `,` $repeats attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_CumSumOp : Graph_InferOp<"cum_sum"> {
+  let summary = "ONNX CumSum along the axis given by a scalar operand";
+  let arguments = (ins Graph_NumericTensor:$input, Graph_IndexTensor:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Graph_NumericTensor:$output);
+  let assemblyFormat = "$input `,` $axis attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TopKOp : Graph_InferOp<"top_k"> {
+  let summary = "ONNX TopK: the k largest (or smallest) values and their indices";
+  let arguments = (ins Graph_NumericTensor:$input, Graph_I64Tensor:$k,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest,
+                       DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Graph_NumericTensor:$values, Graph_I64Tensor:$indices);
+  let assemblyFormat = "$input `,` $k attr-dict `:` functional-type(operands, results)";
+}
+
+class Graph_BlockRearrangeOp<string mnemonic, string onnxName>
+    : Graph_InferOp<mnemonic, [SameOperandsAndResultElementType]> {
+  let summary = "ONNX " # onnxName # " (NCHW)";
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_DepthToSpaceOp : Graph_BlockRearrangeOp<"depth_to_space", "DepthToSpace"> {
+  let description = "`mode` is `DCR` (depth-column-row) or `CRD`.";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$blocksize,
+                       DefaultValuedAttr<StrAttr, "\"DCR\"">:$mode);
+}
+def Graph_SpaceToDepthOp : Graph_BlockRearrangeOp<"space_to_depth", "SpaceToDepth"> {
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$blocksize);
+}
+
+def Graph_ConvTransposeOp : Graph_InferOp<"conv_transpose"> {
+  let summary = "N-d transposed convolution (ONNX ConvTranspose)";
+  let description = [{
+    `weight` is `[C, M/group, k1...kn]`. Each output dim is
+    `stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pads`;
+    `output_shape`, when given, fixes the spatial output dims and the pads
+    are derived from it (SAME_UPPER placement).
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$weight,
+                       Optional<Graph_FloatTensor>:$bias,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_shape,
+                       DefaultValuedAttr<I64Attr, "1">:$group,
+                       DefaultValuedAttr<Graph_AutoPadAttr,
+                                         "::mlc::graph::AutoPad::NotSet">:$auto_pad);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Graph_ResizeOp : Graph_InferOp<"resize", [AttrSizedOperandSegments]> {
+  let summary = "ONNX Resize (opset 11+ form)";
+  let description = [{
+    Output dims come from `sizes` or `floor(input * scales)`. `mode` is
+    `nearest`, `linear` or `cubic`; the other attributes have their ONNX
+    meaning and defaults.
+  }];
+  let arguments = (ins Graph_Tensor:$input,
+                       Optional<Graph_FloatTensor>:$roi,
+                       Optional<Graph_FloatTensor>:$scales,
+                       Optional<Graph_I64Tensor>:$sizes,
+                       DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
+                       DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
+                       DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
+                       DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
+                       DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = [{
+    $input (`roi` $roi^)? (`scales` $scales^)? (`sizes` $sizes^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+#endif // MLC_DIALECT_GRAPH_IR_GRAPHMOREOPS_TD

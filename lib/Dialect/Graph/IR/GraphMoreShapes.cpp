@@ -1,0 +1,406 @@
+//===- GraphMoreShapes.cpp - Shape functions of GraphMoreOps.td -----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphShapeHelpers.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::graph::detail;
+
+namespace {
+/// Shape given by a 1-D constant, else `rank` dynamic dims (or unranked).
+LogicalResult pushShapeFromOperand(Value shapeOperand, Type element,
+                                   Types &types) {
+  if (auto dims = getConstantInts(shapeOperand))
+    return pushTensor(types, ArrayRef<int64_t>(*dims), element);
+  auto shape = getTensorShape(shapeOperand);
+  if (shape && shape->size() == 1 && !ShapedType::isDynamic((*shape)[0]))
+    return pushTensor(types,
+                      ArrayRef(SmallVector<int64_t>((*shape)[0], kDyn)),
+                      element);
+  return pushTensor(types, std::nullopt, element);
+}
+
+/// True when `v` holds exactly one element (or its shape is unknown).
+bool isScalarLike(Value v) {
+  auto shape = getTensorShape(v);
+  return !shape || getNumElements(*shape) == std::optional<int64_t>(1);
+}
+} // namespace
+
+LogicalResult ConstantOfShapeOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
+                                                  Adaptor adaptor,
+                                                  Types &types) {
+  Type element = Float32Type::get(ctx);
+  if (ElementsAttr value = adaptor.getValueAttr()) {
+    if (value.getNumElements() != 1)
+      return shapeError(loc, getOperationName(),
+                        "value must hold one element, got ",
+                        value.getNumElements());
+    element = value.getElementType();
+  }
+  if (auto dims = getConstantInts(adaptor.getShape()))
+    if (llvm::any_of(*dims, [](int64_t d) { return d < 0; }))
+      return shapeError(loc, getOperationName(), "shape has a negative dim");
+  return pushShapeFromOperand(adaptor.getShape(), element, types);
+}
+
+LogicalResult RangeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                        Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  Type element = getElementType(adaptor.getStart());
+  for (Value v : {adaptor.getStart(), adaptor.getLimit(), adaptor.getDelta()}) {
+    if (getElementType(v) != element)
+      return shapeError(loc, name, "start, limit and delta differ in type");
+    if (!isScalarLike(v))
+      return shapeError(loc, name, "start, limit and delta must be scalars");
+  }
+  auto start = getConstantFloats(adaptor.getStart());
+  auto limit = getConstantFloats(adaptor.getLimit());
+  auto delta = getConstantFloats(adaptor.getDelta());
+  auto istart = getConstantInts(adaptor.getStart());
+  auto ilimit = getConstantInts(adaptor.getLimit());
+  auto idelta = getConstantInts(adaptor.getDelta());
+  int64_t length = kDyn;
+  if (istart && ilimit && idelta) {
+    if ((*idelta)[0] == 0)
+      return shapeError(loc, name, "delta is 0");
+    double n = std::ceil(double((*ilimit)[0] - (*istart)[0]) / (*idelta)[0]);
+    length = std::max<int64_t>(0, static_cast<int64_t>(n));
+  } else if (start && limit && delta) {
+    if ((*delta)[0] == 0)
+      return shapeError(loc, name, "delta is 0");
+    double n = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
+    length = std::max<int64_t>(0, static_cast<int64_t>(n));
+  }
+  return pushTensor(types, ArrayRef<int64_t>({length}), element);
+}
+
+LogicalResult OneHotOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                         Adaptor adaptor, Types &types) {
+  Type element = getElementType(adaptor.getValues());
+  auto indices = getTensorShape(adaptor.getIndices());
+  if (!isScalarLike(adaptor.getDepth()))
+    return shapeError(loc, getOperationName(), "depth must be a scalar");
+  if (auto values = getTensorShape(adaptor.getValues()))
+    if (getNumElements(*values) != std::optional<int64_t>(2))
+      return shapeError(loc, getOperationName(),
+                        "values must hold [off, on], got shape ",
+                        formatShape(*values));
+  if (!indices)
+    return pushTensor(types, std::nullopt, element);
+  int64_t rank = indices->size() + 1;
+  auto axis = normalizeAxis(adaptor.getAxis(), rank);
+  if (!axis)
+    return shapeError(loc, getOperationName(), axis.takeError());
+  int64_t depth = kDyn;
+  if (auto d = getConstantInts(adaptor.getDepth()))
+    depth = (*d)[0];
+  else if (auto f = getConstantFloats(adaptor.getDepth()))
+    depth = static_cast<int64_t>((*f)[0]);
+  SmallVector<int64_t> out(*indices);
+  out.insert(out.begin() + *axis, depth);
+  return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+
+LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                                 Adaptor adaptor,
+                                                 Types &types) {
+  Type element = getElementType(adaptor.getData());
+  auto data = getTensorShape(adaptor.getData());
+  auto indices = getTensorShape(adaptor.getIndices());
+  if (data && indices) {
+    if (data->size() != indices->size())
+      return shapeError(loc, getOperationName(), "data has rank ",
+                        data->size(), " but indices rank ", indices->size());
+    auto axis = normalizeAxis(adaptor.getAxis(), data->size());
+    if (!axis)
+      return shapeError(loc, getOperationName(), axis.takeError());
+  }
+  return pushTensor(types, indices, element);
+}
+
+LogicalResult ScatterElementsOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                                  Adaptor adaptor,
+                                                  Types &types) {
+  StringRef name = getOperationName();
+  StringRef reduction = adaptor.getReduction();
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return shapeError(loc, name, "unknown reduction '", reduction, "'");
+  if (getElementType(adaptor.getUpdates()) != getElementType(adaptor.getData()))
+    return shapeError(loc, name, "updates and data differ in element type");
+  auto data = getTensorShape(adaptor.getData());
+  auto indices = getTensorShape(adaptor.getIndices());
+  auto updates = getTensorShape(adaptor.getUpdates());
+  if (indices && updates && failed(verifyCompatibleShape(*indices, *updates)))
+    return shapeError(loc, name, "indices ", formatShape(*indices),
+                      " and updates ", formatShape(*updates), " differ");
+  if (data) {
+    if (indices && indices->size() != data->size())
+      return shapeError(loc, name, "indices must have the rank of data");
+    auto axis = normalizeAxis(adaptor.getAxis(), data->size());
+    if (!axis)
+      return shapeError(loc, name, axis.takeError());
+  }
+  types.push_back(adaptor.getData().getType());
+  return success();
+}
+
+LogicalResult TriluOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                        Adaptor adaptor, Types &types) {
+  auto shape = getTensorShape(adaptor.getInput());
+  if (shape && shape->size() < 2)
+    return shapeError(loc, getOperationName(),
+                      "expects an input of rank >= 2, got rank ",
+                      shape->size());
+  if (adaptor.getK() && !isScalarLike(adaptor.getK()))
+    return shapeError(loc, getOperationName(), "k must be a scalar");
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                       Adaptor adaptor, Types &types) {
+  Type element = getElementType(adaptor.getInput());
+  auto input = getTensorShape(adaptor.getInput());
+  if (!input)
+    return pushTensor(types, std::nullopt, element);
+  auto repeatsShape = getTensorShape(adaptor.getRepeats());
+  if (repeatsShape && repeatsShape->size() == 1 &&
+      !ShapedType::isDynamic((*repeatsShape)[0]) &&
+      (*repeatsShape)[0] != static_cast<int64_t>(input->size()))
+    return shapeError(loc, getOperationName(), "expects ", input->size(),
+                      " repeats, got ", (*repeatsShape)[0]);
+  SmallVector<int64_t> out(input->size(), kDyn);
+  if (auto repeats = getConstantInts(adaptor.getRepeats())) {
+    for (auto [i, r] : llvm::enumerate(*repeats)) {
+      if (r < 0)
+        return shapeError(loc, getOperationName(), "repeat ", i, " is ", r);
+      if (!ShapedType::isDynamic((*input)[i]))
+        out[i] = (*input)[i] * r;
+    }
+  }
+  return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+
+LogicalResult CumSumOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                         Adaptor adaptor, Types &types) {
+  if (!isScalarLike(adaptor.getAxis()))
+    return shapeError(loc, getOperationName(), "axis must be a scalar");
+  auto shape = getTensorShape(adaptor.getInput());
+  if (auto axis = getConstantInts(adaptor.getAxis()); axis && shape) {
+    auto a = normalizeAxis((*axis)[0], shape->size());
+    if (!a)
+      return shapeError(loc, getOperationName(), a.takeError());
+  }
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
+                                       Adaptor adaptor, Types &types) {
+  Type element = getElementType(adaptor.getInput());
+  Type i64 = IntegerType::get(ctx, 64);
+  auto shape = getTensorShape(adaptor.getInput());
+  if (!shape) {
+    (void)pushTensor(types, std::nullopt, element);
+    return pushTensor(types, std::nullopt, i64);
+  }
+  auto axis = normalizeAxis(adaptor.getAxis(), shape->size());
+  if (!axis)
+    return shapeError(loc, getOperationName(), axis.takeError());
+  SmallVector<int64_t> out(*shape);
+  out[*axis] = kDyn;
+  if (auto k = getConstantInts(adaptor.getK())) {
+    if (k->size() != 1 || (*k)[0] < 0)
+      return shapeError(loc, getOperationName(),
+                        "k must be one non-negative value");
+    int64_t dim = (*shape)[*axis];
+    if (!ShapedType::isDynamic(dim) && (*k)[0] > dim)
+      return shapeError(loc, getOperationName(), "k = ", (*k)[0],
+                        " exceeds the axis size ", dim);
+    out[*axis] = (*k)[0];
+  }
+  (void)pushTensor(types, ArrayRef<int64_t>(out), element);
+  return pushTensor(types, ArrayRef<int64_t>(out), i64);
+}
+
+namespace {
+/// DepthToSpace (`toSpace`) and SpaceToDepth on NCHW.
+LogicalResult inferBlockRearrange(OptLoc loc, StringRef name, Value input,
+                                  int64_t block, bool toSpace, Types &types) {
+  Type element = getElementType(input);
+  if (block <= 0)
+    return shapeError(loc, name, "blocksize must be positive, got ", block);
+  auto shape = getTensorShape(input);
+  if (!shape)
+    return pushTensor(types, std::nullopt, element);
+  if (shape->size() != 4)
+    return shapeError(loc, name, "expects a 4-D NCHW input, got rank ",
+                      shape->size());
+  SmallVector<int64_t> out(*shape);
+  auto scale = [&](int64_t d, bool up) {
+    return ShapedType::isDynamic(d) ? kDyn : up ? d * block : d / block;
+  };
+  int64_t c = (*shape)[1];
+  if (toSpace) {
+    if (!ShapedType::isDynamic(c) && c % (block * block) != 0)
+      return shapeError(loc, name, "channels ", c,
+                        " are not divisible by blocksize^2 = ", block * block);
+    out[1] = ShapedType::isDynamic(c) ? kDyn : c / (block * block);
+    out[2] = scale((*shape)[2], true);
+    out[3] = scale((*shape)[3], true);
+  } else {
+    for (int i = 2; i < 4; ++i)
+      if (!ShapedType::isDynamic((*shape)[i]) && (*shape)[i] % block != 0)
+        return shapeError(loc, name, "spatial dim ", (*shape)[i],
+                          " is not divisible by blocksize ", block);
+    out[1] = ShapedType::isDynamic(c) ? kDyn : c * block * block;
+    out[2] = scale((*shape)[2], false);
+    out[3] = scale((*shape)[3], false);
+  }
+  return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+} // namespace
+
+LogicalResult DepthToSpaceOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                               Adaptor adaptor, Types &types) {
+  StringRef mode = adaptor.getMode();
+  if (mode != "DCR" && mode != "CRD")
+    return shapeError(loc, getOperationName(), "mode must be DCR or CRD, got '",
+                      mode, "'");
+  return inferBlockRearrange(loc, getOperationName(), adaptor.getInput(),
+                             adaptor.getBlocksize(), /*toSpace=*/true, types);
+}
+
+LogicalResult SpaceToDepthOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                               Adaptor adaptor, Types &types) {
+  return inferBlockRearrange(loc, getOperationName(), adaptor.getInput(),
+                             adaptor.getBlocksize(), /*toSpace=*/false, types);
+}
+
+LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                                Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  Type element = getElementType(adaptor.getInput());
+  int64_t group = adaptor.getGroup();
+  if (group <= 0)
+    return shapeError(loc, name, "group must be positive, got ", group);
+  auto x = getTensorShape(adaptor.getInput());
+  auto w = getTensorShape(adaptor.getWeight());
+  if (!x || !w)
+    return pushTensor(types, std::nullopt, element);
+  if (x->size() < 3 || w->size() != x->size())
+    return shapeError(loc, name, "expects input and weight of one rank >= 3, "
+                      "got ", x->size(), " and ", w->size());
+  size_t n = x->size() - 2;
+  int64_t c = (*x)[1];
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic((*w)[0]) &&
+      c != (*w)[0])
+    return shapeError(loc, name, "input has ", c, " channels but weight ",
+                      formatShape(*w), " expects ", (*w)[0]);
+  int64_t m = ShapedType::isDynamic((*w)[1]) ? kDyn : (*w)[1] * group;
+  if (failed(checkChannelParam(loc, name, "bias", adaptor.getBias(), m)))
+    return failure();
+  auto attrOr = [&](std::optional<ArrayRef<int64_t>> a, size_t size,
+                    StringRef what,
+                    int64_t fill) -> FailureOr<SmallVector<int64_t>> {
+    if (!a)
+      return SmallVector<int64_t>(size, fill);
+    if (a->size() != size) {
+      (void)shapeError(loc, name, "expects ", size, " ", what, ", got ",
+                       a->size());
+      return failure();
+    }
+    return SmallVector<int64_t>(*a);
+  };
+  auto strides = attrOr(adaptor.getStrides(), n, "strides", 1);
+  auto dilations = attrOr(adaptor.getDilations(), n, "dilations", 1);
+  auto pads = attrOr(adaptor.getPads(), 2 * n, "pads", 0);
+  auto outPad = attrOr(adaptor.getOutputPadding(), n, "output_padding", 0);
+  if (failed(strides) || failed(dilations) || failed(pads) || failed(outPad))
+    return failure();
+  SmallVector<int64_t> out = {(*x)[0], m};
+  if (std::optional<ArrayRef<int64_t>> shape = adaptor.getOutputShape()) {
+    // output_shape may list the spatial dims only, or N and C too.
+    ArrayRef<int64_t> spatial = *shape;
+    if (spatial.size() == n + 2)
+      spatial = spatial.drop_front(2);
+    if (spatial.size() != n)
+      return shapeError(loc, name, "output_shape has ", shape->size(),
+                        " entries, expected ", n);
+    llvm::append_range(out, spatial);
+    return pushTensor(types, ArrayRef<int64_t>(out), element);
+  }
+  AutoPad autoPad = adaptor.getAutoPad();
+  for (size_t i = 0; i < n; ++i) {
+    int64_t in = (*x)[i + 2], k = (*w)[i + 2];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k)) {
+      out.push_back(kDyn);
+      continue;
+    }
+    int64_t s = (*strides)[i], d = (*dilations)[i];
+    if (s <= 0 || d <= 0)
+      return shapeError(loc, name, "strides and dilations must be positive");
+    int64_t full = s * (in - 1) + (*outPad)[i] + (k - 1) * d + 1;
+    int64_t dim = autoPad == AutoPad::SameUpper || autoPad == AutoPad::SameLower
+                      ? in * s
+                  : autoPad == AutoPad::Valid ? full
+                                              : full - (*pads)[i] - (*pads)[i + n];
+    if (dim <= 0)
+      return shapeError(loc, name, "spatial dim ", i, " would be ", dim);
+    out.push_back(dim);
+  }
+  return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+
+LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                         Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  StringRef mode = adaptor.getMode();
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return shapeError(loc, name, "unknown mode '", mode, "'");
+  Type element = getElementType(adaptor.getInput());
+  auto input = getTensorShape(adaptor.getInput());
+  if (adaptor.getScales() && adaptor.getSizes())
+    return shapeError(loc, name, "takes scales or sizes, not both");
+  if (!input)
+    return pushTensor(types, std::nullopt, element);
+  size_t rank = input->size();
+  SmallVector<int64_t> out(rank, kDyn);
+  if (Value sizesValue = adaptor.getSizes()) {
+    if (auto sizes = getConstantInts(sizesValue)) {
+      if (sizes->size() != rank)
+        return shapeError(loc, name, "expects ", rank, " sizes, got ",
+                          sizes->size());
+      out.assign(sizes->begin(), sizes->end());
+    }
+  } else if (Value scalesValue = adaptor.getScales()) {
+    if (auto scales = getConstantFloats(scalesValue)) {
+      if (scales->empty()) // An empty scales input means "use sizes".
+        return pushTensor(types, ArrayRef<int64_t>(out), element);
+      if (scales->size() != rank)
+        return shapeError(loc, name, "expects ", rank, " scales, got ",
+                          scales->size());
+      for (size_t i = 0; i < rank; ++i) {
+        if ((*scales)[i] <= 0)
+          return shapeError(loc, name, "scale ", i, " is not positive");
+        if (!ShapedType::isDynamic((*input)[i]))
+          out[i] = static_cast<int64_t>(
+              std::floor((*input)[i] * (*scales)[i]));
+      }
+    }
+  } else {
+    return shapeError(loc, name, "needs scales or sizes");
+  }
+  return pushTensor(types, ArrayRef<int64_t>(out), element);
+}

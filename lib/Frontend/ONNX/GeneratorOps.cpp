@@ -1,0 +1,210 @@
+//===- GeneratorOps.cpp - Generator, indexing and resize ONNX ops ---------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// ConstantOfShape, Range, OneHot, Size, GatherElements, ScatterElements,
+// Trilu, Tile, CumSum, TopK, DepthToSpace, SpaceToDepth, Resize/Upsample.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+#include "TensorImport.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+LogicalResult convertConstantOfShape(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  ElementsAttr value;
+  if (const onnx::AttributeProto *attr = n.getAttr("value")) {
+    auto tensor = importTensor(attr->t(), n.builder.getContext(), n.modelDir);
+    if (!tensor)
+      return n.fail("value " + llvm::toString(tensor.takeError()));
+    value = *tensor;
+  }
+  return n.emit<ConstantOfShapeOp>(n.getInput(0), value);
+}
+
+LogicalResult convertRange(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<RangeOp>(n.getInput(0), n.getInput(1), n.getInput(2));
+}
+
+LogicalResult convertOneHot(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<OneHotOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                          n.builder.getI64IntegerAttr(n.getInt("axis", -1)));
+}
+
+/// Size is the product of Shape.
+LogicalResult convertSize(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  FailureOr<ShapeOp> shape =
+      n.create<ShapeOp>(n.getInput(0), n.builder.getI64IntegerAttr(0),
+                        IntegerAttr());
+  if (failed(shape))
+    return failure();
+  return n.emit<ReduceProdOp>(shape->getResult(), DenseI64ArrayAttr(),
+                              n.builder.getBoolAttr(false),
+                              n.builder.getBoolAttr(false));
+}
+
+LogicalResult convertGatherElements(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<GatherElementsOp>(n.getInput(0), n.getInput(1),
+                                  n.builder.getI64IntegerAttr(n.getInt("axis", 0)));
+}
+
+LogicalResult convertScatterElements(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<ScatterElementsOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2),
+      n.builder.getI64IntegerAttr(n.getInt("axis", 0)),
+      n.builder.getStringAttr(n.getString("reduction").value_or("none")));
+}
+
+LogicalResult convertTrilu(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 2)))
+    return failure();
+  return n.emit<TriluOp>(n.getInput(0), n.getInput(1),
+                         n.builder.getBoolAttr(n.getInt("upper", 1) != 0));
+}
+
+LogicalResult convertTile(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<TileOp>(n.getInput(0), n.getInput(1));
+}
+
+LogicalResult convertCumSum(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<CumSumOp>(n.getInput(0), n.getInput(1),
+                          n.builder.getBoolAttr(n.getInt("exclusive", 0) != 0),
+                          n.builder.getBoolAttr(n.getInt("reverse", 0) != 0));
+}
+
+LogicalResult convertTopK(NodeImporter &n) {
+  Value k;
+  if (n.opset < 10) {
+    if (failed(n.expectInputs(1, 1)))
+      return failure();
+    k = n.getI64Constant({n.getInt("k", 0)});
+  } else {
+    if (failed(n.expectInputs(2, 2)))
+      return failure();
+    k = n.getInput(1);
+  }
+  FailureOr<TopKOp> op = n.create<TopKOp>(
+      n.getInput(0), k, n.builder.getI64IntegerAttr(n.getInt("axis", -1)),
+      n.builder.getBoolAttr(n.getInt("largest", 1) != 0),
+      n.builder.getBoolAttr(n.getInt("sorted", 1) != 0));
+  if (failed(op))
+    return failure();
+  n.results.push_back(op->getValues());
+  n.results.push_back(op->getIndices());
+  return success();
+}
+
+LogicalResult convertDepthToSpace(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<DepthToSpaceOp>(
+      n.getInput(0), n.builder.getI64IntegerAttr(n.getInt("blocksize", 0)),
+      n.builder.getStringAttr(n.getString("mode").value_or("DCR")));
+}
+
+LogicalResult convertSpaceToDepth(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<SpaceToDepthOp>(
+      n.getInput(0), n.builder.getI64IntegerAttr(n.getInt("blocksize", 0)));
+}
+
+/// Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and the older
+/// Upsample (scales as an attribute at opset 7, an input at 9).
+LogicalResult convertResize(NodeImporter &n) {
+  bool upsample = n.node.op_type() == "Upsample";
+  Value roi, scales, sizes;
+  if (upsample && n.opset < 9) {
+    if (failed(n.expectInputs(1, 1)))
+      return failure();
+    auto values = n.getAttr("scales");
+    if (!values)
+      return n.fail("scales is required");
+    llvm::SmallVector<float> v(values->floats().begin(),
+                               values->floats().end());
+    auto type = RankedTensorType::get({static_cast<int64_t>(v.size())},
+                                      n.builder.getF32Type());
+    scales = ConstantOp::create(n.builder, n.loc, type,
+                                cast<ElementsAttr>(DenseElementsAttr::get(
+                                    type, llvm::ArrayRef<float>(v))));
+  } else if (upsample || n.opset < 11) {
+    if (failed(n.expectInputs(2, 2)))
+      return failure();
+    scales = n.getInput(1);
+  } else {
+    if (failed(n.expectInputs(1, 4)))
+      return failure();
+    roi = n.getInput(1);
+    scales = n.getInput(2);
+    sizes = n.getInput(3);
+    // An empty scales tensor next to sizes means "use sizes".
+    if (sizes && scales) {
+      auto type = dyn_cast<RankedTensorType>(scales.getType());
+      if (type && type.getNumElements() == 0)
+        scales = Value();
+    }
+  }
+  std::string mode = n.getString("mode").value_or("nearest");
+  if (mode == "bilinear" || mode == "trilinear")
+    mode = "linear";
+  std::string transform =
+      n.getString("coordinate_transformation_mode")
+          .value_or(n.opset < 11 ? "asymmetric" : "half_pixel");
+  if (n.getInt("antialias", 0) != 0)
+    return n.fail("antialias = 1 is not supported");
+  if (n.getAttr("axes"))
+    return n.fail("the axes attribute is not supported");
+  if (n.getString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
+    return n.fail("keep_aspect_ratio_policy other than stretch is not supported");
+  Builder &b = n.builder;
+  return n.emit<ResizeOp>(
+      n.getInput(0), roi, scales, sizes, b.getStringAttr(mode),
+      b.getStringAttr(transform),
+      b.getStringAttr(n.getString("nearest_mode")
+                          .value_or(n.opset < 11 ? "floor" : "round_prefer_floor")),
+      b.getF32FloatAttr(n.getFloat("cubic_coeff_a", -0.75f)),
+      b.getBoolAttr(n.getInt("exclude_outside", 0) != 0),
+      b.getF32FloatAttr(n.getFloat("extrapolation_value", 0.0f)));
+}
+} // namespace
+
+void mlc::onnx_import::addGeneratorConverters(ConverterTable &t) {
+  t.add("ConstantOfShape", 9, convertConstantOfShape);
+  t.add("Range", 11, convertRange);
+  t.add("OneHot", 9, convertOneHot);
+  t.add("Size", 1, convertSize);
+  t.add("GatherElements", 11, convertGatherElements);
+  t.add("ScatterElements", 11, convertScatterElements);
+  t.add("Trilu", 14, convertTrilu);
+  t.add("Tile", 6, convertTile);
+  t.add("CumSum", 11, convertCumSum);
+  t.add("TopK", 1, convertTopK);
+  t.add("DepthToSpace", 1, convertDepthToSpace);
+  t.add("SpaceToDepth", 1, convertSpaceToDepth);
+  t.add("Resize", 10, convertResize);
+  t.add("Upsample", 7, convertResize);
+}

@@ -1,0 +1,122 @@
+//===- QuantOps.cpp - Quantization ONNX ops -------------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
+// ConvInteger, QLinearMatMul and QLinearConv.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+template <typename OpTy> LogicalResult convertQDQ(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 3)))
+    return failure();
+  if (n.getAttr("block_size") || n.getAttr("output_dtype"))
+    return n.fail("blocked quantization and output_dtype are not supported");
+  return n.emit<OpTy>(n.getInput(0), n.getInput(1), n.getInput(2),
+                      n.builder.getI64IntegerAttr(n.getInt("axis", 1)));
+}
+
+LogicalResult convertDynamicQuantizeLinear(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  FailureOr<DynamicQuantizeLinearOp> op =
+      n.create<DynamicQuantizeLinearOp>(n.getInput(0));
+  if (failed(op))
+    return failure();
+  llvm::append_range(n.results, op->getResults());
+  return success();
+}
+
+LogicalResult convertMatMulInteger(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 4)))
+    return failure();
+  return n.emit<MatMulIntegerOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                                 n.getInput(3));
+}
+
+/// Conv attributes of ConvInteger and QLinearConv.
+struct ConvAttrs {
+  DenseI64ArrayAttr strides, pads, dilations;
+  IntegerAttr group;
+  AutoPadAttr autoPad;
+};
+
+FailureOr<ConvAttrs> getConvAttrs(NodeImporter &n) {
+  std::string text = n.getString("auto_pad").value_or("NOTSET");
+  AutoPad mode;
+  if (text == "NOTSET")
+    mode = AutoPad::NotSet;
+  else if (text == "SAME_UPPER")
+    mode = AutoPad::SameUpper;
+  else if (text == "SAME_LOWER")
+    mode = AutoPad::SameLower;
+  else if (text == "VALID")
+    mode = AutoPad::Valid;
+  else {
+    (void)n.fail("unknown auto_pad '" + text + "'");
+    return failure();
+  }
+  auto array = [&](llvm::StringRef name) {
+    auto v = n.getInts(name);
+    return v ? n.builder.getDenseI64ArrayAttr(*v) : DenseI64ArrayAttr();
+  };
+  return ConvAttrs{array("strides"),
+                   mode == AutoPad::NotSet ? array("pads") : DenseI64ArrayAttr(),
+                   array("dilations"),
+                   n.builder.getI64IntegerAttr(n.getInt("group", 1)),
+                   AutoPadAttr::get(n.builder.getContext(), mode)};
+}
+
+LogicalResult convertConvInteger(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 4)))
+    return failure();
+  FailureOr<ConvAttrs> a = getConvAttrs(n);
+  if (failed(a))
+    return failure();
+  return n.emit<ConvIntegerOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                               n.getInput(3), a->strides, a->pads,
+                               a->dilations, a->group, a->autoPad);
+}
+
+LogicalResult convertQLinearMatMul(NodeImporter &n) {
+  if (failed(n.expectInputs(8, 8)))
+    return failure();
+  return n.emit<QLinearMatMulOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                                 n.getInput(3), n.getInput(4), n.getInput(5),
+                                 n.getInput(6), n.getInput(7));
+}
+
+LogicalResult convertQLinearConv(NodeImporter &n) {
+  if (failed(n.expectInputs(8, 9)))
+    return failure();
+  FailureOr<ConvAttrs> a = getConvAttrs(n);
+  if (failed(a))
+    return failure();
+  return n.emit<QLinearConvOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                               n.getInput(3), n.getInput(4), n.getInput(5),
+                               n.getInput(6), n.getInput(7), n.getInput(8),
+                               a->strides, a->pads, a->dilations, a->group,
+                               a->autoPad);
+}
+} // namespace
+
+void mlc::onnx_import::addQuantConverters(ConverterTable &t) {
+  t.add("QuantizeLinear", 10, convertQDQ<QuantizeLinearOp>);
+  t.add("DequantizeLinear", 10, convertQDQ<DequantizeLinearOp>);
+  t.add("DynamicQuantizeLinear", 11, convertDynamicQuantizeLinear);
+  t.add("MatMulInteger", 10, convertMatMulInteger);
+  t.add("ConvInteger", 10, convertConvInteger);
+  t.add("QLinearMatMul", 10, convertQLinearMatMul);
+  t.add("QLinearConv", 10, convertQLinearConv);
+}
