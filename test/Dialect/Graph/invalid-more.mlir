@@ -1,0 +1,83 @@
+// RUN: mlc-opt %s -split-input-file -verify-diagnostics
+
+func.func @range_delta_zero() {
+  %a = mlc_graph.constant dense<1> : tensor<i64>
+  %z = mlc_graph.constant dense<0> : tensor<i64>
+  // expected-error @+2 {{'mlc_graph.range' op delta is 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.range %a, %a, %z : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @gather_elements_rank(%x: tensor<4x5xf32>, %i: tensor<4xi64>) {
+  // expected-error @+2 {{'mlc_graph.gather_elements' op data has rank 2 but indices rank 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.gather_elements %x, %i : (tensor<4x5xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<4xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) {
+  // expected-error @+2 {{'mlc_graph.scatter_elements' op unknown reduction 'avg'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.scatter_elements %x, %i, %u {reduction = "avg"} : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @top_k_too_many(%x: tensor<4x5xf32>) {
+  %k = mlc_graph.constant dense<[6]> : tensor<1xi64>
+  // expected-error @+2 {{'mlc_graph.top_k' op k = 6 exceeds the axis size 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = mlc_graph.top_k %x, %k : (tensor<4x5xf32>, tensor<1xi64>) -> (tensor<4x6xf32>, tensor<4x6xi64>)
+  return
+}
+
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x6x4x4xf32>) {
+  // expected-error @+2 {{'mlc_graph.depth_to_space' op channels 6 are not divisible by blocksize^2 = 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x6x4x4xf32>) -> tensor<1x1x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x8x4x4xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+2 {{'mlc_graph.conv_transpose' op input has 8 channels but weight 4x2x3x3 expects 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.conv_transpose %x, %w : (tensor<1x8x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @resize_both(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>, %z: tensor<4xi64>) {
+  // expected-error @+2 {{'mlc_graph.resize' op takes scales or sizes, not both}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.resize %x scales %s sizes %z : (tensor<1x1x4x4xf32>, tensor<4xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_axis(%x: tensor<2x4xf32>, %s: tensor<3xf32>) {
+  // expected-error @+2 {{'mlc_graph.quantize_linear' op scale has 3 entries but axis 1 has size 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.quantize_linear %x, %s : (tensor<2x4xf32>, tensor<3xf32>) -> tensor<2x4xui8>
+  return
+}
+
+// -----
+
+func.func @constant_of_shape_value(%s: tensor<2xi64>) {
+  // expected-error @+2 {{'mlc_graph.constant_of_shape' op value must hold one element, got 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.constant_of_shape %s {value = dense<[1, 2]> : tensor<2xi32>} : (tensor<2xi64>) -> tensor<?x?xi32>
+  return
+}
