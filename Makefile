@@ -10,6 +10,7 @@
 #   make check   install what is missing, build, run every test suite
 #   make build   build only (build/bin/mlc-opt, ...)
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
+#   make models-check  export real PyTorch models and import them (slow)
 #
 # BUILD_DIR (default build), BUILD_TYPE (default Release) and CMAKE_FLAGS
 # (extra -D options) select the build.
@@ -21,7 +22,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs clean
+.PHONY: all deps configure build check demo docs models-check clean
 
 all: build
 
@@ -48,6 +49,10 @@ docs: configure
 	@rm -rf docs/Dialects docs/Passes
 	@cp -r $(BUILD_DIR)/docs/Dialects $(BUILD_DIR)/docs/Passes docs/
 	@echo "docs: regenerated docs/Dialects and docs/Passes"
+
+models-check: build
+	@bash utils/install-deps.sh --models
+	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

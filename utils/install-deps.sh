@@ -29,6 +29,11 @@ PACKAGES=(
   python3 python3-numpy python3-onnx
 )
 
+# `--models` adds what `make models-check` needs to export real models.
+if [ "${1:-}" = "--models" ]; then
+  PACKAGES+=(python3-torch python3-torchvision)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -58,7 +58,9 @@ public:
     modelDir = llvm::sys::path::parent_path(path).str();
   }
 
-  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+  /// Imports `model`. Initializer bytes are released from the protobuf as
+  /// they are copied into blobs, so peak memory stays near one copy.
+  OwningOpRef<ModuleOp> run(onnx::ModelProto &model);
 
   /// Emits "<file>: message" and fails.
   LogicalResult fail(const Twine &message) {
@@ -250,8 +252,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   return success();
 }
 
-OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
-  const onnx::GraphProto &graph = model.graph();
+OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
   if (failed(readOpset(model)) || failed(checkSupport(graph)))
     return nullptr;
 
@@ -295,8 +297,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     values[in->name()] = body->getArgument(i);
   }
 
-  for (const onnx::TensorProto &init : graph.initializer()) {
+  for (onnx::TensorProto &init : *graph.mutable_initializer()) {
     auto value = importTensor(init, context, modelDir);
+    std::string().swap(*init.mutable_raw_data());
     if (!value)
       return failWith<OwningOpRef<ModuleOp>>("initializer '" + init.name() + "' " +
                   llvm::toString(value.takeError()));
