@@ -24,9 +24,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
+#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -50,7 +52,7 @@ std::string describeNode(const onnx::NodeProto &node, int index) {
   return "#" + std::to_string(index) + " (unnamed)";
 }
 
-class GraphImporter {
+class GraphImporter : public SubgraphImporter {
 public:
   GraphImporter(MLIRContext *context, StringRef path,
                 const ImportOptions &options)
@@ -80,6 +82,21 @@ private:
   FailureOr<Type> importValueType(const onnx::ValueInfoProto &info,
                                   bool isGraphInput);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
+  LogicalResult importNodes(const onnx::GraphProto &graph);
+  FailureOr<SmallVector<Value>>
+  importSubgraph(const onnx::GraphProto &graph, Region &region,
+                 ArrayRef<Type> argTypes) override;
+
+  /// The value named `name` in the innermost scope that has one.
+  Value lookup(StringRef name) const {
+    for (const llvm::StringMap<Value> &scope : llvm::reverse(scopes)) {
+      auto it = scope.find(name);
+      if (it != scope.end())
+        return it->second;
+    }
+    return Value();
+  }
+  void define(StringRef name, Value value) { scopes.back()[name] = value; }
 
   MLIRContext *context;
   std::string path;
@@ -87,7 +104,8 @@ private:
   const ImportOptions &options;
   OpBuilder builder;
   int64_t opset = 0;
-  llvm::StringMap<Value> values;
+  /// Named values: the main graph, then one scope per open subgraph.
+  SmallVector<llvm::StringMap<Value>> scopes{1};
   llvm::StringSet<> usedDimParams;
 };
 } // namespace
@@ -113,21 +131,32 @@ LogicalResult GraphImporter::checkSupport(const onnx::GraphProto &graph) {
   };
   std::map<std::string, Problem> problems;
   const ConverterTable &table = getConverterTable();
-  for (auto [index, node] : llvm::enumerate(graph.node())) {
-    std::string why;
-    std::string key = node.op_type();
-    if (!isDefaultDomain(node.domain())) {
-      key = node.domain() + "." + node.op_type();
-      why = "domain '" + node.domain() + "' is not supported";
-    } else if (table.lookup(node.op_type(), opset, why)) {
-      continue;
-    }
-    Problem &p = problems[key];
-    if (p.count++ == 0) {
-      p.firstNode = describeNode(node, index);
-      p.why = why;
-    }
-  }
+  std::function<void(const onnx::GraphProto &)> scan =
+      [&](const onnx::GraphProto &g) {
+        for (auto [index, node] : llvm::enumerate(g.node())) {
+          // Subgraphs (If branches, Loop bodies) are checked too.
+          for (const onnx::AttributeProto &attr : node.attribute()) {
+            if (attr.has_g())
+              scan(attr.g());
+            for (const onnx::GraphProto &sub : attr.graphs())
+              scan(sub);
+          }
+          std::string why;
+          std::string key = node.op_type();
+          if (!isDefaultDomain(node.domain())) {
+            key = node.domain() + "." + node.op_type();
+            why = "domain '" + node.domain() + "' is not supported";
+          } else if (table.lookup(node.op_type(), opset, why)) {
+            continue;
+          }
+          Problem &p = problems[key];
+          if (p.count++ == 0) {
+            p.firstNode = describeNode(node, index);
+            p.why = why;
+          }
+        }
+      };
+  scan(graph);
   if (problems.empty())
     return success();
   std::string message;
@@ -202,20 +231,21 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       inputs.push_back(Value());
       continue;
     }
-    auto it = values.find(name);
-    if (it == values.end())
+    Value value = lookup(name);
+    if (!value)
       return emitError(UnknownLoc::get(context))
              << header << "input '" << name
              << "' is not a graph input, an initializer or the output of an "
                 "earlier node (missing value, cycle, or nodes out of "
                 "topological order)";
-    inputs.push_back(it->second);
+    inputs.push_back(value);
   }
   std::string nodeName =
       node.name().empty() ? node.op_type() + "_" + std::to_string(index)
                           : node.name();
   Location loc = NameLoc::get(builder.getStringAttr(nodeName));
   NodeImporter importer(node, opset, std::move(inputs), builder, loc, modelDir);
+  importer.subgraphs = this;
 
   // Collect what the converter and the shape functions report, then emit
   // it with the node's context.
@@ -247,9 +277,61 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
              << header << "output " << i << " ('" << name
              << "') is not supported; only the first "
              << importer.results.size() << " output(s) are";
-    values[name] = importer.results[i];
+    define(name, importer.results[i]);
   }
   return success();
+}
+
+LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph) {
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, index)))
+      return failure();
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+GraphImporter::importSubgraph(const onnx::GraphProto &graph, Region &region,
+                              ArrayRef<Type> argTypes) {
+  if (!argTypes.empty() &&
+      argTypes.size() != static_cast<size_t>(graph.input_size()))
+    return failWith<FailureOr<SmallVector<Value>>>(
+        "subgraph '" + graph.name() + "' has " + Twine(graph.input_size()) +
+        " inputs, expected " + Twine(argTypes.size()));
+  OpBuilder::InsertionGuard guard(builder);
+  Block *block = builder.createBlock(&region);
+  scopes.emplace_back();
+  auto popScope = llvm::make_scope_exit([&] { scopes.pop_back(); });
+  for (auto [i, in] : llvm::enumerate(graph.input())) {
+    Type type = argTypes.empty() ? Type() : argTypes[i];
+    if (!type) {
+      FailureOr<Type> declared = importValueType(in, /*isGraphInput=*/false);
+      if (failed(declared))
+        return failure();
+      type = *declared;
+    }
+    define(in.name(), block->addArgument(type, UnknownLoc::get(context)));
+  }
+  for (onnx::TensorProto init : graph.initializer()) {
+    auto value = importTensor(init, context, modelDir);
+    if (!value)
+      return failWith<FailureOr<SmallVector<Value>>>(
+          "initializer '" + init.name() + "' " +
+          llvm::toString(value.takeError()));
+    define(init.name(), mlc::graph::ConstantOp::create(
+                            builder, UnknownLoc::get(context),
+                            value->getType(), *value));
+  }
+  if (failed(importNodes(graph)))
+    return failure();
+  SmallVector<Value> outputs;
+  for (const onnx::ValueInfoProto &out : graph.output()) {
+    Value value = lookup(out.name());
+    if (!value)
+      return failWith<FailureOr<SmallVector<Value>>>(
+          "subgraph output '" + out.name() + "' is not produced by any node");
+    outputs.push_back(value);
+  }
+  return outputs;
 }
 
 OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
@@ -294,7 +376,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   builder.setInsertionPointToStart(body);
   for (auto [i, in] : llvm::enumerate(args)) {
     func.setArgAttr(i, "mlc.name", builder.getStringAttr(in->name()));
-    values[in->name()] = body->getArgument(i);
+    define(in->name(), body->getArgument(i));
   }
 
   for (onnx::TensorProto &init : *graph.mutable_initializer()) {
@@ -303,27 +385,22 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     if (!value)
       return failWith<OwningOpRef<ModuleOp>>("initializer '" + init.name() + "' " +
                   llvm::toString(value.takeError()));
-    values[init.name()] = mlc::graph::ConstantOp::create(
-        builder, NameLoc::get(builder.getStringAttr(init.name())),
-        value->getType(), *value);
+    define(init.name(), mlc::graph::ConstantOp::create(
+                            builder,
+                            NameLoc::get(builder.getStringAttr(init.name())),
+                            value->getType(), *value));
   }
 
-  bool ok = true;
-  for (auto [index, node] : llvm::enumerate(graph.node()))
-    if (failed(importNode(node, index))) {
-      ok = false;
-      break;
-    }
-  if (!ok)
+  if (failed(importNodes(graph)))
     return nullptr;
 
   llvm::SmallVector<Value> results;
   for (const onnx::ValueInfoProto &out : graph.output()) {
-    auto it = values.find(out.name());
-    if (it == values.end())
+    Value value = lookup(out.name());
+    if (!value)
       return failWith<OwningOpRef<ModuleOp>>("graph output '" + out.name() +
                   "' is not produced by any node");
-    results.push_back(it->second);
+    results.push_back(value);
   }
   func::ReturnOp::create(builder, UnknownLoc::get(context), results);
   func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));

@@ -126,14 +126,61 @@ LogicalResult convertBatchNorm(NodeImporter &n) {
                              n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
 }
 
+/// LayerNormalization. Its optional Mean and InvStdDev outputs are spelled
+/// out with reductions: mean(x), 1 / sqrt(mean((x - mean)^2) + epsilon).
 LogicalResult convertLayerNorm(NodeImporter &n) {
   if (failed(n.expectInputs(2, 3)))
     return failure();
   if (n.getInt("stash_type", 1) != 1)
     return n.fail("stash_type other than float is not supported");
-  return n.emit<LayerNormOp>(n.getInput(0), n.getInput(1), n.getInput(2),
-                             n.builder.getI64IntegerAttr(n.getInt("axis", -1)),
-                             n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
+  int64_t axis = n.getInt("axis", -1);
+  float epsilon = n.getFloat("epsilon", 1e-5f);
+  Builder &b = n.builder;
+  Value x = n.getInput(0);
+  if (failed(n.emit<LayerNormOp>(x, n.getInput(1), n.getInput(2),
+                                 b.getI64IntegerAttr(axis),
+                                 b.getF32FloatAttr(epsilon))))
+    return failure();
+  bool wantsStats = n.node.output_size() > 1;
+  if (!wantsStats)
+    return success();
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type)
+    return n.fail("Mean/InvStdDev outputs need an input of known rank");
+  int64_t rank = type.getRank();
+  if (axis < -rank || axis >= rank)
+    return n.fail("axis " + llvm::Twine(axis) + " is out of range for rank " +
+                  llvm::Twine(rank));
+  if (axis < 0)
+    axis += rank;
+  auto axes = b.getDenseI64ArrayAttr(
+      llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
+  auto mean = [&](Value v) {
+    return n.create<ReduceMeanOp>(v, axes, b.getBoolAttr(true),
+                                  b.getBoolAttr(false));
+  };
+  FailureOr<ReduceMeanOp> mu = mean(x);
+  if (failed(mu))
+    return failure();
+  FailureOr<SubOp> centered = n.create<SubOp>(x, mu->getResult());
+  if (failed(centered))
+    return failure();
+  FailureOr<MulOp> squared =
+      n.create<MulOp>(centered->getResult(), centered->getResult());
+  if (failed(squared))
+    return failure();
+  FailureOr<ReduceMeanOp> variance = mean(squared->getResult());
+  if (failed(variance))
+    return failure();
+  Value eps = n.getScalarConstant(type.getElementType(), epsilon);
+  FailureOr<AddOp> shifted = n.create<AddOp>(variance->getResult(), eps);
+  if (failed(shifted))
+    return failure();
+  FailureOr<SqrtOp> stddev = n.create<SqrtOp>(shifted->getResult());
+  if (failed(stddev))
+    return failure();
+  n.results.push_back(mu->getResult());
+  return n.emit<ReciprocalOp>(stddev->getResult());
 }
 
 /// Softmax and LogSoftmax. From opset 13 they work along one axis; before,

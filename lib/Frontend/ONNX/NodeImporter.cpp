@@ -134,6 +134,7 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addTensorConverters(t);
     addGeneratorConverters(t);
     addQuantConverters(t);
+    addControlFlowConverters(t);
     return t;
   }();
   return table;

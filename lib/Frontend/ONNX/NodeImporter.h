@@ -10,7 +10,7 @@
 // from one NodeImporter (the node, its imported inputs, its attributes, a
 // builder) to graph ops. Converters are registered per op family in
 // ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp, TensorOps.cpp,
-// GeneratorOps.cpp and QuantOps.cpp with the
+// GeneratorOps.cpp, QuantOps.cpp and ControlFlowOps.cpp with the
 // opset version from which each form applies.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,19 @@
 #include <optional>
 
 namespace mlc::onnx_import {
+
+/// Imports ONNX subgraphs (If branches, Loop bodies) into regions.
+class SubgraphImporter {
+public:
+  virtual ~SubgraphImporter() = default;
+  /// Imports `graph` into a new block of `region`, with one block argument
+  /// per graph input (typed `argTypes[i]` where given and non-null, else
+  /// from the graph's value info), and returns the values of the graph's
+  /// outputs. Values of enclosing graphs stay visible by name.
+  virtual mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importSubgraph(const onnx::GraphProto &graph, mlir::Region &region,
+                 llvm::ArrayRef<mlir::Type> argTypes) = 0;
+};
 
 /// The importer's view of one node while it is converted.
 class NodeImporter {
@@ -125,6 +138,8 @@ public:
   mlir::OpBuilder &builder;
   mlir::Location loc;
   llvm::StringRef modelDir;
+  /// Imports the node's subgraph attributes.
+  SubgraphImporter *subgraphs = nullptr;
 
 private:
   llvm::SmallVector<mlir::Value> inputs;
@@ -157,6 +172,7 @@ void addReductionConverters(ConverterTable &table);
 void addTensorConverters(ConverterTable &table);
 void addGeneratorConverters(ConverterTable &table);
 void addQuantConverters(ConverterTable &table);
+void addControlFlowConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

@@ -81,3 +81,37 @@ func.func @constant_of_shape_value(%s: tensor<2xi64>) {
   %0 = mlc_graph.constant_of_shape %s {value = dense<[1, 2]> : tensor<2xi32>} : (tensor<2xi64>) -> tensor<?x?xi32>
   return
 }
+
+// -----
+
+func.func @if_yield_mismatch(%c: tensor<i1>, %x: tensor<3xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{'mlc_graph.if' op else branch yields 'tensor<4xf32>' as value 0, incompatible with 'tensor<3xf32>'}}
+  %0 = mlc_graph.if %c {
+    mlc_graph.yield %x : tensor<3xf32>
+  } else {
+    mlc_graph.yield %y : tensor<4xf32>
+  } : (tensor<i1>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @loop_yield_count(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'mlc_graph.loop' op body yields 2 values, expected 3 (condition, carried values, scan outputs)}}
+  %0:2 = mlc_graph.loop carried(%x) {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: tensor<3xf32>):
+    mlc_graph.yield %cond, %acc : tensor<i1>, tensor<3xf32>
+  } : (tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>)
+  return
+}
+
+// -----
+
+func.func @loop_args(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'mlc_graph.loop' op body has 2 arguments, expected 3 (iteration number, condition, carried values)}}
+  %0 = mlc_graph.loop carried(%x) {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>):
+    mlc_graph.yield %cond, %x : tensor<i1>, tensor<3xf32>
+  } : (tensor<3xf32>) -> (tensor<3xf32>)
+  return
+}

@@ -132,3 +132,25 @@ func.func @quantization(%x: tensor<2x4xf32>, %s: tensor<f32>, %zp: tensor<i8>,
   %7 = mlc_graph.qlinear_conv %img, %s, %uzp, %k, %s, %uzp, %s, %uzp : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>, tensor<4x3x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
   return
 }
+
+// CHECK-LABEL: func @control_flow
+func.func @control_flow(%c: tensor<i1>, %x: tensor<3xf32>, %n: tensor<i64>) {
+  // CHECK: mlc_graph.if %{{.*}} {
+  // CHECK: mlc_graph.yield %{{.*}} : tensor<3xf32>
+  // CHECK: } else {
+  // CHECK: } : (tensor<i1>) -> tensor<3xf32>
+  %0 = mlc_graph.if %c {
+    %r = mlc_graph.relu %x : (tensor<3xf32>) -> tensor<3xf32>
+    mlc_graph.yield %r : tensor<3xf32>
+  } else {
+    mlc_graph.yield %x : tensor<3xf32>
+  } : (tensor<i1>) -> tensor<3xf32>
+  // CHECK: mlc_graph.loop max_trip_count %{{.*}} carried(%{{.*}}) {
+  // CHECK: } : (tensor<i64>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>)
+  %1:2 = mlc_graph.loop max_trip_count %n carried(%x) {
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: tensor<3xf32>):
+    %s = mlc_graph.add %acc, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    mlc_graph.yield %cond, %s, %s : tensor<i1>, tensor<3xf32>, tensor<3xf32>
+  } : (tensor<i64>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>)
+  return
+}

@@ -225,6 +225,48 @@ def shape_expand():
                  [vi("e", F, None)], opset=15)
 
 
+def if_outer_scope():
+    # Both branches read 'x' from the enclosing graph; they disagree on
+    # the output's second dim, so the If result has it dynamic.
+    then_g = helper.make_graph([node("Relu", ["x"], ["t"])], "then", [],
+                               [vi("t", F, [2, 3])])
+    else_g = helper.make_graph(
+        [node("Concat", ["x", "x"], ["e"], axis=1)], "else", [],
+        [vi("e", F, [2, 6])])
+    return model([node("If", ["c"], ["y"], name="branch",
+                       then_branch=then_g, else_branch=else_g)],
+                 [vi("c", TensorProto.BOOL, []), vi("x", F, [2, 3])],
+                 [vi("y", F, None)])
+
+
+def loop_scan():
+    # Sums x over 'n' iterations and stacks each partial sum.
+    body = helper.make_graph(
+        [node("Add", ["acc_in", "x"], ["acc_out"]),
+         node("Identity", ["cond_in"], ["cond_out"]),
+         node("Identity", ["acc_out"], ["partial"])],
+        "body",
+        [vi("i", I64, []), vi("cond_in", TensorProto.BOOL, []),
+         vi("acc_in", F, [3])],
+        [vi("cond_out", TensorProto.BOOL, []), vi("acc_out", F, [3]),
+         vi("partial", F, [3])])
+    return model([node("Loop", ["n", "", "init"], ["sum", "partials"],
+                       name="loop", body=body)],
+                 [vi("n", I64, []), vi("x", F, [3]), vi("init", F, [3])],
+                 [vi("sum", F, None), vi("partials", F, None)])
+
+
+def if_unsupported_inside():
+    then_g = helper.make_graph([node("Unique", ["x"], ["t"])], "then", [],
+                               [vi("t", F, None)])
+    else_g = helper.make_graph([node("Relu", ["x"], ["e"])], "else", [],
+                               [vi("e", F, None)])
+    return model([node("If", ["c"], ["y"], then_branch=then_g,
+                       else_branch=else_g)],
+                 [vi("c", TensorProto.BOOL, []), vi("x", F, [4])],
+                 [vi("y", F, None)])
+
+
 def ops_used_by_model_zoo():
     # The unsupported-op report lists every op type once, with counts.
     return model([node("NonMaxSuppression", ["x", "x"], ["n"]),
@@ -242,7 +284,7 @@ MODELS = {f.__name__: f for f in [
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
     reduce18, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
-    ops_used_by_model_zoo]}
+    if_outer_scope, loop_scan, if_unsupported_inside, ops_used_by_model_zoo]}
 
 
 # --- Malformed corpus ------------------------------------------------------

@@ -1,0 +1,150 @@
+//===- ControlFlowOps.cpp - ONNX If and Loop ------------------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// If and Loop import their subgraph attributes into regions. Result types
+// are the join of what the subgraphs produce: where they disagree on a dim,
+// it becomes dynamic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+/// The most static type compatible with both `a` and `b` (same element
+/// type required), or null.
+Type join(Type a, Type b) {
+  auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
+  if (!ta || !tb || ta.getElementType() != tb.getElementType())
+    return {};
+  if (!ta.hasRank() || !tb.hasRank() || ta.getRank() != tb.getRank())
+    return UnrankedTensorType::get(ta.getElementType());
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, ta.getElementType());
+}
+
+/// `type` with every dim dynamic (rank kept): what a loop-carried value may
+/// be on any iteration.
+Type relax(Type type) {
+  auto t = cast<TensorType>(type);
+  if (!t.hasRank())
+    return t;
+  return RankedTensorType::get(
+      SmallVector<int64_t>(t.getRank(), ShapedType::kDynamic),
+      t.getElementType());
+}
+
+const onnx::GraphProto *getGraphAttr(NodeImporter &n, llvm::StringRef name) {
+  const onnx::AttributeProto *attr = n.getAttr(name);
+  return attr && attr->has_g() ? &attr->g() : nullptr;
+}
+
+LogicalResult convertIf(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  const onnx::GraphProto *thenGraph = getGraphAttr(n, "then_branch");
+  const onnx::GraphProto *elseGraph = getGraphAttr(n, "else_branch");
+  if (!thenGraph || !elseGraph)
+    return n.fail("then_branch and else_branch are required");
+  Region thenRegion, elseRegion;
+  auto thenValues = n.subgraphs->importSubgraph(*thenGraph, thenRegion, {});
+  if (failed(thenValues))
+    return failure();
+  auto elseValues = n.subgraphs->importSubgraph(*elseGraph, elseRegion, {});
+  if (failed(elseValues))
+    return failure();
+  if (thenValues->size() != elseValues->size())
+    return n.fail("the branches have " + llvm::Twine(thenValues->size()) +
+                  " and " + llvm::Twine(elseValues->size()) + " outputs");
+  SmallVector<Type> types;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(*thenValues, *elseValues))) {
+    Type type = join(std::get<0>(pair).getType(), std::get<1>(pair).getType());
+    if (!type)
+      return n.fail("branch output " + llvm::Twine(i) +
+                    " has different element types in the two branches");
+    types.push_back(type);
+  }
+  for (auto [region, values] : {std::pair{&thenRegion, &*thenValues},
+                                std::pair{&elseRegion, &*elseValues}}) {
+    OpBuilder::InsertionGuard guard(n.builder);
+    n.builder.setInsertionPointToEnd(&region->front());
+    YieldOp::create(n.builder, n.loc, *values);
+  }
+  OperationState state(n.loc, IfOp::getOperationName());
+  IfOp::build(n.builder, state, types, n.getInput(0));
+  state.regions[0]->takeBody(thenRegion);
+  state.regions[1]->takeBody(elseRegion);
+  llvm::append_range(n.results, n.builder.create(state)->getResults());
+  return success();
+}
+
+LogicalResult convertLoop(NodeImporter &n) {
+  const onnx::GraphProto *body = getGraphAttr(n, "body");
+  if (!body)
+    return n.fail("body is required");
+  SmallVector<Value> initial;
+  for (size_t i = 2; i < n.getNumInputs(); ++i) {
+    if (!n.hasInput(i))
+      return n.fail("loop-carried input " + llvm::Twine(i) + " is absent");
+    initial.push_back(n.getInput(i));
+  }
+  MLIRContext *ctx = n.builder.getContext();
+  SmallVector<Type> argTypes = {
+      RankedTensorType::get({}, IntegerType::get(ctx, 64)),
+      RankedTensorType::get({}, IntegerType::get(ctx, 1))};
+  for (Value v : initial)
+    argTypes.push_back(relax(v.getType()));
+  Region region;
+  auto outputs = n.subgraphs->importSubgraph(*body, region, argTypes);
+  if (failed(outputs))
+    return failure();
+  size_t carried = initial.size();
+  if (outputs->size() < carried + 1)
+    return n.fail("body has " + llvm::Twine(outputs->size()) +
+                  " outputs, expected at least " + llvm::Twine(carried + 1));
+  SmallVector<Type> types;
+  for (size_t i = 0; i < carried; ++i) {
+    Type type = join(initial[i].getType(), (*outputs)[i + 1].getType());
+    if (!type)
+      return n.fail("carried value " + llvm::Twine(i) +
+                    " changes element type in the body");
+    types.push_back(type);
+  }
+  for (size_t i = carried + 1; i < outputs->size(); ++i) {
+    auto t = cast<TensorType>((*outputs)[i].getType());
+    if (!t.hasRank()) {
+      types.push_back(t);
+      continue;
+    }
+    SmallVector<int64_t> dims = {ShapedType::kDynamic};
+    llvm::append_range(dims, t.getShape());
+    types.push_back(RankedTensorType::get(dims, t.getElementType()));
+  }
+  {
+    OpBuilder::InsertionGuard guard(n.builder);
+    n.builder.setInsertionPointToEnd(&region.front());
+    YieldOp::create(n.builder, n.loc, *outputs);
+  }
+  OperationState state(n.loc, LoopOp::getOperationName());
+  LoopOp::build(n.builder, state, types, n.getInput(0), n.getInput(1),
+                initial);
+  state.regions[0]->takeBody(region);
+  llvm::append_range(n.results, n.builder.create(state)->getResults());
+  return success();
+}
+} // namespace
+
+void mlc::onnx_import::addControlFlowConverters(ConverterTable &t) {
+  t.add("If", 1, convertIf);
+  t.add("Loop", 1, convertLoop);
+}
