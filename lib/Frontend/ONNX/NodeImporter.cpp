@@ -135,6 +135,7 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addGeneratorConverters(t);
     addQuantConverters(t);
     addControlFlowConverters(t);
+    addSequenceConverters(t);
     return t;
   }();
   return table;

@@ -10,7 +10,8 @@
 // from one NodeImporter (the node, its imported inputs, its attributes, a
 // builder) to graph ops. Converters are registered per op family in
 // ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp, TensorOps.cpp,
-// GeneratorOps.cpp, QuantOps.cpp and ControlFlowOps.cpp with the
+// GeneratorOps.cpp, QuantOps.cpp, ControlFlowOps.cpp and SequenceOps.cpp
+// with the
 // opset version from which each form applies.
 //
 //===----------------------------------------------------------------------===//
@@ -173,6 +174,7 @@ void addTensorConverters(ConverterTable &table);
 void addGeneratorConverters(ConverterTable &table);
 void addQuantConverters(ConverterTable &table);
 void addControlFlowConverters(ConverterTable &table);
+void addSequenceConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

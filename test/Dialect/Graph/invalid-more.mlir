@@ -115,3 +115,39 @@ func.func @loop_args(%x: tensor<3xf32>) {
   } : (tensor<3xf32>) -> (tensor<3xf32>)
   return
 }
+
+// -----
+
+func.func @einsum_terms(%a: tensor<2x3xf32>) {
+  // expected-error @+2 {{'mlc_graph.einsum' op equation 'ij,jk->ik' has 2 operand terms for 1 inputs}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.einsum %a {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @einsum_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) {
+  // expected-error @+2 {{'mlc_graph.einsum' op index 'j' has sizes 3 and 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_weight(%x: tensor<7x2x4xf32>, %w: tensor<1x12x5xf32>, %r: tensor<1x12x3xf32>) {
+  // expected-error @+2 {{'mlc_graph.lstm' op weight has dim 2 = 5, expected 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = mlc_graph.lstm %x, %w, %r {hidden_size = 3 : i64} : (tensor<7x2x4xf32>, tensor<1x12x5xf32>, tensor<1x12x3xf32>) -> (tensor<7x1x2x3xf32>, tensor<1x2x3xf32>, tensor<1x2x3xf32>)
+  return
+}
+
+// -----
+
+func.func @gru_direction(%x: tensor<7x2x4xf32>, %w: tensor<1x9x4xf32>, %r: tensor<1x9x3xf32>) {
+  // expected-error @+2 {{'mlc_graph.gru' op unknown direction 'sideways'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = mlc_graph.gru %x, %w, %r {direction = "sideways", hidden_size = 3 : i64} : (tensor<7x2x4xf32>, tensor<1x9x4xf32>, tensor<1x9x3xf32>) -> (tensor<7x1x2x3xf32>, tensor<1x2x3xf32>)
+  return
+}

@@ -154,3 +154,43 @@ func.func @control_flow(%c: tensor<i1>, %x: tensor<3xf32>, %n: tensor<i64>) {
   } : (tensor<i64>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>)
   return
 }
+
+// CHECK-LABEL: func @sequences
+func.func @sequences(%x: tensor<7x2x4xf32>, %w: tensor<2x12x4xf32>, %r: tensor<2x12x3xf32>,
+                     %b: tensor<2x24xf32>, %h: tensor<2x2x3xf32>,
+                     %a: tensor<5x2x3xf32>, %c: tensor<5x3x4xf32>,
+                     %xb: tensor<2x7x4xf32>, %w1: tensor<1x3x4xf32>, %r1: tensor<1x3x3xf32>,
+                     %s0: tensor<1xi64>, %s9: tensor<1xi64>, %s1: tensor<1xi64>) {
+  // CHECK: mlc_graph.lstm %{{.*}}, %{{.*}}, %{{.*}} bias %{{.*}} initial_h %{{.*}} initial_c %{{.*}} {direction = "bidirectional", hidden_size = 3 : i64}
+  // CHECK-SAME: -> (tensor<7x2x2x3xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>)
+  %0:3 = mlc_graph.lstm %x, %w, %r bias %b initial_h %h initial_c %h {direction = "bidirectional", hidden_size = 3 : i64} : (tensor<7x2x4xf32>, tensor<2x12x4xf32>, tensor<2x12x3xf32>, tensor<2x24xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>) -> (tensor<7x2x2x3xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>)
+  %w3 = mlc_graph.slice %w, %s0, %s9 axes %s1 : (tensor<2x12x4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x9x4xf32>
+  %r3 = mlc_graph.slice %r, %s0, %s9 axes %s1 : (tensor<2x12x3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x9x3xf32>
+  // CHECK: mlc_graph.gru {{.*}} {direction = "bidirectional", hidden_size = 3 : i64, layout = 1 : i64, linear_before_reset = true}
+  // CHECK-SAME: -> (tensor<2x7x2x3xf32>, tensor<2x2x3xf32>)
+  %1:2 = mlc_graph.gru %xb, %w3, %r3 {direction = "bidirectional", hidden_size = 3 : i64, layout = 1 : i64, linear_before_reset = true} : (tensor<2x7x4xf32>, tensor<2x9x4xf32>, tensor<2x9x3xf32>) -> (tensor<2x7x2x3xf32>, tensor<2x2x3xf32>)
+  // CHECK: mlc_graph.rnn {{.*}} {activations = ["Relu"], hidden_size = 3 : i64}
+  %2:2 = mlc_graph.rnn %x, %w1, %r1 {activations = ["Relu"], hidden_size = 3 : i64} : (tensor<7x2x4xf32>, tensor<1x3x4xf32>, tensor<1x3x3xf32>) -> (tensor<7x1x2x3xf32>, tensor<1x2x3xf32>)
+  // CHECK: mlc_graph.einsum %{{.*}}, %{{.*}} {equation = "bij,bjk->bik"} : (tensor<5x2x3xf32>, tensor<5x3x4xf32>) -> tensor<5x2x4xf32>
+  %3 = mlc_graph.einsum %a, %c {equation = "bij,bjk->bik"} : (tensor<5x2x3xf32>, tensor<5x3x4xf32>) -> tensor<5x2x4xf32>
+  // CHECK: mlc_graph.einsum %{{.*}} {equation = "...ij"} : (tensor<5x2x3xf32>) -> tensor<5x2x3xf32>
+  %4 = mlc_graph.einsum %a {equation = "...ij"} : (tensor<5x2x3xf32>) -> tensor<5x2x3xf32>
+  return
+}
+
+// CHECK-LABEL: func @indexing_nd
+func.func @indexing_nd(%d: tensor<2x3x4xf32>, %i: tensor<5x2xi64>, %u: tensor<5x4xf32>) {
+  // CHECK: mlc_graph.gather_nd %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<5x2xi64>) -> tensor<5x4xf32>
+  %0 = mlc_graph.gather_nd %d, %i : (tensor<2x3x4xf32>, tensor<5x2xi64>) -> tensor<5x4xf32>
+  // CHECK: mlc_graph.scatter_nd %{{.*}}, %{{.*}}, %{{.*}} {reduction = "max"}
+  %1 = mlc_graph.scatter_nd %d, %i, %u {reduction = "max"} : (tensor<2x3x4xf32>, tensor<5x2xi64>, tensor<5x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: mlc_graph.non_zero %{{.*}} : (tensor<2x3x4xf32>) -> tensor<3x?xi64>
+  %2 = mlc_graph.non_zero %d : (tensor<2x3x4xf32>) -> tensor<3x?xi64>
+  // CHECK: mlc_graph.lrn %{{.*}} {size = 3 : i64}
+  %3 = mlc_graph.lrn %d {size = 3 : i64} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: mlc_graph.random {distribution = "normal", dtype = f32, seed = 1.000000e+00 : f32, shape = array<i64: 2, 2>} : () -> tensor<2x2xf32>
+  %4 = mlc_graph.random {distribution = "normal", dtype = f32, shape = array<i64: 2, 2>, seed = 1.0 : f32} : () -> tensor<2x2xf32>
+  // CHECK: mlc_graph.random %{{.*}} {distribution = "uniform", dtype = f16} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf16>
+  %5 = mlc_graph.random %d {distribution = "uniform", dtype = f16} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf16>
+  return
+}

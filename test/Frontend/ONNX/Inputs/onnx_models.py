@@ -267,6 +267,24 @@ def if_unsupported_inside():
                  [vi("y", F, None)])
 
 
+def lstm_bidirectional():
+    r = np.random.RandomState(0)
+    return model([node("LSTM", ["x", "w", "r", "b"], ["y", "", "y_c"],
+                       name="lstm", hidden_size=3, direction="bidirectional")],
+                 [vi("x", F, ["seq", 2, 4])],
+                 [vi("y", F, None), vi("y_c", F, None)],
+                 inits=[const("w", r.randn(2, 12, 4).astype(np.float32)),
+                        const("r", r.randn(2, 12, 3).astype(np.float32)),
+                        const("b", r.randn(2, 24).astype(np.float32))])
+
+
+def einsum_attention():
+    return model([node("Einsum", ["q", "k"], ["s"],
+                       equation="bhid, bhjd -> bhij")],
+                 [vi("q", F, [1, 12, 128, 64]), vi("k", F, [1, 12, 128, 64])],
+                 [vi("s", F, None)], opset=12)
+
+
 def ops_used_by_model_zoo():
     # The unsupported-op report lists every op type once, with counts.
     return model([node("NonMaxSuppression", ["x", "x"], ["n"]),
@@ -284,7 +302,8 @@ MODELS = {f.__name__: f for f in [
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
     reduce18, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
-    if_outer_scope, loop_scan, if_unsupported_inside, ops_used_by_model_zoo]}
+    if_outer_scope, loop_scan, if_unsupported_inside, lstm_bidirectional,
+    einsum_attention, ops_used_by_model_zoo]}
 
 
 # --- Malformed corpus ------------------------------------------------------

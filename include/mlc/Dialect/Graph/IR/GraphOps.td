@@ -569,5 +569,6 @@ def Graph_ShapeOp : Graph_InferOp<"shape"> {
 include "mlc/Dialect/Graph/IR/GraphMoreOps.td"
 include "mlc/Dialect/Graph/IR/GraphQuantOps.td"
 include "mlc/Dialect/Graph/IR/GraphControlFlowOps.td"
+include "mlc/Dialect/Graph/IR/GraphSequenceOps.td"
 
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHOPS_TD

@@ -1,0 +1,207 @@
+//===- SequenceOps.cpp - Recurrent ONNX ops, Einsum and friends -----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// RNN, GRU, LSTM, Einsum, GatherND, ScatterND (and the old Scatter), NonZero,
+// LRN and the random generators.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+#include "TensorImport.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::onnx_import;
+
+namespace {
+/// The attributes every recurrent op shares.
+struct RecurrentAttrs {
+  IntegerAttr hiddenSize;
+  StringAttr direction;
+  ArrayAttr activations, alpha, beta;
+  FloatAttr clip;
+  IntegerAttr layout;
+};
+
+FailureOr<RecurrentAttrs> getRecurrentAttrs(NodeImporter &n) {
+  Builder &b = n.builder;
+  if (!n.getAttr("hidden_size")) {
+    (void)n.fail("hidden_size is required");
+    return failure();
+  }
+  RecurrentAttrs a;
+  a.hiddenSize = b.getI64IntegerAttr(n.getInt("hidden_size", 0));
+  a.direction = b.getStringAttr(n.getString("direction").value_or("forward"));
+  if (const onnx::AttributeProto *acts = n.getAttr("activations")) {
+    SmallVector<StringRef> names(acts->strings().begin(),
+                                 acts->strings().end());
+    a.activations = b.getStrArrayAttr(names);
+  }
+  auto floats = [&](llvm::StringRef name) -> ArrayAttr {
+    const onnx::AttributeProto *attr = n.getAttr(name);
+    if (!attr)
+      return {};
+    SmallVector<float> v(attr->floats().begin(), attr->floats().end());
+    return b.getF32ArrayAttr(v);
+  };
+  a.alpha = floats("activation_alpha");
+  a.beta = floats("activation_beta");
+  if (const onnx::AttributeProto *clip = n.getAttr("clip"))
+    a.clip = b.getF32FloatAttr(clip->f());
+  a.layout = b.getI64IntegerAttr(n.getInt("layout", 0));
+  return a;
+}
+
+/// Records every result; the node may ask for fewer outputs than exist.
+template <typename OpTy> LogicalResult pushAll(NodeImporter &n, FailureOr<OpTy> op) {
+  if (failed(op))
+    return failure();
+  llvm::append_range(n.results, op->getOperation()->getResults());
+  return success();
+}
+
+LogicalResult convertRNN(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 6)))
+    return failure();
+  auto a = getRecurrentAttrs(n);
+  if (failed(a))
+    return failure();
+  return pushAll(n, n.create<RNNOp>(n.getInput(0), n.getInput(1), n.getInput(2),
+                                    n.getInput(3), n.getInput(4), n.getInput(5),
+                                    a->hiddenSize, a->direction, a->activations,
+                                    a->alpha, a->beta, a->clip, a->layout));
+}
+
+LogicalResult convertGRU(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 6)))
+    return failure();
+  auto a = getRecurrentAttrs(n);
+  if (failed(a))
+    return failure();
+  return pushAll(n, n.create<GRUOp>(
+                        n.getInput(0), n.getInput(1), n.getInput(2),
+                        n.getInput(3), n.getInput(4), n.getInput(5),
+                        a->hiddenSize, a->direction, a->activations, a->alpha,
+                        a->beta, a->clip, a->layout,
+                        n.builder.getBoolAttr(n.getInt("linear_before_reset", 0) != 0)));
+}
+
+LogicalResult convertLSTM(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 8)))
+    return failure();
+  auto a = getRecurrentAttrs(n);
+  if (failed(a))
+    return failure();
+  return pushAll(n, n.create<LSTMOp>(
+                        n.getInput(0), n.getInput(1), n.getInput(2),
+                        n.getInput(3), n.getInput(4), n.getInput(5),
+                        n.getInput(6), n.getInput(7), a->hiddenSize,
+                        a->direction, a->activations, a->alpha, a->beta,
+                        a->clip, a->layout,
+                        n.builder.getBoolAttr(n.getInt("input_forget", 0) != 0)));
+}
+
+LogicalResult convertEinsum(NodeImporter &n) {
+  if (failed(n.expectInputs(1, SIZE_MAX)))
+    return failure();
+  std::optional<std::string> equation = n.getString("equation");
+  if (!equation)
+    return n.fail("equation is required");
+  SmallVector<Value> inputs;
+  for (size_t i = 0; i < n.getNumInputs(); ++i)
+    inputs.push_back(n.getInput(i));
+  return n.emit<EinsumOp>(ValueRange(inputs), n.builder.getStringAttr(*equation));
+}
+
+LogicalResult convertGatherND(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<GatherNDOp>(n.getInput(0), n.getInput(1),
+                            n.builder.getI64IntegerAttr(n.getInt("batch_dims", 0)));
+}
+
+LogicalResult convertScatterND(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<ScatterNDOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2),
+      n.builder.getStringAttr(n.getString("reduction").value_or("none")));
+}
+
+/// Scatter (opsets 9-10) is ScatterElements without reductions.
+LogicalResult convertScatter(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<ScatterElementsOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2),
+      n.builder.getI64IntegerAttr(n.getInt("axis", 0)),
+      n.builder.getStringAttr("none"));
+}
+
+LogicalResult convertNonZero(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<NonZeroOp>(n.getInput(0));
+}
+
+LogicalResult convertLRN(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  Builder &b = n.builder;
+  return n.emit<LRNOp>(n.getInput(0), b.getI64IntegerAttr(n.getInt("size", 0)),
+                       b.getF32FloatAttr(n.getFloat("alpha", 0.0001f)),
+                       b.getF32FloatAttr(n.getFloat("beta", 0.75f)),
+                       b.getF32FloatAttr(n.getFloat("bias", 1.0f)));
+}
+
+/// RandomNormal, RandomUniform and their *Like forms.
+LogicalResult convertRandom(NodeImporter &n) {
+  llvm::StringRef op = n.node.op_type();
+  bool like = op.ends_with("Like");
+  bool normal = op.starts_with("RandomNormal");
+  if (failed(n.expectInputs(like ? 1 : 0, like ? 1 : 0)))
+    return failure();
+  Builder &b = n.builder;
+  Type dtype = b.getF32Type();
+  if (const onnx::AttributeProto *d = n.getAttr("dtype"))
+    dtype = getElementType(b.getContext(), d->i());
+  else if (like)
+    dtype = NodeImporter::getElementType(n.getInput(0));
+  if (!dtype || !isa<FloatType>(dtype))
+    return n.fail("dtype must be a float type");
+  DenseI64ArrayAttr shape;
+  if (!like) {
+    auto dims = n.getInts("shape");
+    if (!dims)
+      return n.fail("shape is required");
+    shape = b.getDenseI64ArrayAttr(*dims);
+  }
+  const onnx::AttributeProto *seed = n.getAttr("seed");
+  return n.emit<RandomOp>(
+      like ? n.getInput(0) : Value(),
+      b.getStringAttr(normal ? "normal" : "uniform"), TypeAttr::get(dtype),
+      shape, b.getF32FloatAttr(n.getFloat(normal ? "mean" : "low", 0.0f)),
+      b.getF32FloatAttr(n.getFloat(normal ? "scale" : "high", 1.0f)),
+      seed ? b.getF32FloatAttr(seed->f()) : FloatAttr());
+}
+} // namespace
+
+void mlc::onnx_import::addSequenceConverters(ConverterTable &t) {
+  t.add("RNN", 7, convertRNN);
+  t.add("GRU", 7, convertGRU);
+  t.add("LSTM", 7, convertLSTM);
+  t.add("Einsum", 12, convertEinsum);
+  t.add("GatherND", 11, convertGatherND);
+  t.add("ScatterND", 11, convertScatterND);
+  t.add("Scatter", 9, convertScatter);
+  t.add("NonZero", 9, convertNonZero);
+  t.add("LRN", 1, convertLRN);
+  for (llvm::StringRef op : {"RandomNormal", "RandomUniform",
+                             "RandomNormalLike", "RandomUniformLike"})
+    t.add(op, 1, convertRandom);
+}
