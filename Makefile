@@ -6,7 +6,7 @@
 #
 #===--------------------------------------------------------------------===#
 #
-#   make demo    install what is missing, build, run the demo model
+#   make demo    install what is missing, build, compile the demo model
 #   make check   install what is missing, build, run every test suite
 #   make build   build only (build/bin/mlc-opt, ...)
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen

@@ -14,16 +14,19 @@
 set -euo pipefail
 BUILD_DIR=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-MLC_OPT="$BUILD_DIR/bin/mlc-opt"
-MODEL="$ROOT/models/demo/digits_mlp.mlir"
+MLC_COMPILE="$BUILD_DIR/bin/mlc-compile"
+MODEL="$ROOT/models/demo/digits_mlp.onnx"
 OUT="$BUILD_DIR/demo"
 mkdir -p "$OUT"
 
 echo "== mlc demo: digits_mlp (64 -> 32 -> 10 MLP, trained on sklearn digits)"
-echo "   model: models/demo/digits_mlp.mlir (graph dialect; ONNX twin: digits_mlp.onnx)"
+echo "   model: models/demo/digits_mlp.onnx (made by models/demo/train_digits.py)"
 echo
-echo "-- step 1: graph level: canonicalize, infer shapes, CSE"
-"$MLC_OPT" "$MODEL" --mlc-graph-optimize-pipeline -o "$OUT/digits_mlp.graph.mlir"
+echo "-- step 1: import the ONNX model and optimize at the graph level"
+echo "   mlc-compile models/demo/digits_mlp.onnx --dim batch=1 --check-support"
+"$MLC_COMPILE" "$MODEL" --check-support | sed 's/^/   /'
+echo "   mlc-compile models/demo/digits_mlp.onnx --dim batch=1 -o $OUT/digits_mlp.graph.mlir"
+"$MLC_COMPILE" "$MODEL" --dim batch=1 -o "$OUT/digits_mlp.graph.mlir"
 # Print the function without the weight blobs.
 sed -n '/func.func/,/^  }/p' "$OUT/digits_mlp.graph.mlir"
 ops=$(grep -c "mlc_graph\." "$OUT/digits_mlp.graph.mlir" || true)
