@@ -12,42 +12,12 @@
 
 #include "NodeImporter.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
 
 namespace {
-/// `auto_pad`, checked.
-FailureOr<AutoPadAttr> getAutoPad(NodeImporter &n) {
-  std::string text = n.getString("auto_pad").value_or("NOTSET");
-  std::optional<AutoPad> mode = llvm::StringSwitch<std::optional<AutoPad>>(text)
-                                    .Case("NOTSET", AutoPad::NotSet)
-                                    .Case("SAME_UPPER", AutoPad::SameUpper)
-                                    .Case("SAME_LOWER", AutoPad::SameLower)
-                                    .Case("VALID", AutoPad::Valid)
-                                    .Default(std::nullopt);
-  if (!mode) {
-    (void)n.fail("unknown auto_pad '" + text + "'");
-    return failure();
-  }
-  return AutoPadAttr::get(n.builder.getContext(), *mode);
-}
-
-/// An optional ints attribute as a DenseI64ArrayAttr (null when absent).
-/// With auto_pad set, explicit pads are ignored as ONNX specifies.
-DenseI64ArrayAttr getArray(NodeImporter &n, llvm::StringRef name) {
-  auto values = n.getInts(name);
-  return values ? n.builder.getDenseI64ArrayAttr(*values) : DenseI64ArrayAttr();
-}
-
-DenseI64ArrayAttr getPads(NodeImporter &n, AutoPadAttr autoPad) {
-  if (autoPad.getValue() != AutoPad::NotSet)
-    return {};
-  return getArray(n, "pads");
-}
-
 LogicalResult convertMatMul(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
@@ -68,7 +38,7 @@ LogicalResult convertGemm(NodeImporter &n) {
 LogicalResult convertConv(NodeImporter &n) {
   if (failed(n.expectInputs(2, 3)))
     return failure();
-  FailureOr<AutoPadAttr> autoPad = getAutoPad(n);
+  FailureOr<AutoPadAttr> autoPad = n.getAutoPad();
   if (failed(autoPad))
     return failure();
   if (auto kernel = n.getInts("kernel_shape")) {
@@ -79,8 +49,8 @@ LogicalResult convertConv(NodeImporter &n) {
           return n.fail("kernel_shape disagrees with the weight's shape");
   }
   return n.emit<ConvOp>(n.getInput(0), n.getInput(1), n.getInput(2),
-                        getArray(n, "strides"), getPads(n, *autoPad),
-                        getArray(n, "dilations"),
+                        n.getI64Array("strides"), n.getPads(*autoPad),
+                        n.getI64Array("dilations"),
                         n.builder.getI64IntegerAttr(n.getInt("group", 1)),
                         *autoPad);
 }
@@ -88,10 +58,10 @@ LogicalResult convertConv(NodeImporter &n) {
 template <typename OpTy> LogicalResult convertPool(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
-  FailureOr<AutoPadAttr> autoPad = getAutoPad(n);
+  FailureOr<AutoPadAttr> autoPad = n.getAutoPad();
   if (failed(autoPad))
     return failure();
-  DenseI64ArrayAttr kernel = getArray(n, "kernel_shape");
+  DenseI64ArrayAttr kernel = n.getI64Array("kernel_shape");
   if (!kernel)
     return n.fail("kernel_shape is required");
   Builder &b = n.builder;
@@ -99,13 +69,13 @@ template <typename OpTy> LogicalResult convertPool(NodeImporter &n) {
   if constexpr (std::is_same_v<OpTy, MaxPoolOp>) {
     if (n.getInt("storage_order", 0) != 0 && n.node.output_size() > 1)
       return n.fail("storage_order = 1 is not supported");
-    return n.emit<MaxPoolOp>(n.getInput(0), kernel, getArray(n, "strides"),
-                             getPads(n, *autoPad), getArray(n, "dilations"),
+    return n.emit<MaxPoolOp>(n.getInput(0), kernel, n.getI64Array("strides"),
+                             n.getPads(*autoPad), n.getI64Array("dilations"),
                              ceil, *autoPad);
   } else {
     return n.emit<AveragePoolOp>(
-        n.getInput(0), kernel, getArray(n, "strides"), getPads(n, *autoPad),
-        getArray(n, "dilations"), ceil, *autoPad,
+        n.getInput(0), kernel, n.getI64Array("strides"), n.getPads(*autoPad),
+        n.getI64Array("dilations"), ceil, *autoPad,
         b.getBoolAttr(n.getInt("count_include_pad", 0) != 0));
   }
 }
@@ -214,13 +184,13 @@ template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
 LogicalResult convertConvTranspose(NodeImporter &n) {
   if (failed(n.expectInputs(2, 3)))
     return failure();
-  FailureOr<AutoPadAttr> autoPad = getAutoPad(n);
+  FailureOr<AutoPadAttr> autoPad = n.getAutoPad();
   if (failed(autoPad))
     return failure();
   return n.emit<ConvTransposeOp>(
-      n.getInput(0), n.getInput(1), n.getInput(2), getArray(n, "strides"),
-      getPads(n, *autoPad), getArray(n, "dilations"),
-      getArray(n, "output_padding"), getArray(n, "output_shape"),
+      n.getInput(0), n.getInput(1), n.getInput(2), n.getI64Array("strides"),
+      n.getPads(*autoPad), n.getI64Array("dilations"),
+      n.getI64Array("output_padding"), n.getI64Array("output_shape"),
       n.builder.getI64IntegerAttr(n.getInt("group", 1)), *autoPad);
 }
 } // namespace

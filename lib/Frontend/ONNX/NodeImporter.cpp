@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlc::onnx_import;
@@ -55,6 +56,34 @@ NodeImporter::getString(llvm::StringRef name) const {
   if (!attr || !attr->has_s())
     return std::nullopt;
   return attr->s();
+}
+
+DenseI64ArrayAttr NodeImporter::getI64Array(llvm::StringRef name) {
+  auto values = getInts(name);
+  return values ? builder.getDenseI64ArrayAttr(*values) : DenseI64ArrayAttr();
+}
+
+FailureOr<mlc::graph::AutoPadAttr> NodeImporter::getAutoPad() {
+  using mlc::graph::AutoPad;
+  std::string text = getString("auto_pad").value_or("NOTSET");
+  std::optional<AutoPad> mode =
+      llvm::StringSwitch<std::optional<AutoPad>>(text)
+          .Case("NOTSET", AutoPad::NotSet)
+          .Case("SAME_UPPER", AutoPad::SameUpper)
+          .Case("SAME_LOWER", AutoPad::SameLower)
+          .Case("VALID", AutoPad::Valid)
+          .Default(std::nullopt);
+  if (!mode) {
+    (void)fail("unknown auto_pad '" + text + "'");
+    return failure();
+  }
+  return mlc::graph::AutoPadAttr::get(builder.getContext(), *mode);
+}
+
+DenseI64ArrayAttr NodeImporter::getPads(mlc::graph::AutoPadAttr autoPad) {
+  if (autoPad.getValue() != mlc::graph::AutoPad::NotSet)
+    return {};
+  return getI64Array("pads");
 }
 
 Value NodeImporter::getI64Constant(llvm::ArrayRef<int64_t> values) {

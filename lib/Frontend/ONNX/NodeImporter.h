@@ -79,6 +79,14 @@ public:
   float getFloat(llvm::StringRef name, float defaultValue) const;
   std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name) const;
   std::optional<std::string> getString(llvm::StringRef name) const;
+  /// An ints attribute as a DenseI64ArrayAttr, null when absent.
+  mlir::DenseI64ArrayAttr getI64Array(llvm::StringRef name);
+  /// `auto_pad` (convolution and pooling); fails with a diagnostic on an
+  /// unknown value.
+  mlir::FailureOr<mlc::graph::AutoPadAttr> getAutoPad();
+  /// `pads`, or null when `auto_pad` derives them (ONNX ignores explicit
+  /// pads then).
+  mlir::DenseI64ArrayAttr getPads(mlc::graph::AutoPadAttr autoPad);
 
   //===--- Building -----------------------------------------------------===//
 

@@ -53,29 +53,13 @@ struct ConvAttrs {
 };
 
 FailureOr<ConvAttrs> getConvAttrs(NodeImporter &n) {
-  std::string text = n.getString("auto_pad").value_or("NOTSET");
-  AutoPad mode;
-  if (text == "NOTSET")
-    mode = AutoPad::NotSet;
-  else if (text == "SAME_UPPER")
-    mode = AutoPad::SameUpper;
-  else if (text == "SAME_LOWER")
-    mode = AutoPad::SameLower;
-  else if (text == "VALID")
-    mode = AutoPad::Valid;
-  else {
-    (void)n.fail("unknown auto_pad '" + text + "'");
+  FailureOr<AutoPadAttr> autoPad = n.getAutoPad();
+  if (failed(autoPad))
     return failure();
-  }
-  auto array = [&](llvm::StringRef name) {
-    auto v = n.getInts(name);
-    return v ? n.builder.getDenseI64ArrayAttr(*v) : DenseI64ArrayAttr();
-  };
-  return ConvAttrs{array("strides"),
-                   mode == AutoPad::NotSet ? array("pads") : DenseI64ArrayAttr(),
-                   array("dilations"),
+  return ConvAttrs{n.getI64Array("strides"), n.getPads(*autoPad),
+                   n.getI64Array("dilations"),
                    n.builder.getI64IntegerAttr(n.getInt("group", 1)),
-                   AutoPadAttr::get(n.builder.getContext(), mode)};
+                   *autoPad};
 }
 
 LogicalResult convertConvInteger(NodeImporter &n) {
