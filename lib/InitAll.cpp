@@ -8,6 +8,7 @@
 
 #include "mlc/InitAll.h"
 
+#include "mlc/Conversion/Passes.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
@@ -25,7 +26,10 @@ void mlc::registerAllMLCDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect, loop::LoopDialect, npu::NPUDialect>();
 }
 
-void mlc::registerAllMLCPasses() { graph::registerGraphPasses(); }
+void mlc::registerAllMLCPasses() {
+  graph::registerGraphPasses();
+  registerConversionPasses();
+}
 
 void mlc::registerAllMLCPipelines() { registerMLCPipelines(); }
 

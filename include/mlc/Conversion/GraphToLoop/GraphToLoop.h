@@ -1,0 +1,28 @@
+//===- GraphToLoop.h - Graph ops to linalg on tensors -----------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_CONVERSION_GRAPHTOLOOP_GRAPHTOLOOP_H
+#define MLC_CONVERSION_GRAPHTOLOOP_GRAPHTOLOOP_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlc {
+
+/// Elementwise graph ops (unary, binary with broadcasting, comparisons,
+/// logic, where, clip) to `linalg.generic`.
+void populateGraphElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// Constants, matmul/gemm, softmax, transpose, reshape and flatten.
+void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// Everything `mlc-convert-graph-to-loop` applies.
+void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace mlc
+
+#endif // MLC_CONVERSION_GRAPHTOLOOP_GRAPHTOLOOP_H

@@ -1,0 +1,303 @@
+//===- ElementwiseToLinalg.cpp - Elementwise graph ops to linalg.generic --===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One `linalg.generic` per elementwise graph op. Broadcasting is in the
+// indexing maps: an operand dim of size 1 against a larger result dim reads
+// index 0, missing leading dims are dropped. The scalar body comes from
+// arith and math, following ONNX's definition of each op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlc::graph;
+
+namespace {
+/// A float constant of `type`'s semantics.
+Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+}
+
+/// Builds the scalar computation of `op` on `args` (one per operand), or
+/// returns null when this element type is not handled.
+Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
+                  Type resultElement) {
+  Type t = args.empty() ? resultElement : args[0].getType();
+  bool isFloat = isa<FloatType>(t);
+  bool isInt = t.isSignlessInteger();
+  auto fc = [&](double v) { return floatConst(b, loc, t, v); };
+  auto sigmoid = [&](Value x) {
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(b, loc, fc(1.0),
+                                 arith::AddFOp::create(b, loc, fc(1.0), e));
+  };
+  auto cmp = [&](arith::CmpFPredicate f, arith::CmpIPredicate i) -> Value {
+    if (isFloat)
+      return arith::CmpFOp::create(b, loc, f, args[0], args[1]);
+    if (isInt)
+      return arith::CmpIOp::create(b, loc, i, args[0], args[1]);
+    return {};
+  };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](IdentityOp) { return args[0]; })
+      .Case([&](AddOp) -> Value {
+        if (isFloat)
+          return arith::AddFOp::create(b, loc, args[0], args[1]);
+        return isInt ? arith::AddIOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](SubOp) -> Value {
+        if (isFloat)
+          return arith::SubFOp::create(b, loc, args[0], args[1]);
+        return isInt ? arith::SubIOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](MulOp) -> Value {
+        if (isFloat)
+          return arith::MulFOp::create(b, loc, args[0], args[1]);
+        return isInt ? arith::MulIOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](DivOp) -> Value {
+        if (isFloat)
+          return arith::DivFOp::create(b, loc, args[0], args[1]);
+        return isInt ? arith::DivSIOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](MaxOp) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, args[0], args[1]);
+        return isInt ? arith::MaxSIOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](MinOp) -> Value {
+        if (isFloat)
+          return arith::MinimumFOp::create(b, loc, args[0], args[1]);
+        return isInt ? arith::MinSIOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](PowOp) -> Value {
+        return isFloat ? math::PowFOp::create(b, loc, args[0], args[1]) : Value();
+      })
+      .Case([&](NegOp) -> Value {
+        if (isFloat)
+          return arith::NegFOp::create(b, loc, args[0]);
+        if (!isInt)
+          return {};
+        Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+        return arith::SubIOp::create(b, loc, zero, args[0]);
+      })
+      .Case([&](AbsOp) -> Value {
+        if (isFloat)
+          return math::AbsFOp::create(b, loc, args[0]);
+        return isInt ? math::AbsIOp::create(b, loc, args[0]) : Value();
+      })
+      .Case([&](ReluOp) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, args[0], fc(0.0));
+        if (!isInt)
+          return {};
+        Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+        return arith::MaxSIOp::create(b, loc, args[0], zero);
+      })
+      .Case([&](ExpOp) { return math::ExpOp::create(b, loc, args[0]); })
+      .Case([&](LogOp) { return math::LogOp::create(b, loc, args[0]); })
+      .Case([&](SqrtOp) { return math::SqrtOp::create(b, loc, args[0]); })
+      .Case([&](TanhOp) { return math::TanhOp::create(b, loc, args[0]); })
+      .Case([&](ErfOp) { return math::ErfOp::create(b, loc, args[0]); })
+      .Case([&](FloorOp) { return math::FloorOp::create(b, loc, args[0]); })
+      .Case([&](CeilOp) { return math::CeilOp::create(b, loc, args[0]); })
+      .Case([&](RoundOp) { return math::RoundEvenOp::create(b, loc, args[0]); })
+      .Case([&](SinOp) { return math::SinOp::create(b, loc, args[0]); })
+      .Case([&](CosOp) { return math::CosOp::create(b, loc, args[0]); })
+      .Case([&](TanOp) { return math::TanOp::create(b, loc, args[0]); })
+      .Case([&](ReciprocalOp) {
+        return arith::DivFOp::create(b, loc, fc(1.0), args[0]);
+      })
+      .Case([&](SigmoidOp) { return sigmoid(args[0]); })
+      .Case([&](SoftplusOp) {
+        return math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, args[0]));
+      })
+      .Case([&](LeakyReluOp o) {
+        Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          args[0], fc(0.0));
+        Value scaled = arith::MulFOp::create(
+            b, loc, args[0], fc(o.getAlpha().convertToDouble()));
+        return arith::SelectOp::create(b, loc, neg, scaled, args[0]);
+      })
+      .Case([&](EluOp o) {
+        Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          args[0], fc(0.0));
+        Value em1 = math::ExpM1Op::create(b, loc, args[0]);
+        Value scaled =
+            arith::MulFOp::create(b, loc, em1, fc(o.getAlpha().convertToDouble()));
+        return arith::SelectOp::create(b, loc, neg, scaled, args[0]);
+      })
+      .Case([&](HardSigmoidOp o) {
+        Value lin = arith::AddFOp::create(
+            b, loc,
+            arith::MulFOp::create(b, loc, args[0],
+                                  fc(o.getAlpha().convertToDouble())),
+            fc(o.getBeta().convertToDouble()));
+        return arith::MinimumFOp::create(
+            b, loc, arith::MaximumFOp::create(b, loc, lin, fc(0.0)), fc(1.0));
+      })
+      .Case([&](HardSwishOp) {
+        Value lin = arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, args[0], fc(1.0 / 6.0)),
+            fc(0.5));
+        Value hs = arith::MinimumFOp::create(
+            b, loc, arith::MaximumFOp::create(b, loc, lin, fc(0.0)), fc(1.0));
+        return arith::MulFOp::create(b, loc, args[0], hs);
+      })
+      .Case([&](GeluOp o) -> Value {
+        Value x = args[0];
+        if (o.getApproximate()) {
+          // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+          Value x3 = arith::MulFOp::create(
+              b, loc, x, arith::MulFOp::create(b, loc, x, x));
+          Value inner = arith::MulFOp::create(
+              b, loc, fc(std::sqrt(2.0 / M_PI)),
+              arith::AddFOp::create(
+                  b, loc, x, arith::MulFOp::create(b, loc, x3, fc(0.044715))));
+          Value t1 = arith::AddFOp::create(b, loc, fc(1.0),
+                                           math::TanhOp::create(b, loc, inner));
+          return arith::MulFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, x, fc(0.5)), t1);
+        }
+        Value e = math::ErfOp::create(
+            b, loc, arith::MulFOp::create(b, loc, x, fc(M_SQRT1_2)));
+        Value t1 = arith::AddFOp::create(b, loc, fc(1.0), e);
+        return arith::MulFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, x, fc(0.5)), t1);
+      })
+      .Case([&](ClipOp o) -> Value {
+        if (!isFloat)
+          return {};
+        Value v = args[0];
+        size_t next = 1;
+        if (o.getMin())
+          v = arith::MaximumFOp::create(b, loc, v, args[next++]);
+        if (o.getMax())
+          v = arith::MinimumFOp::create(b, loc, v, args[next]);
+        return v;
+      })
+      .Case([&](EqualOp) {
+        return cmp(arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq);
+      })
+      .Case([&](LessOp) {
+        return cmp(arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt);
+      })
+      .Case([&](LessOrEqualOp) {
+        return cmp(arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle);
+      })
+      .Case([&](GreaterOp) {
+        return cmp(arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt);
+      })
+      .Case([&](GreaterOrEqualOp) {
+        return cmp(arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge);
+      })
+      .Case([&](AndOp) { return arith::AndIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](OrOp) { return arith::OrIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](XorOp) { return arith::XOrIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](NotOp) {
+        Value one = arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                              b.getBoolAttr(true));
+        return arith::XOrIOp::create(b, loc, args[0], one);
+      })
+      .Case([&](WhereOp) {
+        return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+      })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// True for the ops buildScalar knows.
+bool isElementwise(Operation *op) {
+  return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
+             NegOp, AbsOp, ReluOp, ExpOp, LogOp, SqrtOp, TanhOp, ErfOp,
+             FloorOp, CeilOp, RoundOp, SinOp, CosOp, TanOp, ReciprocalOp,
+             SigmoidOp, SoftplusOp, LeakyReluOp, EluOp, HardSigmoidOp,
+             HardSwishOp, GeluOp, ClipOp, EqualOp, LessOp, LessOrEqualOp,
+             GreaterOp, GreaterOrEqualOp, AndOp, OrOp, XorOp, NotOp, WhereOp>(
+      op);
+}
+
+/// True when buildScalar handles `op` on elements of type `t` (the type of
+/// the operands that carry data).
+bool isSupportedElementType(Operation *op, Type t) {
+  if (isa<FloatType>(t))
+    return !isa<AndOp, OrOp, XorOp, NotOp>(op);
+  if (t.isInteger(1))
+    return isa<IdentityOp, AndOp, OrOp, XorOp, NotOp, WhereOp, EqualOp>(op);
+  if (t.isSignlessInteger())
+    return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp,
+               AbsOp, ReluOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,
+               GreaterOrEqualOp, WhereOp>(op);
+  return false;
+}
+
+struct ElementwiseToGeneric : ConversionPattern {
+  ElementwiseToGeneric(MLIRContext *ctx)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isElementwise(op))
+      return failure();
+    Value data = isa<WhereOp>(op) ? operands[1] : operands[0];
+    if (!isSupportedElementType(
+            op, cast<TensorType>(data.getType()).getElementType()))
+      return rewriter.notifyMatchFailure(op, "element type not supported");
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a static result shape");
+    int64_t rank = resultType.getRank();
+    Location loc = op->getLoc();
+    SmallVector<AffineMap> maps;
+    for (Value v : operands) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !type.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "needs static operand shapes");
+      int64_t offset = rank - type.getRank();
+      SmallVector<AffineExpr> exprs;
+      for (int64_t i = 0; i < type.getRank(); ++i) {
+        bool broadcast = type.getDimSize(i) == 1 &&
+                         resultType.getDimSize(i + offset) != 1;
+        exprs.push_back(broadcast ? rewriter.getAffineConstantExpr(0)
+                                  : rewriter.getAffineDimExpr(i + offset));
+      }
+      maps.push_back(AffineMap::get(rank, 0, exprs, rewriter.getContext()));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          // isSupportedElementType guarantees a body.
+          linalg::YieldOp::create(
+              b, l, buildScalar(op, b, l, args.drop_back(),
+                                resultType.getElementType()));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ElementwiseToGeneric>(patterns.getContext());
+}

@@ -1,0 +1,63 @@
+//===- GraphToLoop.cpp - The mlc-convert-graph-to-loop pass ---------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Conversion/Passes.h"
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <map>
+
+namespace mlc {
+#define GEN_PASS_DEF_CONVERTGRAPHTOLOOP
+#include "mlc/Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
+  populateGraphElementwiseToLinalgPatterns(patterns);
+  populateGraphStructuredToLinalgPatterns(patterns);
+}
+
+namespace {
+struct ConvertGraphToLoopPass
+    : mlc::impl::ConvertGraphToLoopBase<ConvertGraphToLoopPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<mlc::graph::GraphDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    RewritePatternSet patterns(ctx);
+    mlc::populateGraphToLoopConversionPatterns(patterns);
+    // Convert what can be; then report every op kind left, once.
+    ConversionConfig config;
+    if (succeeded(applyPartialConversion(func, target, std::move(patterns),
+                                         config)))
+      return;
+    std::map<std::string, std::pair<int, Operation *>> left;
+    func.walk([&](Operation *op) {
+      if (isa<mlc::graph::GraphDialect>(op->getDialect())) {
+        auto &entry = left[op->getName().getStringRef().str()];
+        if (entry.first++ == 0)
+          entry.second = op;
+      }
+    });
+    for (auto &[name, entry] : left)
+      entry.second->emitError()
+          << "'" << name << "' (" << entry.first
+          << " in this function) has no lowering to the loop level for these "
+             "types and shapes yet";
+    signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,225 @@
+//===- StructuredToLinalg.cpp - Matmul, gemm, softmax, layout ops ---------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+
+namespace {
+/// The static ranked type of `v`, or null.
+RankedTensorType staticType(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() ? t : RankedTensorType();
+}
+
+/// A zero-filled tensor of `type`.
+Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
+                                         b.getZeroAttr(type.getElementType()));
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// Transposes a 2-D tensor.
+Value transpose2d(OpBuilder &b, Location loc, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{t.getDimSize(1), t.getDimSize(0)},
+      t.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(),
+                                                   op.getValue());
+    return success();
+  }
+};
+
+struct MatMulLowering : OpConversionPattern<MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto lhs = staticType(adaptor.getLhs()), rhs = staticType(adaptor.getRhs());
+    auto result = staticType(op.getResult());
+    if (!lhs || !rhs || !result || lhs.getRank() != 2 || rhs.getRank() != 2 ||
+        !isa<FloatType>(result.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only static 2-D float matmul");
+    Value acc = zeros(rewriter, op.getLoc(), result);
+    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
+        op, ValueRange{adaptor.getLhs(), adaptor.getRhs()}, ValueRange{acc});
+    return success();
+  }
+};
+
+/// alpha * op(A) op(B) + beta * C: transposes, one linalg.matmul, then one
+/// generic for the scaling and the broadcast add of C.
+struct GemmLowering : OpConversionPattern<GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto result = staticType(op.getResult());
+    if (!result || !staticType(adaptor.getA()) || !staticType(adaptor.getB()) ||
+        !isa<FloatType>(result.getElementType()) ||
+        (adaptor.getC() && !staticType(adaptor.getC())))
+      return rewriter.notifyMatchFailure(op, "only static float gemm");
+    Location loc = op.getLoc();
+    Value a = adaptor.getA(), b = adaptor.getB();
+    if (op.getTransA())
+      a = transpose2d(rewriter, loc, a);
+    if (op.getTransB())
+      b = transpose2d(rewriter, loc, b);
+    Value product = linalg::MatmulOp::create(
+                        rewriter, loc, ValueRange{a, b},
+                        ValueRange{zeros(rewriter, loc, result)})
+                        .getResult(0);
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    Value c = adaptor.getC();
+    if (alpha == 1.0 && (!c || beta == 0.0)) {
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    Type element = result.getElementType();
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(2)};
+    SmallVector<Value> ins = {product};
+    if (c && beta != 0.0) {
+      auto ct = cast<RankedTensorType>(c.getType());
+      SmallVector<AffineExpr> exprs;
+      for (int64_t i = 0; i < ct.getRank(); ++i) {
+        int64_t dim = i + 2 - ct.getRank();
+        exprs.push_back(ct.getDimSize(i) == 1 && result.getDimSize(dim) != 1
+                            ? rewriter.getAffineConstantExpr(0)
+                            : rewriter.getAffineDimExpr(dim));
+      }
+      maps.push_back(AffineMap::get(2, 0, exprs, rewriter.getContext()));
+      ins.push_back(c);
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(2));
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, result.getShape(), element);
+    SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{result}, ins, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &bb, Location l, ValueRange args) {
+          auto cst = [&](double v) {
+            return arith::ConstantOp::create(bb, l, element,
+                                             bb.getFloatAttr(element, v));
+          };
+          Value v = args[0];
+          if (alpha != 1.0)
+            v = arith::MulFOp::create(bb, l, v, cst(alpha));
+          if (ins.size() > 1) {
+            Value cv = args[1];
+            if (beta != 1.0)
+              cv = arith::MulFOp::create(bb, l, cv, cst(beta));
+            v = arith::AddFOp::create(bb, l, v, cv);
+          }
+          linalg::YieldOp::create(bb, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// Softmax through upstream linalg.softmax's own decomposition (max, exp of
+/// the difference, sum, divide).
+struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = staticType(adaptor.getInput());
+    if (!type || !isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only static float softmax");
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += type.getRank();
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    auto softmax = linalg::SoftmaxOp::create(rewriter, loc, TypeRange{type},
+                                             adaptor.getInput(), init, axis);
+    FailureOr<SmallVector<Value>> parts =
+        cast<linalg::AggregatedOpInterface>(softmax.getOperation())
+            .decomposeOperation(rewriter);
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "softmax decomposition failed");
+    rewriter.replaceOp(op, *parts);
+    rewriter.eraseOp(softmax);
+    return success();
+  }
+};
+
+struct TransposeLowering : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = staticType(adaptor.getInput());
+    auto result = staticType(op.getResult());
+    if (!in || !result)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    SmallVector<int64_t> perm =
+        op.getPerm() ? SmallVector<int64_t>(*op.getPerm())
+                     : llvm::to_vector(llvm::reverse(
+                           llvm::seq<int64_t>(0, in.getRank())));
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                         result.getShape(),
+                                         result.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(
+                               rewriter, op.getLoc(), adaptor.getInput(),
+                               init, perm)
+                               .getResult());
+    return success();
+  }
+};
+
+/// Reshape and Flatten with static result shapes: tensor.reshape with the
+/// result dims as a constant shape.
+template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto result = staticType(op.getResult());
+    if (!result || !staticType(adaptor.getInput()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto shapeType =
+        RankedTensorType::get({result.getRank()}, rewriter.getI64Type());
+    Value shape = arith::ConstantOp::create(
+        rewriter, op.getLoc(), shapeType,
+        DenseIntElementsAttr::get(shapeType, result.getShape()));
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, result,
+                                                   adaptor.getInput(), shape);
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphStructuredToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConstantLowering, MatMulLowering, GemmLowering, SoftmaxLowering,
+               TransposeLowering, ReshapeLowering<ReshapeOp>,
+               ReshapeLowering<FlattenOp>>(patterns.getContext());
+}
