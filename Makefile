@@ -11,6 +11,7 @@
 #   make build   build only (build/bin/mlc-opt, ...)
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
 #   make models-check  export real PyTorch models and import them (slow)
+#   make asan-check    import every test model under AddressSanitizer
 #
 # BUILD_DIR (default build), BUILD_TYPE (default Release) and CMAKE_FLAGS
 # (extra -D options) select the build.
@@ -22,7 +23,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs models-check clean
+.PHONY: all deps configure build check demo docs models-check asan-check clean
 
 all: build
 
@@ -53,6 +54,9 @@ docs: configure
 models-check: build
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
+
+asan-check:
+	bash utils/asan-check.sh $(CURDIR)/build-asan
 
 clean:
 	rm -rf $(BUILD_DIR)

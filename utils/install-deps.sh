@@ -33,6 +33,10 @@ PACKAGES=(
 if [ "${1:-}" = "--models" ]; then
   PACKAGES+=(python3-torch python3-torchvision)
 fi
+# `--asan` adds clang's sanitizer runtime for `make asan-check`.
+if [ "${1:-}" = "--asan" ]; then
+  PACKAGES+=(libclang-rt-22-dev)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,57 @@
+// RUN: mlc-opt %s -mlc-convert-graph-to-loop -split-input-file -verify-diagnostics | FileCheck %s
+
+// Broadcasting lives in the indexing maps: a missing leading dim is dropped,
+// a size-1 dim reads index 0.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @add_broadcast
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[COL]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<3x1xf32>, tensor<4xf32>) outs(%[[E]] : tensor<3x4xf32>)
+// CHECK: arith.addf
+func.func @add_broadcast(%a: tensor<3x1xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
+  %0 = mlc_graph.add %a, %b : (tensor<3x1xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @activations
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: math.erf
+// CHECK: arith.cmpf olt
+// CHECK: arith.select
+func.func @activations(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = mlc_graph.relu %x : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = mlc_graph.sigmoid %x : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = mlc_graph.gelu %x : (tensor<8xf32>) -> tensor<8xf32>
+  %3 = mlc_graph.leaky_relu %x : (tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @compare_select_int
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: arith.maxsi
+func.func @compare_select_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
+  %c = mlc_graph.less %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  %0 = mlc_graph.where %c, %a, %b : (tensor<4xi1>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = mlc_graph.max %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1 : tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// Ops without a lowering yet are named, once each.
+func.func @unsupported(%x: tensor<?x4xf32>, %w: tensor<2x4x3x3xf32>, %i: tensor<1x4x8x8xf32>) -> (tensor<?x4xf32>, tensor<1x2x6x6xf32>) {
+  // expected-error @+2 {{failed to legalize operation 'mlc_graph.relu' that was explicitly marked illegal}}
+  // expected-error @+1 {{'mlc_graph.relu' (1 in this function) has no lowering to the loop level for these types and shapes yet}}
+  %0 = mlc_graph.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  // expected-error @+1 {{'mlc_graph.conv' (1 in this function) has no lowering to the loop level for these types and shapes yet}}
+  %1 = mlc_graph.conv %i, %w : (tensor<1x4x8x8xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x6x6xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<1x2x6x6xf32>
+}

@@ -1,0 +1,47 @@
+// RUN: mlc-opt %s -mlc-convert-graph-to-loop | FileCheck %s
+
+// CHECK-LABEL: func @gemm
+// CHECK-SAME: (%[[A:.*]]: tensor<2x4xf32>, %[[B:.*]]: tensor<5x4xf32>, %[[C:.*]]: tensor<5xf32>)
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<5x4xf32>) outs(%{{.*}} : tensor<4x5xf32>) permutation = [1, 0]
+// CHECK: %[[ACC:.*]] = linalg.fill
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[A]], %[[BT]] : tensor<2x4xf32>, tensor<4x5xf32>) outs(%[[ACC]] : tensor<2x5xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %[[C]] : tensor<2x5xf32>, tensor<5xf32>)
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.addf
+func.func @gemm(%a: tensor<2x4xf32>, %b: tensor<5x4xf32>, %c: tensor<5xf32>) -> tensor<2x5xf32> {
+  %0 = mlc_graph.gemm %a, %b, %c {alpha = 0.5 : f32, beta = 2.0 : f32, trans_b = true} : (tensor<2x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// CHECK-LABEL: func @softmax_reshape_transpose
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.maxnumf
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: linalg.transpose {{.*}} permutation = [1, 0]
+// CHECK: %[[S:.*]] = arith.constant dense<10> : tensor<1xi64>
+// CHECK: tensor.reshape %{{.*}}(%[[S]]) : (tensor<5x2xf32>, tensor<1xi64>) -> tensor<10xf32>
+func.func @softmax_reshape_transpose(%x: tensor<2x5xf32>) -> tensor<10xf32> {
+  %0 = mlc_graph.softmax %x : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  %1 = mlc_graph.transpose %0 : (tensor<2x5xf32>) -> tensor<5x2xf32>
+  %s = mlc_graph.constant dense<[-1]> : tensor<1xi64>
+  %2 = mlc_graph.reshape %1, %s : (tensor<5x2xf32>, tensor<1xi64>) -> tensor<10xf32>
+  return %2 : tensor<10xf32>
+}
+
+// Weights stay blobs through the conversion.
+// CHECK-LABEL: func @weights
+// CHECK: arith.constant dense_resource<w> : tensor<2x2xf32>
+func.func @weights() -> tensor<2x2xf32> {
+  %0 = mlc_graph.constant dense_resource<w> : tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F0000004000004040000080C0"
+    }
+  }
+#-}
