@@ -142,9 +142,107 @@ LogicalResult convertLoop(NodeImporter &n) {
   llvm::append_range(n.results, n.builder.create(state)->getResults());
   return success();
 }
+/// `axes[i]` normalized against `rank`, 0 when absent.
+FailureOr<int64_t> getAxis(NodeImporter &n, std::optional<ArrayRef<int64_t>> axes,
+                           size_t i, int64_t rank) {
+  int64_t axis = axes ? (*axes)[i] : 0;
+  if (axis < -rank || axis >= rank) {
+    (void)n.fail("scan axis " + llvm::Twine(axis) +
+                 " is out of range for rank " + llvm::Twine(rank));
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+LogicalResult convertScan(NodeImporter &n) {
+  if (n.opset < 9)
+    return n.fail("Scan before opset 9 (with sequence_lens) is not supported");
+  const onnx::GraphProto *body = getGraphAttr(n, "body");
+  if (!body)
+    return n.fail("body is required");
+  int64_t scanned = n.getInt("num_scan_inputs", 0);
+  int64_t total = n.getNumInputs();
+  if (scanned < 1 || scanned > total)
+    return n.fail("num_scan_inputs = " + llvm::Twine(scanned) +
+                  " must be in [1, " + llvm::Twine(total) + "]");
+  int64_t states = total - scanned;
+  DenseI64ArrayAttr inAxes = n.getI64Array("scan_input_axes");
+  DenseI64ArrayAttr outAxes = n.getI64Array("scan_output_axes");
+  if (inAxes && static_cast<int64_t>(inAxes.size()) != scanned)
+    return n.fail("scan_input_axes needs one entry per scan input");
+  SmallVector<Value> inputs;
+  SmallVector<Type> argTypes;
+  int64_t length = ShapedType::kDynamic;
+  for (int64_t i = 0; i < total; ++i) {
+    if (!n.hasInput(i))
+      return n.fail("input " + llvm::Twine(i) + " is absent");
+    Value v = n.getInput(i);
+    inputs.push_back(v);
+    if (i < states) {
+      argTypes.push_back(relax(v.getType()));
+      continue;
+    }
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      return n.fail("scan inputs must have a known rank");
+    auto axis = getAxis(n, inAxes ? std::optional(inAxes.asArrayRef())
+                                  : std::nullopt,
+                        i - states, t.getRank());
+    if (failed(axis))
+      return failure();
+    if (!t.isDynamicDim(*axis))
+      length = t.getDimSize(*axis);
+    SmallVector<int64_t> dims(t.getShape());
+    dims.erase(dims.begin() + *axis);
+    argTypes.push_back(RankedTensorType::get(dims, t.getElementType()));
+  }
+  Region region;
+  auto outputs = n.subgraphs->importSubgraph(*body, region, argTypes);
+  if (failed(outputs))
+    return failure();
+  int64_t scanOutputs = static_cast<int64_t>(outputs->size()) - states;
+  if (scanOutputs < 0)
+    return n.fail("body has fewer outputs than state variables");
+  if (outAxes && static_cast<int64_t>(outAxes.size()) != scanOutputs)
+    return n.fail("scan_output_axes needs one entry per scan output");
+  SmallVector<Type> types;
+  for (int64_t i = 0; i < states; ++i) {
+    Type type = join(inputs[i].getType(), (*outputs)[i].getType());
+    if (!type)
+      return n.fail("state " + llvm::Twine(i) + " changes element type");
+    types.push_back(type);
+  }
+  for (int64_t k = 0; k < scanOutputs; ++k) {
+    auto t = dyn_cast<RankedTensorType>((*outputs)[states + k].getType());
+    if (!t)
+      return n.fail("scan outputs must have a known rank");
+    auto axis = getAxis(n, outAxes ? std::optional(outAxes.asArrayRef())
+                                   : std::nullopt,
+                        k, t.getRank() + 1);
+    if (failed(axis))
+      return failure();
+    SmallVector<int64_t> dims(t.getShape());
+    dims.insert(dims.begin() + *axis, length);
+    types.push_back(RankedTensorType::get(dims, t.getElementType()));
+  }
+  {
+    OpBuilder::InsertionGuard guard(n.builder);
+    n.builder.setInsertionPointToEnd(&region.front());
+    YieldOp::create(n.builder, n.loc, *outputs);
+  }
+  OperationState state(n.loc, ScanOp::getOperationName());
+  ScanOp::build(n.builder, state, types, inputs,
+                n.builder.getI64IntegerAttr(scanned), inAxes,
+                n.getI64Array("scan_input_directions"), outAxes,
+                n.getI64Array("scan_output_directions"));
+  state.regions[0]->takeBody(region);
+  llvm::append_range(n.results, n.builder.create(state)->getResults());
+  return success();
+}
 } // namespace
 
 void mlc::onnx_import::addControlFlowConverters(ConverterTable &t) {
   t.add("If", 1, convertIf);
   t.add("Loop", 1, convertLoop);
+  t.add("Scan", 9, convertScan);
 }

@@ -37,10 +37,6 @@ using llvm::StringRef;
 using llvm::Twine;
 
 namespace {
-/// The ai.onnx opsets whose semantics the converters implement.
-constexpr int64_t kMinOpset = 7;
-constexpr int64_t kMaxOpset = 21;
-
 bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }

@@ -96,6 +96,14 @@ LogicalResult convertBatchNorm(NodeImporter &n) {
                              n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
 }
 
+LogicalResult convertInstanceNorm(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  return n.emit<InstanceNormOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2),
+      n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
+}
+
 /// LayerNormalization. Its optional Mean and InvStdDev outputs are spelled
 /// out with reductions: mean(x), 1 / sqrt(mean((x - mean)^2) + epsilon).
 LogicalResult convertLayerNorm(NodeImporter &n) {
@@ -205,6 +213,7 @@ void mlc::onnx_import::addNNConverters(ConverterTable &t) {
   t.add("GlobalMaxPool", 1, convertGlobalPool<GlobalMaxPoolOp>);
   t.add("BatchNormalization", 7, convertBatchNorm);
   t.add("LayerNormalization", 17, convertLayerNorm);
+  t.add("InstanceNormalization", 6, convertInstanceNorm);
   t.add("Softmax", 1, convertSoftmax<SoftmaxOp>);
   t.add("LogSoftmax", 1, convertSoftmax<LogSoftmaxOp>);
   t.add("Hardmax", 1, convertSoftmax<HardmaxOp>);

@@ -31,6 +31,12 @@
 
 namespace mlc::onnx_import {
 
+/// The ai.onnx opsets the importer reads. Each op is converted from the
+/// opset its converter is registered at (ConverterTable), so a model at an
+/// old opset imports when every op it uses has its current semantics there.
+constexpr int64_t kMinOpset = 1;
+constexpr int64_t kMaxOpset = 21;
+
 /// Imports ONNX subgraphs (If branches, Loop bodies) into regions.
 class SubgraphImporter {
 public:

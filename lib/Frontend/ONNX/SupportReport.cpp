@@ -61,8 +61,9 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
       continue;
     if (!defaultDomain)
       use.why = "domain '" + node.domain() + "' is not supported";
-    else if (opset < 7 || opset > 21)
-      use.why = "opset " + std::to_string(opset) + " is outside 7-21";
+    else if (opset < kMinOpset || opset > kMaxOpset)
+      use.why = "opset " + std::to_string(opset) + " is outside " +
+                std::to_string(kMinOpset) + "-" + std::to_string(kMaxOpset);
     else if (table.lookup(node.op_type(), opset, use.why))
       use.why.clear();
   }

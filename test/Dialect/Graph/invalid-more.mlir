@@ -151,3 +151,14 @@ func.func @gru_direction(%x: tensor<7x2x4xf32>, %w: tensor<1x9x4xf32>, %r: tenso
   %0:2 = mlc_graph.gru %x, %w, %r {direction = "sideways", hidden_size = 3 : i64} : (tensor<7x2x4xf32>, tensor<1x9x4xf32>, tensor<1x9x3xf32>) -> (tensor<7x1x2x3xf32>, tensor<1x2x3xf32>)
   return
 }
+
+// -----
+
+func.func @scan_inputs(%init: tensor<2xf32>, %x: tensor<3x2xf32>) {
+  // expected-error @+1 {{'mlc_graph.scan' op num_scan_inputs = 3 must be in [1, 2]}}
+  %0:2 = mlc_graph.scan(%init, %x) {
+  ^bb0(%s: tensor<2xf32>, %slice: tensor<2xf32>):
+    mlc_graph.yield %s, %s : tensor<2xf32>, tensor<2xf32>
+  } {num_scan_inputs = 3 : i64} : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
+  return
+}

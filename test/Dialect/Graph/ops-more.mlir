@@ -194,3 +194,22 @@ func.func @indexing_nd(%d: tensor<2x3x4xf32>, %i: tensor<5x2xi64>, %u: tensor<5x
   %5 = mlc_graph.random %d {distribution = "uniform", dtype = f16} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf16>
   return
 }
+
+// CHECK-LABEL: func @instance_norm
+func.func @instance_norm(%x: tensor<2x3x5x5xf32>, %p: tensor<3xf32>) -> tensor<2x3x5x5xf32> {
+  // CHECK: mlc_graph.instance_norm %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f32} : (tensor<2x3x5x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5x5xf32>
+  %0 = mlc_graph.instance_norm %x, %p, %p {epsilon = 1.0e-3 : f32} : (tensor<2x3x5x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5x5xf32>
+  return %0 : tensor<2x3x5x5xf32>
+}
+
+// CHECK-LABEL: func @scan
+func.func @scan(%init: tensor<2xf32>, %x: tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  // CHECK: mlc_graph.scan(%{{.*}}, %{{.*}}) {
+  // CHECK: } {num_scan_inputs = 1 : i64} : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
+  %0:2 = mlc_graph.scan(%init, %x) {
+  ^bb0(%s: tensor<2xf32>, %slice: tensor<2xf32>):
+    %n = mlc_graph.add %s, %slice : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    mlc_graph.yield %n, %n : tensor<2xf32>, tensor<2xf32>
+  } {num_scan_inputs = 1 : i64} : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
+  return %0#0, %0#1 : tensor<2xf32>, tensor<3x2xf32>
+}

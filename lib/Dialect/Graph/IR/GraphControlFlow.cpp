@@ -103,3 +103,45 @@ LogicalResult LoopOp::verify() {
              << i << ", incompatible with " << getResult(i).getType();
   return success();
 }
+
+LogicalResult ScanOp::verify() {
+  int64_t numInputs = getInputs().size();
+  int64_t scanned = getNumScanInputs();
+  if (scanned < 1 || scanned > numInputs)
+    return emitOpError("num_scan_inputs = ")
+           << scanned << " must be in [1, " << numInputs << "]";
+  int64_t states = getNumStates();
+  int64_t scanOutputs = static_cast<int64_t>(getNumResults()) - states;
+  if (scanOutputs < 0)
+    return emitOpError("has ") << getNumResults() << " results but "
+                               << states << " state variables";
+  auto checkCount = [&](std::optional<ArrayRef<int64_t>> values,
+                        StringRef what, int64_t expected) -> LogicalResult {
+    if (values && static_cast<int64_t>(values->size()) != expected)
+      return emitOpError() << what << " has " << values->size()
+                           << " entries, expected " << expected;
+    return success();
+  };
+  if (failed(checkCount(getScanInputAxes(), "scan_input_axes", scanned)) ||
+      failed(checkCount(getScanInputDirections(), "scan_input_directions",
+                        scanned)) ||
+      failed(checkCount(getScanOutputAxes(), "scan_output_axes", scanOutputs)) ||
+      failed(checkCount(getScanOutputDirections(), "scan_output_directions",
+                        scanOutputs)))
+    return failure();
+  Block &body = getBody().front();
+  if (static_cast<int64_t>(body.getNumArguments()) != numInputs)
+    return emitOpError("body has ")
+           << body.getNumArguments() << " arguments, expected " << numInputs;
+  YieldOp yield = getYield(getBody());
+  if (!yield)
+    return emitOpError("body does not end in mlc_graph.yield");
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError("body yields ") << yield.getValues().size()
+                                       << " values, expected "
+                                       << getNumResults();
+  for (int64_t i = 0; i < states; ++i)
+    if (!areCompatible(getInputs()[i].getType(), getResult(i).getType()))
+      return emitOpError("state ") << i << " changes type";
+  return success();
+}

@@ -440,6 +440,24 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return success();
 }
 
+LogicalResult InstanceNormOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                               Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  int64_t channels = kDyn;
+  if (auto x = getTensorShape(adaptor.getInput())) {
+    if (x->size() < 3)
+      return shapeError(loc, name, "expects an input of rank >= 3, got rank ",
+                        x->size());
+    channels = (*x)[1];
+  }
+  if (failed(checkChannelParam(loc, name, "scale", adaptor.getScale(),
+                               channels)) ||
+      failed(checkChannelParam(loc, name, "bias", adaptor.getBias(), channels)))
+    return failure();
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                             Adaptor adaptor, Types &types) {
   StringRef name = getOperationName();

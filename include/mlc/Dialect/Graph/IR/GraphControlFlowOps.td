@@ -18,8 +18,8 @@
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 def Graph_YieldOp : Graph_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["IfOp", "LoopOp"]>]> {
-  let summary = "Ends an If branch or a Loop body";
+    ParentOneOf<["IfOp", "LoopOp", "ScanOp"]>]> {
+  let summary = "Ends an If branch or a Loop or Scan body";
   let arguments = (ins Variadic<Graph_Tensor>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
@@ -69,6 +69,37 @@ def Graph_LoopOp : Graph_Op<"loop", [RecursiveMemoryEffects,
     /// Number of scan outputs (results past the carried values).
     unsigned getNumScanOutputs() {
       return getNumResults() - getInitial().size();
+    }
+  }];
+}
+
+def Graph_ScanOp : Graph_Op<"scan", [RecursiveMemoryEffects]> {
+  let summary = "ONNX Scan (opset 9+)";
+  let description = [{
+    The first `inputs.size() - num_scan_inputs` operands are state
+    variables, the rest are scanned along `scan_input_axes` (default 0). The
+    body receives the states and one slice of each scan input, and yields
+    the next states and one element of each scan output. The results are the
+    final states, then the scan outputs stacked along `scan_output_axes`.
+    Directions are 0 (forward) or 1 (reverse).
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs,
+                       I64Attr:$num_scan_inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
+                       OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
+                       OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
+                       OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` $body attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of state variables (operands before the scanned inputs).
+    int64_t getNumStates() {
+      return static_cast<int64_t>(getInputs().size()) -
+             static_cast<int64_t>(getNumScanInputs());
     }
   }];
 }

@@ -372,6 +372,21 @@ def Graph_BatchNormOp : Graph_InferOp<"batch_norm"> {
   }];
 }
 
+def Graph_InstanceNormOp : Graph_InferOp<"instance_norm"> {
+  let summary = "ONNX InstanceNormalization";
+  let description = [{
+    Normalizes each (sample, channel) over the spatial dims, then scales and
+    shifts by the `[C]` tensors `scale` and `bias`.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+                       Graph_FloatTensor:$bias,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Graph_LayerNormOp : Graph_InferOp<"layer_norm"> {
   let summary = "Layer normalization (ONNX LayerNormalization)";
   let description = [{
