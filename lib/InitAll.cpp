@@ -14,6 +14,7 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/NPU/IR/NPUOps.h"
 #include "mlc/Pipelines/Pipelines.h"
+#include "mlc/Target/CPU/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -29,6 +30,7 @@ void mlc::registerAllMLCDialects(mlir::DialectRegistry &registry) {
 void mlc::registerAllMLCPasses() {
   graph::registerGraphPasses();
   registerConversionPasses();
+  target::registerCPUPasses();
 }
 
 void mlc::registerAllMLCPipelines() { registerMLCPipelines(); }

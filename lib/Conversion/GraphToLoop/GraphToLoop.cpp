@@ -25,6 +25,7 @@ using namespace mlir;
 void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphElementwiseToLinalgPatterns(patterns);
   populateGraphStructuredToLinalgPatterns(patterns);
+  populateGraphConvPoolToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -33,25 +34,31 @@ struct ConvertGraphToLoopPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
+    // Graph ops are not marked illegal: partial conversion then lowers what
+    // it can and collects the ops no pattern handled, which are reported by
+    // kind, once each.
     ConversionTarget target(*ctx);
-    target.addIllegalDialect<mlc::graph::GraphDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect>();
     RewritePatternSet patterns(ctx);
     mlc::populateGraphToLoopConversionPatterns(patterns);
-    // Convert what can be; then report every op kind left, once.
+    DenseSet<Operation *> unlowered;
     ConversionConfig config;
-    if (succeeded(applyPartialConversion(func, target, std::move(patterns),
-                                         config)))
-      return;
+    config.unlegalizedOps = &unlowered;
+    if (failed(applyPartialConversion(func, target, std::move(patterns),
+                                      config)))
+      return signalPassFailure();
     std::map<std::string, std::pair<int, Operation *>> left;
     func.walk([&](Operation *op) {
-      if (isa<mlc::graph::GraphDialect>(op->getDialect())) {
+      if (unlowered.contains(op) &&
+          isa<mlc::graph::GraphDialect>(op->getDialect())) {
         auto &entry = left[op->getName().getStringRef().str()];
         if (entry.first++ == 0)
           entry.second = op;
       }
     });
+    if (left.empty())
+      return;
     for (auto &[name, entry] : left)
       entry.second->emitError()
           << "'" << name << "' (" << entry.first

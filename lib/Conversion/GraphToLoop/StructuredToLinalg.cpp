@@ -196,6 +196,31 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
   }
 };
 
+/// Concat through tensor.concat's decomposition into insert_slices.
+struct ConcatLowering : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto result = staticType(op.getResult());
+    if (!result || llvm::any_of(adaptor.getInputs(), [](Value v) {
+          return !staticType(v);
+        }))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += result.getRank();
+    auto concat = tensor::ConcatOp::create(rewriter, op.getLoc(), result, axis,
+                                           adaptor.getInputs());
+    FailureOr<SmallVector<Value>> parts = concat.decomposeOperation(rewriter);
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "concat decomposition failed");
+    rewriter.replaceOp(op, *parts);
+    rewriter.eraseOp(concat);
+    return success();
+  }
+};
+
 /// Reshape and Flatten with static result shapes: tensor.reshape with the
 /// result dims as a constant shape.
 template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
@@ -219,7 +244,8 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void mlc::populateGraphStructuredToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, MatMulLowering, GemmLowering, SoftmaxLowering,
+  patterns.add<ConstantLowering, ConcatLowering, MatMulLowering, GemmLowering,
+               SoftmaxLowering,
                TransposeLowering, ReshapeLowering<ReshapeOp>,
                ReshapeLowering<FlattenOp>>(patterns.getContext());
 }

@@ -296,7 +296,7 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph, Region &region,
   OpBuilder::InsertionGuard guard(builder);
   Block *block = builder.createBlock(&region);
   scopes.emplace_back();
-  auto popScope = llvm::make_scope_exit([&] { scopes.pop_back(); });
+  llvm::scope_exit popScope([&] { scopes.pop_back(); });
   for (auto [i, in] : llvm::enumerate(graph.input())) {
     Type type = argTypes.empty() ? Type() : argTypes[i];
     if (!type) {

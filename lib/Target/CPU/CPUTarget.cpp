@@ -36,7 +36,7 @@ namespace {
 constexpr llvm::StringLiteral kLoweringPipeline =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "func.func(convert-linalg-to-loops),"
+    "mlc-cpu-copies-to-linalg,func.func(convert-linalg-to-loops),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"

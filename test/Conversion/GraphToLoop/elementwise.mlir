@@ -47,11 +47,12 @@ func.func @compare_select_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4
 // -----
 
 // Ops without a lowering yet are named, once each.
-func.func @unsupported(%x: tensor<?x4xf32>, %w: tensor<2x4x3x3xf32>, %i: tensor<1x4x8x8xf32>) -> (tensor<?x4xf32>, tensor<1x2x6x6xf32>) {
-  // expected-error @+2 {{failed to legalize operation 'mlc_graph.relu' that was explicitly marked illegal}}
+func.func @unsupported(%x: tensor<?x4xf32>, %y: tensor<3x4xf32>, %a: tensor<i64>) -> (tensor<?x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
   // expected-error @+1 {{'mlc_graph.relu' (1 in this function) has no lowering to the loop level for these types and shapes yet}}
   %0 = mlc_graph.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  // expected-error @+1 {{'mlc_graph.conv' (1 in this function) has no lowering to the loop level for these types and shapes yet}}
-  %1 = mlc_graph.conv %i, %w : (tensor<1x4x8x8xf32>, tensor<2x4x3x3xf32>) -> tensor<1x2x6x6xf32>
-  return %0, %1 : tensor<?x4xf32>, tensor<1x2x6x6xf32>
+  // expected-error @+1 {{'mlc_graph.cum_sum' (2 in this function) has no lowering to the loop level for these types and shapes yet}}
+  %1 = mlc_graph.cum_sum %y, %a : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
+  %2 = mlc_graph.cum_sum %1, %a : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
+  %3 = mlc_graph.relu %y : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0, %2, %3 : tensor<?x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
 }

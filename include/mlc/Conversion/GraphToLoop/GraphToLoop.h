@@ -20,6 +20,10 @@ void populateGraphElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns)
 /// Constants, matmul/gemm, softmax, transpose, reshape and flatten.
 void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// 2-D convolution (plain, depthwise, grouped), pooling, global average
+/// pooling and batch normalization.
+void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Everything `mlc-convert-graph-to-loop` applies.
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
 

@@ -1,0 +1,26 @@
+//===- Passes.h - CPU target passes -----------------------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_TARGET_CPU_PASSES_H
+#define MLC_TARGET_CPU_PASSES_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlc::target {
+
+#define GEN_PASS_DECL
+#include "mlc/Target/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mlc/Target/CPU/Passes.h.inc"
+
+} // namespace mlc::target
+
+#endif // MLC_TARGET_CPU_PASSES_H

@@ -1,0 +1,365 @@
+//===- ConvPoolToLinalg.cpp - Convolution, pooling, batch norm ------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// 2-D NCHW convolution (plain, depthwise and grouped), max/average pooling,
+// global average pooling and inference batch normalization to linalg named
+// ops and generics. Padding is an explicit tensor.pad; auto_pad and
+// ceil_mode are resolved to explicit pads from the static shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlc::graph;
+
+namespace {
+RankedTensorType static4d(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() && t.getRank() == 4 &&
+                 isa<FloatType>(t.getElementType())
+             ? t
+             : RankedTensorType();
+}
+
+/// The explicit (begin, end) pads of the two spatial dims, with auto_pad
+/// and ceil_mode resolved against the static input.
+FailureOr<SmallVector<int64_t, 4>>
+resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
+            ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+            std::optional<ArrayRef<int64_t>> pads, AutoPad autoPad,
+            bool ceilMode) {
+  SmallVector<int64_t, 4> out(4, 0); // h_begin, w_begin, h_end, w_end
+  for (int i = 0; i < 2; ++i) {
+    WindowDim dim;
+    dim.input = input.getDimSize(i + 2);
+    dim.kernel = kernel[i];
+    dim.stride = strides[i];
+    dim.dilation = dilations[i];
+    dim.padBegin = pads ? (*pads)[i] : 0;
+    dim.padEnd = pads ? (*pads)[i + 2] : 0;
+    WindowPadding mode = autoPad == AutoPad::SameUpper ? WindowPadding::SameUpper
+                         : autoPad == AutoPad::SameLower
+                             ? WindowPadding::SameLower
+                         : autoPad == AutoPad::Valid ? WindowPadding::Valid
+                                                     : WindowPadding::Explicit;
+    auto r = computeWindowDim(dim, mode, ceilMode);
+    if (!r) {
+      llvm::consumeError(r.takeError());
+      return failure();
+    }
+    out[i] = r->padBegin;
+    // ceil_mode: pad the end so that the last window fits.
+    int64_t effective = (kernel[i] - 1) * dilations[i] + 1;
+    int64_t needed = (r->output - 1) * strides[i] + effective - dim.input -
+                     r->padBegin;
+    out[i + 2] = std::max(r->padEnd, needed);
+  }
+  return out;
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, double value) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> low = {0, 0, pads[0], pads[1]};
+  SmallVector<int64_t> high = {0, 0, pads[2], pads[3]};
+  SmallVector<int64_t> shape(type.getShape());
+  for (int i = 2; i < 4; ++i)
+    shape[i] += low[i] + high[i];
+  Value fill = arith::ConstantOp::create(
+      b, loc, type.getElementType(),
+      b.getFloatAttr(type.getElementType(), value));
+  return tensor::PadOp::create(
+             b, loc, RankedTensorType::get(shape, type.getElementType()), input,
+             getAsIndexOpFoldResult(b.getContext(), low),
+             getAsIndexOpFoldResult(b.getContext(), high), fill)
+      .getResult();
+}
+
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  Value v = arith::ConstantOp::create(
+      b, loc, type.getElementType(),
+      b.getFloatAttr(type.getElementType(), value));
+  return linalg::FillOp::create(b, loc, v, empty).getResult(0);
+}
+
+SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a) {
+  return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>{1, 1};
+}
+
+/// out[n, c, h, w] = f(in[n, c, h, w], params[c]...) as one generic.
+Value channelwise(OpBuilder &b, Location loc, Value input, ValueRange params,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
+  auto type = cast<RankedTensorType>(input.getType());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
+  for (size_t i = 0; i < params.size(); ++i)
+    maps.push_back(AffineMap::get(4, 0, {b.getAffineDimExpr(1)}, ctx));
+  maps.push_back(b.getMultiDimIdentityMap(4));
+  SmallVector<Value> ins = {input};
+  llvm::append_range(ins, params);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                       type.getElementType());
+  SmallVector<utils::IteratorType> it(4, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ins, ValueRange{init}, maps, it,
+             [&](OpBuilder &bb, Location l, ValueRange args) {
+               linalg::YieldOp::create(bb, l, fn(bb, l, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+struct ConvLowering : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto x = static4d(adaptor.getInput()), w = static4d(adaptor.getWeight());
+    auto result = static4d(op.getResult());
+    if (!x || !w || !result)
+      return rewriter.notifyMatchFailure(op, "only static 2-D float conv");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> strides = orOnes(op.getStrides());
+    SmallVector<int64_t> dilations = orOnes(op.getDilations());
+    auto pads = resolvePads(x, w.getShape().drop_front(2), strides, dilations,
+                            op.getPads(), op.getAutoPad(), false);
+    if (failed(pads))
+      return rewriter.notifyMatchFailure(op, "bad window");
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads, 0.0);
+    Value acc = filled(rewriter, loc, result, 0.0);
+    auto stridesAttr = rewriter.getI64TensorAttr(strides);
+    auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
+    int64_t group = op.getGroup();
+    int64_t c = x.getDimSize(1), m = w.getDimSize(0);
+    Value conv;
+    if (group == 1) {
+      conv = linalg::Conv2DNchwFchwOp::create(
+                 rewriter, loc, TypeRange{result},
+                 ValueRange{input, adaptor.getWeight()}, ValueRange{acc},
+                 stridesAttr, dilationsAttr)
+                 .getResult(0);
+    } else if (group == c && m == c) {
+      // Depthwise: weight [C, 1, kh, kw] -> [C, kh, kw].
+      auto wt = RankedTensorType::get(
+          {c, w.getDimSize(2), w.getDimSize(3)}, w.getElementType());
+      Value weight = tensor::CollapseShapeOp::create(
+          rewriter, loc, wt, adaptor.getWeight(),
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+      conv = linalg::DepthwiseConv2DNchwChwOp::create(
+                 rewriter, loc, TypeRange{result}, ValueRange{input, weight},
+                 ValueRange{acc}, stridesAttr, dilationsAttr)
+                 .getResult(0);
+    } else {
+      // Grouped: [N, G, C/G, H, W] x [G, M/G, C/G, kh, kw].
+      auto in = cast<RankedTensorType>(input.getType());
+      auto gIn = RankedTensorType::get(
+          {in.getDimSize(0), group, c / group, in.getDimSize(2),
+           in.getDimSize(3)},
+          in.getElementType());
+      auto gW = RankedTensorType::get({group, m / group, w.getDimSize(1),
+                                       w.getDimSize(2), w.getDimSize(3)},
+                                      w.getElementType());
+      auto gOut = RankedTensorType::get(
+          {result.getDimSize(0), group, m / group, result.getDimSize(2),
+           result.getDimSize(3)},
+          result.getElementType());
+      Value gi = tensor::ExpandShapeOp::create(
+          rewriter, loc, gIn, input,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+      Value gw = tensor::ExpandShapeOp::create(
+          rewriter, loc, gW, adaptor.getWeight(),
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+      Value ga = tensor::ExpandShapeOp::create(
+          rewriter, loc, gOut, acc,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+      Value g = linalg::Conv2DNgchwGfchwOp::create(
+                    rewriter, loc, TypeRange{gOut}, ValueRange{gi, gw},
+                    ValueRange{ga}, stridesAttr, dilationsAttr)
+                    .getResult(0);
+      conv = tensor::CollapseShapeOp::create(
+          rewriter, loc, result, g,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    }
+    if (Value bias = adaptor.getBias())
+      conv = channelwise(rewriter, loc, conv, bias,
+                         [](OpBuilder &b, Location l, ValueRange a) -> Value {
+                           return arith::AddFOp::create(b, l, a[0], a[1]);
+                         });
+    rewriter.replaceOp(op, conv);
+    return success();
+  }
+};
+
+template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isMax = std::is_same_v<OpTy, MaxPoolOp>;
+    auto x = static4d(adaptor.getInput());
+    auto result = static4d(op.getResult());
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    if (!x || !result || kernel.size() != 2)
+      return rewriter.notifyMatchFailure(op, "only static 2-D float pooling");
+    Location loc = op.getLoc();
+    SmallVector<int64_t> strides = orOnes(op.getStrides());
+    SmallVector<int64_t> dilations = orOnes(op.getDilations());
+    auto pads = resolvePads(x, kernel, strides, dilations, op.getPads(),
+                            op.getAutoPad(), op.getCeilMode());
+    if (failed(pads))
+      return rewriter.notifyMatchFailure(op, "bad window");
+    double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
+    Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
+                                           x.getElementType());
+    auto stridesAttr = rewriter.getI64TensorAttr(strides);
+    auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
+    if constexpr (isMax) {
+      Value acc = filled(rewriter, loc, result, padValue);
+      rewriter.replaceOp(op, linalg::PoolingNchwMaxOp::create(
+                                 rewriter, loc, TypeRange{result},
+                                 ValueRange{input, window}, ValueRange{acc},
+                                 stridesAttr, dilationsAttr)
+                                 .getResult(0));
+      return success();
+    } else {
+      Value sum = linalg::PoolingNchwSumOp::create(
+                      rewriter, loc, TypeRange{result},
+                      ValueRange{input, window},
+                      ValueRange{filled(rewriter, loc, result, 0.0)},
+                      stridesAttr, dilationsAttr)
+                      .getResult(0);
+      bool padded = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
+      Value count;
+      if (!padded || op.getCountIncludePad()) {
+        // Windows past the explicit pads (ceil_mode) still exclude them.
+        count = filled(rewriter, loc, result, kernel[0] * kernel[1]);
+      } else {
+        // Count the real input positions in each window.
+        Value ones = padSpatial(rewriter, loc,
+                                filled(rewriter, loc, x, 1.0), *pads, 0.0);
+        count = linalg::PoolingNchwSumOp::create(
+                    rewriter, loc, TypeRange{result},
+                    ValueRange{ones, window},
+                    ValueRange{filled(rewriter, loc, result, 0.0)},
+                    stridesAttr, dilationsAttr)
+                    .getResult(0);
+      }
+      SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(4));
+      SmallVector<utils::IteratorType> it(4, utils::IteratorType::parallel);
+      Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                           result.getElementType());
+      rewriter.replaceOp(
+          op, linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{result}, ValueRange{sum, count},
+                  ValueRange{init}, maps, it,
+                  [](OpBuilder &b, Location l, ValueRange a) {
+                    linalg::YieldOp::create(
+                        b, l, Value(arith::DivFOp::create(b, l, a[0], a[1])));
+                  })
+                  .getResult(0));
+      return success();
+    }
+  }
+};
+
+struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GlobalAveragePoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto x = static4d(adaptor.getInput());
+    auto result = static4d(op.getResult());
+    if (!x || !result)
+      return rewriter.notifyMatchFailure(op, "only static 2-D float pooling");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr n = rewriter.getAffineDimExpr(0), c = rewriter.getAffineDimExpr(1);
+    AffineExpr zero = rewriter.getAffineConstantExpr(0);
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(4),
+                                   AffineMap::get(4, 0, {n, c, zero, zero}, ctx)};
+    SmallVector<utils::IteratorType> it = {
+        utils::IteratorType::parallel, utils::IteratorType::parallel,
+        utils::IteratorType::reduction, utils::IteratorType::reduction};
+    double scale = 1.0 / (x.getDimSize(2) * x.getDimSize(3));
+    Value sum = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{result}, adaptor.getInput(),
+                    filled(rewriter, loc, result, 0.0), maps, it,
+                    [](OpBuilder &b, Location l, ValueRange a) {
+                      linalg::YieldOp::create(
+                          b, l, Value(arith::AddFOp::create(b, l, a[0], a[1])));
+                    })
+                    .getResult(0);
+    SmallVector<AffineMap> scaleMaps(2, rewriter.getMultiDimIdentityMap(4));
+    SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         result.getElementType());
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, TypeRange{result}, sum, init, scaleMaps, par,
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  Value s = arith::ConstantOp::create(
+                      b, l, result.getElementType(),
+                      b.getFloatAttr(result.getElementType(), scale));
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::MulFOp::create(b, l, a[0], s)));
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
+/// (x - mean) * scale / sqrt(var + epsilon) + bias, channel by channel.
+struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!static4d(adaptor.getInput()))
+      return rewriter.notifyMatchFailure(op, "only static 4-D float input");
+    double eps = op.getEpsilon().convertToDouble();
+    Type element = static4d(adaptor.getInput()).getElementType();
+    rewriter.replaceOp(
+        op, channelwise(rewriter, op.getLoc(), adaptor.getInput(),
+                        {adaptor.getScale(), adaptor.getBias(),
+                         adaptor.getMean(), adaptor.getVariance()},
+                        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+                          Value e = arith::ConstantOp::create(
+                              b, l, element, b.getFloatAttr(element, eps));
+                          Value inv = math::RsqrtOp::create(
+                              b, l, arith::AddFOp::create(b, l, a[4], e));
+                          Value centered = arith::SubFOp::create(b, l, a[0], a[3]);
+                          Value scaled = arith::MulFOp::create(
+                              b, l, centered, arith::MulFOp::create(b, l, a[1], inv));
+                          return arith::AddFOp::create(b, l, scaled, a[2]);
+                        }));
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvLowering, PoolLowering<MaxPoolOp>,
+               PoolLowering<AveragePoolOp>, GlobalAveragePoolLowering,
+               BatchNormLowering>(patterns.getContext());
+}

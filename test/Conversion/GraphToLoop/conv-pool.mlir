@@ -1,0 +1,44 @@
+// RUN: mlc-opt %s -mlc-convert-graph-to-loop | FileCheck %s
+
+// CHECK-LABEL: func @conv_bias
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 3, 3] high[0, 0, 3, 3]
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<1x3x38x38xf32>, tensor<8x3x7x7xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.addf
+func.func @conv_bias(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x7x7xf32>, %b: tensor<8xf32>) -> tensor<1x8x16x16xf32> {
+  %0 = mlc_graph.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 3, 3, 3, 3>} : (tensor<1x3x32x32xf32>, tensor<8x3x7x7xf32>, tensor<8xf32>) -> tensor<1x8x16x16xf32>
+  return %0 : tensor<1x8x16x16xf32>
+}
+
+// CHECK-LABEL: func @depthwise_and_grouped
+// CHECK: linalg.depthwise_conv_2d_nchw_chw
+// CHECK: tensor.expand_shape
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: tensor.collapse_shape
+func.func @depthwise_and_grouped(%x: tensor<1x4x8x8xf32>, %dw: tensor<4x1x3x3xf32>, %gw: tensor<6x2x3x3xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x6x6x6xf32>) {
+  %0 = mlc_graph.conv %x, %dw {group = 4 : i64, auto_pad = #mlc_graph.auto_pad<same_upper>} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %1 = mlc_graph.conv %x, %gw {group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0, %1 : tensor<1x4x8x8xf32>, tensor<1x6x6x6xf32>
+}
+
+// Max pooling pads with -inf; ceil_mode adds end padding for the last window.
+// CHECK-LABEL: func @pools
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: linalg.pooling_nchw_max
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: arith.divf
+func.func @pools(%x: tensor<1x2x9x9xf32>) -> (tensor<1x2x5x5xf32>, tensor<1x2x9x9xf32>) {
+  %0 = mlc_graph.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, ceil_mode = true} : (tensor<1x2x9x9xf32>) -> tensor<1x2x5x5xf32>
+  %1 = mlc_graph.average_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x9x9xf32>) -> tensor<1x2x9x9xf32>
+  return %0, %1 : tensor<1x2x5x5xf32>, tensor<1x2x9x9xf32>
+}
+
+// CHECK-LABEL: func @norm_and_global_pool
+// CHECK: math.rsqrt
+// CHECK: iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+func.func @norm_and_global_pool(%x: tensor<1x2x4x4xf32>, %p: tensor<2xf32>) -> tensor<1x2x1x1xf32> {
+  %0 = mlc_graph.batch_norm %x, %p, %p, %p, %p : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %1 = mlc_graph.global_average_pool %0 : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
+  return %1 : tensor<1x2x1x1xf32>
+}
