@@ -15,6 +15,8 @@
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 
+#include "LoweringUtils.h"
+
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
@@ -28,12 +30,13 @@
 
 using namespace mlir;
 using namespace mlc::graph;
+using mlc::detail::createFilledTensor;
 
 namespace {
+/// The static 4-D float type of `v`, or null.
 RankedTensorType static4d(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() && t.getRank() == 4 &&
-                 isa<FloatType>(t.getElementType())
+  RankedTensorType t = mlc::detail::getStaticType(v);
+  return t && t.getRank() == 4 && isa<FloatType>(t.getElementType())
              ? t
              : RankedTensorType();
 }
@@ -94,15 +97,6 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
       .getResult();
 }
 
-Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  Value v = arith::ConstantOp::create(
-      b, loc, type.getElementType(),
-      b.getFloatAttr(type.getElementType(), value));
-  return linalg::FillOp::create(b, loc, v, empty).getResult(0);
-}
-
 SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a) {
   return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>{1, 1};
 }
@@ -146,7 +140,7 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     if (failed(pads))
       return rewriter.notifyMatchFailure(op, "bad window");
     Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads, 0.0);
-    Value acc = filled(rewriter, loc, result, 0.0);
+    Value acc = createFilledTensor(rewriter, loc, result, 0.0);
     auto stridesAttr = rewriter.getI64TensorAttr(strides);
     auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
     int64_t group = op.getGroup();
@@ -235,7 +229,7 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
     auto stridesAttr = rewriter.getI64TensorAttr(strides);
     auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
     if constexpr (isMax) {
-      Value acc = filled(rewriter, loc, result, padValue);
+      Value acc = createFilledTensor(rewriter, loc, result, padValue);
       rewriter.replaceOp(op, linalg::PoolingNchwMaxOp::create(
                                  rewriter, loc, TypeRange{result},
                                  ValueRange{input, window}, ValueRange{acc},
@@ -246,22 +240,22 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
       Value sum = linalg::PoolingNchwSumOp::create(
                       rewriter, loc, TypeRange{result},
                       ValueRange{input, window},
-                      ValueRange{filled(rewriter, loc, result, 0.0)},
+                      ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
                       stridesAttr, dilationsAttr)
                       .getResult(0);
       bool padded = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
       Value count;
       if (!padded || op.getCountIncludePad()) {
         // Windows past the explicit pads (ceil_mode) still exclude them.
-        count = filled(rewriter, loc, result, kernel[0] * kernel[1]);
+        count = createFilledTensor(rewriter, loc, result, kernel[0] * kernel[1]);
       } else {
         // Count the real input positions in each window.
         Value ones = padSpatial(rewriter, loc,
-                                filled(rewriter, loc, x, 1.0), *pads, 0.0);
+                                createFilledTensor(rewriter, loc, x, 1.0), *pads, 0.0);
         count = linalg::PoolingNchwSumOp::create(
                     rewriter, loc, TypeRange{result},
                     ValueRange{ones, window},
-                    ValueRange{filled(rewriter, loc, result, 0.0)},
+                    ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
                     stridesAttr, dilationsAttr)
                     .getResult(0);
       }
@@ -304,7 +298,7 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
     double scale = 1.0 / (x.getDimSize(2) * x.getDimSize(3));
     Value sum = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{result}, adaptor.getInput(),
-                    filled(rewriter, loc, result, 0.0), maps, it,
+                    createFilledTensor(rewriter, loc, result, 0.0), maps, it,
                     [](OpBuilder &b, Location l, ValueRange a) {
                       linalg::YieldOp::create(
                           b, l, Value(arith::AddFOp::create(b, l, a[0], a[1])));

@@ -8,6 +8,8 @@
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 
+#include "LoweringUtils.h"
+
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,23 +18,10 @@
 
 using namespace mlir;
 using namespace mlc::graph;
+using mlc::detail::createFilledTensor;
+using mlc::detail::getStaticType;
 
 namespace {
-/// The static ranked type of `v`, or null.
-RankedTensorType staticType(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() ? t : RankedTensorType();
-}
-
-/// A zero-filled tensor of `type`.
-Value zeros(OpBuilder &b, Location loc, RankedTensorType type) {
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
-                                         b.getZeroAttr(type.getElementType()));
-  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-}
-
 /// Transposes a 2-D tensor.
 Value transpose2d(OpBuilder &b, Location loc, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
@@ -60,12 +49,12 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
   LogicalResult
   matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto lhs = staticType(adaptor.getLhs()), rhs = staticType(adaptor.getRhs());
-    auto result = staticType(op.getResult());
+    auto lhs = getStaticType(adaptor.getLhs()), rhs = getStaticType(adaptor.getRhs());
+    auto result = getStaticType(op.getResult());
     if (!lhs || !rhs || !result || lhs.getRank() != 2 || rhs.getRank() != 2 ||
         !isa<FloatType>(result.getElementType()))
       return rewriter.notifyMatchFailure(op, "only static 2-D float matmul");
-    Value acc = zeros(rewriter, op.getLoc(), result);
+    Value acc = createFilledTensor(rewriter, op.getLoc(), result, 0.0);
     rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
         op, ValueRange{adaptor.getLhs(), adaptor.getRhs()}, ValueRange{acc});
     return success();
@@ -79,10 +68,10 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
   LogicalResult
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto result = staticType(op.getResult());
-    if (!result || !staticType(adaptor.getA()) || !staticType(adaptor.getB()) ||
+    auto result = getStaticType(op.getResult());
+    if (!result || !getStaticType(adaptor.getA()) || !getStaticType(adaptor.getB()) ||
         !isa<FloatType>(result.getElementType()) ||
-        (adaptor.getC() && !staticType(adaptor.getC())))
+        (adaptor.getC() && !getStaticType(adaptor.getC())))
       return rewriter.notifyMatchFailure(op, "only static float gemm");
     Location loc = op.getLoc();
     Value a = adaptor.getA(), b = adaptor.getB();
@@ -92,7 +81,7 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       b = transpose2d(rewriter, loc, b);
     Value product = linalg::MatmulOp::create(
                         rewriter, loc, ValueRange{a, b},
-                        ValueRange{zeros(rewriter, loc, result)})
+                        ValueRange{createFilledTensor(rewriter, loc, result, 0.0)})
                         .getResult(0);
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
@@ -150,7 +139,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = staticType(adaptor.getInput());
+    auto type = getStaticType(adaptor.getInput());
     if (!type || !isa<FloatType>(type.getElementType()))
       return rewriter.notifyMatchFailure(op, "only static float softmax");
     int64_t axis = static_cast<int64_t>(op.getAxis());
@@ -177,8 +166,8 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto in = staticType(adaptor.getInput());
-    auto result = staticType(op.getResult());
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
     if (!in || !result)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     SmallVector<int64_t> perm =
@@ -202,9 +191,9 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   LogicalResult
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto result = staticType(op.getResult());
+    auto result = getStaticType(op.getResult());
     if (!result || llvm::any_of(adaptor.getInputs(), [](Value v) {
-          return !staticType(v);
+          return !getStaticType(v);
         }))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     int64_t axis = static_cast<int64_t>(op.getAxis());
@@ -228,8 +217,8 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto result = staticType(op.getResult());
-    if (!result || !staticType(adaptor.getInput()))
+    auto result = getStaticType(op.getResult());
+    if (!result || !getStaticType(adaptor.getInput()))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     auto shapeType =
         RankedTensorType::get({result.getRank()}, rewriter.getI64Type());

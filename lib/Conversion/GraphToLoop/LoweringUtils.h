@@ -1,0 +1,42 @@
+//===- LoweringUtils.h - Helpers shared by the graph lowerings --*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Conversion/GraphToLoop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H
+#define MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlc::detail {
+
+/// The type of `v` when it is a ranked tensor of static shape, else null.
+inline mlir::RankedTensorType getStaticType(mlir::Value v) {
+  auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
+  return t && t.hasStaticShape() ? t : mlir::RankedTensorType();
+}
+
+/// A tensor of `type` filled with `value` (a float element type).
+inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::RankedTensorType type,
+                                      double value) {
+  mlir::Value empty = mlir::tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                    type.getElementType());
+  mlir::Value v = mlir::arith::ConstantOp::create(
+      b, loc, type.getElementType(),
+      b.getFloatAttr(type.getElementType(), value));
+  return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
+}
+
+} // namespace mlc::detail
+
+#endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H
