@@ -12,7 +12,9 @@
 # Exports each model with models/export_torch_models.py (once; the files
 # stay in BUILD_DIR/models), imports it with `mlc-compile --emit=graph`, and
 # checks that the graph IR verifies and every result shape is static. Prints
-# a Markdown table with import time and peak memory. Exits 1 on any failure.
+# a Markdown table with import time and peak memory. Then compiles the models
+# the CPU lowering covers to objects and compares them with PyTorch
+# (utils/check_model_numerics.py). Exits 1 on any failure.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -24,6 +26,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Models the graph-to-loop lowering covers today, checked numerically.
+COMPILED = ["mlp", "resnet18", "resnet50", "squeezenet1_1", "efficientnet_b0",
+            "mobilenet_v3_small"]
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
           "efficientnet_b0", "squeezenet1_1", "vit_b_16", "bert_base",
           "bert_small", "mlp"]
@@ -86,6 +91,16 @@ def main():
     print("| model | opset | ONNX MiB | import | seconds | peak RSS MiB |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
+    print()
+    for m in [m for m in COMPILED if m in args.models]:
+        proc = subprocess.run(
+            ["/usr/bin/python3",
+             os.path.join(ROOT, "utils", "check_model_numerics.py"),
+             args.build_dir, m, "--opset", str(args.opsets[0])],
+            capture_output=True, text=True)
+        lines = (proc.stdout.strip() or proc.stderr.strip() or "?").splitlines()
+        print(lines[-1])
+        failures += proc.returncode != 0
     return 1 if failures else 0
 
 
