@@ -29,7 +29,8 @@ Registry &getRegistry() {
 }
 } // namespace
 
-void mlc::target::registerTargetBackend(std::unique_ptr<TargetBackend> backend) {
+void mlc::target::registerTargetBackend(
+    std::unique_ptr<TargetBackend> backend) {
   Registry &r = getRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
   std::string name = backend->getName().str();

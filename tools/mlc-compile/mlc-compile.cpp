@@ -44,20 +44,20 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(category));
-cl::opt<Emit> emit(
-    "emit", cl::desc("What to produce"), cl::init(Emit::Graph),
-    cl::values(clEnumValN(Emit::Input, "input",
-                          "graph dialect exactly as imported"),
-               clEnumValN(Emit::Graph, "graph",
-                          "graph dialect after canonicalization and shape "
-                          "inference (default)"),
-               clEnumValN(Emit::Loop, "loop",
-                          "linalg/tensor/arith/math on tensors"),
-               clEnumValN(Emit::LLVM, "llvm", "LLVM dialect for the CPU"),
-               clEnumValN(Emit::Object, "obj",
-                          "CPU object file, plus a C header next to it "
-                          "(provisional ABI, see docs/Architecture.md)")),
-    cl::cat(category));
+cl::opt<Emit>
+    emit("emit", cl::desc("What to produce"), cl::init(Emit::Graph),
+         cl::values(clEnumValN(Emit::Input, "input",
+                               "graph dialect exactly as imported"),
+                    clEnumValN(Emit::Graph, "graph",
+                               "graph dialect after canonicalization and shape "
+                               "inference (default)"),
+                    clEnumValN(Emit::Loop, "loop",
+                               "linalg/tensor/arith/math on tensors"),
+                    clEnumValN(Emit::LLVM, "llvm", "LLVM dialect for the CPU"),
+                    clEnumValN(Emit::Object, "obj",
+                               "CPU object file, plus a C header next to it "
+                               "(provisional ABI, see docs/Architecture.md)")),
+         cl::cat(category));
 cl::opt<bool> emitBytecode("emit-bytecode",
                            cl::desc("Write MLIR bytecode instead of text"),
                            cl::cat(category));
@@ -66,20 +66,22 @@ cl::opt<bool> checkSupport(
     cl::desc("Print which ops the model uses and which are unsupported; "
              "compile nothing"),
     cl::cat(category));
-cl::list<std::string> shapes(
-    "shape", cl::desc("Pin an input's shape, e.g. --shape image=1x3x224x224 "
-                      "(? keeps a dim dynamic); repeatable"),
-    cl::value_desc("name=shape"), cl::cat(category));
-cl::list<std::string> dims(
-    "dim", cl::desc("Give a symbolic dim a value, e.g. --dim batch=1; "
-                    "repeatable"),
-    cl::value_desc("name=N"), cl::cat(category));
-cl::opt<std::string> mtriple("mtriple",
-                            cl::desc("Target triple for llvm/obj (default: host)"),
-                            cl::cat(category));
-cl::opt<std::string> mcpu("mcpu",
-                          cl::desc("Target CPU for obj; 'native' = this machine"),
-                          cl::cat(category));
+cl::list<std::string>
+    shapes("shape",
+           cl::desc("Pin an input's shape, e.g. --shape image=1x3x224x224 "
+                    "(? keeps a dim dynamic); repeatable"),
+           cl::value_desc("name=shape"), cl::cat(category));
+cl::list<std::string>
+    dims("dim",
+         cl::desc("Give a symbolic dim a value, e.g. --dim batch=1; "
+                  "repeatable"),
+         cl::value_desc("name=N"), cl::cat(category));
+cl::opt<std::string>
+    mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),
+            cl::cat(category));
+cl::opt<std::string>
+    mcpu("mcpu", cl::desc("Target CPU for obj; 'native' = this machine"),
+         cl::cat(category));
 cl::opt<std::string> functionName("function-name",
                                   cl::desc("Name of the generated function"),
                                   cl::init("main"), cl::cat(category));
@@ -130,13 +132,13 @@ LogicalResult writeHeaderText(ModuleOp module, std::string &out) {
         return failure();
       }
       int64_t rank = tensor.getRank();
-      std::string s = "mlc_memref_" + std::string(ctype) + "_" +
-                      std::to_string(rank) + "d";
+      std::string s =
+          "mlc_memref_" + std::string(ctype) + "_" + std::to_string(rank) + "d";
       os << "#ifndef MLC_" << s << "_DEFINED\n#define MLC_" << s
          << "_DEFINED\ntypedef struct { " << ctype << " *allocated; " << ctype
-         << " *aligned; int64_t offset; int64_t sizes[" << std::max<int64_t>(rank, 1)
-         << "]; int64_t strides[" << std::max<int64_t>(rank, 1) << "]; } " << s
-         << ";\n#endif\n";
+         << " *aligned; int64_t offset; int64_t sizes["
+         << std::max<int64_t>(rank, 1) << "]; int64_t strides["
+         << std::max<int64_t>(rank, 1) << "]; } " << s << ";\n#endif\n";
       os << "/* " << kind << " " << i << ": '"
          << (name ? name.getValue() : StringRef("?")) << "' " << t << " */\n";
       os << "static const int64_t " << f.getName() << "_" << kind << i
@@ -219,8 +221,8 @@ int run(MLIRContext &context) {
     std::unique_ptr<llvm::ToolOutputFile> object =
         openOutputFile(outputFile, &error);
     if (!object || failed(backend->serialize(*module, object->os()))) {
-      llvm::errs() << "mlc-compile: error: cannot write '" << outputFile
-                   << "' " << error << "\n";
+      llvm::errs() << "mlc-compile: error: cannot write '" << outputFile << "' "
+                   << error << "\n";
       return 1;
     }
     std::string headerPath =

@@ -18,6 +18,6 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlc::registerEverything(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "mlc modular optimizer driver\n", registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "mlc modular optimizer driver\n", registry));
 }

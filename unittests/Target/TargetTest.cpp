@@ -64,7 +64,9 @@ protected:
 
   /// ELF e_machine of an object (little-endian), or -1.
   static int elfMachine(const std::string &object) {
-    if (object.size() < 20 || object.compare(0, 4, "\x7f" "ELF") != 0)
+    if (object.size() < 20 || object.compare(0, 4,
+                                             "\x7f"
+                                             "ELF") != 0)
       return -1;
     return static_cast<unsigned char>(object[18]) |
            (static_cast<unsigned char>(object[19]) << 8);

@@ -57,11 +57,11 @@ resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
     dim.dilation = dilations[i];
     dim.padBegin = pads ? (*pads)[i] : 0;
     dim.padEnd = pads ? (*pads)[i + 2] : 0;
-    WindowPadding mode = autoPad == AutoPad::SameUpper ? WindowPadding::SameUpper
-                         : autoPad == AutoPad::SameLower
-                             ? WindowPadding::SameLower
-                         : autoPad == AutoPad::Valid ? WindowPadding::Valid
-                                                     : WindowPadding::Explicit;
+    WindowPadding mode =
+        autoPad == AutoPad::SameUpper   ? WindowPadding::SameUpper
+        : autoPad == AutoPad::SameLower ? WindowPadding::SameLower
+        : autoPad == AutoPad::Valid     ? WindowPadding::Valid
+                                        : WindowPadding::Explicit;
     auto r = computeWindowDim(dim, mode, ceilMode);
     if (!r) {
       llvm::consumeError(r.takeError());
@@ -70,8 +70,8 @@ resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
     out[i] = r->padBegin;
     // ceil_mode: pad the end so that the last window fits.
     int64_t effective = (kernel[i] - 1) * dilations[i] + 1;
-    int64_t needed = (r->output - 1) * strides[i] + effective - dim.input -
-                     r->padBegin;
+    int64_t needed =
+        (r->output - 1) * strides[i] + effective - dim.input - r->padBegin;
     out[i + 2] = std::max(r->padEnd, needed);
   }
   return out;
@@ -87,9 +87,9 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> shape(type.getShape());
   for (int i = 2; i < 4; ++i)
     shape[i] += low[i] + high[i];
-  Value fill = arith::ConstantOp::create(
-      b, loc, type.getElementType(),
-      b.getFloatAttr(type.getElementType(), value));
+  Value fill =
+      arith::ConstantOp::create(b, loc, type.getElementType(),
+                                b.getFloatAttr(type.getElementType(), value));
   return tensor::PadOp::create(
              b, loc, RankedTensorType::get(shape, type.getElementType()), input,
              getAsIndexOpFoldResult(b.getContext(), low),
@@ -112,8 +112,8 @@ Value channelwise(OpBuilder &b, Location loc, Value input, ValueRange params,
   maps.push_back(b.getMultiDimIdentityMap(4));
   SmallVector<Value> ins = {input};
   llvm::append_range(ins, params);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                       type.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   SmallVector<utils::IteratorType> it(4, utils::IteratorType::parallel);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ins, ValueRange{init}, maps, it,
@@ -154,8 +154,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                  .getResult(0);
     } else if (group == c && m == c) {
       // Depthwise: weight [C, 1, kh, kw] -> [C, kh, kw].
-      auto wt = RankedTensorType::get(
-          {c, w.getDimSize(2), w.getDimSize(3)}, w.getElementType());
+      auto wt = RankedTensorType::get({c, w.getDimSize(2), w.getDimSize(3)},
+                                      w.getElementType());
       Value weight = tensor::CollapseShapeOp::create(
           rewriter, loc, wt, adaptor.getWeight(),
           SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
@@ -166,17 +166,16 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     } else {
       // Grouped: [N, G, C/G, H, W] x [G, M/G, C/G, kh, kw].
       auto in = cast<RankedTensorType>(input.getType());
-      auto gIn = RankedTensorType::get(
-          {in.getDimSize(0), group, c / group, in.getDimSize(2),
-           in.getDimSize(3)},
-          in.getElementType());
-      auto gW = RankedTensorType::get({group, m / group, w.getDimSize(1),
-                                       w.getDimSize(2), w.getDimSize(3)},
-                                      w.getElementType());
-      auto gOut = RankedTensorType::get(
-          {result.getDimSize(0), group, m / group, result.getDimSize(2),
-           result.getDimSize(3)},
-          result.getElementType());
+      auto gIn = RankedTensorType::get({in.getDimSize(0), group, c / group,
+                                        in.getDimSize(2), in.getDimSize(3)},
+                                       in.getElementType());
+      auto gW = RankedTensorType::get(
+          {group, m / group, w.getDimSize(1), w.getDimSize(2), w.getDimSize(3)},
+          w.getElementType());
+      auto gOut =
+          RankedTensorType::get({result.getDimSize(0), group, m / group,
+                                 result.getDimSize(2), result.getDimSize(3)},
+                                result.getElementType());
       Value gi = tensor::ExpandShapeOp::create(
           rewriter, loc, gIn, input,
           SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
@@ -223,9 +222,10 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
     if (failed(pads))
       return rewriter.notifyMatchFailure(op, "bad window");
     double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
-    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
-    Value window = tensor::EmptyOp::create(rewriter, loc, kernel,
-                                           x.getElementType());
+    Value input =
+        padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
+    Value window =
+        tensor::EmptyOp::create(rewriter, loc, kernel, x.getElementType());
     auto stridesAttr = rewriter.getI64TensorAttr(strides);
     auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
     if constexpr (isMax) {
@@ -237,24 +237,25 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
                                  .getResult(0));
       return success();
     } else {
-      Value sum = linalg::PoolingNchwSumOp::create(
-                      rewriter, loc, TypeRange{result},
-                      ValueRange{input, window},
-                      ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
-                      stridesAttr, dilationsAttr)
-                      .getResult(0);
+      Value sum =
+          linalg::PoolingNchwSumOp::create(
+              rewriter, loc, TypeRange{result}, ValueRange{input, window},
+              ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
+              stridesAttr, dilationsAttr)
+              .getResult(0);
       bool padded = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
       Value count;
       if (!padded || op.getCountIncludePad()) {
         // Windows past the explicit pads (ceil_mode) still exclude them.
-        count = createFilledTensor(rewriter, loc, result, kernel[0] * kernel[1]);
+        count =
+            createFilledTensor(rewriter, loc, result, kernel[0] * kernel[1]);
       } else {
         // Count the real input positions in each window.
-        Value ones = padSpatial(rewriter, loc,
-                                createFilledTensor(rewriter, loc, x, 1.0), *pads, 0.0);
+        Value ones =
+            padSpatial(rewriter, loc, createFilledTensor(rewriter, loc, x, 1.0),
+                       *pads, 0.0);
         count = linalg::PoolingNchwSumOp::create(
-                    rewriter, loc, TypeRange{result},
-                    ValueRange{ones, window},
+                    rewriter, loc, TypeRange{result}, ValueRange{ones, window},
                     ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
                     stridesAttr, dilationsAttr)
                     .getResult(0);
@@ -288,10 +289,12 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
       return rewriter.notifyMatchFailure(op, "only static 2-D float pooling");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    AffineExpr n = rewriter.getAffineDimExpr(0), c = rewriter.getAffineDimExpr(1);
+    AffineExpr n = rewriter.getAffineDimExpr(0),
+               c = rewriter.getAffineDimExpr(1);
     AffineExpr zero = rewriter.getAffineConstantExpr(0);
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(4),
-                                   AffineMap::get(4, 0, {n, c, zero, zero}, ctx)};
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(4),
+        AffineMap::get(4, 0, {n, c, zero, zero}, ctx)};
     SmallVector<utils::IteratorType> it = {
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::reduction, utils::IteratorType::reduction};
@@ -342,9 +345,11 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
                               b, l, element, b.getFloatAttr(element, eps));
                           Value inv = math::RsqrtOp::create(
                               b, l, arith::AddFOp::create(b, l, a[4], e));
-                          Value centered = arith::SubFOp::create(b, l, a[0], a[3]);
+                          Value centered =
+                              arith::SubFOp::create(b, l, a[0], a[3]);
                           Value scaled = arith::MulFOp::create(
-                              b, l, centered, arith::MulFOp::create(b, l, a[1], inv));
+                              b, l, centered,
+                              arith::MulFOp::create(b, l, a[1], inv));
                           return arith::AddFOp::create(b, l, scaled, a[2]);
                         }));
     return success();
@@ -353,7 +358,7 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
 } // namespace
 
 void mlc::populateGraphConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvLowering, PoolLowering<MaxPoolOp>,
-               PoolLowering<AveragePoolOp>, GlobalAveragePoolLowering,
-               BatchNormLowering>(patterns.getContext());
+  patterns
+      .add<ConvLowering, PoolLowering<MaxPoolOp>, PoolLowering<AveragePoolOp>,
+           GlobalAveragePoolLowering, BatchNormLowering>(patterns.getContext());
 }

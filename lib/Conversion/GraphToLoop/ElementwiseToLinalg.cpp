@@ -59,42 +59,50 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
       .Case([&](AddOp) -> Value {
         if (isFloat)
           return arith::AddFOp::create(b, loc, args[0], args[1]);
-        return isInt ? arith::AddIOp::create(b, loc, args[0], args[1]) : Value();
+        return isInt ? arith::AddIOp::create(b, loc, args[0], args[1])
+                     : Value();
       })
       .Case([&](SubOp) -> Value {
         if (isFloat)
           return arith::SubFOp::create(b, loc, args[0], args[1]);
-        return isInt ? arith::SubIOp::create(b, loc, args[0], args[1]) : Value();
+        return isInt ? arith::SubIOp::create(b, loc, args[0], args[1])
+                     : Value();
       })
       .Case([&](MulOp) -> Value {
         if (isFloat)
           return arith::MulFOp::create(b, loc, args[0], args[1]);
-        return isInt ? arith::MulIOp::create(b, loc, args[0], args[1]) : Value();
+        return isInt ? arith::MulIOp::create(b, loc, args[0], args[1])
+                     : Value();
       })
       .Case([&](DivOp) -> Value {
         if (isFloat)
           return arith::DivFOp::create(b, loc, args[0], args[1]);
-        return isInt ? arith::DivSIOp::create(b, loc, args[0], args[1]) : Value();
+        return isInt ? arith::DivSIOp::create(b, loc, args[0], args[1])
+                     : Value();
       })
       .Case([&](MaxOp) -> Value {
         if (isFloat)
           return arith::MaximumFOp::create(b, loc, args[0], args[1]);
-        return isInt ? arith::MaxSIOp::create(b, loc, args[0], args[1]) : Value();
+        return isInt ? arith::MaxSIOp::create(b, loc, args[0], args[1])
+                     : Value();
       })
       .Case([&](MinOp) -> Value {
         if (isFloat)
           return arith::MinimumFOp::create(b, loc, args[0], args[1]);
-        return isInt ? arith::MinSIOp::create(b, loc, args[0], args[1]) : Value();
+        return isInt ? arith::MinSIOp::create(b, loc, args[0], args[1])
+                     : Value();
       })
       .Case([&](PowOp) -> Value {
-        return isFloat ? math::PowFOp::create(b, loc, args[0], args[1]) : Value();
+        return isFloat ? math::PowFOp::create(b, loc, args[0], args[1])
+                       : Value();
       })
       .Case([&](NegOp) -> Value {
         if (isFloat)
           return arith::NegFOp::create(b, loc, args[0]);
         if (!isInt)
           return {};
-        Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+        Value zero =
+            arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
         return arith::SubIOp::create(b, loc, zero, args[0]);
       })
       .Case([&](AbsOp) -> Value {
@@ -107,7 +115,8 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
           return arith::MaximumFOp::create(b, loc, args[0], fc(0.0));
         if (!isInt)
           return {};
-        Value zero = arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+        Value zero =
+            arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
         return arith::MaxSIOp::create(b, loc, args[0], zero);
       })
       .Case([&](ExpOp) { return math::ExpOp::create(b, loc, args[0]); })
@@ -126,7 +135,8 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
       })
       .Case([&](SigmoidOp) { return sigmoid(args[0]); })
       .Case([&](SoftplusOp) {
-        return math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, args[0]));
+        return math::Log1pOp::create(b, loc,
+                                     math::ExpOp::create(b, loc, args[0]));
       })
       .Case([&](LeakyReluOp o) {
         Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
@@ -139,8 +149,8 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
         Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
                                           args[0], fc(0.0));
         Value em1 = math::ExpM1Op::create(b, loc, args[0]);
-        Value scaled =
-            arith::MulFOp::create(b, loc, em1, fc(o.getAlpha().convertToDouble()));
+        Value scaled = arith::MulFOp::create(
+            b, loc, em1, fc(o.getAlpha().convertToDouble()));
         return arith::SelectOp::create(b, loc, neg, scaled, args[0]);
       })
       .Case([&](HardSigmoidOp o) {
@@ -164,8 +174,8 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
         Value x = args[0];
         if (o.getApproximate()) {
           // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-          Value x3 = arith::MulFOp::create(
-              b, loc, x, arith::MulFOp::create(b, loc, x, x));
+          Value x3 = arith::MulFOp::create(b, loc, x,
+                                           arith::MulFOp::create(b, loc, x, x));
           Value inner = arith::MulFOp::create(
               b, loc, fc(std::sqrt(2.0 / M_PI)),
               arith::AddFOp::create(
@@ -207,9 +217,14 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
       .Case([&](GreaterOrEqualOp) {
         return cmp(arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge);
       })
-      .Case([&](AndOp) { return arith::AndIOp::create(b, loc, args[0], args[1]); })
-      .Case([&](OrOp) { return arith::OrIOp::create(b, loc, args[0], args[1]); })
-      .Case([&](XorOp) { return arith::XOrIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](AndOp) {
+        return arith::AndIOp::create(b, loc, args[0], args[1]);
+      })
+      .Case(
+          [&](OrOp) { return arith::OrIOp::create(b, loc, args[0], args[1]); })
+      .Case([&](XorOp) {
+        return arith::XOrIOp::create(b, loc, args[0], args[1]);
+      })
       .Case([&](NotOp) {
         Value one = arith::ConstantOp::create(b, loc, b.getI1Type(),
                                               b.getBoolAttr(true));
@@ -223,13 +238,12 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
 
 /// True for the ops buildScalar knows.
 bool isElementwise(Operation *op) {
-  return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
-             NegOp, AbsOp, ReluOp, ExpOp, LogOp, SqrtOp, TanhOp, ErfOp,
-             FloorOp, CeilOp, RoundOp, SinOp, CosOp, TanOp, ReciprocalOp,
-             SigmoidOp, SoftplusOp, LeakyReluOp, EluOp, HardSigmoidOp,
-             HardSwishOp, GeluOp, ClipOp, EqualOp, LessOp, LessOrEqualOp,
-             GreaterOp, GreaterOrEqualOp, AndOp, OrOp, XorOp, NotOp, WhereOp>(
-      op);
+  return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, NegOp,
+             AbsOp, ReluOp, ExpOp, LogOp, SqrtOp, TanhOp, ErfOp, FloorOp,
+             CeilOp, RoundOp, SinOp, CosOp, TanOp, ReciprocalOp, SigmoidOp,
+             SoftplusOp, LeakyReluOp, EluOp, HardSigmoidOp, HardSwishOp, GeluOp,
+             ClipOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,
+             GreaterOrEqualOp, AndOp, OrOp, XorOp, NotOp, WhereOp>(op);
 }
 
 /// True when buildScalar handles `op` on elements of type `t` (the type of
@@ -272,8 +286,8 @@ struct ElementwiseToGeneric : ConversionPattern {
       int64_t offset = rank - type.getRank();
       SmallVector<AffineExpr> exprs;
       for (int64_t i = 0; i < type.getRank(); ++i) {
-        bool broadcast = type.getDimSize(i) == 1 &&
-                         resultType.getDimSize(i + offset) != 1;
+        bool broadcast =
+            type.getDimSize(i) == 1 && resultType.getDimSize(i + offset) != 1;
         exprs.push_back(broadcast ? rewriter.getAffineConstantExpr(0)
                                   : rewriter.getAffineDimExpr(i + offset));
       }
@@ -288,9 +302,9 @@ struct ElementwiseToGeneric : ConversionPattern {
         rewriter, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           // isSupportedElementType guarantees a body.
-          linalg::YieldOp::create(
-              b, l, buildScalar(op, b, l, args.drop_back(),
-                                resultType.getElementType()));
+          linalg::YieldOp::create(b, l,
+                                  buildScalar(op, b, l, args.drop_back(),
+                                              resultType.getElementType()));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -298,6 +312,7 @@ struct ElementwiseToGeneric : ConversionPattern {
 };
 } // namespace
 
-void mlc::populateGraphElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
+void mlc::populateGraphElementwiseToLinalgPatterns(
+    RewritePatternSet &patterns) {
   patterns.add<ElementwiseToGeneric>(patterns.getContext());
 }

@@ -45,8 +45,8 @@ struct ConvertGraphToLoopPass
     DenseSet<Operation *> unlowered;
     ConversionConfig config;
     config.unlegalizedOps = &unlowered;
-    if (failed(applyPartialConversion(func, target, std::move(patterns),
-                                      config)))
+    if (failed(
+            applyPartialConversion(func, target, std::move(patterns), config)))
       return signalPassFailure();
     std::map<std::string, std::pair<int, Operation *>> left;
     func.walk([&](Operation *op) {

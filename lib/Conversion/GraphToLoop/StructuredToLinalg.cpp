@@ -28,8 +28,7 @@ Value transpose2d(OpBuilder &b, Location loc, Value v) {
   Value init = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{t.getDimSize(1), t.getDimSize(0)},
       t.getElementType());
-  return linalg::TransposeOp::create(b, loc, v, init,
-                                     ArrayRef<int64_t>{1, 0})
+  return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
       .getResult()[0];
 }
 
@@ -49,7 +48,8 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
   LogicalResult
   matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto lhs = getStaticType(adaptor.getLhs()), rhs = getStaticType(adaptor.getRhs());
+    auto lhs = getStaticType(adaptor.getLhs()),
+         rhs = getStaticType(adaptor.getRhs());
     auto result = getStaticType(op.getResult());
     if (!lhs || !rhs || !result || lhs.getRank() != 2 || rhs.getRank() != 2 ||
         !isa<FloatType>(result.getElementType()))
@@ -69,7 +69,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
   matchAndRewrite(GemmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto result = getStaticType(op.getResult());
-    if (!result || !getStaticType(adaptor.getA()) || !getStaticType(adaptor.getB()) ||
+    if (!result || !getStaticType(adaptor.getA()) ||
+        !getStaticType(adaptor.getB()) ||
         !isa<FloatType>(result.getElementType()) ||
         (adaptor.getC() && !getStaticType(adaptor.getC())))
       return rewriter.notifyMatchFailure(op, "only static float gemm");
@@ -79,10 +80,11 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
       a = transpose2d(rewriter, loc, a);
     if (op.getTransB())
       b = transpose2d(rewriter, loc, b);
-    Value product = linalg::MatmulOp::create(
-                        rewriter, loc, ValueRange{a, b},
-                        ValueRange{createFilledTensor(rewriter, loc, result, 0.0)})
-                        .getResult(0);
+    Value product =
+        linalg::MatmulOp::create(
+            rewriter, loc, ValueRange{a, b},
+            ValueRange{createFilledTensor(rewriter, loc, result, 0.0)})
+            .getResult(0);
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     Value c = adaptor.getC();
@@ -108,7 +110,8 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
     maps.push_back(rewriter.getMultiDimIdentityMap(2));
     Value init =
         tensor::EmptyOp::create(rewriter, loc, result.getShape(), element);
-    SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, ins, ValueRange{init}, maps,
         iterators, [&](OpBuilder &bb, Location l, ValueRange args) {
@@ -172,14 +175,13 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     SmallVector<int64_t> perm =
         op.getPerm() ? SmallVector<int64_t>(*op.getPerm())
-                     : llvm::to_vector(llvm::reverse(
-                           llvm::seq<int64_t>(0, in.getRank())));
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                         result.getShape(),
-                                         result.getElementType());
-    rewriter.replaceOp(op, linalg::TransposeOp::create(
-                               rewriter, op.getLoc(), adaptor.getInput(),
-                               init, perm)
+                     : llvm::to_vector(
+                           llvm::reverse(llvm::seq<int64_t>(0, in.getRank())));
+    Value init = tensor::EmptyOp::create(
+        rewriter, op.getLoc(), result.getShape(), result.getElementType());
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                                       adaptor.getInput(), init,
+                                                       perm)
                                .getResult());
     return success();
   }
@@ -192,9 +194,8 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto result = getStaticType(op.getResult());
-    if (!result || llvm::any_of(adaptor.getInputs(), [](Value v) {
-          return !getStaticType(v);
-        }))
+    if (!result || llvm::any_of(adaptor.getInputs(),
+                                [](Value v) { return !getStaticType(v); }))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
@@ -234,7 +235,6 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
 
 void mlc::populateGraphStructuredToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, ConcatLowering, MatMulLowering, GemmLowering,
-               SoftmaxLowering,
-               TransposeLowering, ReshapeLowering<ReshapeOp>,
+               SoftmaxLowering, TransposeLowering, ReshapeLowering<ReshapeOp>,
                ReshapeLowering<FlattenOp>>(patterns.getContext());
 }

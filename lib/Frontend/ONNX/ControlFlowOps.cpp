@@ -136,15 +136,15 @@ LogicalResult convertLoop(NodeImporter &n) {
     YieldOp::create(n.builder, n.loc, *outputs);
   }
   OperationState state(n.loc, LoopOp::getOperationName());
-  LoopOp::build(n.builder, state, types, n.getInput(0), n.getInput(1),
-                initial);
+  LoopOp::build(n.builder, state, types, n.getInput(0), n.getInput(1), initial);
   state.regions[0]->takeBody(region);
   llvm::append_range(n.results, n.builder.create(state)->getResults());
   return success();
 }
 /// `axes[i]` normalized against `rank`, 0 when absent.
-FailureOr<int64_t> getAxis(NodeImporter &n, std::optional<ArrayRef<int64_t>> axes,
-                           size_t i, int64_t rank) {
+FailureOr<int64_t> getAxis(NodeImporter &n,
+                           std::optional<ArrayRef<int64_t>> axes, size_t i,
+                           int64_t rank) {
   int64_t axis = axes ? (*axes)[i] : 0;
   if (axis < -rank || axis >= rank) {
     (void)n.fail("scan axis " + llvm::Twine(axis) +
@@ -185,9 +185,9 @@ LogicalResult convertScan(NodeImporter &n) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     if (!t)
       return n.fail("scan inputs must have a known rank");
-    auto axis = getAxis(n, inAxes ? std::optional(inAxes.asArrayRef())
-                                  : std::nullopt,
-                        i - states, t.getRank());
+    auto axis =
+        getAxis(n, inAxes ? std::optional(inAxes.asArrayRef()) : std::nullopt,
+                i - states, t.getRank());
     if (failed(axis))
       return failure();
     if (!t.isDynamicDim(*axis))
@@ -216,9 +216,9 @@ LogicalResult convertScan(NodeImporter &n) {
     auto t = dyn_cast<RankedTensorType>((*outputs)[states + k].getType());
     if (!t)
       return n.fail("scan outputs must have a known rank");
-    auto axis = getAxis(n, outAxes ? std::optional(outAxes.asArrayRef())
-                                   : std::nullopt,
-                        k, t.getRank() + 1);
+    auto axis =
+        getAxis(n, outAxes ? std::optional(outAxes.asArrayRef()) : std::nullopt,
+                k, t.getRank() + 1);
     if (failed(axis))
       return failure();
     SmallVector<int64_t> dims(t.getShape());

@@ -139,8 +139,8 @@ LogicalResult convertDropout(NodeImporter &n) {
 LogicalResult convertLeakyRelu(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
-  return n.emit<LeakyReluOp>(n.getInput(0),
-                             n.builder.getF32FloatAttr(n.getFloat("alpha", 0.01f)));
+  return n.emit<LeakyReluOp>(
+      n.getInput(0), n.builder.getF32FloatAttr(n.getFloat("alpha", 0.01f)));
 }
 
 LogicalResult convertElu(NodeImporter &n) {
@@ -153,10 +153,11 @@ LogicalResult convertElu(NodeImporter &n) {
 LogicalResult convertSelu(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
-  return n.emit<SeluOp>(
-      n.getInput(0),
-      n.builder.getF32FloatAttr(n.getFloat("alpha", 1.67326319217681884765625f)),
-      n.builder.getF32FloatAttr(n.getFloat("gamma", 1.05070102214813232421875f)));
+  return n.emit<SeluOp>(n.getInput(0),
+                        n.builder.getF32FloatAttr(
+                            n.getFloat("alpha", 1.67326319217681884765625f)),
+                        n.builder.getF32FloatAttr(
+                            n.getFloat("gamma", 1.05070102214813232421875f)));
 }
 
 LogicalResult convertHardSigmoid(NodeImporter &n) {
@@ -214,7 +215,8 @@ LogicalResult convertMod(NodeImporter &n) {
   bool fmod = n.getInt("fmod", 0) != 0;
   if (!fmod && isa<FloatType>(NodeImporter::getElementType(n.getInput(0))))
     return n.fail("fmod = 0 is not allowed for floating-point inputs");
-  return n.emit<ModOp>(n.getInput(0), n.getInput(1), n.builder.getBoolAttr(fmod));
+  return n.emit<ModOp>(n.getInput(0), n.getInput(1),
+                       n.builder.getBoolAttr(fmod));
 }
 
 LogicalResult convertWhere(NodeImporter &n) {

@@ -49,9 +49,8 @@ LogicalResult convertOneHot(NodeImporter &n) {
 LogicalResult convertSize(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
-  FailureOr<ShapeOp> shape =
-      n.create<ShapeOp>(n.getInput(0), n.builder.getI64IntegerAttr(0),
-                        IntegerAttr());
+  FailureOr<ShapeOp> shape = n.create<ShapeOp>(
+      n.getInput(0), n.builder.getI64IntegerAttr(0), IntegerAttr());
   if (failed(shape))
     return failure();
   return n.emit<ReduceProdOp>(shape->getResult(), DenseI64ArrayAttr(),
@@ -62,8 +61,9 @@ LogicalResult convertSize(NodeImporter &n) {
 LogicalResult convertGatherElements(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
-  return n.emit<GatherElementsOp>(n.getInput(0), n.getInput(1),
-                                  n.builder.getI64IntegerAttr(n.getInt("axis", 0)));
+  return n.emit<GatherElementsOp>(
+      n.getInput(0), n.getInput(1),
+      n.builder.getI64IntegerAttr(n.getInt("axis", 0)));
 }
 
 LogicalResult convertScatterElements(NodeImporter &n) {
@@ -179,13 +179,15 @@ LogicalResult convertResize(NodeImporter &n) {
   if (n.getAttr("axes"))
     return n.fail("the axes attribute is not supported");
   if (n.getString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
-    return n.fail("keep_aspect_ratio_policy other than stretch is not supported");
+    return n.fail(
+        "keep_aspect_ratio_policy other than stretch is not supported");
   Builder &b = n.builder;
   return n.emit<ResizeOp>(
       n.getInput(0), roi, scales, sizes, b.getStringAttr(mode),
       b.getStringAttr(transform),
-      b.getStringAttr(n.getString("nearest_mode")
-                          .value_or(n.opset < 11 ? "floor" : "round_prefer_floor")),
+      b.getStringAttr(
+          n.getString("nearest_mode")
+              .value_or(n.opset < 11 ? "floor" : "round_prefer_floor")),
       b.getF32FloatAttr(n.getFloat("cubic_coeff_a", -0.75f)),
       b.getBoolAttr(n.getInt("exclude_outside", 0) != 0),
       b.getF32FloatAttr(n.getFloat("extrapolation_value", 0.0f)));

@@ -168,14 +168,16 @@ LogicalResult GraphImporter::checkSupport(const onnx::GraphProto &graph) {
 FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
                                                bool isGraphInput) {
   if (!info.has_type() || !info.type().has_tensor_type())
-    return failWith<FailureOr<Type>>("value '" + info.name() +
-                "' is not a tensor (sequences, maps and optionals are not "
-                "supported)");
+    return failWith<FailureOr<Type>>(
+        "value '" + info.name() +
+        "' is not a tensor (sequences, maps and optionals are not "
+        "supported)");
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
   Type element = getElementType(context, tensor.elem_type());
   if (!element)
-    return failWith<FailureOr<Type>>("value '" + info.name() + "' has unsupported element type " +
-                getDataTypeName(tensor.elem_type()));
+    return failWith<FailureOr<Type>>("value '" + info.name() +
+                                     "' has unsupported element type " +
+                                     getDataTypeName(tensor.elem_type()));
   auto pinned = isGraphInput ? options.inputShapes.find(info.name())
                              : options.inputShapes.end();
   if (!tensor.has_shape()) {
@@ -187,8 +189,9 @@ FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
   for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
     if (dim.has_dim_value()) {
       if (dim.dim_value() < 0)
-        return failWith<FailureOr<Type>>("value '" + info.name() + "' has a negative dim " +
-                    Twine(dim.dim_value()));
+        return failWith<FailureOr<Type>>("value '" + info.name() +
+                                         "' has a negative dim " +
+                                         Twine(dim.dim_value()));
       dims.push_back(dim.dim_value());
     } else if (dim.has_dim_param() &&
                options.dimParams.count(dim.dim_param())) {
@@ -205,10 +208,9 @@ FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
       compatible = ShapedType::isDynamic(dims[i]) || dims[i] == shape[i] ||
                    ShapedType::isDynamic(shape[i]);
     if (!compatible)
-      return failWith<FailureOr<Type>>("--shape " + info.name() + "=" +
-                  mlc::graph::formatShape(shape) +
-                  " contradicts the model's shape " +
-                  mlc::graph::formatShape(dims));
+      return failWith<FailureOr<Type>>(
+          "--shape " + info.name() + "=" + mlc::graph::formatShape(shape) +
+          " contradicts the model's shape " + mlc::graph::formatShape(dims));
     for (size_t i = 0; i < dims.size(); ++i)
       if (!ShapedType::isDynamic(shape[i]))
         dims[i] = shape[i];
@@ -236,9 +238,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                 "topological order)";
     inputs.push_back(value);
   }
-  std::string nodeName =
-      node.name().empty() ? node.op_type() + "_" + std::to_string(index)
-                          : node.name();
+  std::string nodeName = node.name().empty()
+                             ? node.op_type() + "_" + std::to_string(index)
+                             : node.name();
   Location loc = NameLoc::get(builder.getStringAttr(nodeName));
   NodeImporter importer(node, opset, std::move(inputs), builder, loc, modelDir);
   importer.subgraphs = this;
@@ -313,9 +315,9 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph, Region &region,
       return failWith<FailureOr<SmallVector<Value>>>(
           "initializer '" + init.name() + "' " +
           llvm::toString(value.takeError()));
-    define(init.name(), mlc::graph::ConstantOp::create(
-                            builder, UnknownLoc::get(context),
-                            value->getType(), *value));
+    define(init.name(),
+           mlc::graph::ConstantOp::create(builder, UnknownLoc::get(context),
+                                          value->getType(), *value));
   }
   if (failed(importNodes(graph)))
     return failure();
@@ -344,8 +346,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       inputNames.insert(in.name());
   for (const auto &entry : options.inputShapes)
     if (!inputNames.count(entry.getKey()))
-      return failWith<OwningOpRef<ModuleOp>>("--shape names '" + entry.getKey() +
-                  "', which is not an input of the model");
+      return failWith<OwningOpRef<ModuleOp>>(
+          "--shape names '" + entry.getKey() +
+          "', which is not an input of the model");
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(context));
   builder.setInsertionPointToEnd(module->getBody());
@@ -362,8 +365,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   }
   for (const auto &entry : options.dimParams)
     if (!usedDimParams.count(entry.getKey()))
-      return failWith<OwningOpRef<ModuleOp>>("--dim names '" + entry.getKey() +
-                  "', which is not a symbolic dim of any input");
+      return failWith<OwningOpRef<ModuleOp>>(
+          "--dim names '" + entry.getKey() +
+          "', which is not a symbolic dim of any input");
 
   auto func = func::FuncOp::create(builder, UnknownLoc::get(context),
                                    options.functionName,
@@ -379,12 +383,13 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     auto value = importTensor(init, context, modelDir);
     std::string().swap(*init.mutable_raw_data());
     if (!value)
-      return failWith<OwningOpRef<ModuleOp>>("initializer '" + init.name() + "' " +
-                  llvm::toString(value.takeError()));
-    define(init.name(), mlc::graph::ConstantOp::create(
-                            builder,
-                            NameLoc::get(builder.getStringAttr(init.name())),
-                            value->getType(), *value));
+      return failWith<OwningOpRef<ModuleOp>>("initializer '" + init.name() +
+                                             "' " +
+                                             llvm::toString(value.takeError()));
+    define(init.name(),
+           mlc::graph::ConstantOp::create(
+               builder, NameLoc::get(builder.getStringAttr(init.name())),
+               value->getType(), *value));
   }
 
   if (failed(importNodes(graph)))
@@ -395,11 +400,12 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     Value value = lookup(out.name());
     if (!value)
       return failWith<OwningOpRef<ModuleOp>>("graph output '" + out.name() +
-                  "' is not produced by any node");
+                                             "' is not produced by any node");
     results.push_back(value);
   }
   func::ReturnOp::create(builder, UnknownLoc::get(context), results);
-  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (auto [i, out] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "mlc.name", builder.getStringAttr(out.name()));
   func->setAttr("mlc.onnx_opset", builder.getI64IntegerAttr(opset));

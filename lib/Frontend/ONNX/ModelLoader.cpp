@@ -36,7 +36,8 @@ struct FileCloser {
 };
 } // namespace
 
-Error mlc::onnx_import::loadModelProto(StringRef path, onnx::ModelProto &model) {
+Error mlc::onnx_import::loadModelProto(StringRef path,
+                                       onnx::ModelProto &model) {
   sys::fs::file_status status;
   if (std::error_code ec = sys::fs::status(path, status))
     return makeError("cannot open '" + path + "': " + ec.message());
@@ -92,8 +93,8 @@ Error mlc::onnx_import::readExternalData(StringRef modelDir,
   if (sys::path::is_absolute(location))
     return makeError("external data location '" + location +
                      "' is an absolute path");
-  for (StringRef component : make_range(sys::path::begin(location),
-                                        sys::path::end(location)))
+  for (StringRef component :
+       make_range(sys::path::begin(location), sys::path::end(location)))
     if (component == "..")
       return makeError("external data location '" + location +
                        "' leaves the model's folder");

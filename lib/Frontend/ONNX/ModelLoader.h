@@ -43,8 +43,9 @@ parseExternalDataRef(const onnx::TensorProto &tensor);
 /// `modelDir` and copies exactly `expectedBytes` bytes into `out`. Rejects
 /// absolute paths, `..` components, symlinks that leave `modelDir`, and
 /// offsets or lengths outside the file or different from `expectedBytes`.
-llvm::Error readExternalData(llvm::StringRef modelDir, const ExternalDataRef &ref,
-                             uint64_t expectedBytes, char *out);
+llvm::Error readExternalData(llvm::StringRef modelDir,
+                             const ExternalDataRef &ref, uint64_t expectedBytes,
+                             char *out);
 
 } // namespace mlc::onnx_import
 

@@ -12,7 +12,6 @@
 
 #include "NodeImporter.h"
 
-
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
@@ -48,11 +47,10 @@ LogicalResult convertConv(NodeImporter &n) {
         if (!w.isDynamicDim(i + 2) && w.getDimSize(i + 2) != k)
           return n.fail("kernel_shape disagrees with the weight's shape");
   }
-  return n.emit<ConvOp>(n.getInput(0), n.getInput(1), n.getInput(2),
-                        n.getI64Array("strides"), n.getPads(*autoPad),
-                        n.getI64Array("dilations"),
-                        n.builder.getI64IntegerAttr(n.getInt("group", 1)),
-                        *autoPad);
+  return n.emit<ConvOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2), n.getI64Array("strides"),
+      n.getPads(*autoPad), n.getI64Array("dilations"),
+      n.builder.getI64IntegerAttr(n.getInt("group", 1)), *autoPad);
 }
 
 template <typename OpTy> LogicalResult convertPool(NodeImporter &n) {
@@ -91,9 +89,9 @@ LogicalResult convertBatchNorm(NodeImporter &n) {
     return failure();
   if (n.getInt("training_mode", 0) != 0)
     return n.fail("training_mode = 1 is not supported (inference only)");
-  return n.emit<BatchNormOp>(n.getInput(0), n.getInput(1), n.getInput(2),
-                             n.getInput(3), n.getInput(4),
-                             n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
+  return n.emit<BatchNormOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2), n.getInput(3), n.getInput(4),
+      n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
 }
 
 LogicalResult convertInstanceNorm(NodeImporter &n) {
@@ -131,8 +129,8 @@ LogicalResult convertLayerNorm(NodeImporter &n) {
                   llvm::Twine(rank));
   if (axis < 0)
     axis += rank;
-  auto axes = b.getDenseI64ArrayAttr(
-      llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
+  auto axes =
+      b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
   auto mean = [&](Value v) {
     return n.create<ReduceMeanOp>(v, axes, b.getBoolAttr(true),
                                   b.getBoolAttr(false));
@@ -169,7 +167,8 @@ template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
     return failure();
   Value input = n.getInput(0);
   if (n.opset >= 13)
-    return n.emit<OpTy>(input, n.builder.getI64IntegerAttr(n.getInt("axis", -1)));
+    return n.emit<OpTy>(input,
+                        n.builder.getI64IntegerAttr(n.getInt("axis", -1)));
   int64_t axis = n.getInt("axis", 1);
   auto type = dyn_cast<RankedTensorType>(input.getType());
   if (type && (axis == type.getRank() - 1 || axis == -1))
@@ -182,8 +181,8 @@ template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
       n.create<OpTy>(flat->getResult(), n.builder.getI64IntegerAttr(1));
   if (failed(soft))
     return failure();
-  FailureOr<ShapeOp> shape = n.create<ShapeOp>(
-      input, n.builder.getI64IntegerAttr(0), IntegerAttr());
+  FailureOr<ShapeOp> shape =
+      n.create<ShapeOp>(input, n.builder.getI64IntegerAttr(0), IntegerAttr());
   if (failed(shape))
     return failure();
   return n.emit<ReshapeOp>(soft->getResult(), shape->getResult(),

@@ -20,8 +20,8 @@ LogicalResult NodeImporter::expectInputs(size_t min, size_t max) {
     if (!hasInput(i))
       return fail("input " + llvm::Twine(i) + " is required but absent");
   if (getNumInputs() > max)
-    return fail("has " + llvm::Twine(getNumInputs()) +
-                " inputs, at most " + llvm::Twine(max) + " are allowed");
+    return fail("has " + llvm::Twine(getNumInputs()) + " inputs, at most " +
+                llvm::Twine(max) + " are allowed");
   return success();
 }
 
@@ -50,8 +50,7 @@ NodeImporter::getInts(llvm::StringRef name) const {
   return llvm::SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
 }
 
-std::optional<std::string>
-NodeImporter::getString(llvm::StringRef name) const {
+std::optional<std::string> NodeImporter::getString(llvm::StringRef name) const {
   const onnx::AttributeProto *attr = getAttr(name);
   if (!attr || !attr->has_s())
     return std::nullopt;
@@ -66,13 +65,12 @@ DenseI64ArrayAttr NodeImporter::getI64Array(llvm::StringRef name) {
 FailureOr<mlc::graph::AutoPadAttr> NodeImporter::getAutoPad() {
   using mlc::graph::AutoPad;
   std::string text = getString("auto_pad").value_or("NOTSET");
-  std::optional<AutoPad> mode =
-      llvm::StringSwitch<std::optional<AutoPad>>(text)
-          .Case("NOTSET", AutoPad::NotSet)
-          .Case("SAME_UPPER", AutoPad::SameUpper)
-          .Case("SAME_LOWER", AutoPad::SameLower)
-          .Case("VALID", AutoPad::Valid)
-          .Default(std::nullopt);
+  std::optional<AutoPad> mode = llvm::StringSwitch<std::optional<AutoPad>>(text)
+                                    .Case("NOTSET", AutoPad::NotSet)
+                                    .Case("SAME_UPPER", AutoPad::SameUpper)
+                                    .Case("SAME_LOWER", AutoPad::SameLower)
+                                    .Case("VALID", AutoPad::Valid)
+                                    .Default(std::nullopt);
   if (!mode) {
     (void)fail("unknown auto_pad '" + text + "'");
     return failure();
@@ -115,9 +113,9 @@ NodeImporter::getConstantInts(Value v) const {
   DenseIntElementsAttr attr;
   if (!v || !matchPattern(v, m_Constant(&attr)))
     return std::nullopt;
-  return llvm::to_vector(llvm::map_range(
-      attr.getValues<llvm::APInt>(),
-      [](const llvm::APInt &a) { return a.getSExtValue(); }));
+  return llvm::to_vector(
+      llvm::map_range(attr.getValues<llvm::APInt>(),
+                      [](const llvm::APInt &a) { return a.getSExtValue(); }));
 }
 
 Type NodeImporter::getElementType(Value v) {

@@ -143,7 +143,8 @@ public:
   /// A rank-0 constant of `elementType` holding `value`.
   mlir::Value getScalarConstant(mlir::Type elementType, double value);
   /// The values of a constant integer tensor input, or nullopt.
-  std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value v) const;
+  std::optional<llvm::SmallVector<int64_t>>
+  getConstantInts(mlir::Value v) const;
   /// The element type of tensor value `v`.
   static mlir::Type getElementType(mlir::Value v);
 

@@ -58,8 +58,7 @@ FailureOr<ConvAttrs> getConvAttrs(NodeImporter &n) {
     return failure();
   return ConvAttrs{n.getI64Array("strides"), n.getPads(*autoPad),
                    n.getI64Array("dilations"),
-                   n.builder.getI64IntegerAttr(n.getInt("group", 1)),
-                   *autoPad};
+                   n.builder.getI64IntegerAttr(n.getInt("group", 1)), *autoPad};
 }
 
 LogicalResult convertConvInteger(NodeImporter &n) {
@@ -69,8 +68,8 @@ LogicalResult convertConvInteger(NodeImporter &n) {
   if (failed(a))
     return failure();
   return n.emit<ConvIntegerOp>(n.getInput(0), n.getInput(1), n.getInput(2),
-                               n.getInput(3), a->strides, a->pads,
-                               a->dilations, a->group, a->autoPad);
+                               n.getInput(3), a->strides, a->pads, a->dilations,
+                               a->group, a->autoPad);
 }
 
 LogicalResult convertQLinearMatMul(NodeImporter &n) {
@@ -87,11 +86,10 @@ LogicalResult convertQLinearConv(NodeImporter &n) {
   FailureOr<ConvAttrs> a = getConvAttrs(n);
   if (failed(a))
     return failure();
-  return n.emit<QLinearConvOp>(n.getInput(0), n.getInput(1), n.getInput(2),
-                               n.getInput(3), n.getInput(4), n.getInput(5),
-                               n.getInput(6), n.getInput(7), n.getInput(8),
-                               a->strides, a->pads, a->dilations, a->group,
-                               a->autoPad);
+  return n.emit<QLinearConvOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2), n.getInput(3), n.getInput(4),
+      n.getInput(5), n.getInput(6), n.getInput(7), n.getInput(8), a->strides,
+      a->pads, a->dilations, a->group, a->autoPad);
 }
 } // namespace
 

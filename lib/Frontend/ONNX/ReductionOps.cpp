@@ -36,11 +36,11 @@ template <typename OpTy> ConvertFn reduce(int64_t axesAsInputSince) {
       axes = n.getInts("axes");
     }
     Builder &b = n.builder;
-    return n.emit<OpTy>(n.getInput(0),
-                        axes ? b.getDenseI64ArrayAttr(*axes)
-                             : DenseI64ArrayAttr(),
-                        b.getBoolAttr(n.getInt("keepdims", 1) != 0),
-                        b.getBoolAttr(n.getInt("noop_with_empty_axes", 0) != 0));
+    return n.emit<OpTy>(
+        n.getInput(0),
+        axes ? b.getDenseI64ArrayAttr(*axes) : DenseI64ArrayAttr(),
+        b.getBoolAttr(n.getInt("keepdims", 1) != 0),
+        b.getBoolAttr(n.getInt("noop_with_empty_axes", 0) != 0));
   };
 }
 

@@ -58,7 +58,8 @@ FailureOr<RecurrentAttrs> getRecurrentAttrs(NodeImporter &n) {
 }
 
 /// Records every result; the node may ask for fewer outputs than exist.
-template <typename OpTy> LogicalResult pushAll(NodeImporter &n, FailureOr<OpTy> op) {
+template <typename OpTy>
+LogicalResult pushAll(NodeImporter &n, FailureOr<OpTy> op) {
   if (failed(op))
     return failure();
   llvm::append_range(n.results, op->getOperation()->getResults());
@@ -83,12 +84,12 @@ LogicalResult convertGRU(NodeImporter &n) {
   auto a = getRecurrentAttrs(n);
   if (failed(a))
     return failure();
-  return pushAll(n, n.create<GRUOp>(
-                        n.getInput(0), n.getInput(1), n.getInput(2),
-                        n.getInput(3), n.getInput(4), n.getInput(5),
-                        a->hiddenSize, a->direction, a->activations, a->alpha,
-                        a->beta, a->clip, a->layout,
-                        n.builder.getBoolAttr(n.getInt("linear_before_reset", 0) != 0)));
+  return pushAll(
+      n, n.create<GRUOp>(
+             n.getInput(0), n.getInput(1), n.getInput(2), n.getInput(3),
+             n.getInput(4), n.getInput(5), a->hiddenSize, a->direction,
+             a->activations, a->alpha, a->beta, a->clip, a->layout,
+             n.builder.getBoolAttr(n.getInt("linear_before_reset", 0) != 0)));
 }
 
 LogicalResult convertLSTM(NodeImporter &n) {
@@ -97,13 +98,13 @@ LogicalResult convertLSTM(NodeImporter &n) {
   auto a = getRecurrentAttrs(n);
   if (failed(a))
     return failure();
-  return pushAll(n, n.create<LSTMOp>(
-                        n.getInput(0), n.getInput(1), n.getInput(2),
-                        n.getInput(3), n.getInput(4), n.getInput(5),
-                        n.getInput(6), n.getInput(7), a->hiddenSize,
-                        a->direction, a->activations, a->alpha, a->beta,
-                        a->clip, a->layout,
-                        n.builder.getBoolAttr(n.getInt("input_forget", 0) != 0)));
+  return pushAll(n,
+                 n.create<LSTMOp>(
+                     n.getInput(0), n.getInput(1), n.getInput(2), n.getInput(3),
+                     n.getInput(4), n.getInput(5), n.getInput(6), n.getInput(7),
+                     a->hiddenSize, a->direction, a->activations, a->alpha,
+                     a->beta, a->clip, a->layout,
+                     n.builder.getBoolAttr(n.getInt("input_forget", 0) != 0)));
 }
 
 LogicalResult convertEinsum(NodeImporter &n) {
@@ -115,14 +116,16 @@ LogicalResult convertEinsum(NodeImporter &n) {
   SmallVector<Value> inputs;
   for (size_t i = 0; i < n.getNumInputs(); ++i)
     inputs.push_back(n.getInput(i));
-  return n.emit<EinsumOp>(ValueRange(inputs), n.builder.getStringAttr(*equation));
+  return n.emit<EinsumOp>(ValueRange(inputs),
+                          n.builder.getStringAttr(*equation));
 }
 
 LogicalResult convertGatherND(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
-  return n.emit<GatherNDOp>(n.getInput(0), n.getInput(1),
-                            n.builder.getI64IntegerAttr(n.getInt("batch_dims", 0)));
+  return n.emit<GatherNDOp>(
+      n.getInput(0), n.getInput(1),
+      n.builder.getI64IntegerAttr(n.getInt("batch_dims", 0)));
 }
 
 LogicalResult convertScatterND(NodeImporter &n) {

@@ -35,8 +35,8 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
   }
   int64_t opset = 0;
   os << "model: " << path << "\n";
-  os << "producer: " << model.producer_name() << " "
-     << model.producer_version() << "\n";
+  os << "producer: " << model.producer_name() << " " << model.producer_version()
+     << "\n";
   os << "opsets:";
   for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
     StringRef domain = id.domain();
@@ -54,8 +54,8 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
   const ConverterTable &table = getConverterTable();
   for (const onnx::NodeProto &node : model.graph().node()) {
     bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    std::string key = defaultDomain ? node.op_type()
-                                    : node.domain() + "." + node.op_type();
+    std::string key =
+        defaultDomain ? node.op_type() : node.domain() + "." + node.op_type();
     Use &use = uses[key];
     if (use.count++ > 0)
       continue;

@@ -47,8 +47,8 @@ std::string sanitize(llvm::StringRef name) {
 /// Copies the typed (non-raw) field that holds `type`'s data into `out`
 /// (little-endian, `count` elements). Fails when the field has another
 /// count.
-Error copyTypedData(const onnx::TensorProto &t, int32_t dataType,
-                    int64_t count, char *out) {
+Error copyTypedData(const onnx::TensorProto &t, int32_t dataType, int64_t count,
+                    char *out) {
   auto check = [&](int64_t have) -> Error {
     if (have != count)
       return makeError("holds " + Twine(have) + " values but its shape needs " +
@@ -97,11 +97,11 @@ Error copyTypedData(const onnx::TensorProto &t, int32_t dataType,
   case TP::BFLOAT16: {
     if (Error e = check(t.int32_data_size()))
       return e;
-    int width = dataType == TP::INT32                              ? 4
-                : dataType == TP::INT8 || dataType == TP::UINT8 ||
-                        dataType == TP::BOOL
-                    ? 1
-                    : 2;
+    int width =
+        dataType == TP::INT32 ? 4
+        : dataType == TP::INT8 || dataType == TP::UINT8 || dataType == TP::BOOL
+            ? 1
+            : 2;
     for (int64_t i = 0; i < count; ++i) {
       int32_t v = t.int32_data(i);
       if (dataType == TP::BOOL)
@@ -215,9 +215,8 @@ mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
       return std::move(e);
     return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(type, raw));
   }
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocate(bytes, alignof(uint64_t),
-                                    /*dataIsMutable=*/true);
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes, alignof(uint64_t),
+                                                       /*dataIsMutable=*/true);
   if (Error e = fill(blob.getMutableData().data()))
     return std::move(e);
   return cast<ElementsAttr>(DenseResourceElementsAttr::get(

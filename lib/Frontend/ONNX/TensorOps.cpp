@@ -59,8 +59,9 @@ LogicalResult convertConstant(NodeImporter &n) {
 LogicalResult convertReshape(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
-  return n.emit<ReshapeOp>(n.getInput(0), n.getInput(1),
-                           n.builder.getBoolAttr(n.getInt("allowzero", 0) != 0));
+  return n.emit<ReshapeOp>(
+      n.getInput(0), n.getInput(1),
+      n.builder.getBoolAttr(n.getInt("allowzero", 0) != 0));
 }
 
 LogicalResult convertFlatten(NodeImporter &n) {
@@ -71,8 +72,7 @@ LogicalResult convertFlatten(NodeImporter &n) {
 }
 
 /// Squeeze/Unsqueeze axes: an attribute before opset 13, input 1 after.
-FailureOr<std::optional<llvm::SmallVector<int64_t>>>
-getAxes(NodeImporter &n) {
+FailureOr<std::optional<llvm::SmallVector<int64_t>>> getAxes(NodeImporter &n) {
   if (n.opset < 13)
     return n.getInts("axes");
   if (!n.hasInput(1))
@@ -233,8 +233,8 @@ LogicalResult convertPad(NodeImporter &n) {
     auto pads = n.getInts("pads");
     if (!pads)
       return n.fail("pads is required");
-    Value value = n.getScalarConstant(NodeImporter::getElementType(n.getInput(0)),
-                                      n.getFloat("value", 0.0f));
+    Value value = n.getScalarConstant(
+        NodeImporter::getElementType(n.getInput(0)), n.getFloat("value", 0.0f));
     return n.emit<PadOp>(n.getInput(0), n.getI64Constant(*pads), value,
                          modeAttr);
   }

@@ -86,10 +86,12 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
 
-  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
-                                             : options.triple);
+  llvm::Triple triple(options.triple.empty()
+                          ? llvm::sys::getDefaultTargetTriple()
+                          : options.triple);
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return module.emitError("unknown target triple '")
            << triple.str() << "': " << error;
@@ -103,7 +105,8 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
   }
 
   llvm::TargetOptions targetOptions;
-  auto optLevel = static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  auto optLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features.getString(), targetOptions, llvm::Reloc::PIC_,
       std::nullopt, optLevel));

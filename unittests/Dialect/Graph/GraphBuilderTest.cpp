@@ -77,13 +77,12 @@ TEST_F(GraphBuilderTest, ConvInfersOutputShape) {
 TEST_F(GraphBuilderTest, BroadcastAndCompare) {
   Block *block = makeFunction({f32({3, 1}), f32({4})});
   Location loc = builder.getUnknownLoc();
-  auto add = AddOp::create(builder, loc, block->getArgument(0),
-                           block->getArgument(1));
+  auto add =
+      AddOp::create(builder, loc, block->getArgument(0), block->getArgument(1));
   EXPECT_EQ(add.getType(), f32({3, 4}));
   auto less = LessOp::create(builder, loc, block->getArgument(0),
                              block->getArgument(1));
-  EXPECT_EQ(less.getType(),
-            RankedTensorType::get({3, 4}, builder.getI1Type()));
+  EXPECT_EQ(less.getType(), RankedTensorType::get({3, 4}, builder.getI1Type()));
 }
 
 TEST_F(GraphBuilderTest, ReshapeWithConstantShapeIsStatic) {

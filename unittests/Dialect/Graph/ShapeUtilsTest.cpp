@@ -75,7 +75,8 @@ TEST(WindowDim, ExplicitPadsStridesDilations) {
   // Dilation 2 makes k3 act like k5.
   WindowDim dilated{9, 3, 1, 2, 0, 0};
   EXPECT_EQ(
-      take(computeWindowDim(dilated, WindowPadding::Explicit, false)).output, 5);
+      take(computeWindowDim(dilated, WindowPadding::Explicit, false)).output,
+      5);
 }
 
 TEST(WindowDim, CeilMode) {
@@ -92,12 +93,14 @@ TEST(WindowDim, CeilMode) {
 
 TEST(WindowDim, SamePadding) {
   WindowDim dim{7, 3, 2, 1, 0, 0};
-  WindowResult upper = take(computeWindowDim(dim, WindowPadding::SameUpper, false));
+  WindowResult upper =
+      take(computeWindowDim(dim, WindowPadding::SameUpper, false));
   EXPECT_EQ(upper.output, 4);
   EXPECT_EQ(upper.padBegin, 1);
   EXPECT_EQ(upper.padEnd, 1);
   WindowDim even{8, 2, 1, 1, 0, 0};
-  WindowResult lower = take(computeWindowDim(even, WindowPadding::SameLower, false));
+  WindowResult lower =
+      take(computeWindowDim(even, WindowPadding::SameLower, false));
   EXPECT_EQ(lower.output, 8);
   EXPECT_EQ(lower.padBegin, 1);
   EXPECT_EQ(lower.padEnd, 0);

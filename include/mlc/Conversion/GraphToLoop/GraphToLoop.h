@@ -15,7 +15,8 @@ namespace mlc {
 
 /// Elementwise graph ops (unary, binary with broadcasting, comparisons,
 /// logic, where, clip) to `linalg.generic`.
-void populateGraphElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateGraphElementwiseToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// Constants, matmul/gemm, softmax, transpose, reshape and flatten.
 void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -38,9 +38,9 @@ struct ImportOptions {
 
 /// Imports the model file at `path`. Diagnostics go to `context`'s handler;
 /// returns null after reporting every problem found.
-mlir::OwningOpRef<mlir::ModuleOp>
-importModelFile(llvm::StringRef path, mlir::MLIRContext *context,
-                const ImportOptions &options);
+mlir::OwningOpRef<mlir::ModuleOp> importModelFile(llvm::StringRef path,
+                                                  mlir::MLIRContext *context,
+                                                  const ImportOptions &options);
 
 /// Reads the model at `path` without importing it and writes a support
 /// report to `os`: opsets, op types with counts, and each unsupported op

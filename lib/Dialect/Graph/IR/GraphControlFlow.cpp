@@ -45,8 +45,8 @@ YieldOp getYield(Region &region) {
 
 bool isScalarBoolOrI64(Type type) {
   auto shaped = dyn_cast<RankedTensorType>(type);
-  return !shaped || getNumElements(shaped.getShape()) ==
-                        std::optional<int64_t>(1);
+  return !shaped ||
+         getNumElements(shaped.getShape()) == std::optional<int64_t>(1);
 }
 } // namespace
 
@@ -54,9 +54,9 @@ LogicalResult IfOp::verify() {
   if (!isScalarBoolOrI64(getCondition().getType()))
     return emitOpError("condition must hold one element, got ")
            << getCondition().getType();
-  for (auto [name, region] : {std::pair<StringRef, Region *>{"then branch",
-                                                             &getThenBranch()},
-                              {"else branch", &getElseBranch()}}) {
+  for (auto [name, region] :
+       {std::pair<StringRef, Region *>{"then branch", &getThenBranch()},
+        {"else branch", &getElseBranch()}}) {
     YieldOp yield = getYield(*region);
     if (!yield)
       return emitOpError() << name << " does not end in mlc_graph.yield";
@@ -70,8 +70,8 @@ LogicalResult LoopOp::verify() {
   Block &body = getBody().front();
   size_t carried = getInitial().size();
   if (getNumResults() < carried)
-    return emitOpError("has ") << getNumResults() << " results but "
-                               << carried << " carried values";
+    return emitOpError("has ") << getNumResults() << " results but " << carried
+                               << " carried values";
   if (body.getNumArguments() != carried + 2)
     return emitOpError("body has ")
            << body.getNumArguments() << " arguments, expected " << carried + 2
@@ -99,8 +99,8 @@ LogicalResult LoopOp::verify() {
     if (!areCompatible(yield.getValues()[i + 1].getType(),
                        getResult(i).getType()))
       return emitOpError("body yields ")
-             << yield.getValues()[i + 1].getType() << " for carried value "
-             << i << ", incompatible with " << getResult(i).getType();
+             << yield.getValues()[i + 1].getType() << " for carried value " << i
+             << ", incompatible with " << getResult(i).getType();
   return success();
 }
 
@@ -113,10 +113,10 @@ LogicalResult ScanOp::verify() {
   int64_t states = getNumStates();
   int64_t scanOutputs = static_cast<int64_t>(getNumResults()) - states;
   if (scanOutputs < 0)
-    return emitOpError("has ") << getNumResults() << " results but "
-                               << states << " state variables";
-  auto checkCount = [&](std::optional<ArrayRef<int64_t>> values,
-                        StringRef what, int64_t expected) -> LogicalResult {
+    return emitOpError("has ") << getNumResults() << " results but " << states
+                               << " state variables";
+  auto checkCount = [&](std::optional<ArrayRef<int64_t>> values, StringRef what,
+                        int64_t expected) -> LogicalResult {
     if (values && static_cast<int64_t>(values->size()) != expected)
       return emitOpError() << what << " has " << values->size()
                            << " entries, expected " << expected;
@@ -125,7 +125,8 @@ LogicalResult ScanOp::verify() {
   if (failed(checkCount(getScanInputAxes(), "scan_input_axes", scanned)) ||
       failed(checkCount(getScanInputDirections(), "scan_input_directions",
                         scanned)) ||
-      failed(checkCount(getScanOutputAxes(), "scan_output_axes", scanOutputs)) ||
+      failed(
+          checkCount(getScanOutputAxes(), "scan_output_axes", scanOutputs)) ||
       failed(checkCount(getScanOutputDirections(), "scan_output_directions",
                         scanOutputs)))
     return failure();
@@ -137,9 +138,9 @@ LogicalResult ScanOp::verify() {
   if (!yield)
     return emitOpError("body does not end in mlc_graph.yield");
   if (yield.getValues().size() != getNumResults())
-    return emitOpError("body yields ") << yield.getValues().size()
-                                       << " values, expected "
-                                       << getNumResults();
+    return emitOpError("body yields ")
+           << yield.getValues().size() << " values, expected "
+           << getNumResults();
   for (int64_t i = 0; i < states; ++i)
     if (!areCompatible(getInputs()[i].getType(), getResult(i).getType()))
       return emitOpError("state ") << i << " changes type";

@@ -203,8 +203,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, OptLoc loc,
       } else if (ShapedType::isDynamic(acc)) {
         acc = dim;
       } else if (!ShapedType::isDynamic(dim) && dim != acc) {
-        return shapeError(loc, name, "input ", i, " has size ", dim,
-                          " in dim ", d, ", expected ", acc);
+        return shapeError(loc, name, "input ", i, " has size ", dim, " in dim ",
+                          d, ", expected ", acc);
       }
     }
   }
@@ -233,9 +233,10 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                         : std::optional(llvm::to_vector(llvm::seq<int64_t>(
                               0, starts ? starts->size() : rank)));
   std::optional<SmallVector<int64_t>> steps =
-      adaptor.getSteps() ? getConstantInts(adaptor.getSteps())
-                         : std::optional<SmallVector<int64_t>>(
-                               SmallVector<int64_t>(axes ? axes->size() : 0, 1));
+      adaptor.getSteps()
+          ? getConstantInts(adaptor.getSteps())
+          : std::optional<SmallVector<int64_t>>(
+                SmallVector<int64_t>(axes ? axes->size() : 0, 1));
   SmallVector<int64_t> out(*input);
   if (!axes) // Any dim may be sliced.
     return pushTensor(types, ArrayRef(SmallVector<int64_t>(rank, kDyn)),
@@ -363,6 +364,6 @@ LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx, OptLoc,
   };
   int64_t start = clampAxis(adaptor.getStart());
   int64_t end = clampAxis(adaptor.getEnd() ? *adaptor.getEnd() : rank);
-  return pushTensor(types, ArrayRef<int64_t>({std::max<int64_t>(0, end - start)}),
-                    i64);
+  return pushTensor(
+      types, ArrayRef<int64_t>({std::max<int64_t>(0, end - start)}), i64);
 }

@@ -62,14 +62,13 @@ bool mlc::graph::areRefinableTypes(TypeRange declared, TypeRange inferred) {
 
 LogicalResult mlc::graph::inferBroadcastResultType(
     MLIRContext *ctx, std::optional<Location> loc, StringRef opName, Type lhs,
-    Type rhs,
-    bool isPredicate, SmallVectorImpl<Type> &results) {
+    Type rhs, bool isPredicate, SmallVectorImpl<Type> &results) {
   auto lt = cast<TensorType>(lhs);
   auto rt = cast<TensorType>(rhs);
   if (lt.getElementType() != rt.getElementType())
-    return emitOptionalError(loc, "'", opName, "' op operand element types differ (",
-                             lt.getElementType(), " vs ",
-                             rt.getElementType(), ")");
+    return emitOptionalError(
+        loc, "'", opName, "' op operand element types differ (",
+        lt.getElementType(), " vs ", rt.getElementType(), ")");
   Type element = isPredicate ? IntegerType::get(ctx, 1) : lt.getElementType();
   if (!lt.hasRank() || !rt.hasRank()) {
     results.push_back(UnrankedTensorType::get(element));

@@ -138,9 +138,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   if (!type || getInput().getType() != getType())
     return {};
   std::optional<ArrayRef<int64_t>> perm = getPerm();
-  bool identity =
-      perm ? llvm::equal(*perm, llvm::seq<int64_t>(0, perm->size()))
-           : type.getRank() <= 1;
+  bool identity = perm ? llvm::equal(*perm, llvm::seq<int64_t>(0, perm->size()))
+                       : type.getRank() <= 1;
   return identity ? getInput() : Value();
 }
 

@@ -24,8 +24,7 @@ LogicalResult pushShapeFromOperand(Value shapeOperand, Type element,
     return pushTensor(types, ArrayRef<int64_t>(*dims), element);
   auto shape = getTensorShape(shapeOperand);
   if (shape && shape->size() == 1 && !ShapedType::isDynamic((*shape)[0]))
-    return pushTensor(types,
-                      ArrayRef(SmallVector<int64_t>((*shape)[0], kDyn)),
+    return pushTensor(types, ArrayRef(SmallVector<int64_t>((*shape)[0], kDyn)),
                       element);
   return pushTensor(types, std::nullopt, element);
 }
@@ -120,8 +119,8 @@ LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   auto indices = getTensorShape(adaptor.getIndices());
   if (data && indices) {
     if (data->size() != indices->size())
-      return shapeError(loc, getOperationName(), "data has rank ",
-                        data->size(), " but indices rank ", indices->size());
+      return shapeError(loc, getOperationName(), "data has rank ", data->size(),
+                        " but indices rank ", indices->size());
     auto axis = normalizeAxis(adaptor.getAxis(), data->size());
     if (!axis)
       return shapeError(loc, getOperationName(), axis.takeError());
@@ -300,8 +299,10 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   if (!x || !w)
     return pushTensor(types, std::nullopt, element);
   if (x->size() < 3 || w->size() != x->size())
-    return shapeError(loc, name, "expects input and weight of one rank >= 3, "
-                      "got ", x->size(), " and ", w->size());
+    return shapeError(loc, name,
+                      "expects input and weight of one rank >= 3, "
+                      "got ",
+                      x->size(), " and ", w->size());
   size_t n = x->size() - 2;
   int64_t c = (*x)[1];
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic((*w)[0]) &&
@@ -352,10 +353,10 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
     if (s <= 0 || d <= 0)
       return shapeError(loc, name, "strides and dilations must be positive");
     int64_t full = s * (in - 1) + (*outPad)[i] + (k - 1) * d + 1;
-    int64_t dim = autoPad == AutoPad::SameUpper || autoPad == AutoPad::SameLower
-                      ? in * s
-                  : autoPad == AutoPad::Valid ? full
-                                              : full - (*pads)[i] - (*pads)[i + n];
+    int64_t dim =
+        autoPad == AutoPad::SameUpper || autoPad == AutoPad::SameLower ? in * s
+        : autoPad == AutoPad::Valid                                    ? full
+                                    : full - (*pads)[i] - (*pads)[i + n];
     if (dim <= 0)
       return shapeError(loc, name, "spatial dim ", i, " would be ", dim);
     out.push_back(dim);
@@ -395,8 +396,7 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
         if ((*scales)[i] <= 0)
           return shapeError(loc, name, "scale ", i, " is not positive");
         if (!ShapedType::isDynamic((*input)[i]))
-          out[i] = static_cast<int64_t>(
-              std::floor((*input)[i] * (*scales)[i]));
+          out[i] = static_cast<int64_t>(std::floor((*input)[i] * (*scales)[i]));
       }
     }
   } else {

@@ -47,13 +47,12 @@ static WindowPadding toWindowPadding(AutoPad autoPad) {
   return WindowPadding::Explicit;
 }
 
-LogicalResult mlc::graph::detail::inferWindow(OptLoc loc, StringRef opName,
-                          ArrayRef<int64_t> spatial, ArrayRef<int64_t> kernel,
-                          std::optional<ArrayRef<int64_t>> strides,
-                          std::optional<ArrayRef<int64_t>> pads,
-                          std::optional<ArrayRef<int64_t>> dilations,
-                          AutoPad autoPad, bool ceilMode,
-                          SmallVectorImpl<int64_t> &out) {
+LogicalResult mlc::graph::detail::inferWindow(
+    OptLoc loc, StringRef opName, ArrayRef<int64_t> spatial,
+    ArrayRef<int64_t> kernel, std::optional<ArrayRef<int64_t>> strides,
+    std::optional<ArrayRef<int64_t>> pads,
+    std::optional<ArrayRef<int64_t>> dilations, AutoPad autoPad, bool ceilMode,
+    SmallVectorImpl<int64_t> &out) {
   size_t n = spatial.size();
   if (kernel.size() != n)
     return shapeError(loc, opName, "kernel has ", kernel.size(),
@@ -100,8 +99,10 @@ LogicalResult inferPool(OptLoc loc, StringRef opName, Adaptor adaptor,
   if (!shape)
     return pushTensor(types, std::nullopt, getElementType(input));
   if (shape->size() < 3)
-    return shapeError(loc, opName, "expects an input of rank >= 3 (N, C, "
-                      "spatial...), got rank ", shape->size());
+    return shapeError(loc, opName,
+                      "expects an input of rank >= 3 (N, C, "
+                      "spatial...), got rank ",
+                      shape->size());
   SmallVector<int64_t> out(shape->take_front(2));
   if (failed(inferWindow(loc, opName, shape->drop_front(2),
                          adaptor.getKernelShape(), adaptor.getStrides(),
@@ -194,8 +195,10 @@ LogicalResult inferGlobalPool(OptLoc loc, StringRef opName, Value input,
 
 } // namespace
 
-LogicalResult mlc::graph::detail::checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
-                                Value param, int64_t channels) {
+LogicalResult mlc::graph::detail::checkChannelParam(OptLoc loc,
+                                                    StringRef opName,
+                                                    StringRef name, Value param,
+                                                    int64_t channels) {
   if (!param)
     return success();
   auto shape = getTensorShape(param);
@@ -216,8 +219,8 @@ LogicalResult mlc::graph::detail::checkChannelParam(OptLoc loc, StringRef opName
 //===----------------------------------------------------------------------===//
 
 LogicalResult ClipOp::verify() {
-  for (auto [name, bound] : {std::pair<StringRef, Value>{"min", getMin()},
-                             {"max", getMax()}}) {
+  for (auto [name, bound] :
+       {std::pair<StringRef, Value>{"min", getMin()}, {"max", getMax()}}) {
     if (!bound)
       continue;
     auto shape = getTensorShape(bound);
@@ -260,8 +263,9 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
 }
 
 LogicalResult mlc::graph::detail::inferMatMulShape(OptLoc loc, StringRef name,
-                                                 Value lhsValue, Value rhsValue,
-                                                 Type element, Types &types) {
+                                                   Value lhsValue,
+                                                   Value rhsValue, Type element,
+                                                   Types &types) {
   auto lhs = getTensorShape(lhsValue);
   auto rhs = getTensorShape(rhsValue);
   if (!lhs || !rhs)
@@ -279,10 +283,11 @@ LogicalResult mlc::graph::detail::inferMatMulShape(OptLoc loc, StringRef name,
     return shapeError(loc, name, "contracting dims differ: lhs ",
                       formatShape(*lhs), " has K = ", k1, ", rhs ",
                       formatShape(*rhs), " has K = ", k2);
-  auto batch = broadcastShapes(ArrayRef(a).drop_back(2),
-                               ArrayRef(b).drop_back(2));
+  auto batch =
+      broadcastShapes(ArrayRef(a).drop_back(2), ArrayRef(b).drop_back(2));
   if (!batch)
-    return shapeError(loc, name, "batch dims: ", llvm::toString(batch.takeError()));
+    return shapeError(loc, name,
+                      "batch dims: ", llvm::toString(batch.takeError()));
   SmallVector<int64_t> out(*batch);
   if (!promoteA)
     out.push_back(a[a.size() - 2]);
@@ -358,8 +363,10 @@ LogicalResult mlc::graph::detail::inferConvShape(
   if (!x || !w)
     return pushTensor(types, std::nullopt, element);
   if (x->size() < 3)
-    return shapeError(loc, name, "expects an input of rank >= 3 (N, C, "
-                      "spatial...), got rank ", x->size());
+    return shapeError(loc, name,
+                      "expects an input of rank >= 3 (N, C, "
+                      "spatial...), got rank ",
+                      x->size());
   if (w->size() != x->size())
     return shapeError(loc, name, "weight rank ", w->size(),
                       " differs from input rank ", x->size());
@@ -375,8 +382,8 @@ LogicalResult mlc::graph::detail::inferConvShape(
   if (failed(checkChannelParam(loc, name, "bias", bias, m)))
     return failure();
   SmallVector<int64_t> out = {(*x)[0], m};
-  if (failed(inferWindow(loc, name, x->drop_front(2), w->drop_front(2),
-                         strides, pads, dilations, autoPad,
+  if (failed(inferWindow(loc, name, x->drop_front(2), w->drop_front(2), strides,
+                         pads, dilations, autoPad,
                          /*ceilMode=*/false, out)))
     return failure();
   return pushTensor(types, ArrayRef<int64_t>(out), element);
@@ -430,9 +437,12 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                         x->size());
     channels = (*x)[1];
   }
-  if (failed(checkChannelParam(loc, name, "scale", adaptor.getScale(), channels)) ||
-      failed(checkChannelParam(loc, name, "bias", adaptor.getBias(), channels)) ||
-      failed(checkChannelParam(loc, name, "mean", adaptor.getMean(), channels)) ||
+  if (failed(checkChannelParam(loc, name, "scale", adaptor.getScale(),
+                               channels)) ||
+      failed(
+          checkChannelParam(loc, name, "bias", adaptor.getBias(), channels)) ||
+      failed(
+          checkChannelParam(loc, name, "mean", adaptor.getMean(), channels)) ||
       failed(checkChannelParam(loc, name, "variance", adaptor.getVariance(),
                                channels)))
     return failure();
@@ -501,9 +511,9 @@ LogicalResult HardmaxOp::inferReturnTypes(MLIRContext *, OptLoc loc,
 //===----------------------------------------------------------------------===//
 
 #define MLC_GRAPH_REDUCE_SHAPE_FN(OP)                                          \
-  LogicalResult OP::inferReturnTypes(MLIRContext *, OptLoc loc,               \
-                                     Adaptor adaptor, Types &types) {         \
-    return inferReduce(loc, getOperationName(), adaptor, types);              \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, OptLoc loc,                \
+                                     Adaptor adaptor, Types &types) {          \
+    return inferReduce(loc, getOperationName(), adaptor, types);               \
   }
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceSumOp)
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceMeanOp)

@@ -34,8 +34,8 @@ LogicalResult checkQuantParam(OptLoc loc, StringRef opName, StringRef what,
   int64_t dim = (*x)[*a];
   if (!ShapedType::isDynamic(dim) && !ShapedType::isDynamic((*p)[0]) &&
       dim != (*p)[0])
-    return shapeError(loc, opName, what, " has ", (*p)[0],
-                      " entries but axis ", axis, " has size ", dim);
+    return shapeError(loc, opName, what, " has ", (*p)[0], " entries but axis ",
+                      axis, " has size ", dim);
   return success();
 }
 } // namespace
@@ -88,15 +88,13 @@ LogicalResult DynamicQuantizeLinearOp::inferReturnTypes(MLIRContext *ctx,
 }
 
 LogicalResult MatMulIntegerOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
-                                                Adaptor adaptor,
-                                                Types &types) {
+                                                Adaptor adaptor, Types &types) {
   return inferMatMulShape(loc, getOperationName(), adaptor.getLhs(),
                           adaptor.getRhs(), IntegerType::get(ctx, 32), types);
 }
 
 LogicalResult QLinearMatMulOp::inferReturnTypes(MLIRContext *, OptLoc loc,
-                                                Adaptor adaptor,
-                                                Types &types) {
+                                                Adaptor adaptor, Types &types) {
   return inferMatMulShape(loc, getOperationName(), adaptor.getLhs(),
                           adaptor.getRhs(),
                           getElementType(adaptor.getOutputZeroPoint()), types);
@@ -113,10 +111,9 @@ LogicalResult ConvIntegerOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
 
 LogicalResult QLinearConvOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                               Adaptor adaptor, Types &types) {
-  return inferConvShape(loc, getOperationName(), adaptor.getInput(),
-                        adaptor.getWeight(), adaptor.getBias(),
-                        adaptor.getStrides(), adaptor.getPads(),
-                        adaptor.getDilations(), adaptor.getGroup(),
-                        adaptor.getAutoPad(),
-                        getElementType(adaptor.getOutputZeroPoint()), types);
+  return inferConvShape(
+      loc, getOperationName(), adaptor.getInput(), adaptor.getWeight(),
+      adaptor.getBias(), adaptor.getStrides(), adaptor.getPads(),
+      adaptor.getDilations(), adaptor.getGroup(), adaptor.getAutoPad(),
+      getElementType(adaptor.getOutputZeroPoint()), types);
 }

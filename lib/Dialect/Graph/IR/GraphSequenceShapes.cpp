@@ -49,11 +49,10 @@ LogicalResult inferRecurrent(OptLoc loc, StringRef name, Adaptor adaptor,
                         " activations, got ", acts->size());
     for (Attribute a : *acts) {
       StringRef act = cast<StringAttr>(a).getValue();
-      if (!llvm::is_contained(
-              {"Relu", "Tanh", "Sigmoid", "Affine", "LeakyRelu",
-               "ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu",
-               "Softsign", "Softplus"},
-              act))
+      if (!llvm::is_contained({"Relu", "Tanh", "Sigmoid", "Affine", "LeakyRelu",
+                               "ThresholdedRelu", "ScaledTanh", "HardSigmoid",
+                               "Elu", "Softsign", "Softplus"},
+                              act))
         return shapeError(loc, name, "unknown activation '", act, "'");
     }
   }
@@ -235,8 +234,8 @@ LogicalResult ScatterNDOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                             Adaptor adaptor, Types &types) {
   StringRef reduction = adaptor.getReduction();
   if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
-    return shapeError(loc, getOperationName(), "unknown reduction '",
-                      reduction, "'");
+    return shapeError(loc, getOperationName(), "unknown reduction '", reduction,
+                      "'");
   if (getElementType(adaptor.getUpdates()) != getElementType(adaptor.getData()))
     return shapeError(loc, getOperationName(),
                       "updates and data differ in element type");

@@ -46,7 +46,7 @@ constexpr int64_t kDyn = ShapedType::kDynamic;
 template <typename... Args>
 LogicalResult shapeError(OptLoc loc, StringRef opName, Args &&...args) {
   return mlir::emitOptionalError(loc, "'", opName, "' op ",
-                           std::forward<Args>(args)...);
+                                 std::forward<Args>(args)...);
 }
 
 /// Forwards an llvm::Error from ShapeUtils as a diagnostic.
@@ -55,8 +55,8 @@ inline LogicalResult shapeError(OptLoc loc, StringRef opName, llvm::Error err) {
 }
 
 /// Pushes `tensor<shape x element>`, or unranked when `shape` is nullopt.
-inline LogicalResult pushTensor(Types &types, std::optional<ArrayRef<int64_t>> shape,
-                         Type element) {
+inline LogicalResult
+pushTensor(Types &types, std::optional<ArrayRef<int64_t>> shape, Type element) {
   if (shape)
     types.push_back(RankedTensorType::get(*shape, element));
   else
@@ -80,8 +80,9 @@ inline std::optional<SmallVector<int64_t>> getConstantInts(Value v) {
   DenseIntElementsAttr attr;
   if (!v || !mlir::matchPattern(v, mlir::m_Constant(&attr)))
     return std::nullopt;
-  return llvm::to_vector(llvm::map_range(
-      attr.getValues<APInt>(), [](const APInt &a) { return a.getSExtValue(); }));
+  return llvm::to_vector(
+      llvm::map_range(attr.getValues<APInt>(),
+                      [](const APInt &a) { return a.getSExtValue(); }));
 }
 
 /// Reads a constant float tensor, or nullopt.
@@ -109,8 +110,8 @@ LogicalResult checkChannelParam(OptLoc loc, StringRef opName, StringRef name,
                                 Value param, int64_t channels);
 
 /// numpy.matmul shape of `lhs` x `rhs`, with result element `element`.
-LogicalResult inferMatMulShape(OptLoc loc, StringRef name, Value lhs,
-                               Value rhs, Type element, Types &types);
+LogicalResult inferMatMulShape(OptLoc loc, StringRef name, Value lhs, Value rhs,
+                               Type element, Types &types);
 
 /// Conv output shape (NCHW, groups, windows), with result element `element`.
 LogicalResult inferConvShape(OptLoc loc, StringRef name, Value input,

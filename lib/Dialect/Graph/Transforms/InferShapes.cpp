@@ -60,10 +60,10 @@ struct GraphInferShapesPass
       if (!isa<GraphDialect>(op->getDialect()))
         return WalkResult::advance();
       SmallVector<Type> inferred;
-      if (failed(op.inferReturnTypes(
-              op->getContext(), op->getLoc(), op->getOperands(),
-              op->getAttrDictionary(), op->getPropertiesStorage(),
-              op->getRegions(), inferred)))
+      if (failed(op.inferReturnTypes(op->getContext(), op->getLoc(),
+                                     op->getOperands(), op->getAttrDictionary(),
+                                     op->getPropertiesStorage(),
+                                     op->getRegions(), inferred)))
         return WalkResult::interrupt();
       for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
         auto current = cast<TensorType>(result.getType());

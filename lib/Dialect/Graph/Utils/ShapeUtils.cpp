@@ -57,8 +57,8 @@ mlc::graph::broadcastShapes(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs) {
       result[i] = l;
     } else {
       return makeError("shapes " + formatShape(lhs) + " and " +
-                       formatShape(rhs) + " do not broadcast (dim " +
-                       Twine(i) + ": " + Twine(l) + " vs " + Twine(r) + ")");
+                       formatShape(rhs) + " do not broadcast (dim " + Twine(i) +
+                       ": " + Twine(l) + " vs " + Twine(r) + ")");
     }
   }
   return result;
@@ -71,8 +71,8 @@ Expected<int64_t> mlc::graph::normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-Expected<SmallVector<int64_t>>
-mlc::graph::normalizeAxes(ArrayRef<int64_t> axes, int64_t rank) {
+Expected<SmallVector<int64_t>> mlc::graph::normalizeAxes(ArrayRef<int64_t> axes,
+                                                         int64_t rank) {
   SmallVector<int64_t> result;
   SmallVector<bool> seen(rank, false);
   for (int64_t axis : axes) {
@@ -118,10 +118,11 @@ mlc::graph::computeWindowDim(const WindowDim &dim, WindowPadding padding,
   case WindowPadding::SameUpper:
   case WindowPadding::SameLower: {
     result.output = divideCeil(dim.input, dim.stride);
-    int64_t total = std::max<int64_t>(
-        0, (result.output - 1) * dim.stride + effectiveKernel - dim.input);
+    int64_t total = std::max<int64_t>(0, (result.output - 1) * dim.stride +
+                                             effectiveKernel - dim.input);
     int64_t small = total / 2;
-    result.padBegin = padding == WindowPadding::SameUpper ? small : total - small;
+    result.padBegin =
+        padding == WindowPadding::SameUpper ? small : total - small;
     result.padEnd = total - result.padBegin;
     return result;
   }
@@ -130,11 +131,12 @@ mlc::graph::computeWindowDim(const WindowDim &dim, WindowPadding padding,
     if (padded < effectiveKernel)
       break;
     int64_t span = padded - effectiveKernel;
-    result.output = (ceilMode ? divideCeil(span, dim.stride)
-                              : span / dim.stride) + 1;
+    result.output =
+        (ceilMode ? divideCeil(span, dim.stride) : span / dim.stride) + 1;
     // ONNX: with ceil_mode the last window must start inside the input or
     // the begin padding.
-    if (ceilMode && (result.output - 1) * dim.stride >= dim.input + dim.padBegin)
+    if (ceilMode &&
+        (result.output - 1) * dim.stride >= dim.input + dim.padBegin)
       --result.output;
     result.padBegin = dim.padBegin;
     result.padEnd = dim.padEnd;

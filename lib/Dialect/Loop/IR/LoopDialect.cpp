@@ -56,9 +56,9 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() || parser.parseKeyword("tile_sizes") ||
       parser.parseEqual() ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        return parseIntList(parser, levels.emplace_back());
-      }) ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square,
+          [&] { return parseIntList(parser, levels.emplace_back()); }) ||
       parser.parseComma() || parser.parseKeyword("vector_sizes") ||
       parser.parseEqual() || parseIntList(parser, vectorSizes) ||
       parser.parseComma() || parser.parseKeyword("parallel_dims") ||
@@ -75,9 +75,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     }
     llvm::append_range(flat, level);
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), numLoops, flat, vectorSizes,
-                    parallelDims);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    numLoops, flat, vectorSizes, parallelDims);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -94,11 +93,11 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t numLoops, ArrayRef<int64_t> tileSizes,
-                     ArrayRef<int64_t> vectorSizes,
-                     ArrayRef<int64_t> parallelDims) {
+LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t numLoops,
+                                   ArrayRef<int64_t> tileSizes,
+                                   ArrayRef<int64_t> vectorSizes,
+                                   ArrayRef<int64_t> parallelDims) {
   if (numLoops < 0 || (numLoops == 0 && !tileSizes.empty()) ||
       (numLoops > 0 && tileSizes.size() % numLoops != 0))
     return emitError() << "tile sizes do not form levels of " << numLoops

@@ -89,9 +89,9 @@ void KernelOp::print(OpAsmPrinter &p) {
   printGroup("outs", getOutputs());
   if (ScheduleAttr schedule = getScheduleAttr())
     p << " schedule = " << schedule;
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                          {getSymNameAttrName(), getScheduleAttrName(),
-                           getOperandSegmentSizesAttrName()});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getSymNameAttrName(), getScheduleAttrName(),
+                            getOperandSegmentSizesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/true,
                 /*printBlockTerminators=*/true);
@@ -112,15 +112,14 @@ LogicalResult KernelOp::verify() {
              << i << " has type " << std::get<0>(pair) << ", expected "
              << std::get<1>(pair);
   if (getNumResults() != numOuts)
-    return emitOpError("has ") << getNumResults() << " results but "
-                               << numOuts << " outs";
-  for (auto [i, pair] : llvm::enumerate(
-           llvm::zip(getResultTypes(), getOutputs().getTypes())))
+    return emitOpError("has ")
+           << getNumResults() << " results but " << numOuts << " outs";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getResultTypes(), getOutputs().getTypes())))
     if (std::get<0>(pair) != std::get<1>(pair))
-      return emitOpError("result ")
-             << i << " has type " << std::get<0>(pair)
-             << ", expected the type of outs operand " << i << ", "
-             << std::get<1>(pair);
+      return emitOpError("result ") << i << " has type " << std::get<0>(pair)
+                                    << ", expected the type of outs operand "
+                                    << i << ", " << std::get<1>(pair);
   YieldOp yield = getYield();
   if (yield.getValues().getTypes() != getResultTypes())
     return yield.emitOpError("yields (")

@@ -10,8 +10,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -39,10 +39,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t arrayCols, int64_t dmaChannels) {
   if (localMemoryBytes <= 0 || arrayRows <= 0 || arrayCols <= 0 ||
       dmaChannels <= 0)
-    return emitError() << "NPU resources must be positive (local_memory_bytes = "
-                       << localMemoryBytes << ", array = " << arrayRows << "x"
-                       << arrayCols << ", dma_channels = " << dmaChannels
-                       << ")";
+    return emitError()
+           << "NPU resources must be positive (local_memory_bytes = "
+           << localMemoryBytes << ", array = " << arrayRows << "x" << arrayCols
+           << ", dma_channels = " << dmaChannels << ")";
   return success();
 }
 
@@ -50,8 +50,8 @@ LogicalResult DmaCopyOp::verify() {
   auto source = cast<MemRefType>(getSource().getType());
   auto target = cast<MemRefType>(getTarget().getType());
   if (source.getElementType() != target.getElementType())
-    return emitOpError("copies ") << source.getElementType() << " into "
-                                  << target.getElementType();
+    return emitOpError("copies ")
+           << source.getElementType() << " into " << target.getElementType();
   if (failed(verifyCompatibleShape(source.getShape(), target.getShape())))
     return emitOpError("source shape ")
            << source << " differs from target shape " << target;
@@ -85,12 +85,12 @@ LogicalResult MatmulOp::verify() {
     return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
   };
   if (conflict(a.getDimSize(1), b.getDimSize(0)))
-    return emitOpError("lhs ") << a << " and rhs " << b
-                               << " disagree on the contracting dim";
+    return emitOpError("lhs ")
+           << a << " and rhs " << b << " disagree on the contracting dim";
   if (conflict(a.getDimSize(0), c.getDimSize(0)) ||
       conflict(b.getDimSize(1), c.getDimSize(1)))
-    return emitOpError("accumulator ") << c << " is not [M, N] of lhs " << a
-                                       << " and rhs " << b;
+    return emitOpError("accumulator ")
+           << c << " is not [M, N] of lhs " << a << " and rhs " << b;
   if (a.getElementType() != b.getElementType())
     return emitOpError("lhs and rhs element types differ");
   return success();

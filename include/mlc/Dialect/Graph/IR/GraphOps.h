@@ -34,12 +34,10 @@ bool areRefinableTypes(mlir::TypeRange declared, mlir::TypeRange inferred);
 /// `lhs` and `rhs`, with the lhs element type or i1 when `isPredicate`.
 /// Emits a diagnostic naming `opName` at `loc` when the shapes cannot
 /// broadcast or the element types differ.
-llvm::LogicalResult
-inferBroadcastResultType(mlir::MLIRContext *ctx,
-                         std::optional<mlir::Location> loc,
-                         llvm::StringRef opName, mlir::Type lhs,
-                         mlir::Type rhs, bool isPredicate,
-                         llvm::SmallVectorImpl<mlir::Type> &results);
+llvm::LogicalResult inferBroadcastResultType(
+    mlir::MLIRContext *ctx, std::optional<mlir::Location> loc,
+    llvm::StringRef opName, mlir::Type lhs, mlir::Type rhs, bool isPredicate,
+    llvm::SmallVectorImpl<mlir::Type> &results);
 
 } // namespace mlc::graph
 

@@ -44,12 +44,12 @@ enum class WindowPadding { Explicit, SameUpper, SameLower, Valid };
 
 /// One spatial dim of a sliding window (Conv, MaxPool, AveragePool).
 struct WindowDim {
-  int64_t input = 0;      ///< input size, may be dynamic
-  int64_t kernel = 1;     ///< kernel size (before dilation)
+  int64_t input = 0;  ///< input size, may be dynamic
+  int64_t kernel = 1; ///< kernel size (before dilation)
   int64_t stride = 1;
   int64_t dilation = 1;
-  int64_t padBegin = 0;   ///< used when padding is Explicit
-  int64_t padEnd = 0;     ///< used when padding is Explicit
+  int64_t padBegin = 0; ///< used when padding is Explicit
+  int64_t padEnd = 0;   ///< used when padding is Explicit
 };
 
 /// Output size of one window dim, and the pads actually applied (for the
@@ -61,9 +61,8 @@ struct WindowResult {
   int64_t padBegin = 0;
   int64_t padEnd = 0;
 };
-llvm::Expected<WindowResult> computeWindowDim(const WindowDim &dim,
-                                              WindowPadding padding,
-                                              bool ceilMode);
+llvm::Expected<WindowResult>
+computeWindowDim(const WindowDim &dim, WindowPadding padding, bool ceilMode);
 
 /// Resolves ONNX Reshape's target shape (`0` copies the input dim unless
 /// `allowZero`, one `-1` is inferred) against `input`. Fails when the element
