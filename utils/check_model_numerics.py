@@ -11,9 +11,9 @@
 #
 # Compiles BUILD_DIR/models/NAME-opsetN.onnx (exported by
 # models/export_torch_models.py) with `mlc-compile --emit=obj`, links it into
-# a shared library, runs it through ctypes on a random input and compares
-# with PyTorch running the same model (same seed, so the same weights):
-# max |got - ref| <= 1e-4 * max |ref|. Single-input image models only.
+# a shared library, runs it through ctypes on the exporter's example inputs
+# and compares with PyTorch running the same model (same seed, so the same
+# weights and inputs): max |got - ref| <= 1e-4 * max |ref|.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -68,14 +68,14 @@ def main():
     torch.manual_seed(0)
     make, inputs = export_torch_models.MODELS[args.name]
     model = make().eval()
-    (example,), _ = inputs()
+    examples, _ = inputs()
     with torch.no_grad():
-        ref = model(example).numpy()
+        ref = model(*examples).numpy()
 
-    x = np.ascontiguousarray(example.numpy(), dtype=np.float32)
+    arrays = [np.ascontiguousarray(e.numpy()) for e in examples]
     out = descriptor(ref.ndim)()
     fn = getattr(ctypes.CDLL(lib), "_mlir_ciface_model")
-    fn(ctypes.byref(out), ctypes.byref(wrap(x)))
+    fn(ctypes.byref(out), *[ctypes.byref(wrap(a)) for a in arrays])
     count = int(np.prod(ref.shape))
     got = np.ctypeslib.as_array(
         ctypes.cast(out.aligned, ctypes.POINTER(ctypes.c_float)),

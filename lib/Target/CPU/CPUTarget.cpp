@@ -38,7 +38,8 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     "mlc-cpu-copies-to-linalg,func.func(convert-linalg-to-loops),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
-    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-llvm,"
+    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-libm,"
+    "convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
 

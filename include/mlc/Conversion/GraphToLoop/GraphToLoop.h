@@ -25,6 +25,10 @@ void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// pooling and batch normalization.
 void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Reductions, N-D matmul, gather, constant slices, cast, squeeze and
+/// unsqueeze.
+void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Everything `mlc-convert-graph-to-loop` applies.
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
 

@@ -1,0 +1,364 @@
+//===- ReductionsToLinalg.cpp - Reductions, gather, slice, cast, N-D matmul
+//===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The lowerings transformer models need beyond the elementwise and CNN ops:
+// Reduce{Sum,Mean,Max,Min} as reduction generics, batched and broadcast
+// MatMul as one contraction generic, Gather through tensor.extract, Slice
+// with constant bounds as tensor.extract_slice, Squeeze/Unsqueeze as
+// reshapes, and Cast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlc::graph;
+using mlc::detail::createFilledTensor;
+using mlc::detail::getStaticType;
+
+namespace {
+/// Constant integer values of `v`, or nullopt.
+std::optional<SmallVector<int64_t>> getInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  return llvm::to_vector(
+      llvm::map_range(attr.getValues<APInt>(),
+                      [](const APInt &a) { return a.getSExtValue(); }));
+}
+
+template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    if (!in || !result || !isa<FloatType>(in.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only static float reductions");
+    int64_t rank = in.getRank();
+    SmallVector<bool> reduced(rank, false);
+    std::optional<ArrayRef<int64_t>> axes = op.getAxes();
+    if (!axes || axes->empty()) {
+      if (op.getNoopWithEmptyAxes())
+        return rewriter.notifyMatchFailure(op, "no-op reduction");
+      reduced.assign(rank, true);
+    } else {
+      for (int64_t a : *axes)
+        reduced[a < 0 ? a + rank : a] = true;
+    }
+    constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
+    constexpr bool isMin = std::is_same_v<OpTy, ReduceMinOp>;
+    double init = isMax   ? -std::numeric_limits<double>::infinity()
+                  : isMin ? std::numeric_limits<double>::infinity()
+                          : 0.0;
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators;
+    int64_t count = 1;
+    for (int64_t i = 0; i < rank; ++i) {
+      iterators.push_back(reduced[i] ? utils::IteratorType::reduction
+                                     : utils::IteratorType::parallel);
+      if (reduced[i]) {
+        count *= in.getDimSize(i);
+        if (op.getKeepdims())
+          outExprs.push_back(rewriter.getAffineConstantExpr(0));
+      } else {
+        outExprs.push_back(rewriter.getAffineDimExpr(i));
+      }
+    }
+    Location loc = op.getLoc();
+    SmallVector<AffineMap> maps = {
+        rewriter.getMultiDimIdentityMap(rank),
+        AffineMap::get(rank, 0, outExprs, rewriter.getContext())};
+    Value acc =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{result}, adaptor.getInput(),
+            createFilledTensor(rewriter, loc, result, init), maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange a) {
+              Value v;
+              if constexpr (isMax)
+                v = arith::MaximumFOp::create(b, l, a[0], a[1]);
+              else if constexpr (isMin)
+                v = arith::MinimumFOp::create(b, l, a[0], a[1]);
+              else
+                v = arith::AddFOp::create(b, l, a[0], a[1]);
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) {
+      int64_t outRank = result.getRank();
+      SmallVector<AffineMap> scaleMaps(
+          2, rewriter.getMultiDimIdentityMap(outRank));
+      SmallVector<utils::IteratorType> par(outRank,
+                                           utils::IteratorType::parallel);
+      Value out = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                          result.getElementType());
+      acc = linalg::GenericOp::create(
+                rewriter, loc, TypeRange{result}, acc, out, scaleMaps, par,
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  Value n = arith::ConstantOp::create(
+                      b, l, result.getElementType(),
+                      b.getFloatAttr(result.getElementType(), count));
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::DivFOp::create(b, l, a[0], n)));
+                })
+                .getResult(0);
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// MatMul of rank >= 3 (or mixed ranks) as one contraction generic whose
+/// maps broadcast the batch dims.
+struct BatchMatMulLowering : OpConversionPattern<MatMulOp> {
+  BatchMatMulLowering(MLIRContext *ctx)
+      : OpConversionPattern<MatMulOp>(ctx, /*benefit=*/0) {}
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto a = getStaticType(adaptor.getLhs()),
+         b = getStaticType(adaptor.getRhs());
+    auto result = getStaticType(op.getResult());
+    if (!a || !b || !result || a.getRank() < 2 || b.getRank() < 2 ||
+        !isa<FloatType>(result.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs static float ranks >= 2");
+    int64_t rank = result.getRank(); // batch..., m, n
+    int64_t k = rank;                // the reduction dim
+    MLIRContext *ctx = rewriter.getContext();
+    auto operandMap = [&](RankedTensorType t, bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t batch = t.getRank() - 2, offset = (rank - 2) - batch;
+      for (int64_t i = 0; i < batch; ++i)
+        exprs.push_back(t.getDimSize(i) == 1 &&
+                                result.getDimSize(i + offset) != 1
+                            ? rewriter.getAffineConstantExpr(0)
+                            : rewriter.getAffineDimExpr(i + offset));
+      if (isLhs) {
+        exprs.push_back(rewriter.getAffineDimExpr(rank - 2));
+        exprs.push_back(rewriter.getAffineDimExpr(k));
+      } else {
+        exprs.push_back(rewriter.getAffineDimExpr(k));
+        exprs.push_back(rewriter.getAffineDimExpr(rank - 1));
+      }
+      return AffineMap::get(rank + 1, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        operandMap(a, true), operandMap(b, false),
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Location loc = op.getLoc();
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, TypeRange{result},
+                ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+                createFilledTensor(rewriter, loc, result, 0.0), maps, iterators,
+                [](OpBuilder &bb, Location l, ValueRange v) {
+                  Value p = arith::MulFOp::create(bb, l, v[0], v[1]);
+                  linalg::YieldOp::create(
+                      bb, l, Value(arith::AddFOp::create(bb, l, v[2], p)));
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
+/// out[pre..., idx..., post...] = data[pre..., indices[idx...], post...].
+struct GatherLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto data = getStaticType(adaptor.getData());
+    auto indices = getStaticType(adaptor.getIndices());
+    auto result = getStaticType(op.getResult());
+    if (!data || !indices || !result)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += data.getRank();
+    int64_t q = indices.getRank(), rank = result.getRank();
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t i = 0; i < q; ++i)
+      idxExprs.push_back(rewriter.getAffineDimExpr(axis + i));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, idxExprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         result.getElementType());
+    Value source = adaptor.getData();
+    int64_t axisSize = data.getDimSize(axis);
+    rewriter.replaceOp(
+        op,
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{result}, adaptor.getIndices(), init, maps,
+            par,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              // Negative indices count from the end.
+              Value idx =
+                  arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+              Value zero = arith::ConstantIndexOp::create(b, l, 0);
+              Value size = arith::ConstantIndexOp::create(b, l, axisSize);
+              Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                                idx, zero);
+              idx = arith::SelectOp::create(
+                  b, l, neg, arith::AddIOp::create(b, l, idx, size), idx);
+              SmallVector<Value> coords;
+              for (int64_t i = 0; i < axis; ++i)
+                coords.push_back(linalg::IndexOp::create(b, l, i));
+              coords.push_back(idx);
+              for (int64_t i = axis + q; i < rank; ++i)
+                coords.push_back(linalg::IndexOp::create(b, l, i));
+              linalg::YieldOp::create(
+                  b, l, Value(tensor::ExtractOp::create(b, l, source, coords)));
+            })
+            .getResult(0));
+    return success();
+  }
+};
+
+/// Slice with constant bounds and positive steps.
+struct SliceLowering : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    auto starts = getInts(op.getStarts());
+    if (!in || !result || !starts)
+      return rewriter.notifyMatchFailure(op, "needs static shapes and starts");
+    int64_t rank = in.getRank();
+    SmallVector<int64_t> axes =
+        op.getAxes() ? getInts(op.getAxes()).value_or(SmallVector<int64_t>{})
+                     : llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
+    SmallVector<int64_t> steps =
+        op.getSteps() ? getInts(op.getSteps()).value_or(SmallVector<int64_t>{})
+                      : SmallVector<int64_t>(starts->size(), 1);
+    if (axes.size() != starts->size() || steps.size() != starts->size())
+      return rewriter.notifyMatchFailure(op, "needs constant axes and steps");
+    SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      int64_t a = axis < 0 ? axis + rank : axis;
+      if (steps[i] <= 0)
+        return rewriter.notifyMatchFailure(op, "negative steps");
+      int64_t dim = in.getDimSize(a), s = (*starts)[i];
+      if (s < 0)
+        s += dim;
+      offsets[a] = std::clamp<int64_t>(s, 0, dim);
+      strides[a] = steps[i];
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, result, adaptor.getInput(), ValueRange{}, ValueRange{},
+        ValueRange{}, rewriter.getDenseI64ArrayAttr(offsets),
+        rewriter.getDenseI64ArrayAttr(result.getShape()),
+        rewriter.getDenseI64ArrayAttr(strides));
+    return success();
+  }
+};
+
+/// Cast between float and signless integer types, elementwise.
+struct CastLowering : OpConversionPattern<CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    if (!in || !result)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Type from = in.getElementType(), to = result.getElementType();
+    auto supported = [](Type t) {
+      return isa<FloatType>(t) || t.isSignlessInteger();
+    };
+    if (!supported(from) || !supported(to) || from.isInteger(1))
+      return rewriter.notifyMatchFailure(op, "unsupported cast types");
+    int64_t rank = in.getRank();
+    SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(), to);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, TypeRange{result}, adaptor.getInput(), init,
+                maps, par,
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  Value v = a[0];
+                  auto fFrom = dyn_cast<FloatType>(from);
+                  auto fTo = dyn_cast<FloatType>(to);
+                  if (fFrom && fTo)
+                    v = fFrom.getWidth() < fTo.getWidth()
+                            ? Value(arith::ExtFOp::create(b, l, to, v))
+                        : fFrom.getWidth() > fTo.getWidth()
+                            ? Value(arith::TruncFOp::create(b, l, to, v))
+                            : v;
+                  else if (fFrom)
+                    v = to.isInteger(1)
+                            ? Value(arith::CmpFOp::create(
+                                  b, l, arith::CmpFPredicate::UNE, v,
+                                  arith::ConstantOp::create(
+                                      b, l, from, b.getFloatAttr(from, 0.0))))
+                            : Value(arith::FPToSIOp::create(b, l, to, v));
+                  else if (fTo)
+                    v = arith::SIToFPOp::create(b, l, to, v);
+                  else if (from.getIntOrFloatBitWidth() <
+                           to.getIntOrFloatBitWidth())
+                    v = arith::ExtSIOp::create(b, l, to, v);
+                  else if (from.getIntOrFloatBitWidth() >
+                           to.getIntOrFloatBitWidth())
+                    v = arith::TruncIOp::create(b, l, to, v);
+                  linalg::YieldOp::create(b, l, v);
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
+/// Squeeze and Unsqueeze: reshapes to the static result shape.
+template <typename OpTy> struct SqueezeLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto result = getStaticType(op.getResult());
+    if (!result || !getStaticType(adaptor.getInput()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto shapeType =
+        RankedTensorType::get({result.getRank()}, rewriter.getI64Type());
+    Value shape = arith::ConstantOp::create(
+        rewriter, op.getLoc(), shapeType,
+        DenseIntElementsAttr::get(shapeType, result.getShape()));
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, result,
+                                                   adaptor.getInput(), shape);
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
+               ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
+               BatchMatMulLowering, GatherLowering, SliceLowering, CastLowering,
+               SqueezeLowering<SqueezeOp>, SqueezeLowering<UnsqueezeOp>>(
+      patterns.getContext());
+}
