@@ -343,8 +343,13 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
                         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
                           Value e = arith::ConstantOp::create(
                               b, l, element, b.getFloatAttr(element, eps));
-                          Value inv = math::RsqrtOp::create(
-                              b, l, arith::AddFOp::create(b, l, a[4], e));
+                          // 1 / sqrt: libm has no rsqrtf for math.rsqrt.
+                          Value one = arith::ConstantOp::create(
+                              b, l, element, b.getFloatAttr(element, 1.0));
+                          Value inv = arith::DivFOp::create(
+                              b, l, one,
+                              math::SqrtOp::create(
+                                  b, l, arith::AddFOp::create(b, l, a[4], e)));
                           Value centered =
                               arith::SubFOp::create(b, l, a[0], a[3]);
                           Value scaled = arith::MulFOp::create(

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -334,6 +335,121 @@ struct CastLowering : OpConversionPattern<CastOp> {
   }
 };
 
+/// LayerNorm over dims [axis, rank): two reductions (mean, then mean of
+/// squared deviations) and one normalizing generic with the broadcast
+/// scale and bias.
+struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = getStaticType(adaptor.getInput());
+    auto scaleType = getStaticType(adaptor.getScale());
+    if (!in || !scaleType || !isa<FloatType>(in.getElementType()) ||
+        (adaptor.getBias() && !getStaticType(adaptor.getBias())))
+      return rewriter.notifyMatchFailure(op, "only static float layer norm");
+    int64_t rank = in.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    Type element = in.getElementType();
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    // Statistics keep the reduced dims as 1.
+    SmallVector<int64_t> statShape(in.getShape());
+    SmallVector<AffineExpr> statExprs;
+    int64_t count = 1;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool reduced = i >= axis;
+      if (reduced) {
+        count *= statShape[i];
+        statShape[i] = 1;
+      }
+      statExprs.push_back(reduced ? rewriter.getAffineConstantExpr(0)
+                                  : rewriter.getAffineDimExpr(i));
+    }
+    auto statType = RankedTensorType::get(statShape, element);
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap statMap = AffineMap::get(rank, 0, statExprs, ctx);
+    SmallVector<utils::IteratorType> reduceIt,
+        parallelIt(rank, utils::IteratorType::parallel);
+    for (int64_t i = 0; i < rank; ++i)
+      reduceIt.push_back(i >= axis ? utils::IteratorType::reduction
+                                   : utils::IteratorType::parallel);
+    auto cst = [&](OpBuilder &b, Location l, double v) -> Value {
+      return arith::ConstantOp::create(b, l, element,
+                                       b.getFloatAttr(element, v));
+    };
+    Value x = adaptor.getInput();
+    // sum(x) / n
+    Value sum = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{statType}, x,
+                    createFilledTensor(rewriter, loc, statType, 0.0),
+                    ArrayRef<AffineMap>{id, statMap}, reduceIt,
+                    [&](OpBuilder &b, Location l, ValueRange a) {
+                      linalg::YieldOp::create(
+                          b, l, Value(arith::AddFOp::create(b, l, a[0], a[1])));
+                    })
+                    .getResult(0);
+    // sum((x - mean)^2) / n
+    Value sq = linalg::GenericOp::create(
+                   rewriter, loc, TypeRange{statType}, ValueRange{x, sum},
+                   createFilledTensor(rewriter, loc, statType, 0.0),
+                   ArrayRef<AffineMap>{id, statMap, statMap}, reduceIt,
+                   [&](OpBuilder &b, Location l, ValueRange a) {
+                     Value mean =
+                         arith::DivFOp::create(b, l, a[1], cst(b, l, count));
+                     Value d = arith::SubFOp::create(b, l, a[0], mean);
+                     Value d2 = arith::MulFOp::create(b, l, d, d);
+                     linalg::YieldOp::create(
+                         b, l, Value(arith::AddFOp::create(b, l, a[2], d2)));
+                   })
+                   .getResult(0);
+    // Parameters broadcast against the normalized dims [axis, rank).
+    auto paramMap = [&](RankedTensorType t) {
+      SmallVector<AffineExpr> exprs;
+      int64_t offset = rank - t.getRank();
+      for (int64_t i = 0; i < t.getRank(); ++i)
+        exprs.push_back(t.getDimSize(i) == 1 && in.getDimSize(i + offset) != 1
+                            ? rewriter.getAffineConstantExpr(0)
+                            : rewriter.getAffineDimExpr(i + offset));
+      return AffineMap::get(rank, 0, exprs, ctx);
+    };
+    SmallVector<Value> ins = {x, sum, sq, adaptor.getScale()};
+    SmallVector<AffineMap> maps = {id, statMap, statMap, paramMap(scaleType)};
+    if (Value bias = adaptor.getBias()) {
+      ins.push_back(bias);
+      maps.push_back(paramMap(getStaticType(bias)));
+    }
+    maps.push_back(id);
+    double eps = op.getEpsilon().convertToDouble();
+    bool hasBias = static_cast<bool>(adaptor.getBias());
+    Value init = tensor::EmptyOp::create(rewriter, loc, in.getShape(), element);
+    rewriter.replaceOp(
+        op,
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{in}, ins, init, maps, parallelIt,
+            [&](OpBuilder &b, Location l, ValueRange a) {
+              Value n = cst(b, l, count);
+              Value mean = arith::DivFOp::create(b, l, a[1], n);
+              Value var = arith::DivFOp::create(b, l, a[2], n);
+              // 1 / sqrt: libm has no rsqrtf for math.rsqrt to call.
+              Value inv = arith::DivFOp::create(
+                  b, l, cst(b, l, 1.0),
+                  math::SqrtOp::create(
+                      b, l, arith::AddFOp::create(b, l, var, cst(b, l, eps))));
+              Value y = arith::MulFOp::create(
+                  b, l, arith::SubFOp::create(b, l, a[0], mean), inv);
+              y = arith::MulFOp::create(b, l, y, a[3]);
+              if (hasBias)
+                y = arith::AddFOp::create(b, l, y, a[4]);
+              linalg::YieldOp::create(b, l, y);
+            })
+            .getResult(0));
+    return success();
+  }
+};
+
 /// Squeeze and Unsqueeze: reshapes to the static result shape.
 template <typename OpTy> struct SqueezeLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -359,6 +475,6 @@ void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
                ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
                BatchMatMulLowering, GatherLowering, SliceLowering, CastLowering,
-               SqueezeLowering<SqueezeOp>, SqueezeLowering<UnsqueezeOp>>(
-      patterns.getContext());
+               LayerNormLowering, SqueezeLowering<SqueezeOp>,
+               SqueezeLowering<UnsqueezeOp>>(patterns.getContext());
 }

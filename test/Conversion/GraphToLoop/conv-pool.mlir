@@ -35,7 +35,7 @@ func.func @pools(%x: tensor<1x2x9x9xf32>) -> (tensor<1x2x5x5xf32>, tensor<1x2x9x
 }
 
 // CHECK-LABEL: func @norm_and_global_pool
-// CHECK: math.rsqrt
+// CHECK: math.sqrt
 // CHECK: iterator_types = ["parallel", "parallel", "reduction", "reduction"]
 func.func @norm_and_global_pool(%x: tensor<1x2x4x4xf32>, %p: tensor<2xf32>) -> tensor<1x2x1x1xf32> {
   %0 = mlc_graph.batch_norm %x, %p, %p, %p, %p : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>

@@ -47,3 +47,13 @@ func.func @slice_cast_unsqueeze(%x: tensor<4x8xf32>, %i: tensor<4xi64>) -> (tens
   %2 = mlc_graph.unsqueeze %1 {axes = array<i64: 0>} : (tensor<4xf32>) -> tensor<1x4xf32>
   return %0, %2 : tensor<4x3xf32>, tensor<1x4xf32>
 }
+
+// LayerNorm: sum, sum of squared deviations, then one normalizing generic.
+// CHECK-LABEL: func @layer_norm
+// CHECK-COUNT-2: iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: math.sqrt
+// CHECK: arith.divf
+func.func @layer_norm(%x: tensor<2x7x16xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<2x7x16xf32> {
+  %0 = mlc_graph.layer_norm %x, %g, %b : (tensor<2x7x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<2x7x16xf32>
+  return %0 : tensor<2x7x16xf32>
+}
