@@ -10,8 +10,7 @@
 // The lowerings transformer models need beyond the elementwise and CNN ops:
 // Reduce{Sum,Mean,Max,Min} as reduction generics, batched and broadcast
 // MatMul as one contraction generic, Gather through tensor.extract, Slice
-// with constant bounds as tensor.extract_slice, Squeeze/Unsqueeze as
-// reshapes, and Cast.
+// with constant bounds as tensor.extract_slice, LayerNorm, and Cast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -450,31 +449,11 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   }
 };
 
-/// Squeeze and Unsqueeze: reshapes to the static result shape.
-template <typename OpTy> struct SqueezeLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto result = getStaticType(op.getResult());
-    if (!result || !getStaticType(adaptor.getInput()))
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
-    auto shapeType =
-        RankedTensorType::get({result.getRank()}, rewriter.getI64Type());
-    Value shape = arith::ConstantOp::create(
-        rewriter, op.getLoc(), shapeType,
-        DenseIntElementsAttr::get(shapeType, result.getShape()));
-    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, result,
-                                                   adaptor.getInput(), shape);
-    return success();
-  }
-};
 } // namespace
 
 void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
                ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
                BatchMatMulLowering, GatherLowering, SliceLowering, CastLowering,
-               LayerNormLowering, SqueezeLowering<SqueezeOp>,
-               SqueezeLowering<UnsqueezeOp>>(patterns.getContext());
+               LayerNormLowering>(patterns.getContext());
 }

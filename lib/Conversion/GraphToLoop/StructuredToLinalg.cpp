@@ -211,8 +211,8 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   }
 };
 
-/// Reshape and Flatten with static result shapes: tensor.reshape with the
-/// result dims as a constant shape.
+/// Reshape, Flatten, Squeeze and Unsqueeze with static result shapes:
+/// tensor.reshape with the result dims as a constant shape.
 template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
@@ -236,5 +236,6 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
 void mlc::populateGraphStructuredToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, ConcatLowering, MatMulLowering, GemmLowering,
                SoftmaxLowering, TransposeLowering, ReshapeLowering<ReshapeOp>,
-               ReshapeLowering<FlattenOp>>(patterns.getContext());
+               ReshapeLowering<FlattenOp>, ReshapeLowering<SqueezeOp>,
+               ReshapeLowering<UnsqueezeOp>>(patterns.getContext());
 }

@@ -18,15 +18,15 @@ namespace mlc {
 void populateGraphElementwiseToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
-/// Constants, matmul/gemm, softmax, transpose, reshape and flatten.
+/// Constants, matmul/gemm, softmax, transpose, concat, reshape, flatten,
+/// squeeze and unsqueeze.
 void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// 2-D convolution (plain, depthwise, grouped), pooling, global average
 /// pooling and batch normalization.
 void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// Reductions, N-D matmul, gather, constant slices, cast, squeeze and
-/// unsqueeze.
+/// Reductions, layer norm, N-D matmul, gather, constant slices and cast.
 void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Everything `mlc-convert-graph-to-loop` applies.
