@@ -57,12 +57,7 @@ resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
     dim.dilation = dilations[i];
     dim.padBegin = pads ? (*pads)[i] : 0;
     dim.padEnd = pads ? (*pads)[i + 2] : 0;
-    WindowPadding mode =
-        autoPad == AutoPad::SameUpper   ? WindowPadding::SameUpper
-        : autoPad == AutoPad::SameLower ? WindowPadding::SameLower
-        : autoPad == AutoPad::Valid     ? WindowPadding::Valid
-                                        : WindowPadding::Explicit;
-    auto r = computeWindowDim(dim, mode, ceilMode);
+    auto r = computeWindowDim(dim, getWindowPadding(autoPad), ceilMode);
     if (!r) {
       llvm::consumeError(r.takeError());
       return failure();

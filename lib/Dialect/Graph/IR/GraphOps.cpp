@@ -32,8 +32,7 @@ using namespace mlc::graph::detail;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Maps the graph dialect's auto_pad to the ShapeUtils enum.
-static WindowPadding toWindowPadding(AutoPad autoPad) {
+WindowPadding mlc::graph::getWindowPadding(AutoPad autoPad) {
   switch (autoPad) {
   case AutoPad::SameUpper:
     return WindowPadding::SameUpper;
@@ -80,7 +79,7 @@ LogicalResult mlc::graph::detail::inferWindow(
     dim.dilation = dilations ? (*dilations)[i] : 1;
     dim.padBegin = pads ? (*pads)[i] : 0;
     dim.padEnd = pads ? (*pads)[i + n] : 0;
-    auto r = computeWindowDim(dim, toWindowPadding(autoPad), ceilMode);
+    auto r = computeWindowDim(dim, getWindowPadding(autoPad), ceilMode);
     if (!r)
       return shapeError(loc, opName, "spatial dim ", i, ": ",
                         llvm::toString(r.takeError()));

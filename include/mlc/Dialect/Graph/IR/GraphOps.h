@@ -15,6 +15,7 @@
 #define MLC_DIALECT_GRAPH_IR_GRAPHOPS_H
 
 #include "mlc/Dialect/Graph/IR/GraphDialect.h"
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -38,6 +39,9 @@ llvm::LogicalResult inferBroadcastResultType(
     mlir::MLIRContext *ctx, std::optional<mlir::Location> loc,
     llvm::StringRef opName, mlir::Type lhs, mlir::Type rhs, bool isPredicate,
     llvm::SmallVectorImpl<mlir::Type> &results);
+
+/// The ShapeUtils padding rule of an `auto_pad` attribute value.
+WindowPadding getWindowPadding(AutoPad autoPad);
 
 } // namespace mlc::graph
 
