@@ -31,9 +31,10 @@ echo "   mlc-compile digits_mlp.onnx --dim batch=1 --emit=graph"
 "$MLC_COMPILE" "$MODEL" --dim batch=1 -o "$OUT/digits_mlp.graph.mlir"
 sed -n '/func.func/,/^  }/p' "$OUT/digits_mlp.graph.mlir" | grep -v "mlc_graph.constant" | sed 's/^/   /'
 echo
-echo "-- 3. compile to an x86-64 object and a C header"
-echo "   mlc-compile digits_mlp.onnx --dim batch=1 --emit=obj --function-name=digits_mlp -o $OUT/digits_mlp.o"
-"$MLC_COMPILE" "$MODEL" --dim batch=1 --emit=obj --function-name=digits_mlp -o "$OUT/digits_mlp.o"
+echo "-- 3. compile to an x86-64 object and a C header (static memory plan)"
+echo "   mlc-compile digits_mlp.onnx --dim batch=1 -o $OUT/digits_mlp.o --print-memory-plan"
+"$MLC_COMPILE" "$MODEL" --dim batch=1 -o "$OUT/digits_mlp.o" --print-memory-plan | sed 's/^/   /'
+grep -E "^(int32_t|#define DIGITS_MLP_(ARENA_SIZE|NUM_))" "$OUT/digits_mlp.h" | sed 's/^/   /'
 ls -l "$OUT/digits_mlp.o" "$OUT/digits_mlp.h" | sed 's/^/   /'
 echo
 echo "-- 4. link with models/demo/run_digits.c and classify 8 held-out digits"

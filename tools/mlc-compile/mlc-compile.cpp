@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// mlc-compile MODEL.onnx [--emit=input|graph|loop|llvm|obj] [-o OUT]
-//             [--shape NAME=AxB] [--dim NAME=N] [--check-support]
-//             [--mtriple=T] [--mcpu=C]
+// mlc-compile MODEL.onnx -o model.o      object + model.h (C ABI)
+// mlc-compile MODEL.onnx -o model.so     self-contained shared library
+// mlc-compile MODEL.onnx --emit=input|graph|loop|llvm|asm -o OUT
+//   [--shape NAME=AxB] [--dim NAME=N] [--check-support] [--name=P]
+//   [--mtriple=T] [--mcpu=C] [--print-memory-plan]
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "mlc/InitAll.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Target/CPU/CPUTarget.h"
+#include "mlc/Target/CPU/ModelABI.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -26,7 +29,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -35,7 +43,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Emit { Input, Graph, Loop, LLVM, Object };
+enum class Emit { Default, Input, Graph, Loop, LLVM, Assembly, Object, Shared };
 
 cl::OptionCategory category("mlc-compile options");
 
@@ -44,20 +52,24 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(category));
-cl::opt<Emit>
-    emit("emit", cl::desc("What to produce"), cl::init(Emit::Graph),
-         cl::values(clEnumValN(Emit::Input, "input",
-                               "graph dialect exactly as imported"),
-                    clEnumValN(Emit::Graph, "graph",
-                               "graph dialect after canonicalization and shape "
-                               "inference (default)"),
-                    clEnumValN(Emit::Loop, "loop",
-                               "linalg/tensor/arith/math on tensors"),
-                    clEnumValN(Emit::LLVM, "llvm", "LLVM dialect for the CPU"),
-                    clEnumValN(Emit::Object, "obj",
-                               "CPU object file, plus a C header next to it "
-                               "(provisional ABI, see docs/Architecture.md)")),
-         cl::cat(category));
+cl::opt<Emit> emit(
+    "emit",
+    cl::desc("What to produce (default: from the -o extension: .o object, "
+             ".so shared library, .s assembly, otherwise graph IR)"),
+    cl::init(Emit::Default),
+    cl::values(
+        clEnumValN(Emit::Input, "input", "graph dialect exactly as imported"),
+        clEnumValN(Emit::Graph, "graph",
+                   "graph dialect after canonicalization and shape inference"),
+        clEnumValN(Emit::Loop, "loop", "linalg/tensor/arith/math on tensors"),
+        clEnumValN(Emit::LLVM, "llvm", "LLVM dialect for the CPU"),
+        clEnumValN(Emit::Assembly, "asm", "CPU assembly text"),
+        clEnumValN(Emit::Object, "obj",
+                   "CPU object file, plus a C header next to it (FILE.h)"),
+        clEnumValN(Emit::Shared, "shared",
+                   "self-contained shared library (needs a C compiler driver "
+                   "'cc' to link), plus a C header")),
+    cl::cat(category));
 cl::opt<bool> emitBytecode("emit-bytecode",
                            cl::desc("Write MLIR bytecode instead of text"),
                            cl::cat(category));
@@ -82,86 +94,210 @@ cl::opt<std::string>
 cl::opt<std::string>
     mcpu("mcpu", cl::desc("Target CPU for obj; 'native' = this machine"),
          cl::cat(category));
-cl::opt<std::string> functionName("function-name",
-                                  cl::desc("Name of the generated function"),
-                                  cl::init("main"), cl::cat(category));
+cl::opt<std::string> functionName(
+    "name",
+    cl::desc("Symbol prefix of the compiled model: <name>_run, "
+             "<name>_metadata (default: the output file's stem, or main when "
+             "writing to stdout)"),
+    cl::value_desc("identifier"), cl::cat(category));
+cl::alias functionNameAlias("function-name", cl::desc("Alias for --name"),
+                            cl::aliasopt(functionName), cl::cat(category));
+cl::opt<bool> printMemoryPlan(
+    "print-memory-plan",
+    cl::desc("Print each model's arena size, weight bytes and input/output "
+             "bytes after compiling"),
+    cl::cat(category));
+cl::opt<std::string> linker(
+    "linker",
+    cl::desc("C compiler driver that links --emit=shared (default: cc, or "
+             "<triple>-gcc for another target)"),
+    cl::cat(category));
 
-/// C name of an element type.
-const char *getCType(Type type) {
-  if (type.isF32())
-    return "float";
-  if (type.isF64())
-    return "double";
-  if (type.isInteger(64))
-    return "int64_t";
-  if (type.isInteger(32))
-    return "int32_t";
-  if (type.isInteger(8))
-    return "int8_t";
-  return nullptr;
+/// A C identifier made from `text` (the output file's stem by default).
+std::string sanitizeIdentifier(StringRef text) {
+  std::string id;
+  for (char c : text)
+    id.push_back(llvm::isAlnum(c) ? c : '_');
+  if (id.empty() || llvm::isDigit(id[0]))
+    id.insert(id.begin(), '_');
+  return id;
 }
 
-/// The C header of the object: for each function, its inputs' and
-/// outputs' names and shapes, the memref descriptor structs and the
-/// `_mlir_ciface_` entry point. Provisional: the planned ABI (one arena,
-/// create/run/destroy) replaces it.
-LogicalResult writeHeaderText(ModuleOp module, std::string &out) {
-  llvm::raw_string_ostream os(out);
-  os << "/* Generated by mlc-compile from " << inputFile
-     << ". Provisional ABI: MLIR memref descriptors. */\n"
-     << "#ifndef MLC_MODEL_H\n#define MLC_MODEL_H\n#include <stdint.h>\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
-  for (func::FuncOp f : module.getOps<func::FuncOp>()) {
-    FunctionType type = f.getFunctionType();
-    if (type.getNumResults() != 1) {
-      llvm::errs() << "mlc-compile: error: --emit=obj supports models with "
-                      "one output for now; '"
-                   << f.getName() << "' has " << type.getNumResults() << "\n";
+/// What `--emit` means when it is not given: the output's extension.
+Emit getEmitKind() {
+  if (emit != Emit::Default)
+    return emit;
+  StringRef ext = llvm::sys::path::extension(outputFile);
+  if (ext == ".o" || ext == ".obj")
+    return Emit::Object;
+  if (ext == ".so")
+    return Emit::Shared;
+  if (ext == ".s" || ext == ".S")
+    return Emit::Assembly;
+  return Emit::Graph;
+}
+
+/// The signatures the CPU lowering recorded on each model function.
+FailureOr<SmallVector<mlc::abi::ModelSignature>>
+collectSignatures(ModuleOp module) {
+  SmallVector<mlc::abi::ModelSignature> models;
+  for (auto f : module.getOps<LLVM::LLVMFuncOp>()) {
+    auto json = f->getAttrOfType<StringAttr>("mlc.signature");
+    auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
+    if (!json || !arena)
+      continue;
+    llvm::Expected<mlc::abi::ModelSignature> signature =
+        mlc::abi::parseModelSignature(json.getValue());
+    if (!signature) {
+      llvm::errs() << "mlc-compile: error: "
+                   << llvm::toString(signature.takeError()) << "\n";
       return failure();
     }
-    SmallVector<std::string> params;
-    auto describe = [&](StringRef kind, unsigned i, Type t,
-                        StringAttr name) -> LogicalResult {
-      auto tensor = dyn_cast<RankedTensorType>(t);
-      const char *ctype = tensor ? getCType(tensor.getElementType()) : nullptr;
-      if (!tensor || !tensor.hasStaticShape() || !ctype) {
-        llvm::errs() << "mlc-compile: error: " << kind << " " << i << " of '"
-                     << f.getName() << "' has type " << t
-                     << "; --emit=obj needs static shapes of f32, f64, i8, "
-                        "i32 or i64\n";
-        return failure();
-      }
-      int64_t rank = tensor.getRank();
-      std::string s =
-          "mlc_memref_" + std::string(ctype) + "_" + std::to_string(rank) + "d";
-      os << "#ifndef MLC_" << s << "_DEFINED\n#define MLC_" << s
-         << "_DEFINED\ntypedef struct { " << ctype << " *allocated; " << ctype
-         << " *aligned; int64_t offset; int64_t sizes["
-         << std::max<int64_t>(rank, 1) << "]; int64_t strides["
-         << std::max<int64_t>(rank, 1) << "]; } " << s << ";\n#endif\n";
-      os << "/* " << kind << " " << i << ": '"
-         << (name ? name.getValue() : StringRef("?")) << "' " << t << " */\n";
-      os << "static const int64_t " << f.getName() << "_" << kind << i
-         << "_shape[] = {";
-      llvm::interleaveComma(tensor.getShape(), os);
-      os << "};\n";
-      params.push_back(s + " *" + kind.str() + std::to_string(i));
-      return success();
-    };
-    if (failed(describe("output", 0, type.getResult(0),
-                        f.getResultAttrOfType<StringAttr>(0, "mlc.name"))))
-      return failure();
-    for (unsigned i = 0; i < type.getNumInputs(); ++i)
-      if (failed(describe("input", i, type.getInput(i),
-                          f.getArgAttrOfType<StringAttr>(i, "mlc.name"))))
-        return failure();
-    os << "/* Runs the model; output0->allocated is malloc'ed by the call. */\n"
-       << "void _mlir_ciface_" << f.getName() << "(";
-    llvm::interleaveComma(params, os);
-    os << ");\n";
+    signature->arenaSize = arena.getInt();
+    models.push_back(std::move(*signature));
   }
-  os << "#ifdef __cplusplus\n}\n#endif\n#endif\n";
+  return models;
+}
+
+/// Bytes of constant data (weights) in the lowered module.
+int64_t getConstantBytes(ModuleOp module) {
+  DataLayout layout(module);
+  int64_t bytes = 0;
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getConstant())
+      bytes += layout.getTypeSize(global.getType());
+  return bytes;
+}
+
+void printMemoryPlanOf(ArrayRef<mlc::abi::ModelSignature> models,
+                       int64_t constantBytes) {
+  for (const mlc::abi::ModelSignature &m : models) {
+    int64_t io = 0;
+    for (const auto &t : m.inputs)
+      io += t.getNumBytes();
+    for (const auto &t : m.outputs)
+      io += t.getNumBytes();
+    llvm::outs() << m.name << ": arena " << m.arenaSize
+                 << " bytes (all activations, planned statically), inputs + "
+                    "outputs "
+                 << io << " bytes, peak run memory " << m.arenaSize + io
+                 << " bytes besides the weights\n";
+  }
+  llvm::outs() << "constant data (weights) in the object: " << constantBytes
+               << " bytes\n";
+}
+
+/// Writes `text` to `path`.
+LogicalResult writeFile(StringRef path, StringRef text) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "mlc-compile: error: " << error << "\n";
+    return failure();
+  }
+  file->os() << text;
+  file->keep();
   return success();
+}
+
+/// Links `object` into the shared library `output` with a C compiler driver.
+LogicalResult linkSharedLibrary(StringRef object, StringRef output) {
+  std::string driver = linker;
+  if (driver.empty())
+    driver = mtriple.empty() ? "cc" : mtriple + "-gcc";
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(driver);
+  if (!program) {
+    llvm::errs() << "mlc-compile: error: cannot find the linker driver '"
+                 << driver << "' to make " << output
+                 << " (install a C compiler or pass --linker=PATH)\n";
+    return failure();
+  }
+  SmallVector<StringRef> args{*program, "-shared", "-o",  output,
+                              object,   "-lm",     "-Wl,-z,noexecstack"};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0) {
+    llvm::errs() << "mlc-compile: error: linking " << output << " with "
+                 << *program << " failed"
+                 << (message.empty() ? "" : ": " + message) << "\n";
+    return failure();
+  }
+  return success();
+}
+
+/// Lowers `module` for the CPU and writes the object, shared library or
+/// assembly plus the header.
+int compileForCPU(ModuleOp module, Emit kind) {
+  if (outputFile == "-" && kind != Emit::Assembly && kind != Emit::LLVM) {
+    llvm::errs() << "mlc-compile: error: this output needs -o FILE\n";
+    return 1;
+  }
+  mlc::target::CPUTargetOptions targetOptions;
+  targetOptions.triple = mtriple;
+  targetOptions.cpu = mcpu;
+  targetOptions.sharedLibrary = kind == Emit::Shared;
+  targetOptions.assembly = kind == Emit::Assembly;
+  auto backend = mlc::target::createCPUTargetBackend(targetOptions);
+  PassManager pm(module.getContext());
+  backend->buildLoweringPipeline(pm);
+  if (failed(pm.run(module)))
+    return 1;
+  FailureOr<SmallVector<mlc::abi::ModelSignature>> models =
+      collectSignatures(module);
+  if (failed(models))
+    return 1;
+  if (printMemoryPlan)
+    printMemoryPlanOf(*models, getConstantBytes(module));
+
+  std::string error;
+  if (kind == Emit::LLVM) {
+    std::unique_ptr<llvm::ToolOutputFile> output =
+        openOutputFile(outputFile, &error);
+    if (!output) {
+      llvm::errs() << "mlc-compile: error: " << error << "\n";
+      return 1;
+    }
+    module.print(output->os());
+    output->keep();
+    return 0;
+  }
+
+  // The object goes to a temporary file when it is only linked.
+  std::string objectPath = outputFile;
+  llvm::SmallString<128> tempObject;
+  if (kind == Emit::Shared) {
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "mlc-model", "o", tempObject)) {
+      llvm::errs() << "mlc-compile: error: cannot create a temporary file: "
+                   << ec.message() << "\n";
+      return 1;
+    }
+    objectPath = tempObject.str().str();
+  }
+  llvm::FileRemover removeTemp(tempObject);
+  std::unique_ptr<llvm::ToolOutputFile> object =
+      openOutputFile(objectPath, &error);
+  if (!object) {
+    llvm::errs() << "mlc-compile: error: " << error << "\n";
+    return 1;
+  }
+  if (failed(backend->serialize(module, object->os())))
+    return 1;
+  object->keep();
+  object->os().close();
+  if (kind == Emit::Assembly)
+    return 0;
+  if (kind == Emit::Shared && failed(linkSharedLibrary(objectPath, outputFile)))
+    return 1;
+
+  std::string header;
+  llvm::raw_string_ostream headerStream(header);
+  mlc::abi::writeCHeader(*models, llvm::sys::path::filename(inputFile),
+                         headerStream);
+  llvm::SmallString<128> headerPath(outputFile);
+  llvm::sys::path::replace_extension(headerPath, "h");
+  return succeeded(writeFile(headerPath, header)) ? 0 : 1;
 }
 
 int run(MLIRContext &context) {
@@ -172,7 +308,13 @@ int run(MLIRContext &context) {
                : 1;
 
   mlc::onnx_import::ImportOptions options;
-  options.functionName = functionName;
+  if (!functionName.empty())
+    options.functionName = sanitizeIdentifier(functionName);
+  else if (outputFile != "-")
+    options.functionName = sanitizeIdentifier(
+        llvm::sys::path::stem(llvm::sys::path::filename(outputFile)));
+  else
+    options.functionName = "main";
   std::string error;
   for (const std::string &spec : shapes)
     if (failed(mlc::onnx_import::parseShapeOverride(spec, options, error))) {
@@ -189,55 +331,36 @@ int run(MLIRContext &context) {
       mlc::onnx_import::importModelFile(inputFile, &context, options);
   if (!module || failed(verify(*module)))
     return 1;
-  if (emit != Emit::Input) {
+  Emit kind = getEmitKind();
+  if (kind >= Emit::Loop) {
+    // Code generation needs static shapes: say which input to pin.
+    bool dynamic = false;
+    for (func::FuncOp f : module->getOps<func::FuncOp>())
+      for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
+        if (auto tensor = dyn_cast<RankedTensorType>(type);
+            tensor && !tensor.hasStaticShape()) {
+          auto name = f.getArgAttrOfType<StringAttr>(i, "mlc.name");
+          llvm::errs() << "mlc-compile: error: " << inputFile << ": input '"
+                       << (name ? name.getValue() : StringRef("?"))
+                       << "' has dynamic shape " << type
+                       << "; compiling needs static shapes: pin it with "
+                          "--shape NAME=AxB or its symbolic dims with --dim "
+                          "NAME=N\n";
+          dynamic = true;
+        }
+    if (dynamic)
+      return 1;
+  }
+  if (kind != Emit::Input) {
     PassManager pm(&context);
     mlc::buildGraphOptimizePipeline(pm, mlc::GraphOptimizePipelineOptions());
-    if (emit >= Emit::Loop)
+    if (kind >= Emit::Loop)
       pm.addNestedPass<func::FuncOp>(mlc::createConvertGraphToLoop());
     if (failed(pm.run(*module)))
       return 1;
   }
-  std::string header;
-  if (emit >= Emit::LLVM) {
-    if (emit == Emit::Object && failed(writeHeaderText(*module, header)))
-      return 1;
-    // C callers reach the function through its _mlir_ciface_ wrapper.
-    module->walk([&](func::FuncOp f) {
-      f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                 UnitAttr::get(&context));
-    });
-    PassManager pm(&context);
-    mlc::buildLoopToCPUPipeline(pm);
-    if (failed(pm.run(*module)))
-      return 1;
-  }
-  if (emit == Emit::Object) {
-    if (outputFile == "-") {
-      llvm::errs() << "mlc-compile: error: --emit=obj needs -o FILE.o\n";
-      return 1;
-    }
-    auto backend = mlc::target::createCPUTargetBackend(
-        {mtriple, mcpu, /*features=*/"", /*optLevel=*/3});
-    std::unique_ptr<llvm::ToolOutputFile> object =
-        openOutputFile(outputFile, &error);
-    if (!object || failed(backend->serialize(*module, object->os()))) {
-      llvm::errs() << "mlc-compile: error: cannot write '" << outputFile << "' "
-                   << error << "\n";
-      return 1;
-    }
-    std::string headerPath =
-        llvm::StringRef(outputFile).rsplit('.').first.str() + ".h";
-    std::unique_ptr<llvm::ToolOutputFile> headerFile =
-        openOutputFile(headerPath, &error);
-    if (!headerFile) {
-      llvm::errs() << "mlc-compile: error: " << error << "\n";
-      return 1;
-    }
-    headerFile->os() << header;
-    object->keep();
-    headerFile->keep();
-    return 0;
-  }
+  if (kind >= Emit::LLVM)
+    return compileForCPU(*module, kind);
 
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFile, &error);
@@ -260,7 +383,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
-                              "mlc-compile: ONNX model -> graph dialect\n");
+                              "mlc-compile: ONNX model -> graph IR, loop IR, object file + C "
+                              "header, or shared library\n");
   DialectRegistry registry;
   mlc::registerEverything(registry);
   MLIRContext context(registry);

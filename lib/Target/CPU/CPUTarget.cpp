@@ -30,18 +30,25 @@ using namespace mlir;
 using namespace mlc::target;
 
 namespace {
-/// Upstream lowering from linalg on tensors to the LLVM dialect. Results
-/// are written into destination arguments (never returned as fresh memrefs:
-/// the deallocation pipeline would clone them).
+/// Upstream lowering from linalg on tensors to the LLVM dialect, around
+/// mlc's model ABI: the signature is recorded while types are still
+/// tensors, results become destination arguments, every intermediate buffer
+/// is placed in the arena, and memrefs cross the entry point as bare
+/// pointers. `%s` is the entry-point pass's option list.
 constexpr llvm::StringLiteral kLoweringPipeline =
+    "mlc-cpu-prepare-model-abi,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs "
+    "modify-public-functions},"
+    "mlc-cpu-plan-arena,"
     "mlc-cpu-copies-to-linalg,func.func(convert-linalg-to-loops),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-libm,"
     "convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
-    "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+    "convert-ub-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+    "mlc-cpu-emit-entry-points{%s},reconcile-unrealized-casts";
 
 void initializeLLVMTargets() {
   static std::once_flag once;
@@ -68,7 +75,10 @@ public:
   void buildLoweringPipeline(OpPassManager &pm) const override {
     // The pipeline text is a constant of this file: failing to parse it is
     // a broken invariant, not bad input.
-    if (failed(parsePassPipeline(kLoweringPipeline, pm, llvm::errs())))
+    std::string text = kLoweringPipeline.str();
+    text.replace(text.find("%s"), 2,
+                 options.sharedLibrary ? "shared-aliases=true" : "");
+    if (failed(parsePassPipeline(text, pm, llvm::errs())))
       llvm::report_fatal_error("mlc: invalid built-in CPU lowering pipeline");
   }
 
@@ -131,7 +141,9 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
 
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, os, /*DwoOut=*/nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
+                                   options.assembly
+                                       ? llvm::CodeGenFileType::AssemblyFile
+                                       : llvm::CodeGenFileType::ObjectFile))
     return module.emitError("target '")
            << triple.str() << "' cannot emit object files";
   codegen.run(*llvmModule);

@@ -32,6 +32,11 @@ struct CPUTargetOptions {
   std::string features;
   /// LLVM optimization level, 0 to 3.
   unsigned optLevel = 3;
+  /// The object goes into a shared library: also export the entry point and
+  /// metadata under the fixed names loaders look up (see ModelABI.h).
+  bool sharedLibrary = false;
+  /// serialize() writes assembly text instead of an object file.
+  bool assembly = false;
 };
 
 /// Creates the CPU backend for `options`.

@@ -24,4 +24,57 @@ def CPUCopiesToLinalg : Pass<"mlc-cpu-copies-to-linalg", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def CPUPrepareModelABI : Pass<"mlc-cpu-prepare-model-abi", "mlir::ModuleOp"> {
+  let summary = "Record each public function's C ABI signature";
+  let description = [{
+    Runs on loop-level IR (tensors), before bufferization. For every public
+    function it checks that the inputs and outputs are statically shaped
+    tensors of a supported element type, records their ONNX names, dtypes
+    and shapes as the `mlc.signature` attribute (JSON, see
+    `mlc/Target/CPU/ModelABI.h`), and marks the inputs read-only for
+    one-shot bufferization so that a run never writes into a caller's
+    input buffer.
+  }];
+}
+
+def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {
+  let summary = "Static memory plan: place every buffer in one arena";
+  let description = [{
+    Runs after bufferization and `buffer-results-to-out-params`. Every
+    statically shaped `memref.alloc` in a public function's body becomes a
+    `memref.view` into a new leading function argument, the arena
+    (`memref<Nxi8>`). Offsets are planned at compile time from the buffers'
+    live ranges (from the allocation to the last use of the buffer or of any
+    view of it, measured on the function's top-level operations): buffers
+    whose live ranges do not overlap share memory. Placement is greedy by
+    decreasing size, first fit, 64-byte aligned. The arena size is recorded
+    as `mlc.arena_size`.
+
+    A buffer of dynamic size, or one allocated inside a loop or branch,
+    cannot be planned statically; the pass reports it as an error.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
+  let summary = "Wrap lowered model functions in the C entry points";
+  let description = [{
+    Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
+    pointer calling convention. For every function carrying an
+    `mlc.signature` it adds
+    `int32_t <name>_run(void *arena, const void *const *inputs,
+    void *const *outputs)`, which unpacks the pointer arrays and calls the
+    function (made internal so that LLVM inlines it), and the constant string
+    `<name>_metadata` with the signature as JSON. With `shared-aliases`, a
+    module holding one model also gets `mlc_model_run` and
+    `mlc_model_metadata`, the names loaders of shared libraries look up.
+  }];
+  let options = [
+    Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
+           "Also export mlc_model_run and mlc_model_metadata">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // MLC_TARGET_CPU_PASSES_TD

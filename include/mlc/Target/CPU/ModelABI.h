@@ -1,0 +1,103 @@
+//===- ModelABI.h - The C ABI of a compiled model ---------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A compiled model `P` exports
+//
+//   int32_t P_run(void *arena, const void *const *inputs,
+//                 void *const *outputs);
+//   extern const char P_metadata[];   /* JSON: see ModelSignature */
+//
+// `inputs` and `outputs` are arrays of pointers to dense row-major buffers
+// in graph order; `arena` is a caller-owned, 64-byte aligned scratch buffer
+// of `arena_size` bytes that holds every activation (the static memory plan;
+// nothing is allocated during a run). This file describes that ABI for the
+// compiler (header writer) and for loaders (mlc-run): it depends on LLVM's
+// Support library only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_TARGET_CPU_MODELABI_H
+#define MLC_TARGET_CPU_MODELABI_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlc::abi {
+
+/// Element types, numbered as ONNX's TensorProto.DataType.
+enum class DType : int32_t {
+  Float32 = 1,
+  UInt8 = 2,
+  Int8 = 3,
+  UInt16 = 4,
+  Int16 = 5,
+  Int32 = 6,
+  Int64 = 7,
+  Bool = 9,
+  Float16 = 10,
+  Float64 = 11,
+  UInt32 = 12,
+  UInt64 = 13,
+  BFloat16 = 16,
+};
+
+/// numpy-style name (`float32`, `int64`, `bool`).
+llvm::StringRef getDTypeName(DType type);
+/// The inverse of getDTypeName.
+std::optional<DType> parseDTypeName(llvm::StringRef name);
+/// Bytes per element.
+unsigned getDTypeSize(DType type);
+
+/// One input or output of the model.
+struct TensorSignature {
+  /// The ONNX name, unchanged.
+  std::string name;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> shape;
+
+  int64_t getNumElements() const;
+  int64_t getNumBytes() const { return getNumElements() * getDTypeSize(dtype); }
+};
+
+/// Everything a caller needs to run a compiled model.
+struct ModelSignature {
+  /// The symbol prefix: the entry point is `<name>_run`.
+  std::string name;
+  /// Bytes of scratch memory a run needs (64-byte aligned).
+  int64_t arenaSize = 0;
+  std::vector<TensorSignature> inputs;
+  std::vector<TensorSignature> outputs;
+};
+
+/// Alignment the arena and every buffer in it have.
+constexpr int64_t kArenaAlignment = 64;
+
+/// Symbol names a shared library built with `--emit=shared` exports in
+/// addition to the prefixed ones, so loaders need not know the prefix.
+constexpr llvm::StringLiteral kSharedRunSymbol = "mlc_model_run";
+constexpr llvm::StringLiteral kSharedMetadataSymbol = "mlc_model_metadata";
+
+/// Serializes `signature` as the JSON stored in `<name>_metadata`.
+std::string toJSON(const ModelSignature &signature);
+/// Parses the JSON that toJSON wrote.
+llvm::Expected<ModelSignature> parseModelSignature(llvm::StringRef json);
+
+/// Writes the C header for the models of one object file. `source` is the
+/// model file it came from.
+void writeCHeader(llvm::ArrayRef<ModelSignature> models, llvm::StringRef source,
+                  llvm::raw_ostream &os);
+
+} // namespace mlc::abi
+
+#endif // MLC_TARGET_CPU_MODELABI_H

@@ -1,0 +1,121 @@
+//===- EmitEntryPoints.cpp - C entry points of compiled models ------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/ModelABI.h"
+#include "mlc/Target/CPU/Passes.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUEMITENTRYPOINTS
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+
+namespace {
+/// A NUL-terminated constant string global.
+void createStringGlobal(OpBuilder &b, Location loc, StringRef name,
+                        StringRef text) {
+  std::string data = text.str();
+  data.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+  LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                         LLVM::Linkage::External, name,
+                         b.getStringAttr(data));
+}
+
+/// `int32_t NAME(void *arena, const void *const *inputs, void *const
+/// *outputs)` that unpacks the arrays and calls `callee`.
+void createEntry(OpBuilder &b, Location loc, StringRef name,
+                 LLVM::LLVMFuncOp callee, unsigned numInputs,
+                 unsigned numOutputs) {
+  MLIRContext *context = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto i32 = b.getI32Type();
+  auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr});
+  auto entry = LLVM::LLVMFuncOp::create(b, loc, name, type);
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = entry.addEntryBlock(b);
+  b.setInsertionPointToStart(block);
+  SmallVector<Value> args{block->getArgument(0)};
+  auto unpack = [&](Value array, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      args.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
+    }
+  };
+  unpack(block->getArgument(1), numInputs);
+  unpack(block->getArgument(2), numOutputs);
+  LLVM::CallOp::create(b, loc, callee, args);
+  Value ok = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+  LLVM::ReturnOp::create(b, loc, ok);
+}
+
+struct CPUEmitEntryPointsPass
+    : mlc::target::impl::CPUEmitEntryPointsBase<CPUEmitEntryPointsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::LLVMFuncOp> models;
+    for (auto f : module.getOps<LLVM::LLVMFuncOp>())
+      if (f->hasAttr("mlc.signature"))
+        models.push_back(f);
+    if (sharedAliases && models.size() != 1) {
+      module.emitError("a shared library holds exactly one model; this "
+                       "module has ")
+          << models.size();
+      return signalPassFailure();
+    }
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    for (LLVM::LLVMFuncOp f : models) {
+      auto json = f->getAttrOfType<StringAttr>("mlc.signature");
+      llvm::Expected<mlc::abi::ModelSignature> signature =
+          mlc::abi::parseModelSignature(json.getValue());
+      if (!signature) {
+        f.emitError("bad mlc.signature: ")
+            << llvm::toString(signature.takeError());
+        return signalPassFailure();
+      }
+      auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
+      if (!arena) {
+        f.emitError("no mlc.arena_size: run mlc-cpu-plan-arena first");
+        return signalPassFailure();
+      }
+      signature->arenaSize = arena.getInt();
+      unsigned numInputs = signature->inputs.size();
+      unsigned numOutputs = signature->outputs.size();
+      LLVM::LLVMFunctionType type = f.getFunctionType();
+      unsigned expected = 1 + numInputs + numOutputs;
+      if (type.getNumParams() != expected || !type.getReturnType() ||
+          !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
+          !llvm::all_of(type.getParams(), [](Type t) {
+            return isa<LLVM::LLVMPointerType>(t);
+          })) {
+        f.emitError("expected ")
+            << expected
+            << " pointer parameters (arena, inputs, outputs) and no result; "
+               "lower with the bare-pointer calling convention";
+        return signalPassFailure();
+      }
+      std::string name = f.getSymName().str();
+      std::string metadata = mlc::abi::toJSON(*signature);
+      f.setLinkage(LLVM::Linkage::Internal);
+      createEntry(b, f.getLoc(), name + "_run", f, numInputs, numOutputs);
+      createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
+      if (sharedAliases) {
+        createEntry(b, f.getLoc(), mlc::abi::kSharedRunSymbol, f, numInputs,
+                    numOutputs);
+        createStringGlobal(b, f.getLoc(), mlc::abi::kSharedMetadataSymbol,
+                           metadata);
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,349 @@
+//===- ModelABI.cpp - The C ABI of a compiled model -----------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/ModelABI.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlc::abi;
+
+llvm::StringRef mlc::abi::getDTypeName(DType type) {
+  switch (type) {
+  case DType::Float32:
+    return "float32";
+  case DType::UInt8:
+    return "uint8";
+  case DType::Int8:
+    return "int8";
+  case DType::UInt16:
+    return "uint16";
+  case DType::Int16:
+    return "int16";
+  case DType::Int32:
+    return "int32";
+  case DType::Int64:
+    return "int64";
+  case DType::Bool:
+    return "bool";
+  case DType::Float16:
+    return "float16";
+  case DType::Float64:
+    return "float64";
+  case DType::UInt32:
+    return "uint32";
+  case DType::UInt64:
+    return "uint64";
+  case DType::BFloat16:
+    return "bfloat16";
+  }
+  return "unknown";
+}
+
+std::optional<DType> mlc::abi::parseDTypeName(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<DType>>(name)
+      .Case("float32", DType::Float32)
+      .Case("uint8", DType::UInt8)
+      .Case("int8", DType::Int8)
+      .Case("uint16", DType::UInt16)
+      .Case("int16", DType::Int16)
+      .Case("int32", DType::Int32)
+      .Case("int64", DType::Int64)
+      .Case("bool", DType::Bool)
+      .Case("float16", DType::Float16)
+      .Case("float64", DType::Float64)
+      .Case("uint32", DType::UInt32)
+      .Case("uint64", DType::UInt64)
+      .Case("bfloat16", DType::BFloat16)
+      .Default(std::nullopt);
+}
+
+unsigned mlc::abi::getDTypeSize(DType type) {
+  switch (type) {
+  case DType::UInt8:
+  case DType::Int8:
+  case DType::Bool:
+    return 1;
+  case DType::UInt16:
+  case DType::Int16:
+  case DType::Float16:
+  case DType::BFloat16:
+    return 2;
+  case DType::Float32:
+  case DType::Int32:
+  case DType::UInt32:
+    return 4;
+  case DType::Int64:
+  case DType::Float64:
+  case DType::UInt64:
+    return 8;
+  }
+  return 1;
+}
+
+int64_t TensorSignature::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON metadata
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Array toJSON(const std::vector<TensorSignature> &tensors) {
+  llvm::json::Array array;
+  for (const TensorSignature &t : tensors) {
+    llvm::json::Array shape;
+    for (int64_t d : t.shape)
+      shape.push_back(d);
+    array.push_back(llvm::json::Object{
+        {"name", t.name},
+        {"dtype", getDTypeName(t.dtype)},
+        {"shape", std::move(shape)},
+    });
+  }
+  return array;
+}
+
+std::string mlc::abi::toJSON(const ModelSignature &signature) {
+  llvm::json::Object root{
+      {"name", signature.name},
+      {"arena_size", signature.arenaSize},
+      {"arena_alignment", kArenaAlignment},
+      {"inputs", ::toJSON(signature.inputs)},
+      {"outputs", ::toJSON(signature.outputs)},
+  };
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(root));
+  return text;
+}
+
+static llvm::Error parseTensors(const llvm::json::Array *array,
+                                llvm::StringRef what,
+                                std::vector<TensorSignature> &out) {
+  if (!array)
+    return llvm::createStringError("model metadata has no '%s' list",
+                                   what.str().c_str());
+  for (const llvm::json::Value &value : *array) {
+    const llvm::json::Object *object = value.getAsObject();
+    std::optional<llvm::StringRef> name =
+        object ? object->getString("name") : std::nullopt;
+    std::optional<llvm::StringRef> dtype =
+        object ? object->getString("dtype") : std::nullopt;
+    const llvm::json::Array *shape =
+        object ? object->getArray("shape") : nullptr;
+    std::optional<DType> type = dtype ? parseDTypeName(*dtype) : std::nullopt;
+    if (!name || !type || !shape)
+      return llvm::createStringError("malformed %s entry in model metadata",
+                                     what.str().c_str());
+    TensorSignature t{name->str(), *type, {}};
+    for (const llvm::json::Value &d : *shape) {
+      std::optional<int64_t> dim = d.getAsInteger();
+      if (!dim || *dim < 0)
+        return llvm::createStringError("bad dimension of %s '%s'",
+                                       what.str().c_str(), t.name.c_str());
+      t.shape.push_back(*dim);
+    }
+    out.push_back(std::move(t));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<ModelSignature>
+mlc::abi::parseModelSignature(llvm::StringRef json) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
+  if (!value)
+    return value.takeError();
+  const llvm::json::Object *root = value->getAsObject();
+  if (!root)
+    return llvm::createStringError("model metadata is not a JSON object");
+  ModelSignature signature;
+  if (std::optional<llvm::StringRef> name = root->getString("name"))
+    signature.name = name->str();
+  std::optional<int64_t> arena = root->getInteger("arena_size");
+  if (!arena || *arena < 0)
+    return llvm::createStringError("model metadata has no arena_size");
+  signature.arenaSize = *arena;
+  if (llvm::Error err =
+          parseTensors(root->getArray("inputs"), "inputs", signature.inputs))
+    return std::move(err);
+  if (llvm::Error err =
+          parseTensors(root->getArray("outputs"), "outputs", signature.outputs))
+    return std::move(err);
+  return signature;
+}
+
+//===----------------------------------------------------------------------===//
+// C header
+//===----------------------------------------------------------------------===//
+
+/// The declarations every model header shares, guarded so that several
+/// headers can be included together.
+static constexpr llvm::StringLiteral kCommonDeclarations = R"(#ifndef MLC_ABI_COMMON_DEFINED
+#define MLC_ABI_COMMON_DEFINED
+/* Element types, numbered as ONNX's TensorProto.DataType. */
+enum {
+  MLC_FLOAT32 = 1, MLC_UINT8 = 2, MLC_INT8 = 3, MLC_UINT16 = 4,
+  MLC_INT16 = 5, MLC_INT32 = 6, MLC_INT64 = 7, MLC_BOOL = 9,
+  MLC_FLOAT16 = 10, MLC_FLOAT64 = 11, MLC_UINT32 = 12, MLC_UINT64 = 13,
+  MLC_BFLOAT16 = 16
+};
+/* Return codes of <model>_run and <model>_run_checked. */
+enum {
+  MLC_OK = 0,
+  MLC_ERROR_NULL = 1,        /* a null arena, input or output pointer */
+  MLC_ERROR_COUNT = 2,       /* wrong number of inputs or outputs */
+  MLC_ERROR_DTYPE = 3,       /* an input or output of the wrong dtype */
+  MLC_ERROR_SHAPE = 4,       /* an input or output of the wrong rank/shape */
+  MLC_ERROR_ARENA = 5        /* arena too small or misaligned */
+};
+/* A tensor as passed to <model>_run_checked: dense, row-major. */
+typedef struct {
+  void *data;
+  int32_t dtype;
+  int32_t rank;
+  const int64_t *shape;
+} mlc_tensor;
+/* Checks one tensor against its expected dtype and shape. */
+static inline int32_t mlc_check_tensor(const mlc_tensor *t, int32_t dtype,
+                                       int32_t rank, const int64_t *shape) {
+  int32_t i;
+  if (!t->data)
+    return MLC_ERROR_NULL;
+  if (t->dtype != dtype)
+    return MLC_ERROR_DTYPE;
+  if (t->rank != rank || (rank > 0 && !t->shape))
+    return MLC_ERROR_SHAPE;
+  for (i = 0; i < rank; ++i)
+    if (t->shape[i] != shape[i])
+      return MLC_ERROR_SHAPE;
+  return MLC_OK;
+}
+#endif
+)";
+
+static std::string toUpper(llvm::StringRef s) { return s.upper(); }
+
+static void writeCString(llvm::raw_ostream &os, llvm::StringRef s) {
+  os << '"';
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      os << '\\' << c;
+    else if (c >= 0x20 && c < 0x7f && c != '?')
+      os << c;
+    else
+      os << llvm::format("\\%03o", c);
+  }
+  os << '"';
+}
+
+static void writeTensorConstants(llvm::raw_ostream &os, llvm::StringRef prefix,
+                                 llvm::StringRef kind,
+                                 const std::vector<TensorSignature> &tensors) {
+  std::string upper = toUpper(prefix) + "_" + toUpper(kind);
+  for (auto [i, t] : llvm::enumerate(tensors)) {
+    os << "/* " << kind << " " << i << ": " << getDTypeName(t.dtype) << " [";
+    llvm::interleaveComma(t.shape, os);
+    os << "], " << t.getNumBytes() << " bytes */\n";
+    os << "#define " << upper << i << "_DTYPE MLC_"
+       << toUpper(getDTypeName(t.dtype)) << "\n";
+    os << "#define " << upper << i << "_RANK " << t.shape.size() << "\n";
+    os << "#define " << upper << i << "_SIZE " << t.getNumBytes() << "\n";
+    os << "static const char " << prefix << "_" << kind << i << "_name[] = ";
+    writeCString(os, t.name);
+    os << ";\n";
+    os << "static const int64_t " << prefix << "_" << kind << i
+       << "_shape[] = {";
+    if (t.shape.empty())
+      os << "0 /* scalar */";
+    llvm::interleaveComma(t.shape, os);
+    os << "};\n";
+  }
+}
+
+static void writeChecks(llvm::raw_ostream &os, llvm::StringRef prefix,
+                        llvm::StringRef kind, llvm::StringRef array,
+                        const std::vector<TensorSignature> &tensors) {
+  std::string upper = toUpper(prefix) + "_" + toUpper(kind);
+  for (auto [i, t] : llvm::enumerate(tensors)) {
+    os << "  if ((rc = mlc_check_tensor(&" << array << "[" << i << "], "
+       << upper << i << "_DTYPE, " << upper << i << "_RANK, " << prefix << "_"
+       << kind << i << "_shape)) != MLC_OK)\n    return rc;\n";
+    os << "  " << array << "_data[" << i << "] = " << array << "[" << i
+       << "].data;\n";
+  }
+}
+
+void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
+                            llvm::StringRef source, llvm::raw_ostream &os) {
+  os << "/* Generated by mlc-compile from " << source
+     << ". Do not edit. */\n";
+  os << "#ifndef MLC_MODEL_HEADER_" << (models.empty() ? "" : toUpper(models[0].name))
+     << "_H\n#define MLC_MODEL_HEADER_"
+     << (models.empty() ? "" : toUpper(models[0].name)) << "_H\n";
+  os << "#include <stddef.h>\n#include <stdint.h>\n";
+  os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  os << kCommonDeclarations << "\n";
+  for (const ModelSignature &m : models) {
+    std::string upper = toUpper(m.name);
+    llvm::StringRef p = m.name;
+    os << "/*===- " << p << " -===*/\n";
+    os << "#define " << upper << "_NUM_INPUTS " << m.inputs.size() << "\n";
+    os << "#define " << upper << "_NUM_OUTPUTS " << m.outputs.size() << "\n";
+    os << "/* Scratch memory one run needs: every activation lives here, at\n"
+          "   offsets planned at compile time. Pass a buffer of this many\n"
+          "   bytes, aligned to "
+       << kArenaAlignment << " bytes; runs may reuse it. */\n";
+    os << "#define " << upper << "_ARENA_SIZE " << m.arenaSize << "\n";
+    os << "#define " << upper << "_ARENA_ALIGNMENT " << kArenaAlignment
+       << "\n";
+    writeTensorConstants(os, p, "input", m.inputs);
+    writeTensorConstants(os, p, "output", m.outputs);
+    os << "\n/* Runs the model. inputs[k] and outputs[k] point to dense\n"
+          "   row-major buffers of the k-th input/output above; the arena is\n"
+          "   "
+       << upper
+       << "_ARENA_SIZE bytes. Nothing is allocated; the call is\n"
+          "   reentrant as long as concurrent calls use different arenas.\n"
+          "   Returns MLC_OK. */\n";
+    os << "int32_t " << p << "_run(void *arena, const void *const *inputs, "
+       << "void *const *outputs);\n";
+    os << "/* The signature above as JSON (names, dtypes, shapes, arena). */\n";
+    os << "extern const char " << p << "_metadata[];\n\n";
+    os << "/* Like " << p
+       << "_run, but first checks counts, dtypes, shapes and the\n"
+          "   arena; returns an MLC_ERROR_* code instead of running on bad "
+          "data. */\n";
+    os << "static inline int32_t " << p
+       << "_run_checked(void *arena, size_t arena_size, size_t num_inputs,\n"
+       << "    const mlc_tensor *inputs, size_t num_outputs,\n"
+       << "    const mlc_tensor *outputs) {\n";
+    os << "  const void *inputs_data[" << std::max<size_t>(m.inputs.size(), 1)
+       << "];\n";
+    os << "  void *outputs_data[" << std::max<size_t>(m.outputs.size(), 1)
+       << "];\n";
+    os << "  int32_t rc;\n";
+    os << "  (void)rc; (void)inputs_data; (void)outputs_data;\n";
+    os << "  if (num_inputs != " << upper << "_NUM_INPUTS || num_outputs != "
+       << upper << "_NUM_OUTPUTS)\n    return MLC_ERROR_COUNT;\n";
+    os << "  if ((num_inputs && !inputs) || (num_outputs && !outputs))\n"
+          "    return MLC_ERROR_NULL;\n";
+    os << "  if (arena_size < " << upper << "_ARENA_SIZE || (" << upper
+       << "_ARENA_SIZE && (!arena || ((uintptr_t)arena % " << upper
+       << "_ARENA_ALIGNMENT) != 0)))\n    return MLC_ERROR_ARENA;\n";
+    writeChecks(os, p, "input", "inputs", m.inputs);
+    writeChecks(os, p, "output", "outputs", m.outputs);
+    os << "  return " << p << "_run(arena, inputs_data, outputs_data);\n}\n\n";
+  }
+  os << "#ifdef __cplusplus\n}\n#endif\n#endif\n";
+}

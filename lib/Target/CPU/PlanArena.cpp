@@ -1,0 +1,183 @@
+//===- PlanArena.cpp - Static memory plan over one arena ------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/ModelABI.h"
+#include "mlc/Target/CPU/Passes.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUPLANARENA
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+
+namespace {
+/// One buffer to place: its allocation, byte size and live range in
+/// top-level operation indices (inclusive).
+struct Buffer {
+  memref::AllocOp alloc;
+  int64_t size = 0;
+  unsigned start = 0;
+  unsigned end = 0;
+  int64_t offset = 0;
+};
+
+/// Bytes of one element in memory (i1 takes a byte, index 8 bytes).
+int64_t getElementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+}
+
+/// The last top-level operation that uses `alloc`'s memory: any user of the
+/// buffer or of a value derived from it. Every memref a user produces is
+/// treated as a possible alias (conservative: it can only lengthen the
+/// range). Fails if the memory escapes through the function's return.
+FailureOr<unsigned> getLastUse(memref::AllocOp alloc, Block &body,
+                               const DenseMap<Operation *, unsigned> &index) {
+  unsigned last = index.lookup(alloc);
+  SmallVector<Value> worklist{alloc.getResult()};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      if (isa<func::ReturnOp>(user))
+        return failure();
+      Operation *top = body.findAncestorOpInBlock(*user);
+      if (!top)
+        return failure();
+      last = std::max(last, index.lookup(top));
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          worklist.push_back(result);
+      // A memref yielded out of a region aliases the parent's results.
+      if (user->hasTrait<OpTrait::IsTerminator>() && user != top)
+        for (Value result : top->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            worklist.push_back(result);
+    }
+  }
+  return last;
+}
+
+/// Greedy placement: largest buffers first, each at the lowest aligned
+/// offset that overlaps no already placed buffer live at the same time.
+int64_t place(MutableArrayRef<Buffer> buffers) {
+  SmallVector<Buffer *> order;
+  for (Buffer &b : buffers)
+    order.push_back(&b);
+  llvm::sort(order, [](const Buffer *a, const Buffer *b) {
+    return std::make_pair(-a->size, a->start) <
+           std::make_pair(-b->size, b->start);
+  });
+  SmallVector<Buffer *> placed;
+  int64_t arenaSize = 0;
+  for (Buffer *b : order) {
+    SmallVector<Buffer *> live;
+    for (Buffer *p : placed)
+      if (p->start <= b->end && b->start <= p->end)
+        live.push_back(p);
+    llvm::sort(live, [](const Buffer *x, const Buffer *y) {
+      return x->offset < y->offset;
+    });
+    int64_t offset = 0;
+    for (Buffer *p : live) {
+      if (offset + b->size <= p->offset)
+        break;
+      offset = std::max<int64_t>(
+          offset, llvm::alignTo(p->offset + p->size, mlc::abi::kArenaAlignment));
+    }
+    b->offset = offset;
+    arenaSize = std::max(arenaSize, offset + b->size);
+    placed.push_back(b);
+  }
+  return static_cast<int64_t>(
+      llvm::alignTo(arenaSize, mlc::abi::kArenaAlignment));
+}
+
+LogicalResult planFunction(func::FuncOp f) {
+  Block &body = f.front();
+  DenseMap<Operation *, unsigned> index;
+  for (auto [i, op] : llvm::enumerate(body))
+    index[&op] = i;
+
+  SmallVector<Buffer> buffers;
+  WalkResult walk = f.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (alloc->getBlock() != &body)
+      return alloc.emitError("buffer ")
+                 << type
+                 << " is allocated inside a loop or branch; the static "
+                    "memory plan cannot place it",
+             WalkResult::interrupt();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return alloc.emitError("buffer ")
+                 << type
+                 << " has a dynamic size or a strided layout; the static "
+                    "memory plan cannot place it",
+             WalkResult::interrupt();
+    FailureOr<unsigned> last = getLastUse(alloc, body, index);
+    if (failed(last))
+      return alloc.emitError("buffer ")
+                 << type << " escapes the function; it cannot live in the arena",
+             WalkResult::interrupt();
+    Buffer b;
+    b.alloc = alloc;
+    b.size = std::max<int64_t>(
+        type.getNumElements() * getElementBytes(type.getElementType()), 1);
+    b.start = index.lookup(alloc);
+    b.end = *last;
+    buffers.push_back(b);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  int64_t arenaSize = place(buffers);
+  MLIRContext *context = f.getContext();
+  auto arenaType = MemRefType::get({arenaSize}, IntegerType::get(context, 8));
+  if (failed(f.insertArgument(0, arenaType,
+                              DictionaryAttr::get(
+                                  context, {NamedAttribute(
+                                               StringAttr::get(context,
+                                                               "mlc.name"),
+                                               StringAttr::get(context,
+                                                               "arena"))}),
+                              f.getLoc())))
+    return f.emitError("cannot add the arena argument");
+  Value arena = f.getArgument(0);
+  for (Buffer &b : buffers) {
+    OpBuilder builder(b.alloc);
+    Location loc = b.alloc.getLoc();
+    Value offset = arith::ConstantIndexOp::create(builder, loc, b.offset);
+    Value view = memref::ViewOp::create(builder, loc, b.alloc.getType(), arena,
+                                        offset, ValueRange());
+    for (Operation *user : llvm::make_early_inc_range(b.alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    b.alloc.replaceAllUsesWith(view);
+    b.alloc.erase();
+  }
+  f->setAttr("mlc.arena_size",
+             IntegerAttr::get(IntegerType::get(context, 64), arenaSize));
+  return success();
+}
+
+struct CPUPlanArenaPass
+    : mlc::target::impl::CPUPlanArenaBase<CPUPlanArenaPass> {
+  void runOnOperation() override {
+    for (func::FuncOp f : getOperation().getOps<func::FuncOp>())
+      if (!f.isExternal() && f.isPublic() && failed(planFunction(f)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,102 @@
+//===- PrepareModelABI.cpp - Record public functions' C signatures --------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/ModelABI.h"
+#include "mlc/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUPREPAREMODELABI
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+using mlc::abi::DType;
+
+namespace {
+std::optional<DType> getDType(Type type) {
+  if (type.isF32())
+    return DType::Float32;
+  if (type.isF64())
+    return DType::Float64;
+  if (type.isF16())
+    return DType::Float16;
+  if (type.isBF16())
+    return DType::BFloat16;
+  if (type.isInteger(1))
+    return DType::Bool;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return std::nullopt;
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 8:
+    return isUnsigned ? DType::UInt8 : DType::Int8;
+  case 16:
+    return isUnsigned ? DType::UInt16 : DType::Int16;
+  case 32:
+    return isUnsigned ? DType::UInt32 : DType::Int32;
+  case 64:
+    return isUnsigned ? DType::UInt64 : DType::Int64;
+  default:
+    return std::nullopt;
+  }
+}
+
+FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
+                                              unsigned index, Type type,
+                                              StringAttr name) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  std::optional<DType> dtype =
+      tensor ? getDType(tensor.getElementType()) : std::nullopt;
+  if (!tensor || !tensor.hasStaticShape() || !dtype)
+    return f.emitError() << kind << " " << index << " ('"
+                         << (name ? name.getValue() : StringRef("?"))
+                         << "') has type " << type
+                         << "; a compiled model needs statically shaped "
+                            "tensors of a numeric or bool type (pin "
+                            "symbolic dims with --dim or --shape)";
+  mlc::abi::TensorSignature t;
+  t.name = name ? name.str() : (kind + "_" + Twine(index)).str();
+  t.dtype = *dtype;
+  t.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  return t;
+}
+
+struct CPUPrepareModelABIPass
+    : mlc::target::impl::CPUPrepareModelABIBase<CPUPrepareModelABIPass> {
+  void runOnOperation() override {
+    for (func::FuncOp f : getOperation().getOps<func::FuncOp>()) {
+      if (f.isExternal() || !f.isPublic())
+        continue;
+      mlc::abi::ModelSignature signature;
+      signature.name = f.getSymName().str();
+      FunctionType type = f.getFunctionType();
+      for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+        FailureOr<mlc::abi::TensorSignature> s = describe(
+            f, "input", i, t, f.getArgAttrOfType<StringAttr>(i, "mlc.name"));
+        if (failed(s))
+          return signalPassFailure();
+        signature.inputs.push_back(std::move(*s));
+        f.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                     BoolAttr::get(&getContext(), false));
+      }
+      for (auto [i, t] : llvm::enumerate(type.getResults())) {
+        FailureOr<mlc::abi::TensorSignature> s = describe(
+            f, "output", i, t, f.getResultAttrOfType<StringAttr>(i, "mlc.name"));
+        if (failed(s))
+          return signalPassFailure();
+        signature.outputs.push_back(std::move(*s));
+      }
+      f->setAttr("mlc.signature", StringAttr::get(&getContext(),
+                                                  mlc::abi::toJSON(signature)));
+    }
+  }
+};
+} // namespace

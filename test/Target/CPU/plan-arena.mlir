@@ -1,0 +1,60 @@
+// RUN: mlc-opt %s --split-input-file --mlc-cpu-plan-arena --verify-diagnostics | FileCheck %s
+
+// Three 1 KiB buffers in a chain: %c is allocated after %a's last use, so
+// it reuses %a's memory; %b overlaps both and gets its own slot.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: (%[[ARENA:.*]]: memref<2048xi8> {mlc.name = "arena"}, %{{.*}}: memref<256xf32>, %{{.*}}: memref<256xf32>)
+// CHECK-SAME: mlc.arena_size = 2048
+// CHECK: %[[A:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<2048xi8> to memref<256xf32>
+// CHECK: %[[B:.*]] = memref.view %[[ARENA]][%c1024{{.*}}][] : memref<2048xi8> to memref<256xf32>
+// CHECK: %[[C:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<2048xi8> to memref<256xf32>
+// CHECK-NOT: memref.alloc
+func.func @chain(%in: memref<256xf32>, %out: memref<256xf32>) {
+  %a = memref.alloc() : memref<256xf32>
+  linalg.copy ins(%in : memref<256xf32>) outs(%a : memref<256xf32>)
+  %b = memref.alloc() : memref<256xf32>
+  linalg.copy ins(%a : memref<256xf32>) outs(%b : memref<256xf32>)
+  %c = memref.alloc() : memref<256xf32>
+  linalg.copy ins(%b : memref<256xf32>) outs(%c : memref<256xf32>)
+  linalg.copy ins(%c : memref<256xf32>) outs(%out : memref<256xf32>)
+  return
+}
+
+// -----
+
+// A view keeps its buffer alive: %a is read through %flat after %b is
+// allocated, so they cannot share. Sizes round up to 64 bytes.
+// CHECK-LABEL: func.func @view_extends_liveness
+// CHECK-SAME: mlc.arena_size = 128
+// CHECK: memref.view %{{.*}}[%c0{{.*}}][] : memref<128xi8> to memref<2x2xf32>
+// CHECK: memref.view %{{.*}}[%c64{{.*}}][] : memref<128xi8> to memref<4xf32>
+func.func @view_extends_liveness(%in: memref<2x2xf32>, %out: memref<4xf32>) {
+  %a = memref.alloc() : memref<2x2xf32>
+  linalg.copy ins(%in : memref<2x2xf32>) outs(%a : memref<2x2xf32>)
+  %flat = memref.collapse_shape %a [[0, 1]] : memref<2x2xf32> into memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  linalg.copy ins(%flat : memref<4xf32>) outs(%b : memref<4xf32>)
+  linalg.copy ins(%b : memref<4xf32>) outs(%out : memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @dynamic(%n: index, %out: memref<4xf32>) {
+  // expected-error @below {{has a dynamic size or a strided layout; the static memory plan cannot place it}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @in_loop(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @below {{is allocated inside a loop or branch}}
+    %a = memref.alloc() : memref<4xf32>
+  }
+  return
+}
