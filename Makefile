@@ -10,6 +10,7 @@
 #   make check   install what is missing, build, run every test suite
 #   make build   build only (build/bin/mlc-opt, ...)
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
+#   make conformance   run ONNX's node tests, rewrite docs/Conformance.md
 #   make models-check  export real PyTorch models and import them (slow)
 #   make asan-check    import every test model under AddressSanitizer
 #
@@ -23,7 +24,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs models-check asan-check clean
+.PHONY: all deps configure build check demo docs conformance models-check asan-check clean
 
 all: build
 
@@ -50,6 +51,10 @@ docs: configure
 	@rm -rf docs/Dialects docs/Passes
 	@cp -r $(BUILD_DIR)/docs/Dialects $(BUILD_DIR)/docs/Passes docs/
 	@echo "docs: regenerated docs/Dialects and docs/Passes"
+
+conformance: build
+	/usr/bin/python3 utils/onnx_conformance.py $(BUILD_DIR)/bin/mlc-compile \
+	    $(BUILD_DIR)/bin/mlc-run --write-doc docs/Conformance.md
 
 models-check: build
 	@bash utils/install-deps.sh --models

@@ -213,7 +213,8 @@ LogicalResult linkSharedLibrary(StringRef object, StringRef output) {
     return failure();
   }
   SmallVector<StringRef> args{*program, "-shared", "-o",  output,
-                              object,   "-lm",     "-Wl,-z,noexecstack"};
+                              object,   "-lm",     "-Wl,-z,noexecstack",
+                              "-Wl,--no-undefined"};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
                                      &message);

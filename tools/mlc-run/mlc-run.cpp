@@ -307,8 +307,8 @@ int runMain(const char *argv0, unsigned threads) {
     size_t p90 = std::min(times.size() - 1,
                           static_cast<size_t>(0.9 * (times.size() - 1) + 0.5));
     llvm::outs() << "iterations: " << benchIterations << "\n"
-                 << llvm::formatv("median_ms: {0:F4}\n", median)
-                 << llvm::formatv("p90_ms: {0:F4}\n", times[p90]);
+                 << llvm::formatv("median_ms: {0:F6}\n", median)
+                 << llvm::formatv("p90_ms: {0:F6}\n", times[p90]);
   }
   for (run::HostTensor &t : outputs)
     t.data.resize(t.data.size() - abi::getDTypeSize(t.dtype));

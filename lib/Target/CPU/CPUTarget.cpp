@@ -46,7 +46,7 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-libm,"
     "convert-math-to-llvm,"
-    "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+    "arith-expand{include-bf16},convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
     "mlc-cpu-emit-entry-points{%s},reconcile-unrealized-casts";
 

@@ -1,0 +1,251 @@
+#!/usr/bin/python3
+# ===- onnx_conformance.py - Run ONNX's node tests through mlc -------------=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+#
+# For every test of ONNX's backend node tests (Debian's libonnx-testdata):
+#   1. import:  mlc-compile model.onnx --emit=input
+#   2. compile: mlc-compile model.onnx -o model.so   (x86-64, this machine)
+#   3. run:     mlc-run model.so -i input_*.pb -o OUT  for each test_data_set_*
+#   4. compare OUT/output_k.npy with output_k.pb by ONNX's rule
+#      |got - ref| <= atol + rtol * |ref| (rtol 1e-3, atol 1e-7), exact shapes
+#      and dtypes, NaN where the reference has NaN.
+# Random-number ops (bernoulli, random*) are checked for shape, dtype and range
+# only and reported as such.
+#
+# Outcomes: passed; failed (wrong numbers, shape or dtype, or a run error);
+# not-imported / not-lowered (a clean diagnostic: the op or form is not
+# supported yet); crashed (a signal, an abort, a time-out or an exit code
+# other than 0/1, at any step). Exits 1 on any crash or when fewer models
+# import than --min-imported or fewer tests pass than --min-passed. With --write-doc it writes docs/Conformance.md.
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import collections
+import concurrent.futures
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from onnx import TensorProto, numpy_helper
+
+NODE_DIR = "/usr/share/libonnx-testdata/data/node"
+RTOL, ATOL = 1e-3, 1e-7
+RANDOM_OPS = ("test_bernoulli", "test_randomuniform", "test_randomnormal")
+
+
+def step(cmd, timeout=300):
+    """(kind, message): ok, error (exit 1 with a diagnostic) or crash."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "crash", f"timed out after {timeout} s"
+    err = proc.stderr.strip()
+    if proc.returncode == 0:
+        return "ok", ""
+    if proc.returncode == 1 and "error:" in err:
+        first = next(l for l in err.splitlines() if "error:" in l)
+        return "error", first
+    return "crash", f"exit {proc.returncode}: {err[:300]}"
+
+
+def load_pb(path):
+    t = TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def compare(test, got, ref):
+    """None when `got` matches `ref`, else what differs."""
+    if got.shape != ref.shape:
+        return f"shape {got.shape}, expected {ref.shape}"
+    if got.dtype != ref.dtype:
+        return f"dtype {got.dtype}, expected {ref.dtype}"
+    if test.startswith(RANDOM_OPS):
+        if test.startswith("test_bernoulli"):
+            ok = np.all((got == 0) | (got == 1))
+            return None if ok else "values outside {0, 1}"
+        if test.startswith("test_randomuniform"):
+            return None if np.all(np.isfinite(got)) else "non-finite values"
+        return None if np.all(np.isfinite(got)) else "non-finite values"
+    if ref.dtype.kind in "fc":
+        g = got.astype(np.float64)
+        r = ref.astype(np.float64)
+        nan = np.isnan(r)
+        if np.any(np.isnan(g) != nan):
+            return "NaN where the reference has none, or the reverse"
+        same_inf = np.isinf(r) & (g == r)
+        bad = ~nan & ~same_inf & (np.abs(g - r) > ATOL + RTOL * np.abs(r))
+        if np.any(bad):
+            i = np.argmax(np.abs(np.where(bad, g - r, 0)))
+            return (f"{int(bad.sum())} of {r.size} values differ; worst "
+                    f"got {g.flat[i]!r}, expected {r.flat[i]!r}")
+        return None
+    if not np.array_equal(got, ref):
+        return f"{int((got != ref).sum())} of {ref.size} values differ"
+    return None
+
+
+def run_test(compile_tool, run_tool, test):
+    model = os.path.join(NODE_DIR, test, "model.onnx")
+    kind, msg = step([compile_tool, model, "--emit=input", "-o", os.devnull])
+    if kind == "crash":
+        return test, "crashed", "import: " + msg
+    if kind == "error":
+        return test, "not-imported", msg
+    with tempfile.TemporaryDirectory(prefix="mlc-conf-") as tmp:
+        lib = os.path.join(tmp, "model.so")
+        kind, msg = step([compile_tool, model, "-o", lib])
+        if kind == "crash":
+            return test, "crashed", "compile: " + msg
+        if kind == "error":
+            return test, "not-lowered", msg
+        sets = sorted(glob.glob(os.path.join(NODE_DIR, test,
+                                             "test_data_set_*")))
+        for s in sets:
+            inputs = sorted(glob.glob(os.path.join(s, "input_*.pb")),
+                            key=lambda p: int(re.findall(r"\d+", p)[-1]))
+            outdir = os.path.join(tmp, os.path.basename(s))
+            cmd = [run_tool, lib, "-o", outdir]
+            for i in inputs:
+                cmd += ["-i", i]
+            kind, msg = step(cmd)
+            if kind == "crash":
+                return test, "crashed", "run: " + msg
+            if kind == "error":
+                return test, "failed", "run: " + msg
+            refs = sorted(glob.glob(os.path.join(s, "output_*.pb")),
+                          key=lambda p: int(re.findall(r"\d+", p)[-1]))
+            for k, ref_path in enumerate(refs):
+                got_path = os.path.join(outdir, f"output_{k}.npy")
+                if not os.path.exists(got_path):
+                    return test, "failed", f"no output {k}"
+                try:
+                    ref = load_pb(ref_path)
+                except Exception as e:  # a sequence or optional reference
+                    return test, "failed", f"reference {k}: {e}"
+                why = compare(test, np.load(got_path), ref)
+                if why:
+                    return test, "failed", f"{os.path.basename(s)} output {k}: {why}"
+    return test, "passed", ""
+
+
+def op_of(test):
+    """The op a node test exercises: test_conv_with_strides -> conv."""
+    return re.sub(r"^test_", "", test).split("_")[0]
+
+
+KINDS = ("passed", "failed", "not-lowered", "not-imported", "crashed")
+
+
+def count_imported(results):
+    return sum(1 for _, k, m in results
+               if k != "not-imported" and not m.startswith("import"))
+
+
+def write_doc(path, results, counts, total):
+    by_op = collections.defaultdict(collections.Counter)
+    for test, kind, _ in results:
+        by_op[op_of(test)][kind] += 1
+    imported = count_imported(results)
+    with open(path, "w") as f:
+        f.write("# ONNX conformance\n\n")
+        f.write(
+            "Generated by `utils/onnx_conformance.py build/bin/mlc-compile "
+            "build/bin/mlc-run --write-doc docs/Conformance.md` (run by "
+            "`make check` with a floor on the pass count). For each of the "
+            f"{total} tests of ONNX's backend node tests under `{NODE_DIR}` "
+            "(Debian's libonnx-testdata 1.12) it imports the model, compiles "
+            "it to an x86-64 shared library, runs every `test_data_set_*` "
+            "with `mlc-run` and compares with the stored outputs: "
+            f"|got − ref| ≤ {ATOL:g} + {RTOL:g}·|ref|, exact shapes and "
+            "dtypes. Random-number ops (bernoulli, random*) are checked for "
+            "shape, dtype and range only.\n\n"
+            "*not-imported*: the importer rejects the model with a "
+            "diagnostic (an op or form it does not support); *not-lowered*: "
+            "it imports, but the CPU backend has no lowering for an op yet "
+            "(also a clean diagnostic); *failed*: compiled and ran but a "
+            "result differs (or the run refused its inputs); *crashed*: "
+            "anything else, which fails `make check`.\n\n")
+        f.write(f"**{counts['passed']} of {total} node tests pass "
+                f"({100.0 * counts['passed'] / total:.1f}%)**; "
+                f"{imported} import ({100.0 * imported / total:.1f}%); "
+                f"{counts['failed']} fail, {counts['not-lowered']} are not "
+                f"lowered yet, {counts['not-imported']} are not imported, "
+                f"{counts['crashed']} crash.\n\n")
+        f.write("| op (from the test name) | tests | " +
+                " | ".join(KINDS) + " |\n|---|---|" + "---|" * len(KINDS) +
+                "\n")
+        for op in sorted(by_op):
+            c = by_op[op]
+            f.write(f"| {op} | {sum(c.values())} | " +
+                    " | ".join(str(c[k]) for k in KINDS) + " |\n")
+        f.write("\n## Failures\n\n| test | why |\n|---|---|\n")
+        for test, kind, msg in results:
+            if kind in ("failed", "crashed"):
+                msg = msg.replace("|", "\\|")
+                f.write(f"| {test} | {msg[:160]} |\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("compile_tool", help="path to mlc-compile")
+    parser.add_argument("run_tool", help="path to mlc-run")
+    parser.add_argument("--min-passed", type=int, default=0,
+                        help="fail when fewer tests pass than this")
+    parser.add_argument("--min-imported", type=int, default=0,
+                        help="fail when fewer models import than this")
+    parser.add_argument("--write-doc", help="write the Markdown report here")
+    parser.add_argument("--filter", default="",
+                        help="only tests whose name contains this")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print every test's outcome")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args()
+    if not os.path.isdir(NODE_DIR):
+        print(f"error: {NODE_DIR} is missing (install libonnx-testdata)")
+        return 1
+    tests = sorted(t for t in os.listdir(NODE_DIR)
+                   if args.filter in t and
+                   os.path.isfile(os.path.join(NODE_DIR, t, "model.onnx")))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(
+            lambda t: run_test(args.compile_tool, args.run_tool, t), tests))
+    counts = collections.Counter(kind for _, kind, _ in results)
+    for test, kind, msg in results:
+        if args.verbose or kind in ("crashed", "failed"):
+            print(f"{kind.upper():13} {test}: {msg}")
+    total = len(results)
+    imported = count_imported(results)
+    print(f"node tests: {total}; " + ", ".join(
+        f"{k}: {counts[k]}" for k in KINDS) +
+        f"; imported {imported} ({100.0 * imported / max(total, 1):.1f}%)"
+        f"; pass rate {100.0 * counts['passed'] / max(total, 1):.1f}%")
+    if args.write_doc:
+        write_doc(args.write_doc, results, counts, total)
+    if counts["crashed"]:
+        return 1
+    if imported < args.min_imported:
+        print(f"error: {imported} models imported, fewer than the recorded "
+              f"{args.min_imported}")
+        return 1
+    if counts["passed"] < args.min_passed:
+        print(f"error: {counts['passed']} tests passed, fewer than the "
+              f"recorded {args.min_passed}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
