@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantEvaluator.h"
+
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 
@@ -52,30 +54,67 @@ bool usersAcceptRefinement(Value v) {
   });
 }
 
+/// Replaces `op` by a constant when all its operands are dense constants
+/// and the evaluator folds it. Erases `op`.
+bool foldToConstant(Operation *op) {
+  SmallVector<DenseElementsAttr> operands;
+  for (Value v : op->getOperands()) {
+    auto constant = v.getDefiningOp<ConstantOp>();
+    operands.push_back(constant
+                           ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                           : DenseElementsAttr());
+  }
+  // The op's own folder first (Shape folds from a static input type).
+  DenseElementsAttr value;
+  SmallVector<Attribute> attrs(operands.begin(), operands.end());
+  SmallVector<OpFoldResult> folded;
+  if (op->getNumResults() == 1 && succeeded(op->fold(attrs, folded)) &&
+      folded.size() == 1)
+    if (auto attr = dyn_cast_if_present<Attribute>(folded[0]))
+      value = dyn_cast<DenseElementsAttr>(attr);
+  if (!value)
+    value = evaluateConstantOp(op, operands);
+  if (!value || (value.getType() != op->getResult(0).getType() &&
+                 !usersAcceptRefinement(op->getResult(0))))
+    return false;
+  OpBuilder b(op);
+  Value constant = ConstantOp::create(b, op->getLoc(), value.getType(), value);
+  op->getResult(0).replaceAllUsesWith(constant);
+  op->erase();
+  return true;
+}
+
 struct GraphInferShapesPass
     : mlc::graph::impl::GraphInferShapesBase<GraphInferShapesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    WalkResult walk = func.walk([&](InferTypeOpInterface op) -> WalkResult {
-      if (!isa<GraphDialect>(op->getDialect()))
+    WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+      if (!isa<GraphDialect>(op->getDialect()) || isa<ConstantOp>(op))
         return WalkResult::advance();
-      SmallVector<Type> inferred;
-      if (failed(op.inferReturnTypes(op->getContext(), op->getLoc(),
-                                     op->getOperands(), op->getAttrDictionary(),
-                                     op->getPropertiesStorage(),
-                                     op->getRegions(), inferred)))
-        return WalkResult::interrupt();
-      for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
-        auto current = cast<TensorType>(result.getType());
-        TensorType refined = meet(current, cast<TensorType>(type));
-        if (!refined) {
-          op->emitOpError("result type ")
-              << current << " conflicts with the inferred type " << type;
+      if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
+        SmallVector<Type> inferred;
+        if (failed(infer.inferReturnTypes(
+                op->getContext(), op->getLoc(), op->getOperands(),
+                op->getAttrDictionary(), op->getPropertiesStorage(),
+                op->getRegions(), inferred)))
           return WalkResult::interrupt();
+        for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
+          auto current = cast<TensorType>(result.getType());
+          TensorType refined = meet(current, cast<TensorType>(type));
+          if (!refined) {
+            op->emitOpError("result type ")
+                << current << " conflicts with the inferred type " << type;
+            return WalkResult::interrupt();
+          }
+          if (refined != current && usersAcceptRefinement(result))
+            result.setType(refined);
         }
-        if (refined != current && usersAcceptRefinement(result))
-          result.setType(refined);
       }
+      // Post-order walk: erasing the visited op is safe.
+      if (foldConstants && op->getNumRegions() == 0)
+        foldToConstant(op);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -38,7 +38,20 @@ def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
     ```
     A conflict between a declared static dim and an inferred one is an
     error naming the op.
+
+    With `fold-constants` (the default), an op whose operands are all dense
+    constants is evaluated and replaced by a constant in the same walk:
+    the shape subgraphs exporters spell out (Shape, Gather, Concat,
+    ConstantOfShape, Range, arithmetic on shapes) become constants, so the
+    reshapes and expands that consume them get static types. Results larger
+    than 65536 elements are not materialized (splats excepted), integer
+    division by zero is left to the runtime, and weights stored as
+    `dense_resource` are never read.
   }];
+  let options = [
+    Option<"foldConstants", "fold-constants", "bool", /*default=*/"true",
+           "Evaluate ops whose operands are all small dense constants">,
+  ];
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }
 
