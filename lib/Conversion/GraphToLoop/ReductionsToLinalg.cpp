@@ -43,31 +43,90 @@ std::optional<SmallVector<int64_t>> getInts(Value v) {
                       [](const APInt &a) { return a.getSExtValue(); }));
 }
 
+/// How a reduction op is computed: `post(combine over pre(x))`.
+struct ReduceKind {
+  enum Combine { Add, Mul, Max, Min } combine = Add;
+  enum Pre { None, Abs, Square, Exp } pre = None;
+  enum Post { Keep, Mean, Sqrt, Log } post = Keep;
+};
+
+template <typename OpTy> constexpr ReduceKind getReduceKind() {
+  if constexpr (std::is_same_v<OpTy, ReduceMeanOp>)
+    return {ReduceKind::Add, ReduceKind::None, ReduceKind::Mean};
+  if constexpr (std::is_same_v<OpTy, ReduceMaxOp>)
+    return {ReduceKind::Max, ReduceKind::None, ReduceKind::Keep};
+  if constexpr (std::is_same_v<OpTy, ReduceMinOp>)
+    return {ReduceKind::Min, ReduceKind::None, ReduceKind::Keep};
+  if constexpr (std::is_same_v<OpTy, ReduceProdOp>)
+    return {ReduceKind::Mul, ReduceKind::None, ReduceKind::Keep};
+  if constexpr (std::is_same_v<OpTy, ReduceL1Op>)
+    return {ReduceKind::Add, ReduceKind::Abs, ReduceKind::Keep};
+  if constexpr (std::is_same_v<OpTy, ReduceL2Op>)
+    return {ReduceKind::Add, ReduceKind::Square, ReduceKind::Sqrt};
+  if constexpr (std::is_same_v<OpTy, ReduceSumSquareOp>)
+    return {ReduceKind::Add, ReduceKind::Square, ReduceKind::Keep};
+  if constexpr (std::is_same_v<OpTy, ReduceLogSumOp>)
+    return {ReduceKind::Add, ReduceKind::None, ReduceKind::Log};
+  if constexpr (std::is_same_v<OpTy, ReduceLogSumExpOp>)
+    return {ReduceKind::Add, ReduceKind::Exp, ReduceKind::Log};
+  return {ReduceKind::Add, ReduceKind::None, ReduceKind::Keep};
+}
+
+/// ONNX's reductions as one reduction generic (plus an elementwise epilogue
+/// for mean, L2 and the log forms). Floats for all; integers for sum, prod,
+/// max, min, L1 and sum-square.
 template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    constexpr ReduceKind kind = getReduceKind<OpTy>();
     auto in = getStaticType(adaptor.getInput());
     auto result = getStaticType(op.getResult());
-    if (!in || !result || !isa<FloatType>(in.getElementType()))
-      return rewriter.notifyMatchFailure(op, "only static float reductions");
+    if (!in || !result)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Type element = in.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    if (!isFloat && (!element.isSignlessInteger() || element.isInteger(1) ||
+                     kind.post != ReduceKind::Keep || kind.pre == ReduceKind::Exp))
+      return rewriter.notifyMatchFailure(op, "element type not supported");
     int64_t rank = in.getRank();
     SmallVector<bool> reduced(rank, false);
     std::optional<ArrayRef<int64_t>> axes = op.getAxes();
     if (!axes || axes->empty()) {
-      if (op.getNoopWithEmptyAxes())
-        return rewriter.notifyMatchFailure(op, "no-op reduction");
+      if (op.getNoopWithEmptyAxes()) {
+        if (adaptor.getInput().getType() != result)
+          return rewriter.notifyMatchFailure(op, "no-op with a new type");
+        rewriter.replaceOp(op, adaptor.getInput());
+        return success();
+      }
       reduced.assign(rank, true);
     } else {
       for (int64_t a : *axes)
         reduced[a < 0 ? a + rank : a] = true;
     }
-    constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
-    constexpr bool isMin = std::is_same_v<OpTy, ReduceMinOp>;
-    double init = isMax   ? -std::numeric_limits<double>::infinity()
-                  : isMin ? std::numeric_limits<double>::infinity()
-                          : 0.0;
+    Location loc = op.getLoc();
+    Value init;
+    if (isFloat) {
+      double v = kind.combine == ReduceKind::Max
+                     ? -std::numeric_limits<double>::infinity()
+                 : kind.combine == ReduceKind::Min
+                     ? std::numeric_limits<double>::infinity()
+                 : kind.combine == ReduceKind::Mul ? 1.0
+                                                   : 0.0;
+      init = createFilledTensor(rewriter, loc, result, v);
+    } else {
+      unsigned width = element.getIntOrFloatBitWidth();
+      APInt v = kind.combine == ReduceKind::Max   ? APInt::getSignedMinValue(width)
+                : kind.combine == ReduceKind::Min ? APInt::getSignedMaxValue(width)
+                : kind.combine == ReduceKind::Mul ? APInt(width, 1)
+                                                  : APInt(width, 0);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                            element);
+      Value c = arith::ConstantOp::create(rewriter, loc, element,
+                                          rewriter.getIntegerAttr(element, v));
+      init = linalg::FillOp::create(rewriter, loc, c, empty).getResult(0);
+    }
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
     int64_t count = 1;
@@ -82,41 +141,74 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
         outExprs.push_back(rewriter.getAffineDimExpr(i));
       }
     }
-    Location loc = op.getLoc();
     SmallVector<AffineMap> maps = {
         rewriter.getMultiDimIdentityMap(rank),
         AffineMap::get(rank, 0, outExprs, rewriter.getContext())};
     Value acc =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{result}, adaptor.getInput(),
-            createFilledTensor(rewriter, loc, result, init), maps, iterators,
+            rewriter, loc, TypeRange{result}, adaptor.getInput(), init, maps,
+            iterators,
             [&](OpBuilder &b, Location l, ValueRange a) {
+              Value x = a[0];
+              switch (kind.pre) {
+              case ReduceKind::Abs:
+                x = isFloat ? Value(math::AbsFOp::create(b, l, x))
+                            : Value(math::AbsIOp::create(b, l, x));
+                break;
+              case ReduceKind::Square:
+                x = isFloat ? Value(arith::MulFOp::create(b, l, x, x))
+                            : Value(arith::MulIOp::create(b, l, x, x));
+                break;
+              case ReduceKind::Exp:
+                x = math::ExpOp::create(b, l, x);
+                break;
+              case ReduceKind::None:
+                break;
+              }
               Value v;
-              if constexpr (isMax)
-                v = arith::MaximumFOp::create(b, l, a[0], a[1]);
-              else if constexpr (isMin)
-                v = arith::MinimumFOp::create(b, l, a[0], a[1]);
-              else
-                v = arith::AddFOp::create(b, l, a[0], a[1]);
+              switch (kind.combine) {
+              case ReduceKind::Max:
+                v = isFloat ? Value(arith::MaximumFOp::create(b, l, a[1], x))
+                            : Value(arith::MaxSIOp::create(b, l, a[1], x));
+                break;
+              case ReduceKind::Min:
+                v = isFloat ? Value(arith::MinimumFOp::create(b, l, a[1], x))
+                            : Value(arith::MinSIOp::create(b, l, a[1], x));
+                break;
+              case ReduceKind::Mul:
+                v = isFloat ? Value(arith::MulFOp::create(b, l, a[1], x))
+                            : Value(arith::MulIOp::create(b, l, a[1], x));
+                break;
+              case ReduceKind::Add:
+                v = isFloat ? Value(arith::AddFOp::create(b, l, a[1], x))
+                            : Value(arith::AddIOp::create(b, l, a[1], x));
+                break;
+              }
               linalg::YieldOp::create(b, l, v);
             })
             .getResult(0);
-    if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) {
+    if constexpr (kind.post != ReduceKind::Keep) {
       int64_t outRank = result.getRank();
-      SmallVector<AffineMap> scaleMaps(
-          2, rewriter.getMultiDimIdentityMap(outRank));
+      SmallVector<AffineMap> postMaps(2,
+                                      rewriter.getMultiDimIdentityMap(outRank));
       SmallVector<utils::IteratorType> par(outRank,
                                            utils::IteratorType::parallel);
       Value out = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
                                           result.getElementType());
       acc = linalg::GenericOp::create(
-                rewriter, loc, TypeRange{result}, acc, out, scaleMaps, par,
+                rewriter, loc, TypeRange{result}, acc, out, postMaps, par,
                 [&](OpBuilder &b, Location l, ValueRange a) {
-                  Value n = arith::ConstantOp::create(
-                      b, l, result.getElementType(),
-                      b.getFloatAttr(result.getElementType(), count));
-                  linalg::YieldOp::create(
-                      b, l, Value(arith::DivFOp::create(b, l, a[0], n)));
+                  Value v;
+                  if (kind.post == ReduceKind::Mean) {
+                    Value n = arith::ConstantOp::create(
+                        b, l, element, b.getFloatAttr(element, count));
+                    v = arith::DivFOp::create(b, l, a[0], n);
+                  } else if (kind.post == ReduceKind::Sqrt) {
+                    v = math::SqrtOp::create(b, l, a[0]);
+                  } else {
+                    v = math::LogOp::create(b, l, a[0]);
+                  }
+                  linalg::YieldOp::create(b, l, v);
                 })
                 .getResult(0);
     }
@@ -454,6 +546,10 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
 void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
                ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
+               ReduceLowering<ReduceProdOp>, ReduceLowering<ReduceL1Op>,
+               ReduceLowering<ReduceL2Op>, ReduceLowering<ReduceSumSquareOp>,
+               ReduceLowering<ReduceLogSumOp>,
+               ReduceLowering<ReduceLogSumExpOp>,
                BatchMatMulLowering, GatherLowering, SliceLowering, CastLowering,
                LayerNormLowering>(patterns.getContext());
 }
