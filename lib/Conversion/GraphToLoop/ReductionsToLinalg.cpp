@@ -217,6 +217,104 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// ArgMax/ArgMin: one reduction generic over the axis carrying the best
+/// value and its index. Ties keep the first index, or the last with
+/// `select_last_index`.
+template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isMax = std::is_same_v<OpTy, ArgMaxOp>;
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    if (!in || !result || !result.getElementType().isInteger(64))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Type element = in.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    if (!isFloat && (!element.isSignlessInteger() || element.isInteger(1)))
+      return rewriter.notifyMatchFailure(op, "element type not supported");
+    int64_t rank = in.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
+    Location loc = op.getLoc();
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t i = 0; i < rank; ++i) {
+      iterators.push_back(i == axis ? utils::IteratorType::reduction
+                                    : utils::IteratorType::parallel);
+      if (i != axis)
+        outExprs.push_back(rewriter.getAffineDimExpr(i));
+      else if (op.getKeepdims())
+        outExprs.push_back(rewriter.getAffineConstantExpr(0));
+    }
+    auto valueType = RankedTensorType::get(result.getShape(), element);
+    Value bestInit;
+    if (isFloat) {
+      bestInit = createFilledTensor(
+          rewriter, loc, valueType,
+          isMax ? -std::numeric_limits<double>::infinity()
+                : std::numeric_limits<double>::infinity());
+    } else {
+      unsigned width = element.getIntOrFloatBitWidth();
+      Value c = arith::ConstantOp::create(
+          rewriter, loc, element,
+          rewriter.getIntegerAttr(element,
+                                  isMax ? APInt::getSignedMinValue(width)
+                                        : APInt::getSignedMaxValue(width)));
+      Value empty = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                            element);
+      bestInit = linalg::FillOp::create(rewriter, loc, c, empty).getResult(0);
+    }
+    Value indexInit = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                              result.getElementType());
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI64IntegerAttr(0));
+    indexInit = linalg::FillOp::create(rewriter, loc, zero, indexInit)
+                    .getResult(0);
+    AffineMap outMap = AffineMap::get(rank, 0, outExprs, rewriter.getContext());
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   outMap, outMap};
+    bool last = op.getSelectLastIndex();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, result}, adaptor.getInput(),
+        ValueRange{bestInit, indexInit}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value x = a[0], best = a[1], bestIndex = a[2];
+          Value i = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value better;
+          if (isFloat)
+            better = arith::CmpFOp::create(
+                b, l,
+                isMax ? (last ? arith::CmpFPredicate::OGE
+                              : arith::CmpFPredicate::OGT)
+                      : (last ? arith::CmpFPredicate::OLE
+                              : arith::CmpFPredicate::OLT),
+                x, best);
+          else
+            better = arith::CmpIOp::create(
+                b, l,
+                isMax ? (last ? arith::CmpIPredicate::sge
+                              : arith::CmpIPredicate::sgt)
+                      : (last ? arith::CmpIPredicate::sle
+                              : arith::CmpIPredicate::slt),
+                x, best);
+          // The first element always wins, so an all-(-inf) row gives 0.
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, i,
+              arith::ConstantOp::create(b, l, b.getI64IntegerAttr(0)));
+          better = arith::OrIOp::create(b, l, better, first);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, better, x, best),
+                         arith::SelectOp::create(b, l, better, i, bestIndex)});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
 /// MatMul of rank >= 3 (or mixed ranks) as one contraction generic whose
 /// maps broadcast the batch dims.
 struct BatchMatMulLowering : OpConversionPattern<MatMulOp> {
@@ -549,7 +647,8 @@ void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
                ReduceLowering<ReduceProdOp>, ReduceLowering<ReduceL1Op>,
                ReduceLowering<ReduceL2Op>, ReduceLowering<ReduceSumSquareOp>,
                ReduceLowering<ReduceLogSumOp>,
-               ReduceLowering<ReduceLogSumExpOp>,
+               ReduceLowering<ReduceLogSumExpOp>, ArgReduceLowering<ArgMaxOp>,
+               ArgReduceLowering<ArgMinOp>,
                BatchMatMulLowering, GatherLowering, SliceLowering, CastLowering,
                LayerNormLowering>(patterns.getContext());
 }

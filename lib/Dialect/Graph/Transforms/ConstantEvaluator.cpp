@@ -244,7 +244,8 @@ std::optional<HostTensor> evalSlice(SliceOp op, ArrayRef<HostTensor> args) {
 std::optional<HostTensor> evalGather(GatherOp op, ArrayRef<HostTensor> args) {
   const HostTensor &data = args[0], &indices = args[1];
   int64_t rank = data.shape.size();
-  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  int64_t axis = static_cast<int64_t>(op.getAxis());
+  axis = axis < 0 ? axis + rank : axis;
   if (axis < 0 || axis >= rank)
     return std::nullopt;
   SmallVector<int64_t> shape(data.shape.begin(), data.shape.begin() + axis);
@@ -274,7 +275,8 @@ std::optional<HostTensor> evalGather(GatherOp op, ArrayRef<HostTensor> args) {
 
 std::optional<HostTensor> evalConcat(ConcatOp op, ArrayRef<HostTensor> args) {
   int64_t rank = args[0].shape.size();
-  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  int64_t axis = static_cast<int64_t>(op.getAxis());
+  axis = axis < 0 ? axis + rank : axis;
   if (axis < 0 || axis >= rank)
     return std::nullopt;
   SmallVector<int64_t> shape(args[0].shape);
