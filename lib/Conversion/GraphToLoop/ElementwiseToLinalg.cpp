@@ -130,6 +130,131 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
       .Case([&](SinOp) { return math::SinOp::create(b, loc, args[0]); })
       .Case([&](CosOp) { return math::CosOp::create(b, loc, args[0]); })
       .Case([&](TanOp) { return math::TanOp::create(b, loc, args[0]); })
+      .Case([&](SinhOp) { return math::SinhOp::create(b, loc, args[0]); })
+      .Case([&](CoshOp) { return math::CoshOp::create(b, loc, args[0]); })
+      .Case([&](AsinOp) { return math::AsinOp::create(b, loc, args[0]); })
+      .Case([&](AcosOp) { return math::AcosOp::create(b, loc, args[0]); })
+      .Case([&](AtanOp) { return math::AtanOp::create(b, loc, args[0]); })
+      .Case([&](AsinhOp) { return math::AsinhOp::create(b, loc, args[0]); })
+      .Case([&](AcoshOp) { return math::AcoshOp::create(b, loc, args[0]); })
+      .Case([&](AtanhOp) { return math::AtanhOp::create(b, loc, args[0]); })
+      .Case([&](SignOp) -> Value {
+        Value x = args[0];
+        if (isFloat) {
+          Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                            x, fc(0.0));
+          Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                            x, fc(0.0));
+          return arith::SelectOp::create(
+              b, loc, pos, fc(1.0),
+              arith::SelectOp::create(b, loc, neg, fc(-1.0), fc(0.0)));
+        }
+        auto ic = [&](int64_t v) {
+          return arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+        };
+        Value pos = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x,
+                                          ic(0));
+        Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
+                                          ic(0));
+        return arith::SelectOp::create(
+            b, loc, pos, ic(1), arith::SelectOp::create(b, loc, neg, ic(-1), ic(0)));
+      })
+      .Case([&](SoftsignOp) {
+        Value d = arith::AddFOp::create(b, loc, fc(1.0),
+                                        math::AbsFOp::create(b, loc, args[0]));
+        return arith::DivFOp::create(b, loc, args[0], d);
+      })
+      .Case([&](SeluOp o) {
+        double alpha = o.getAlpha().convertToDouble();
+        double gamma = o.getGamma().convertToDouble();
+        Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                          args[0], fc(0.0));
+        Value neg = arith::SubFOp::create(
+            b, loc,
+            arith::MulFOp::create(b, loc, fc(alpha),
+                                  math::ExpOp::create(b, loc, args[0])),
+            fc(alpha));
+        return arith::MulFOp::create(
+            b, loc, fc(gamma),
+            arith::SelectOp::create(b, loc, pos, args[0], neg));
+      })
+      .Case([&](CeluOp o) {
+        double alpha = o.getAlpha().convertToDouble();
+        Value e = math::ExpM1Op::create(
+            b, loc, arith::DivFOp::create(b, loc, args[0], fc(alpha)));
+        Value neg = arith::MinimumFOp::create(
+            b, loc, fc(0.0), arith::MulFOp::create(b, loc, fc(alpha), e));
+        return arith::AddFOp::create(
+            b, loc, arith::MaximumFOp::create(b, loc, args[0], fc(0.0)), neg);
+      })
+      .Case([&](ThresholdedReluOp o) {
+        Value above = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OGT, args[0],
+            fc(o.getAlpha().convertToDouble()));
+        return arith::SelectOp::create(b, loc, above, args[0], fc(0.0));
+      })
+      .Case([&](ShrinkOp o) -> Value {
+        if (!isFloat)
+          return {};
+        double lambd = o.getLambd().convertToDouble();
+        double bias = o.getBias().convertToDouble();
+        Value x = args[0];
+        Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                          fc(-lambd));
+        Value high = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                           x, fc(lambd));
+        return arith::SelectOp::create(
+            b, loc, low, arith::AddFOp::create(b, loc, x, fc(bias)),
+            arith::SelectOp::create(
+                b, loc, high, arith::SubFOp::create(b, loc, x, fc(bias)),
+                fc(0.0)));
+      })
+      .Case([&](IsNaNOp) {
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                     args[0], args[0]);
+      })
+      .Case([&](IsInfOp o) {
+        Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          args[0], fc(INFINITY));
+        Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          args[0], fc(-INFINITY));
+        Value no = arith::ConstantOp::create(b, loc, b.getI1Type(),
+                                             b.getBoolAttr(false));
+        return arith::OrIOp::create(b, loc, o.getDetectPositive() ? pos : no,
+                                    o.getDetectNegative() ? neg : no);
+      })
+      .Case([&](ModOp o) -> Value {
+        if (isFloat)
+          return o.getFmod() ? arith::RemFOp::create(b, loc, args[0], args[1])
+                             : Value();
+        if (!isInt)
+          return {};
+        Value r = arith::RemSIOp::create(b, loc, args[0], args[1]);
+        if (o.getFmod())
+          return r;
+        // Python-style modulo: the result takes the divisor's sign.
+        Value zero =
+            arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0));
+        Value nonzero =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+        Value rNeg =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero);
+        Value dNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           args[1], zero);
+        Value fix = arith::AndIOp::create(
+            b, loc, nonzero, arith::XOrIOp::create(b, loc, rNeg, dNeg));
+        return arith::SelectOp::create(
+            b, loc, fix, arith::AddIOp::create(b, loc, r, args[1]), r);
+      })
+      .Case([&](PReluOp) -> Value {
+        if (!isFloat)
+          return {};
+        Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                          args[0], fc(0.0));
+        return arith::SelectOp::create(
+            b, loc, neg, arith::MulFOp::create(b, loc, args[0], args[1]),
+            args[0]);
+      })
       .Case([&](ReciprocalOp) {
         return arith::DivFOp::create(b, loc, fc(1.0), args[0]);
       })
@@ -243,20 +368,24 @@ bool isElementwise(Operation *op) {
              CeilOp, RoundOp, SinOp, CosOp, TanOp, ReciprocalOp, SigmoidOp,
              SoftplusOp, LeakyReluOp, EluOp, HardSigmoidOp, HardSwishOp, GeluOp,
              ClipOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,
-             GreaterOrEqualOp, AndOp, OrOp, XorOp, NotOp, WhereOp>(op);
+             GreaterOrEqualOp, AndOp, OrOp, XorOp, NotOp, WhereOp, SinhOp,
+             CoshOp, AsinOp, AcosOp, AtanOp, AsinhOp, AcoshOp, AtanhOp, SignOp,
+             SoftsignOp, SeluOp, CeluOp, ThresholdedReluOp, ShrinkOp, IsNaNOp,
+             IsInfOp, ModOp, PReluOp>(op);
 }
 
 /// True when buildScalar handles `op` on elements of type `t` (the type of
 /// the operands that carry data).
 bool isSupportedElementType(Operation *op, Type t) {
   if (isa<FloatType>(t))
-    return !isa<AndOp, OrOp, XorOp, NotOp>(op);
+    return !isa<AndOp, OrOp, XorOp, NotOp>(op) &&
+           !(isa<ModOp>(op) && !cast<ModOp>(op).getFmod());
   if (t.isInteger(1))
     return isa<IdentityOp, AndOp, OrOp, XorOp, NotOp, WhereOp, EqualOp>(op);
   if (t.isSignlessInteger())
     return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp,
                AbsOp, ReluOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,
-               GreaterOrEqualOp, WhereOp>(op);
+               GreaterOrEqualOp, WhereOp, SignOp, ModOp>(op);
   return false;
 }
 
