@@ -27,6 +27,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphStructuredToLinalgPatterns(patterns);
   populateGraphConvPoolToLinalgPatterns(patterns);
   populateGraphReductionsToLinalgPatterns(patterns);
+  populateGraphIndexingToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -30,6 +30,9 @@ void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Everything `mlc-convert-graph-to-loop` applies.
+/// Trilu and GatherElements.
+void populateGraphIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc
