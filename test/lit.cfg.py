@@ -21,9 +21,14 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Embedding
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mlc_tools_dir, append_path=False)
+# mlc-compile links shared libraries with the system's C compiler driver.
+llvm_config.with_environment("PATH", os.environ.get("PATH", "/usr/bin:/bin"),
+                             append_path=True)
 
 llvm_config.add_tool_substitutions(["not", "count", "split-file"],
                                    [config.llvm_tools_dir])
-tools = ["mlc-opt", "mlc-compile"]
+tools = ["mlc-opt", "mlc-compile", "mlc-run"]
 llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(
+    ("%onnx_node", "/usr/share/libonnx-testdata/data/node"))
