@@ -10,15 +10,15 @@
 #   check_model_numerics.py BUILD_DIR NAME [--opset 13]
 #
 # Compiles BUILD_DIR/models/NAME-opsetN.onnx (exported by
-# models/export_torch_models.py) with `mlc-compile --emit=obj`, links it into
-# a shared library, runs it through ctypes on the exporter's example inputs
-# and compares with PyTorch running the same model (same seed, so the same
-# weights and inputs): max |got - ref| <= 1e-4 * max |ref|.
+# models/export_torch_models.py) to a shared library with mlc-compile, runs
+# it with mlc-run on the exporter's example inputs (.npy) and compares with
+# PyTorch running the same model (same seed, so the same weights and inputs):
+# max |got - ref| <= 1e-4 * max |ref|.
 #
 # ===--------------------------------------------------------------------=== #
 
 import argparse
-import ctypes
+import tempfile
 import os
 import subprocess
 import sys
@@ -31,25 +31,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 import export_torch_models  # noqa: E402
 
 
-def descriptor(rank):
-    class Memref(ctypes.Structure):
-        _fields_ = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                    ("offset", ctypes.c_int64),
-                    ("sizes", ctypes.c_int64 * rank),
-                    ("strides", ctypes.c_int64 * rank)]
-    return Memref
-
-
-def wrap(array):
-    d = descriptor(array.ndim)()
-    d.allocated = d.aligned = array.ctypes.data
-    d.offset = 0
-    for i, (n, s) in enumerate(zip(array.shape, array.strides)):
-        d.sizes[i] = n
-        d.strides[i] = s // array.itemsize
-    return d
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
@@ -58,12 +39,10 @@ def main():
     args = parser.parse_args()
     models = os.path.join(args.build_dir, "models")
     onnx_path = os.path.join(models, f"{args.name}-opset{args.opset}.onnx")
-    obj = os.path.join(models, f"{args.name}.o")
     lib = os.path.join(models, f"{args.name}.so")
-    subprocess.run([os.path.join(args.build_dir, "bin", "mlc-compile"),
-                    onnx_path, "--emit=obj", "--function-name=model",
-                    "-o", obj], check=True)
-    subprocess.run(["cc", "-shared", "-o", lib, obj, "-lm"], check=True)
+    bin_dir = os.path.join(args.build_dir, "bin")
+    subprocess.run([os.path.join(bin_dir, "mlc-compile"), onnx_path,
+                    "-o", lib], check=True)
 
     torch.manual_seed(0)
     make, inputs = export_torch_models.MODELS[args.name]
@@ -72,14 +51,14 @@ def main():
     with torch.no_grad():
         ref = model(*examples).numpy()
 
-    arrays = [np.ascontiguousarray(e.numpy()) for e in examples]
-    out = descriptor(ref.ndim)()
-    fn = getattr(ctypes.CDLL(lib), "_mlir_ciface_model")
-    fn(ctypes.byref(out), *[ctypes.byref(wrap(a)) for a in arrays])
-    count = int(np.prod(ref.shape))
-    got = np.ctypeslib.as_array(
-        ctypes.cast(out.aligned, ctypes.POINTER(ctypes.c_float)),
-        shape=(count,)).reshape(ref.shape).copy()
+    with tempfile.TemporaryDirectory(prefix="mlc-numerics-") as tmp:
+        cmd = [os.path.join(bin_dir, "mlc-run"), lib, "-o", tmp]
+        for k, e in enumerate(examples):
+            path = os.path.join(tmp, f"input_{k}.npy")
+            np.save(path, np.ascontiguousarray(e.numpy()))
+            cmd += ["-i", path]
+        subprocess.run(cmd, check=True)
+        got = np.load(os.path.join(tmp, "output_0.npy"))
     err = float(np.max(np.abs(got - ref)))
     scale = float(np.max(np.abs(ref)))
     ok = err <= 1e-4 * scale
