@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Ops whose result element depends on its position: Trilu (a mask from the
-// row and column index) and GatherElements (a data-dependent read with
-// tensor.extract inside the generic's body).
+// row and column index), GatherElements (a data-dependent read with
+// tensor.extract inside the generic's body) and Expand (a broadcast read).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,8 +123,44 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
     return success();
   }
 };
+/// Expand: numpy broadcasting of the input to the (static) result shape; the
+/// shape operand has been folded into the result type.
+struct ExpandLowering : OpConversionPattern<ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    if (!in || !result || in.getRank() > result.getRank())
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = result.getRank();
+    int64_t offset = rank - in.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < in.getRank(); ++i)
+      exprs.push_back(in.getDimSize(i) == 1 && result.getDimSize(i + offset) != 1
+                          ? rewriter.getAffineConstantExpr(0)
+                          : rewriter.getAffineDimExpr(i + offset));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         result.getElementType());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{result}, adaptor.getInput(), init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          linalg::YieldOp::create(b, l, a[0]);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphIndexingToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<TriluLowering, GatherElementsLowering>(patterns.getContext());
+  patterns.add<TriluLowering, GatherElementsLowering, ExpandLowering>(
+      patterns.getContext());
 }

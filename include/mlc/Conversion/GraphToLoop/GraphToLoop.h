@@ -30,7 +30,7 @@ void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Everything `mlc-convert-graph-to-loop` applies.
-/// Trilu and GatherElements.
+/// Trilu, GatherElements and Expand.
 void populateGraphIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
