@@ -37,6 +37,18 @@ inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
   return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
 }
 
+/// A tensor of `type` (integer elements) filled with `value`.
+inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                                      mlir::RankedTensorType type,
+                                      const llvm::APInt &value) {
+  mlir::Value empty = mlir::tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                    type.getElementType());
+  mlir::Value v = mlir::arith::ConstantOp::create(
+      b, loc, type.getElementType(),
+      b.getIntegerAttr(type.getElementType(), value));
+  return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
+}
+
 } // namespace mlc::detail
 
 #endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H

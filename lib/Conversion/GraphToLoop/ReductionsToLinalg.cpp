@@ -121,11 +121,7 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
                 : kind.combine == ReduceKind::Min ? APInt::getSignedMaxValue(width)
                 : kind.combine == ReduceKind::Mul ? APInt(width, 1)
                                                   : APInt(width, 0);
-      Value empty = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                            element);
-      Value c = arith::ConstantOp::create(rewriter, loc, element,
-                                          rewriter.getIntegerAttr(element, v));
-      init = linalg::FillOp::create(rewriter, loc, c, empty).getResult(0);
+      init = createFilledTensor(rewriter, loc, result, v);
     }
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
@@ -257,21 +253,11 @@ template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
                 : std::numeric_limits<double>::infinity());
     } else {
       unsigned width = element.getIntOrFloatBitWidth();
-      Value c = arith::ConstantOp::create(
-          rewriter, loc, element,
-          rewriter.getIntegerAttr(element,
-                                  isMax ? APInt::getSignedMinValue(width)
-                                        : APInt::getSignedMaxValue(width)));
-      Value empty = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                            element);
-      bestInit = linalg::FillOp::create(rewriter, loc, c, empty).getResult(0);
+      bestInit = createFilledTensor(rewriter, loc, valueType,
+                                    isMax ? APInt::getSignedMinValue(width)
+                                          : APInt::getSignedMaxValue(width));
     }
-    Value indexInit = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                              result.getElementType());
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getI64IntegerAttr(0));
-    indexInit = linalg::FillOp::create(rewriter, loc, zero, indexInit)
-                    .getResult(0);
+    Value indexInit = createFilledTensor(rewriter, loc, result, APInt(64, 0));
     AffineMap outMap = AffineMap::get(rank, 0, outExprs, rewriter.getContext());
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
                                    outMap, outMap};
