@@ -82,6 +82,15 @@ class MLP(nn.Module):
         return self.net(x)
 
 
+def vit_b_16():
+    """ViT-B/16 with a random classifier: torchvision initializes the head
+    to zeros, which would make every output 0 and any comparison vacuous."""
+    model = torchvision.models.vit_b_16()
+    torch.nn.init.normal_(model.heads.head.weight, std=0.02)
+    torch.nn.init.normal_(model.heads.head.bias, std=0.02)
+    return model
+
+
 def image(size=224):
     return (torch.randn(1, 3, size, size),), ["input"]
 
@@ -100,7 +109,7 @@ MODELS = {
                            image),
     "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(), image),
     "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(), image),
-    "vit_b_16": (lambda: torchvision.models.vit_b_16(), image),
+    "vit_b_16": (vit_b_16, image),
     "bert_base": (lambda: BertEncoder(12, 768, 12, 3072), bert_inputs),
     "bert_small": (lambda: BertEncoder(4, 256, 4, 1024), bert_inputs),
     "mlp": (MLP, lambda: ((torch.randn(1, 1, 28, 28),), ["input"])),

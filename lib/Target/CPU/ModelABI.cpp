@@ -309,6 +309,23 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
        << "\n";
     writeTensorConstants(os, p, "input", m.inputs);
     writeTensorConstants(os, p, "output", m.outputs);
+    auto writeSizes = [&](llvm::StringRef kind,
+                          const std::vector<TensorSignature> &tensors) {
+      os << "/* Byte sizes of all " << kind << "s, for generic callers. */\n"
+         << "static const int64_t " << p << "_" << kind << "_sizes[] = {";
+      if (tensors.empty())
+        os << "0 /* none */";
+      llvm::interleaveComma(tensors, os, [&](const TensorSignature &t) {
+        os << t.getNumBytes();
+      });
+      os << "};\n";
+    };
+    writeSizes("input", m.inputs);
+    writeSizes("output", m.outputs);
+    os << "static const int32_t " << p << "_num_inputs = " << m.inputs.size()
+       << ";\nstatic const int32_t " << p
+       << "_num_outputs = " << m.outputs.size() << ";\nstatic const int64_t "
+       << p << "_arena_size = " << m.arenaSize << ";\n";
     os << "\n/* Runs the model. inputs[k] and outputs[k] point to dense\n"
           "   row-major buffers of the k-th input/output above; the arena is\n"
           "   "
