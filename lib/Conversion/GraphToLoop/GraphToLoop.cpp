@@ -28,6 +28,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphConvPoolToLinalgPatterns(patterns);
   populateGraphReductionsToLinalgPatterns(patterns);
   populateGraphIndexingToLinalgPatterns(patterns);
+  populateGraphDecompositionPatterns(patterns);
 }
 
 namespace {

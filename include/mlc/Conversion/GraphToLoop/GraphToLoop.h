@@ -33,6 +33,9 @@ void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Trilu, GatherElements and Expand.
 void populateGraphIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Graph ops rewritten into other graph ops (log_softmax, hardmax).
+void populateGraphDecompositionPatterns(mlir::RewritePatternSet &patterns);
+
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc

@@ -1,0 +1,106 @@
+//===- Decompositions.cpp - Graph ops spelled with other graph ops --------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Ops whose ONNX definition is a short composition of other graph ops are
+// rewritten into that composition; the conversion then lowers the parts.
+//   LogSoftmax(x) = (x - max) - log(sum(exp(x - max)))     (along axis)
+//   Hardmax(x)    = one-hot of ArgMax(x) along axis (first index on ties)
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using mlc::detail::getStaticType;
+
+namespace {
+/// The softmax-family axis, made non-negative.
+int64_t getAxis(uint64_t attr, int64_t rank) {
+  int64_t axis = static_cast<int64_t>(attr);
+  return axis < 0 ? axis + rank : axis;
+}
+
+struct LogSoftmaxDecomposition : OpConversionPattern<LogSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LogSoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type || type != getStaticType(op.getResult()))
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto axes = rewriter.getDenseI64ArrayAttr(
+        {getAxis(op.getAxis(), type.getRank())});
+    BoolAttr keep = rewriter.getBoolAttr(true);
+    Value max = ReduceMaxOp::create(rewriter, loc, x, axes, keep);
+    Value shifted = SubOp::create(rewriter, loc, x, max);
+    Value sum = ReduceSumOp::create(
+        rewriter, loc, ExpOp::create(rewriter, loc, shifted), axes, keep);
+    rewriter.replaceOp(op, SubOp::create(rewriter, loc, shifted,
+                                         LogOp::create(rewriter, loc, sum))
+                               .getResult());
+    return success();
+  }
+};
+
+struct HardmaxDecomposition : OpConversionPattern<HardmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(HardmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type || type != getStaticType(op.getResult()))
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    int64_t axis = getAxis(op.getAxis(), rank);
+    Value argmax = ArgMaxOp::create(rewriter, loc, adaptor.getInput(),
+                                    static_cast<uint64_t>(axis),
+                                    /*keepdims=*/true);
+    // out[..., i, ...] = i == argmax[..., 0, ...] ? 1 : 0
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(d == axis ? rewriter.getAffineConstantExpr(0)
+                                : rewriter.getAffineDimExpr(d));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    Type element = type.getElementType();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, argmax, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value i = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value hit =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i, a[0]);
+          Value one = arith::ConstantOp::create(b, l, element,
+                                                b.getFloatAttr(element, 1.0));
+          Value zero = arith::ConstantOp::create(b, l, element,
+                                                 b.getFloatAttr(element, 0.0));
+          linalg::YieldOp::create(
+              b, l, Value(arith::SelectOp::create(b, l, hit, one, zero)));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphDecompositionPatterns(RewritePatternSet &patterns) {
+  patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition>(
+      patterns.getContext());
+}
