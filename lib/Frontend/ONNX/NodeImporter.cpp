@@ -163,6 +163,7 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addQuantConverters(t);
     addControlFlowConverters(t);
     addSequenceConverters(t);
+    addLossConverters(t);
     return t;
   }();
   return table;

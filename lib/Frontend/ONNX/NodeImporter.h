@@ -190,6 +190,7 @@ void addGeneratorConverters(ConverterTable &table);
 void addQuantConverters(ConverterTable &table);
 void addControlFlowConverters(ConverterTable &table);
 void addSequenceConverters(ConverterTable &table);
+void addLossConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 
