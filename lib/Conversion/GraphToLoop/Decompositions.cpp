@@ -10,6 +10,9 @@
 // rewritten into that composition; the conversion then lowers the parts.
 //   LogSoftmax(x) = (x - max) - log(sum(exp(x - max)))     (along axis)
 //   Hardmax(x)    = one-hot of ArgMax(x) along axis (first index on ties)
+//   GlobalMaxPool(x) = ReduceMax over the spatial dims, keeping them
+//   InstanceNormalization(x, s, b) = (x - mean) / sqrt(var + eps) * s + b,
+//                    statistics per (n, c) over the spatial dims
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,9 +101,72 @@ struct HardmaxDecomposition : OpConversionPattern<HardmaxOp> {
     return success();
   }
 };
+/// The spatial axes [2, rank) of an N, C, D... tensor.
+DenseI64ArrayAttr getSpatialAxes(Builder &b, int64_t rank) {
+  return b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(2, rank)));
+}
+
+struct GlobalMaxPoolDecomposition : OpConversionPattern<GlobalMaxPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GlobalMaxPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type || type.getRank() < 3)
+      return rewriter.notifyMatchFailure(op, "needs a static N,C,D... shape");
+    rewriter.replaceOp(
+        op, ReduceMaxOp::create(rewriter, op.getLoc(), adaptor.getInput(),
+                                getSpatialAxes(rewriter, type.getRank()),
+                                rewriter.getBoolAttr(true))
+                .getResult());
+    return success();
+  }
+};
+
+struct InstanceNormDecomposition : OpConversionPattern<InstanceNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(InstanceNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type || type.getRank() < 3 || type != getStaticType(op.getResult()))
+      return rewriter.notifyMatchFailure(op, "needs a static N,C,D... shape");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Value x = adaptor.getInput();
+    DenseI64ArrayAttr spatial = getSpatialAxes(rewriter, rank);
+    BoolAttr keep = rewriter.getBoolAttr(true);
+    Value mean = ReduceMeanOp::create(rewriter, loc, x, spatial, keep);
+    Value centered = SubOp::create(rewriter, loc, x, mean);
+    Value var = ReduceMeanOp::create(
+        rewriter, loc, MulOp::create(rewriter, loc, centered, centered),
+        spatial, keep);
+    Type element = type.getElementType();
+    auto scalarType = RankedTensorType::get({}, element);
+    Value eps = ConstantOp::create(
+        rewriter, loc, scalarType,
+        DenseElementsAttr::get(
+            scalarType, rewriter.getFloatAttr(
+                            element, op.getEpsilon().convertToDouble())));
+    Value stddev = SqrtOp::create(rewriter, loc,
+                                  AddOp::create(rewriter, loc, var, eps));
+    Value normalized = DivOp::create(rewriter, loc, centered, stddev);
+    // scale and bias are (C): make them (C, 1, ..., 1) to broadcast.
+    auto trailing = rewriter.getDenseI64ArrayAttr(
+        llvm::to_vector(llvm::seq<int64_t>(1, rank - 1)));
+    Value scale = UnsqueezeOp::create(rewriter, loc, adaptor.getScale(), trailing);
+    Value bias = UnsqueezeOp::create(rewriter, loc, adaptor.getBias(), trailing);
+    rewriter.replaceOp(
+        op, AddOp::create(rewriter, loc,
+                          MulOp::create(rewriter, loc, normalized, scale), bias)
+                .getResult());
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDecompositionPatterns(RewritePatternSet &patterns) {
-  patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition>(
+  patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition,
+               GlobalMaxPoolDecomposition, InstanceNormDecomposition>(
       patterns.getContext());
 }

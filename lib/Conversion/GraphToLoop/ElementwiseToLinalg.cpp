@@ -93,8 +93,20 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
                      : Value();
       })
       .Case([&](PowOp) -> Value {
-        return isFloat ? math::PowFOp::create(b, loc, args[0], args[1])
-                       : Value();
+        if (isFloat && args[1].getType() == t)
+          return math::PowFOp::create(b, loc, args[0], args[1]);
+        if (!isInt)
+          return {};
+        // Integer powers through f64 (exact for the values ints can hold
+        // without overflow), truncated back like C's pow.
+        Type f64 = b.getF64Type();
+        auto toF64 = [&](Value v) -> Value {
+          return isa<FloatType>(v.getType())
+                     ? Value(arith::ExtFOp::create(b, loc, f64, v))
+                     : Value(arith::SIToFPOp::create(b, loc, f64, v));
+        };
+        Value p = math::PowFOp::create(b, loc, toF64(args[0]), toF64(args[1]));
+        return arith::FPToSIOp::create(b, loc, t, p);
       })
       .Case([&](NegOp) -> Value {
         if (isFloat)
@@ -317,14 +329,16 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
             b, loc, arith::MulFOp::create(b, loc, x, fc(0.5)), t1);
       })
       .Case([&](ClipOp o) -> Value {
-        if (!isFloat)
+        if (!isFloat && !isInt)
           return {};
         Value v = args[0];
         size_t next = 1;
         if (o.getMin())
-          v = arith::MaximumFOp::create(b, loc, v, args[next++]);
+          v = isFloat ? Value(arith::MaximumFOp::create(b, loc, v, args[next++]))
+                      : Value(arith::MaxSIOp::create(b, loc, v, args[next++]));
         if (o.getMax())
-          v = arith::MinimumFOp::create(b, loc, v, args[next]);
+          v = isFloat ? Value(arith::MinimumFOp::create(b, loc, v, args[next]))
+                      : Value(arith::MinSIOp::create(b, loc, v, args[next]));
         return v;
       })
       .Case([&](EqualOp) {
@@ -385,7 +399,7 @@ bool isSupportedElementType(Operation *op, Type t) {
   if (t.isSignlessInteger())
     return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp,
                AbsOp, ReluOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,
-               GreaterOrEqualOp, WhereOp, SignOp, ModOp>(op);
+               GreaterOrEqualOp, WhereOp, SignOp, ModOp, ClipOp, PowOp>(op);
   return false;
 }
 

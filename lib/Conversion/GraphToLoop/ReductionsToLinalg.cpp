@@ -467,7 +467,7 @@ struct CastLowering : OpConversionPattern<CastOp> {
     auto supported = [](Type t) {
       return isa<FloatType>(t) || t.isSignlessInteger();
     };
-    if (!supported(from) || !supported(to) || from.isInteger(1))
+    if (!supported(from) || !supported(to))
       return rewriter.notifyMatchFailure(op, "unsupported cast types");
     int64_t rank = in.getRank();
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
@@ -495,8 +495,17 @@ struct CastLowering : OpConversionPattern<CastOp> {
                                   arith::ConstantOp::create(
                                       b, l, from, b.getFloatAttr(from, 0.0))))
                             : Value(arith::FPToSIOp::create(b, l, to, v));
+                  else if (fTo && from.isInteger(1))
+                    v = arith::UIToFPOp::create(b, l, to, v);
                   else if (fTo)
                     v = arith::SIToFPOp::create(b, l, to, v);
+                  else if (from.isInteger(1))
+                    v = arith::ExtUIOp::create(b, l, to, v);
+                  else if (to.isInteger(1))
+                    v = arith::CmpIOp::create(
+                        b, l, arith::CmpIPredicate::ne, v,
+                        arith::ConstantOp::create(b, l, from,
+                                                  b.getIntegerAttr(from, 0)));
                   else if (from.getIntOrFloatBitWidth() <
                            to.getIntOrFloatBitWidth())
                     v = arith::ExtSIOp::create(b, l, to, v);

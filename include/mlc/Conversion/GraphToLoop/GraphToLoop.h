@@ -33,7 +33,8 @@ void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Trilu, GatherElements and Expand.
 void populateGraphIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// Graph ops rewritten into other graph ops (log_softmax, hardmax).
+/// Graph ops rewritten into other graph ops (log_softmax, hardmax,
+/// global_max_pool, instance_norm).
 void populateGraphDecompositionPatterns(mlir::RewritePatternSet &patterns);
 
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
