@@ -42,7 +42,8 @@ def ConvertGraphToLoop : Pass<"mlc-convert-graph-to-loop", "mlir::func::FuncOp">
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
-    "mlir::math::MathDialect", "mlir::tensor::TensorDialect"];
+    "mlir::math::MathDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect"];
 }
 
 #endif // MLC_CONVERSION_PASSES_TD

@@ -42,7 +42,8 @@ struct ConvertGraphToLoopPass
     // kind, once each.
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     RewritePatternSet patterns(ctx);
     mlc::populateGraphToLoopConversionPatterns(patterns);
     DenseSet<Operation *> unlowered;

@@ -8,7 +8,10 @@
 //
 // Ops whose result element depends on its position: Trilu (a mask from the
 // row and column index), GatherElements (a data-dependent read with
-// tensor.extract inside the generic's body) and Expand (a broadcast read).
+// tensor.extract inside the generic's body), Expand (a broadcast read),
+// DepthToSpace/SpaceToDepth (index arithmetic), CumSum (a masked reduction
+// over the axis), OneHot (a compare with the index) and ScatterElements
+// (a sequential loop of inserts, as ONNX specifies).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,9 @@
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 
 using namespace mlir;
@@ -158,9 +164,301 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
     return success();
   }
 };
+/// The single integer of a constant one-element tensor.
+std::optional<int64_t> getConstantScalar(Value v) {
+  DenseIntElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+    return std::nullopt;
+  return (*attr.getValues<APInt>().begin()).getSExtValue();
+}
+
+/// A generic over the result's index space whose body reads one element of
+/// `source` at the position `position(b, loc, resultIndices)` computes.
+Value buildGatherByIndex(
+    OpBuilder &rewriter, Location loc, RankedTensorType result, Value source,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ArrayRef<Value>)>
+        position) {
+  int64_t rank = result.getRank();
+  Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                       result.getElementType());
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{result}, ValueRange{}, init, maps,
+             iterators,
+             [&](OpBuilder &b, Location l, ValueRange) {
+               SmallVector<Value> index;
+               for (int64_t d = 0; d < rank; ++d)
+                 index.push_back(linalg::IndexOp::create(b, l, d));
+               linalg::YieldOp::create(
+                   b, l,
+                   Value(tensor::ExtractOp::create(b, l, source,
+                                                   position(b, l, index))));
+             })
+      .getResult(0);
+}
+
+/// DepthToSpace (DCR and CRD modes) and SpaceToDepth on N, C, H, W.
+template <typename OpTy> struct BlockRearrangeLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    constexpr bool toSpace = std::is_same_v<OpTy, DepthToSpaceOp>;
+    auto in = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    if (!in || !result || in.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "needs static N,C,H,W");
+    int64_t bs = static_cast<int64_t>(op.getBlocksize());
+    bool crd = false;
+    if constexpr (toSpace)
+      crd = op.getMode() == "CRD";
+    int64_t inChannels = in.getDimSize(1), outChannels = result.getDimSize(1);
+    Value replacement = buildGatherByIndex(
+        rewriter, op.getLoc(), result, adaptor.getInput(),
+        [&](OpBuilder &b, Location l, ArrayRef<Value> i) {
+          auto c = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(b, l, v);
+          };
+          auto mul = [&](Value x, Value y) -> Value {
+            return arith::MulIOp::create(b, l, x, y);
+          };
+          auto add = [&](Value x, Value y) -> Value {
+            return arith::AddIOp::create(b, l, x, y);
+          };
+          auto div = [&](Value x, int64_t y) -> Value {
+            return arith::DivUIOp::create(b, l, x, c(y));
+          };
+          auto rem = [&](Value x, int64_t y) -> Value {
+            return arith::RemUIOp::create(b, l, x, c(y));
+          };
+          if constexpr (toSpace) {
+            // out[n, ch, h, w] reads block offset (h % bs, w % bs).
+            Value offset = add(mul(rem(i[2], bs), c(bs)), rem(i[3], bs));
+            Value channel = crd ? add(mul(i[1], c(bs * bs)), offset)
+                                : add(mul(offset, c(outChannels)), i[1]);
+            return SmallVector<Value>{i[0], channel, div(i[2], bs),
+                                      div(i[3], bs)};
+          } else {
+            // out channel = (bh * bs + bw) * C + c.
+            Value block = div(i[1], inChannels);
+            Value channel = rem(i[1], inChannels);
+            Value h = add(mul(i[2], c(bs)), div(block, bs));
+            Value w = add(mul(i[3], c(bs)), rem(block, bs));
+            return SmallVector<Value>{i[0], channel, h, w};
+          }
+        });
+    rewriter.replaceOp(op, replacement);
+    return success();
+  }
+};
+
+/// CumSum as a reduction over a second copy of the axis: out[.., i, ..] =
+/// sum of x[.., j, ..] for j <= i (j < i exclusive; j >= i reversed).
+struct CumSumLowering : OpConversionPattern<CumSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CumSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    std::optional<int64_t> axisValue = getConstantScalar(op.getAxis());
+    // A rank-1 input has only one valid axis, whatever its runtime value.
+    if (!axisValue && type && type.getRank() == 1)
+      axisValue = 0;
+    if (!type || type != getStaticType(op.getResult()) || !axisValue)
+      return rewriter.notifyMatchFailure(op, "needs static shape and axis");
+    Type element = type.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    if (!isFloat && !element.isSignlessInteger())
+      return rewriter.notifyMatchFailure(op, "element type not supported");
+    int64_t rank = type.getRank();
+    int64_t axis = *axisValue < 0 ? *axisValue + rank : *axisValue;
+    Location loc = op.getLoc();
+    // Loop dims: the result's, plus j (the summed position) last.
+    SmallVector<AffineExpr> inExprs, outExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      inExprs.push_back(rewriter.getAffineDimExpr(d == axis ? rank : d));
+      outExprs.push_back(rewriter.getAffineDimExpr(d));
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, inExprs, rewriter.getContext()),
+        AffineMap::get(rank + 1, 0, outExprs, rewriter.getContext())};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
+    Value zero = createZero(rewriter, loc, element);
+    init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, adaptor.getInput(), init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value i = linalg::IndexOp::create(b, l, axis);
+          Value j = linalg::IndexOp::create(b, l, rank);
+          arith::CmpIPredicate pred =
+              reverse ? (exclusive ? arith::CmpIPredicate::ugt
+                                   : arith::CmpIPredicate::uge)
+                      : (exclusive ? arith::CmpIPredicate::ult
+                                   : arith::CmpIPredicate::ule);
+          Value take = arith::CmpIOp::create(b, l, pred, j, i);
+          Value sum = isFloat ? Value(arith::AddFOp::create(b, l, a[1], a[0]))
+                              : Value(arith::AddIOp::create(b, l, a[1], a[0]));
+          linalg::YieldOp::create(
+              b, l, Value(arith::SelectOp::create(b, l, take, sum, a[1])));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// OneHot: out = (index along axis == indices[...]) ? on : off, with
+/// negative indices counted from depth.
+struct OneHotLowering : OpConversionPattern<OneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OneHotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto indices = getStaticType(adaptor.getIndices());
+    auto values = getStaticType(adaptor.getValues());
+    auto result = getStaticType(op.getResult());
+    if (!indices || !values || !result || values.getNumElements() != 2)
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    int64_t rank = result.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
+    int64_t depth = result.getDimSize(axis);
+    Location loc = op.getLoc();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        exprs.push_back(rewriter.getAffineDimExpr(d));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+        rewriter.getMultiDimIdentityMap(rank)};
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         result.getElementType());
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    Value on, off;
+    {
+      Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      off = tensor::ExtractOp::create(rewriter, loc, adaptor.getValues(),
+                                      ValueRange{c0});
+      on = tensor::ExtractOp::create(rewriter, loc, adaptor.getValues(),
+                                     ValueRange{c1});
+    }
+    Type indexElement = indices.getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{result}, adaptor.getIndices(), init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value k = a[0];
+          if (isa<FloatType>(indexElement))
+            k = arith::FPToSIOp::create(b, l, b.getI64Type(), k);
+          k = arith::IndexCastOp::create(b, l, b.getIndexType(), k);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value negative =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, k, zero);
+          k = arith::SelectOp::create(
+              b, l, negative,
+              arith::AddIOp::create(b, l, k,
+                                    arith::ConstantIndexOp::create(b, l, depth)),
+              k);
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            linalg::IndexOp::create(b, l, axis),
+                                            k);
+          linalg::YieldOp::create(
+              b, l, Value(arith::SelectOp::create(b, l, hit, on, off)));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// ScatterElements as ONNX specifies it: copy data, then visit every
+/// update in order and write (or combine) it at its target position.
+struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScatterElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto data = getStaticType(adaptor.getData());
+    auto indices = getStaticType(adaptor.getIndices());
+    if (!data || !indices || data != getStaticType(op.getResult()))
+      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    StringRef reduction = op.getReduction();
+    Type element = data.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    if (reduction != "none" && !isFloat && !element.isSignlessInteger())
+      return rewriter.notifyMatchFailure(op, "reduction on this type");
+    int64_t rank = data.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    axis = axis < 0 ? axis + rank : axis;
+    Location loc = op.getLoc();
+    auto c = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    int64_t count = indices.getNumElements();
+    SmallVector<int64_t> strides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * indices.getDimSize(d + 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, c(0), c(count), c(1), ValueRange{adaptor.getData()},
+        [&](OpBuilder &b, Location l, Value k, ValueRange iter) {
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value v = arith::DivUIOp::create(
+                b, l, k, arith::ConstantIndexOp::create(b, l, strides[d]));
+            position.push_back(arith::RemUIOp::create(
+                b, l, v,
+                arith::ConstantIndexOp::create(b, l, indices.getDimSize(d))));
+          }
+          Value at = arith::IndexCastOp::create(
+              b, l, b.getIndexType(),
+              tensor::ExtractOp::create(b, l, adaptor.getIndices(), position));
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value negative =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, at, zero);
+          at = arith::SelectOp::create(
+              b, l, negative,
+              arith::AddIOp::create(
+                  b, l, at,
+                  arith::ConstantIndexOp::create(b, l, data.getDimSize(axis))),
+              at);
+          Value update =
+              tensor::ExtractOp::create(b, l, adaptor.getUpdates(), position);
+          SmallVector<Value> target(position);
+          target[axis] = at;
+          if (reduction != "none") {
+            Value old = tensor::ExtractOp::create(b, l, iter[0], target);
+            if (reduction == "add")
+              update = isFloat ? Value(arith::AddFOp::create(b, l, old, update))
+                               : Value(arith::AddIOp::create(b, l, old, update));
+            else if (reduction == "mul")
+              update = isFloat ? Value(arith::MulFOp::create(b, l, old, update))
+                               : Value(arith::MulIOp::create(b, l, old, update));
+            else if (reduction == "max")
+              update = isFloat
+                           ? Value(arith::MaximumFOp::create(b, l, old, update))
+                           : Value(arith::MaxSIOp::create(b, l, old, update));
+            else
+              update = isFloat
+                           ? Value(arith::MinimumFOp::create(b, l, old, update))
+                           : Value(arith::MinSIOp::create(b, l, old, update));
+          }
+          Value next = tensor::InsertOp::create(b, l, update, iter[0], target);
+          scf::YieldOp::create(b, l, next);
+        });
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphIndexingToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<TriluLowering, GatherElementsLowering, ExpandLowering>(
-      patterns.getContext());
+  patterns.add<TriluLowering, GatherElementsLowering, ExpandLowering,
+               BlockRearrangeLowering<DepthToSpaceOp>,
+               BlockRearrangeLowering<SpaceToDepthOp>, CumSumLowering,
+               OneHotLowering, ScatterElementsLowering>(patterns.getContext());
 }

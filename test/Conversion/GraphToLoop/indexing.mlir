@@ -1,0 +1,60 @@
+// RUN: mlc-opt %s -split-input-file -mlc-convert-graph-to-loop | FileCheck %s
+
+// Trilu keeps j - i >= k (upper), with k read at run time.
+// CHECK-LABEL: func @triu
+// CHECK: %[[K:.*]] = tensor.extract %{{.*}}[] : tensor<i64>
+// CHECK: linalg.generic
+// CHECK: arith.cmpi sge
+// CHECK: arith.select
+func.func @triu(%x: tensor<3x4xf32>, %k: tensor<i64>) -> tensor<3x4xf32> {
+  %0 = mlc_graph.trilu %x k %k : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// GatherElements reads data at the (wrapped) index inside the generic.
+// CHECK-LABEL: func @gather_elements
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x2xi64>)
+// CHECK: arith.cmpi slt
+// CHECK: tensor.extract %{{.*}} : tensor<2x3xf32>
+func.func @gather_elements(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>) -> tensor<2x2xf32> {
+  %0 = mlc_graph.gather_elements %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// CumSum is a reduction over a second copy of the axis.
+// CHECK-LABEL: func @cumsum
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.cmpi ule
+func.func @cumsum(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %axis = mlc_graph.constant dense<1> : tensor<i64>
+  %0 = mlc_graph.cum_sum %x, %axis : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ScatterElements visits the updates in order.
+// CHECK-LABEL: func @scatter
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: tensor.insert
+func.func @scatter(%d: tensor<3x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  %0 = mlc_graph.scatter_elements %d, %i, %u : (tensor<3x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+// LogSoftmax becomes graph ops that lower in turn: max, exp, sum, log.
+// CHECK-LABEL: func @log_softmax
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: math.log
+// CHECK-NOT: mlc_graph.
+func.func @log_softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  %0 = mlc_graph.log_softmax %x {axis = 1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
