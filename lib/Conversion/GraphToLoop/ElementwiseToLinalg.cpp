@@ -34,10 +34,26 @@ Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
 }
 
+/// The unsigned form of a signed integer comparison.
+arith::CmpIPredicate toUnsigned(arith::CmpIPredicate p) {
+  switch (p) {
+  case arith::CmpIPredicate::slt:
+    return arith::CmpIPredicate::ult;
+  case arith::CmpIPredicate::sle:
+    return arith::CmpIPredicate::ule;
+  case arith::CmpIPredicate::sgt:
+    return arith::CmpIPredicate::ugt;
+  case arith::CmpIPredicate::sge:
+    return arith::CmpIPredicate::uge;
+  default:
+    return p;
+  }
+}
+
 /// Builds the scalar computation of `op` on `args` (one per operand), or
 /// returns null when this element type is not handled.
 Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
-                  Type resultElement) {
+                  Type resultElement, bool isUnsigned) {
   Type t = args.empty() ? resultElement : args[0].getType();
   bool isFloat = isa<FloatType>(t);
   bool isInt = t.isSignlessInteger();
@@ -51,7 +67,8 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
     if (isFloat)
       return arith::CmpFOp::create(b, loc, f, args[0], args[1]);
     if (isInt)
-      return arith::CmpIOp::create(b, loc, i, args[0], args[1]);
+      return arith::CmpIOp::create(
+          b, loc, isUnsigned ? toUnsigned(i) : i, args[0], args[1]);
     return {};
   };
   return llvm::TypeSwitch<Operation *, Value>(op)
@@ -77,18 +94,24 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
       .Case([&](DivOp) -> Value {
         if (isFloat)
           return arith::DivFOp::create(b, loc, args[0], args[1]);
+        if (isUnsigned)
+          return arith::DivUIOp::create(b, loc, args[0], args[1]);
         return isInt ? arith::DivSIOp::create(b, loc, args[0], args[1])
                      : Value();
       })
       .Case([&](MaxOp) -> Value {
         if (isFloat)
           return arith::MaximumFOp::create(b, loc, args[0], args[1]);
+        if (isUnsigned)
+          return arith::MaxUIOp::create(b, loc, args[0], args[1]);
         return isInt ? arith::MaxSIOp::create(b, loc, args[0], args[1])
                      : Value();
       })
       .Case([&](MinOp) -> Value {
         if (isFloat)
           return arith::MinimumFOp::create(b, loc, args[0], args[1]);
+        if (isUnsigned)
+          return arith::MinUIOp::create(b, loc, args[0], args[1]);
         return isInt ? arith::MinSIOp::create(b, loc, args[0], args[1])
                      : Value();
       })
@@ -103,10 +126,12 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
         auto toF64 = [&](Value v) -> Value {
           return isa<FloatType>(v.getType())
                      ? Value(arith::ExtFOp::create(b, loc, f64, v))
-                     : Value(arith::SIToFPOp::create(b, loc, f64, v));
+                 : isUnsigned ? Value(arith::UIToFPOp::create(b, loc, f64, v))
+                              : Value(arith::SIToFPOp::create(b, loc, f64, v));
         };
         Value p = math::PowFOp::create(b, loc, toF64(args[0]), toF64(args[1]));
-        return arith::FPToSIOp::create(b, loc, t, p);
+        return isUnsigned ? Value(arith::FPToUIOp::create(b, loc, t, p))
+                          : Value(arith::FPToSIOp::create(b, loc, t, p));
       })
       .Case([&](NegOp) -> Value {
         if (isFloat)
@@ -241,6 +266,8 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
                              : Value();
         if (!isInt)
           return {};
+        if (isUnsigned)
+          return arith::RemUIOp::create(b, loc, args[0], args[1]);
         Value r = arith::RemSIOp::create(b, loc, args[0], args[1]);
         if (o.getFmod())
           return r;
@@ -334,11 +361,13 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
         Value v = args[0];
         size_t next = 1;
         if (o.getMin())
-          v = isFloat ? Value(arith::MaximumFOp::create(b, loc, v, args[next++]))
-                      : Value(arith::MaxSIOp::create(b, loc, v, args[next++]));
+          v = isFloat      ? Value(arith::MaximumFOp::create(b, loc, v, args[next++]))
+              : isUnsigned ? Value(arith::MaxUIOp::create(b, loc, v, args[next++]))
+                           : Value(arith::MaxSIOp::create(b, loc, v, args[next++]));
         if (o.getMax())
-          v = isFloat ? Value(arith::MinimumFOp::create(b, loc, v, args[next]))
-                      : Value(arith::MinSIOp::create(b, loc, v, args[next]));
+          v = isFloat      ? Value(arith::MinimumFOp::create(b, loc, v, args[next]))
+              : isUnsigned ? Value(arith::MinUIOp::create(b, loc, v, args[next]))
+                           : Value(arith::MinSIOp::create(b, loc, v, args[next]));
         return v;
       })
       .Case([&](EqualOp) {
@@ -396,6 +425,10 @@ bool isSupportedElementType(Operation *op, Type t) {
            !(isa<ModOp>(op) && !cast<ModOp>(op).getFmod());
   if (t.isInteger(1))
     return isa<IdentityOp, AndOp, OrOp, XorOp, NotOp, WhereOp, EqualOp>(op);
+  if (t.isUnsignedInteger())
+    return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, EqualOp,
+               LessOp, LessOrEqualOp, GreaterOp, GreaterOrEqualOp, WhereOp,
+               ModOp, ClipOp, PowOp>(op);
   if (t.isSignlessInteger())
     return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp,
                AbsOp, ReluOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,
@@ -413,9 +446,10 @@ struct ElementwiseToGeneric : ConversionPattern {
     if (!isElementwise(op))
       return failure();
     Value data = isa<WhereOp>(op) ? operands[1] : operands[0];
-    if (!isSupportedElementType(
-            op, cast<TensorType>(data.getType()).getElementType()))
+    Type dataElement = cast<TensorType>(data.getType()).getElementType();
+    if (!isSupportedElementType(op, dataElement))
       return rewriter.notifyMatchFailure(op, "element type not supported");
+    bool isUnsigned = dataElement.isUnsignedInteger();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType || !resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs a static result shape");
@@ -444,10 +478,29 @@ struct ElementwiseToGeneric : ConversionPattern {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          // arith works on signless integers: unsigned values are viewed as
+          // signless of the same width (free once lowered to LLVM) and the
+          // unsigned forms of division, comparison, min/max are used.
+          auto signless = [&](Type type) -> Type {
+            auto integer = dyn_cast<IntegerType>(type);
+            return integer && integer.isUnsigned()
+                       ? IntegerType::get(b.getContext(), integer.getWidth())
+                       : type;
+          };
+          auto view = [&](Value v, Type type) -> Value {
+            if (v.getType() == type)
+              return v;
+            return UnrealizedConversionCastOp::create(b, l, type, v)
+                .getResult(0);
+          };
+          SmallVector<Value> scalars;
+          for (Value a : args.drop_back())
+            scalars.push_back(view(a, signless(a.getType())));
+          Type resultElement = resultType.getElementType();
           // isSupportedElementType guarantees a body.
-          linalg::YieldOp::create(b, l,
-                                  buildScalar(op, b, l, args.drop_back(),
-                                              resultType.getElementType()));
+          Value v = buildScalar(op, b, l, scalars, signless(resultElement),
+                                isUnsigned);
+          linalg::YieldOp::create(b, l, view(v, resultElement));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();

@@ -44,6 +44,8 @@ struct ConvertGraphToLoopPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect>();
+    // Unsigned integers are viewed as signless inside generic bodies.
+    target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(ctx);
     mlc::populateGraphToLoopConversionPatterns(patterns);
     DenseSet<Operation *> unlowered;

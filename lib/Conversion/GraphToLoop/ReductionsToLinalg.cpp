@@ -463,58 +463,73 @@ struct CastLowering : OpConversionPattern<CastOp> {
     auto result = getStaticType(op.getResult());
     if (!in || !result)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
-    Type from = in.getElementType(), to = result.getElementType();
-    auto supported = [](Type t) {
-      return isa<FloatType>(t) || t.isSignlessInteger();
-    };
-    if (!supported(from) || !supported(to))
+    Type fromType = in.getElementType(), toType = result.getElementType();
+    auto supported = [](Type t) { return isa<FloatType, IntegerType>(t); };
+    if (!supported(fromType) || !supported(toType))
       return rewriter.notifyMatchFailure(op, "unsupported cast types");
+    // Unsigned integers are handled as signless values of the same width.
+    auto signless = [&](Type t) -> Type {
+      auto integer = dyn_cast<IntegerType>(t);
+      return integer ? IntegerType::get(t.getContext(), integer.getWidth())
+                     : t;
+    };
+    bool fromUnsigned = fromType.isUnsignedInteger() || fromType.isInteger(1);
+    bool toUnsigned = toType.isUnsignedInteger();
+    Type from = signless(fromType), to = signless(toType);
     int64_t rank = in.getRank();
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
     Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(), to);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, result.getShape(), toType);
     rewriter.replaceOp(
-        op, linalg::GenericOp::create(
-                rewriter, loc, TypeRange{result}, adaptor.getInput(), init,
-                maps, par,
-                [&](OpBuilder &b, Location l, ValueRange a) {
-                  Value v = a[0];
-                  auto fFrom = dyn_cast<FloatType>(from);
-                  auto fTo = dyn_cast<FloatType>(to);
-                  if (fFrom && fTo)
-                    v = fFrom.getWidth() < fTo.getWidth()
-                            ? Value(arith::ExtFOp::create(b, l, to, v))
-                        : fFrom.getWidth() > fTo.getWidth()
-                            ? Value(arith::TruncFOp::create(b, l, to, v))
-                            : v;
-                  else if (fFrom)
-                    v = to.isInteger(1)
-                            ? Value(arith::CmpFOp::create(
-                                  b, l, arith::CmpFPredicate::UNE, v,
-                                  arith::ConstantOp::create(
-                                      b, l, from, b.getFloatAttr(from, 0.0))))
-                            : Value(arith::FPToSIOp::create(b, l, to, v));
-                  else if (fTo && from.isInteger(1))
-                    v = arith::UIToFPOp::create(b, l, to, v);
-                  else if (fTo)
-                    v = arith::SIToFPOp::create(b, l, to, v);
-                  else if (from.isInteger(1))
-                    v = arith::ExtUIOp::create(b, l, to, v);
-                  else if (to.isInteger(1))
-                    v = arith::CmpIOp::create(
-                        b, l, arith::CmpIPredicate::ne, v,
-                        arith::ConstantOp::create(b, l, from,
-                                                  b.getIntegerAttr(from, 0)));
-                  else if (from.getIntOrFloatBitWidth() <
-                           to.getIntOrFloatBitWidth())
-                    v = arith::ExtSIOp::create(b, l, to, v);
-                  else if (from.getIntOrFloatBitWidth() >
-                           to.getIntOrFloatBitWidth())
-                    v = arith::TruncIOp::create(b, l, to, v);
-                  linalg::YieldOp::create(b, l, v);
-                })
-                .getResult(0));
+        op,
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{result}, adaptor.getInput(), init, maps,
+            par,
+            [&](OpBuilder &b, Location l, ValueRange a) {
+              auto view = [&](Value v, Type t) -> Value {
+                return v.getType() == t
+                           ? v
+                           : UnrealizedConversionCastOp::create(b, l, t, v)
+                                 .getResult(0);
+              };
+              Value v = view(a[0], from);
+              auto fFrom = dyn_cast<FloatType>(from);
+              auto fTo = dyn_cast<FloatType>(to);
+              unsigned fromWidth = from.getIntOrFloatBitWidth();
+              unsigned toWidth = to.getIntOrFloatBitWidth();
+              if (fFrom && fTo)
+                v = fromWidth < toWidth
+                        ? Value(arith::ExtFOp::create(b, l, to, v))
+                    : fromWidth > toWidth
+                        ? Value(arith::TruncFOp::create(b, l, to, v))
+                        : v;
+              else if (fFrom && to.isInteger(1))
+                v = arith::CmpFOp::create(
+                    b, l, arith::CmpFPredicate::UNE, v,
+                    arith::ConstantOp::create(b, l, from,
+                                              b.getFloatAttr(from, 0.0)));
+              else if (fFrom)
+                v = toUnsigned ? Value(arith::FPToUIOp::create(b, l, to, v))
+                               : Value(arith::FPToSIOp::create(b, l, to, v));
+              else if (fTo)
+                v = fromUnsigned
+                        ? Value(arith::UIToFPOp::create(b, l, to, v))
+                        : Value(arith::SIToFPOp::create(b, l, to, v));
+              else if (to.isInteger(1))
+                v = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ne, v,
+                    arith::ConstantOp::create(b, l, from,
+                                              b.getIntegerAttr(from, 0)));
+              else if (fromWidth < toWidth)
+                v = fromUnsigned ? Value(arith::ExtUIOp::create(b, l, to, v))
+                                 : Value(arith::ExtSIOp::create(b, l, to, v));
+              else if (fromWidth > toWidth)
+                v = arith::TruncIOp::create(b, l, to, v);
+              linalg::YieldOp::create(b, l, view(v, toType));
+            })
+            .getResult(0));
     return success();
   }
 };
