@@ -13,6 +13,9 @@
 //   GlobalMaxPool(x) = ReduceMax over the spatial dims, keeping them
 //   InstanceNormalization(x, s, b) = (x - mean) / sqrt(var + eps) * s + b,
 //                    statistics per (n, c) over the spatial dims
+//   DynamicQuantizeLinear(x): lo = min(0, min x), hi = max(0, max x),
+//                    scale = (hi - lo) / 255, zero point = quantize(-lo),
+//                    y = quantize(x, scale, zero point)
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,10 +166,50 @@ struct InstanceNormDecomposition : OpConversionPattern<InstanceNormOp> {
     return success();
   }
 };
+struct DynamicQuantizeLinearDecomposition
+    : OpConversionPattern<DynamicQuantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DynamicQuantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto scalarType = RankedTensorType::get({}, type.getElementType());
+    auto scalar = [&](double v) -> Value {
+      return ConstantOp::create(
+          rewriter, loc, scalarType,
+          DenseElementsAttr::get(
+              scalarType, rewriter.getFloatAttr(type.getElementType(), v)));
+    };
+    BoolAttr drop = rewriter.getBoolAttr(false);
+    Value zero = scalar(0.0);
+    Value lo = MinOp::create(
+        rewriter, loc, ReduceMinOp::create(rewriter, loc, x,
+                                           DenseI64ArrayAttr(), drop),
+        zero);
+    Value hi = MaxOp::create(
+        rewriter, loc, ReduceMaxOp::create(rewriter, loc, x,
+                                           DenseI64ArrayAttr(), drop),
+        zero);
+    Value scale = DivOp::create(rewriter, loc,
+                                SubOp::create(rewriter, loc, hi, lo),
+                                scalar(255.0));
+    IntegerAttr axis = rewriter.getI64IntegerAttr(1);
+    Value zeroPoint = QuantizeLinearOp::create(
+        rewriter, loc, NegOp::create(rewriter, loc, lo), scale, Value(), axis);
+    Value y = QuantizeLinearOp::create(rewriter, loc, x, scale, zeroPoint, axis);
+    rewriter.replaceOp(op, ValueRange{y, scale, zeroPoint});
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDecompositionPatterns(RewritePatternSet &patterns) {
   patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition,
-               GlobalMaxPoolDecomposition, InstanceNormDecomposition>(
+               GlobalMaxPoolDecomposition, InstanceNormDecomposition,
+               DynamicQuantizeLinearDecomposition>(
       patterns.getContext());
 }

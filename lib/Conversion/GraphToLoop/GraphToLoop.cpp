@@ -29,6 +29,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphReductionsToLinalgPatterns(patterns);
   populateGraphIndexingToLinalgPatterns(patterns);
   populateGraphDecompositionPatterns(patterns);
+  populateGraphQuantToLinalgPatterns(patterns);
 }
 
 namespace {

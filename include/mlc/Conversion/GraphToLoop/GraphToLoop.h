@@ -33,6 +33,9 @@ void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Trilu, GatherElements and Expand.
 void populateGraphIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// QuantizeLinear and DequantizeLinear.
+void populateGraphQuantToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Graph ops rewritten into other graph ops (log_softmax, hardmax,
 /// global_max_pool, instance_norm).
 void populateGraphDecompositionPatterns(mlir::RewritePatternSet &patterns);

@@ -111,6 +111,12 @@ LogicalResult inferPool(OptLoc loc, StringRef opName, Adaptor adaptor,
   return pushTensor(types, ArrayRef<int64_t>(out), getElementType(input));
 }
 
+/// The value of an optional boolean attribute, or its ONNX default when a
+/// builder left it unset.
+inline bool getBoolOr(BoolAttr attr, bool defaultValue) {
+  return attr ? attr.getValue() : defaultValue;
+}
+
 /// Shared shape function of the Reduce* ops.
 template <typename Adaptor>
 LogicalResult inferReduce(OptLoc loc, StringRef opName, Adaptor adaptor,
@@ -120,7 +126,7 @@ LogicalResult inferReduce(OptLoc loc, StringRef opName, Adaptor adaptor,
   Type element = getElementType(input);
   std::optional<ArrayRef<int64_t>> axesAttr = adaptor.getAxes();
   bool noAxes = !axesAttr || axesAttr->empty();
-  if (noAxes && adaptor.getNoopWithEmptyAxes()) {
+  if (noAxes && getBoolOr(adaptor.getNoopWithEmptyAxesAttr(), false)) {
     types.push_back(input.getType());
     return success();
   }
@@ -139,7 +145,7 @@ LogicalResult inferReduce(OptLoc loc, StringRef opName, Adaptor adaptor,
   for (int64_t i = 0; i < rank; ++i) {
     if (!reduced[i])
       out.push_back((*shape)[i]);
-    else if (adaptor.getKeepdims())
+    else if (getBoolOr(adaptor.getKeepdimsAttr(), true))
       out.push_back(1);
   }
   return pushTensor(types, ArrayRef<int64_t>(out), element);
@@ -157,7 +163,7 @@ LogicalResult inferArgReduce(MLIRContext *ctx, OptLoc loc, StringRef opName,
   if (!axis)
     return shapeError(loc, opName, axis.takeError());
   SmallVector<int64_t> out(*shape);
-  if (adaptor.getKeepdims())
+  if (getBoolOr(adaptor.getKeepdimsAttr(), true))
     out[*axis] = 1;
   else
     out.erase(out.begin() + *axis);
