@@ -27,8 +27,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Models the graph-to-loop lowering covers today, checked numerically.
-COMPILED = ["mlp", "resnet18", "resnet50", "squeezenet1_1", "efficientnet_b0",
-            "mobilenet_v3_small", "bert_small"]
+COMPILED = ["mlp", "resnet18", "resnet50", "mobilenet_v2",
+            "mobilenet_v3_small", "efficientnet_b0", "squeezenet1_1",
+            "vit_b_16", "bert_base", "bert_small"]
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
           "efficientnet_b0", "squeezenet1_1", "vit_b_16", "bert_base",
           "bert_small", "mlp"]
