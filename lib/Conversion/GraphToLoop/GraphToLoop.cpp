@@ -30,6 +30,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphIndexingToLinalgPatterns(patterns);
   populateGraphDecompositionPatterns(patterns);
   populateGraphQuantToLinalgPatterns(patterns);
+  populateGraphConvTransposeToLinalgPatterns(patterns);
 }
 
 namespace {

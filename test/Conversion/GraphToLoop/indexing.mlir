@@ -58,3 +58,18 @@ func.func @log_softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = mlc_graph.log_softmax %x {axis = 1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+// ConvTranspose in gather form: bias broadcast into the accumulator, then a
+// reduction over (c, kh, kw) that reads input and weight by index.
+// CHECK-LABEL: func @conv_transpose
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: arith.remsi
+// CHECK: tensor.extract %{{.*}} : tensor<1x1x3x3xf32>
+// CHECK: tensor.extract %{{.*}} : tensor<1x2x3x3xf32>
+func.func @conv_transpose(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>, %b: tensor<2xf32>) -> tensor<1x2x7x7xf32> {
+  %0 = mlc_graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2xf32>) -> tensor<1x2x7x7xf32>
+  return %0 : tensor<1x2x7x7xf32>
+}

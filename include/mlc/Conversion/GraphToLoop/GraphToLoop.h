@@ -33,6 +33,10 @@ void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Trilu, GatherElements and Expand.
 void populateGraphIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// ConvTranspose (any spatial rank, groups, strides, dilations, pads).
+void populateGraphConvTransposeToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// QuantizeLinear and DequantizeLinear.
 void populateGraphQuantToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
