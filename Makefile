@@ -12,6 +12,7 @@
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
 #   make conformance   run ONNX's node tests, rewrite docs/Conformance.md
 #   make models-check  export real PyTorch models and import them (slow)
+#   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
 #
 # BUILD_DIR (default build), BUILD_TYPE (default Release) and CMAKE_FLAGS
@@ -24,7 +25,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs conformance models-check asan-check clean
+.PHONY: all deps configure build check demo docs conformance models-check bench asan-check clean
 
 all: build
 
@@ -60,6 +61,12 @@ models-check: build
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
+
+bench: build
+	@bash utils/install-deps.sh --bench
+	/usr/bin/python3 models/export_torch_models.py $(BUILD_DIR)/models
+	cd bench && npm install --ignore-scripts --no-audit --no-fund
+	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR) --write-doc docs/Performance.md
 
 asan-check:
 	bash utils/asan-check.sh $(CURDIR)/build-asan

@@ -35,6 +35,10 @@ PACKAGES=(
 if [ "${1:-}" = "--models" ]; then
   PACKAGES+=(python3-torch python3-torchvision)
 fi
+# `--bench` adds those and node/npm for ONNX Runtime (onnxruntime-node).
+if [ "${1:-}" = "--bench" ]; then
+  PACKAGES+=(python3-torch python3-torchvision nodejs npm)
+fi
 # `--asan` adds clang's sanitizer runtime for `make asan-check`.
 if [ "${1:-}" = "--asan" ]; then
   PACKAGES+=(libclang-rt-22-dev)
