@@ -185,8 +185,9 @@ def write_doc(path, rows, threads, args):
         for t in threads:
             ratios = [r["ratio"] for r in rows if r["threads"] == t]
             geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-            f.write(f"Geometric mean of mlc/ORT at {t} thread(s): "
-                    f"**{geo:.1f}x**.\n\n")
+            f.write(f"Geometric mean of mlc/ORT latency at {t} thread(s): "
+                    f"**{geo:.1f}** (mlc takes {geo:.1f} times as long as "
+                    "ONNX Runtime).\n\n")
         f.write("| model | threads | mlc median ms | ORT median ms | mlc/ORT "
                 "| mlc compile s | compile peak MB | mlc arena MB | ORT peak "
                 "RSS MB | max abs(mlc-ORT)/max abs(ORT) |\n"

@@ -29,12 +29,6 @@ using namespace mlc::graph;
 using mlc::detail::getStaticType;
 
 namespace {
-/// The softmax-family axis, made non-negative.
-int64_t getAxis(uint64_t attr, int64_t rank) {
-  int64_t axis = static_cast<int64_t>(attr);
-  return axis < 0 ? axis + rank : axis;
-}
-
 struct LogSoftmaxDecomposition : OpConversionPattern<LogSoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -46,7 +40,7 @@ struct LogSoftmaxDecomposition : OpConversionPattern<LogSoftmaxOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getInput();
     auto axes = rewriter.getDenseI64ArrayAttr(
-        {getAxis(op.getAxis(), type.getRank())});
+        {mlc::detail::normalizeAxis(op.getAxis(), type.getRank())});
     BoolAttr keep = rewriter.getBoolAttr(true);
     Value max = ReduceMaxOp::create(rewriter, loc, x, axes, keep);
     Value shifted = SubOp::create(rewriter, loc, x, max);
@@ -69,7 +63,7 @@ struct HardmaxDecomposition : OpConversionPattern<HardmaxOp> {
       return rewriter.notifyMatchFailure(op, "needs a static shape");
     Location loc = op.getLoc();
     int64_t rank = type.getRank();
-    int64_t axis = getAxis(op.getAxis(), rank);
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     Value argmax = ArgMaxOp::create(rewriter, loc, adaptor.getInput(),
                                     static_cast<uint64_t>(axis),
                                     /*keepdims=*/true);

@@ -96,8 +96,7 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
     if (!data || !indices || !result)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     int64_t rank = data.getRank();
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    axis = axis < 0 ? axis + rank : axis;
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     Location loc = op.getLoc();
     Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
                                          result.getElementType());
@@ -325,8 +324,7 @@ struct OneHotLowering : OpConversionPattern<OneHotOp> {
     if (!indices || !values || !result || values.getNumElements() != 2)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     int64_t rank = result.getRank();
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    axis = axis < 0 ? axis + rank : axis;
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     int64_t depth = result.getDimSize(axis);
     Location loc = op.getLoc();
     SmallVector<AffineExpr> exprs;
@@ -393,8 +391,7 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
     if (reduction != "none" && !isFloat && !element.isSignlessInteger())
       return rewriter.notifyMatchFailure(op, "reduction on this type");
     int64_t rank = data.getRank();
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    axis = axis < 0 ? axis + rank : axis;
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     Location loc = op.getLoc();
     auto c = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);

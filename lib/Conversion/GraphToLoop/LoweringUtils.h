@@ -37,6 +37,13 @@ inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
   return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
 }
 
+/// An ONNX axis attribute (I64Attr, read back as uint64_t) made
+/// non-negative for a tensor of `rank`.
+inline int64_t normalizeAxis(uint64_t attr, int64_t rank) {
+  int64_t axis = static_cast<int64_t>(attr);
+  return axis < 0 ? axis + rank : axis;
+}
+
 /// A tensor of `type` (integer elements) filled with `value`.
 inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::RankedTensorType type,

@@ -62,8 +62,7 @@ LogicalResult buildQuantGeneric(OpTy op, Value input, Value scale,
   if (!in || !result)
     return rewriter.notifyMatchFailure(op, "needs static shapes");
   int64_t rank = in.getRank();
-  int64_t axis = static_cast<int64_t>(op.getAxis());
-  axis = axis < 0 ? axis + rank : axis;
+  int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
   MLIRContext *context = rewriter.getContext();
   SmallVector<Value> ins = {input, scale};
   SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};

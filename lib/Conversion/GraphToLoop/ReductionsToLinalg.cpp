@@ -231,8 +231,7 @@ template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
     if (!isFloat && (!element.isSignlessInteger() || element.isInteger(1)))
       return rewriter.notifyMatchFailure(op, "element type not supported");
     int64_t rank = in.getRank();
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    axis = axis < 0 ? axis + rank : axis;
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     Location loc = op.getLoc();
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
@@ -368,9 +367,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     auto result = getStaticType(op.getResult());
     if (!data || !indices || !result)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += data.getRank();
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), data.getRank());
     int64_t q = indices.getRank(), rank = result.getRank();
     SmallVector<AffineExpr> idxExprs;
     for (int64_t i = 0; i < q; ++i)
@@ -548,9 +545,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
         (adaptor.getBias() && !getStaticType(adaptor.getBias())))
       return rewriter.notifyMatchFailure(op, "only static float layer norm");
     int64_t rank = in.getRank();
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += rank;
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     Type element = in.getElementType();
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();

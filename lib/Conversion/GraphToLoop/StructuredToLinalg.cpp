@@ -145,9 +145,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     auto type = getStaticType(adaptor.getInput());
     if (!type || !isa<FloatType>(type.getElementType()))
       return rewriter.notifyMatchFailure(op, "only static float softmax");
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += type.getRank();
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), type.getRank());
     Location loc = op.getLoc();
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
@@ -197,9 +195,7 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
     if (!result || llvm::any_of(adaptor.getInputs(),
                                 [](Value v) { return !getStaticType(v); }))
       return rewriter.notifyMatchFailure(op, "needs static shapes");
-    int64_t axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0)
-      axis += result.getRank();
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), result.getRank());
     auto concat = tensor::ConcatOp::create(rewriter, op.getLoc(), result, axis,
                                            adaptor.getInputs());
     FailureOr<SmallVector<Value>> parts = concat.decomposeOperation(rewriter);
