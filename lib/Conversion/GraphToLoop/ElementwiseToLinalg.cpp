@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
+
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
@@ -481,24 +483,16 @@ struct ElementwiseToGeneric : ConversionPattern {
           // arith works on signless integers: unsigned values are viewed as
           // signless of the same width (free once lowered to LLVM) and the
           // unsigned forms of division, comparison, min/max are used.
-          auto signless = [&](Type type) -> Type {
-            auto integer = dyn_cast<IntegerType>(type);
-            return integer && integer.isUnsigned()
-                       ? IntegerType::get(b.getContext(), integer.getWidth())
-                       : type;
-          };
-          auto view = [&](Value v, Type type) -> Value {
-            if (v.getType() == type)
-              return v;
-            return UnrealizedConversionCastOp::create(b, l, type, v)
-                .getResult(0);
+          using mlc::detail::getSignlessType;
+          auto view = [&](Value v, Type type) {
+            return mlc::detail::viewAs(b, l, v, type);
           };
           SmallVector<Value> scalars;
           for (Value a : args.drop_back())
-            scalars.push_back(view(a, signless(a.getType())));
+            scalars.push_back(view(a, getSignlessType(a.getType())));
           Type resultElement = resultType.getElementType();
           // isSupportedElementType guarantees a body.
-          Value v = buildScalar(op, b, l, scalars, signless(resultElement),
+          Value v = buildScalar(op, b, l, scalars, getSignlessType(resultElement),
                                 isUnsigned);
           linalg::YieldOp::create(b, l, view(v, resultElement));
         });

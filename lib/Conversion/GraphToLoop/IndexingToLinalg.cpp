@@ -21,7 +21,6 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 
 
 using namespace mlir;
@@ -165,10 +164,10 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
 };
 /// The single integer of a constant one-element tensor.
 std::optional<int64_t> getConstantScalar(Value v) {
-  DenseIntElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+  std::optional<SmallVector<int64_t>> values = mlc::detail::getConstantInts(v);
+  if (!values || values->size() != 1)
     return std::nullopt;
-  return (*attr.getValues<APInt>().begin()).getSExtValue();
+  return values->front();
 }
 
 /// A generic over the result's index space whose body reads one element of

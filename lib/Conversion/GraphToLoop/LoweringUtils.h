@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlc::detail {
 
@@ -35,6 +36,33 @@ inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
       b, loc, type.getElementType(),
       b.getFloatAttr(type.getElementType(), value));
   return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
+}
+
+/// Constant integer values of `v`, or nullopt.
+inline std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value v) {
+  mlir::DenseIntElementsAttr attr;
+  if (!v || !mlir::matchPattern(v, mlir::m_Constant(&attr)))
+    return std::nullopt;
+  return llvm::to_vector(
+      llvm::map_range(attr.getValues<llvm::APInt>(),
+                      [](const llvm::APInt &a) { return a.getSExtValue(); }));
+}
+
+/// arith works on signless integers: unsigned integer types are handled as
+/// signless ones of the same width inside generic bodies (the view is free
+/// once lowered to LLVM). Returns `type` itself when it is not an integer.
+inline mlir::Type getSignlessType(mlir::Type type) {
+  auto integer = mlir::dyn_cast<mlir::IntegerType>(type);
+  return integer ? mlir::IntegerType::get(type.getContext(), integer.getWidth())
+                 : type;
+}
+
+/// `v` viewed as `type` (same width): a no-op when the types agree.
+inline mlir::Value viewAs(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value v, mlir::Type type) {
+  if (v.getType() == type)
+    return v;
+  return mlir::UnrealizedConversionCastOp::create(b, loc, type, v).getResult(0);
 }
 
 /// An ONNX axis attribute (I64Attr, read back as uint64_t) made

@@ -44,11 +44,8 @@ FailureOr<AffineMap> getParameterMap(Value v, int64_t rank, int64_t axis,
 /// An integer scalar as the float type `f` (unsigned types convert as such).
 Value intToFloat(OpBuilder &b, Location loc, Value v, Type original,
                  FloatType f) {
-  auto integer = cast<IntegerType>(original);
-  Type signless = IntegerType::get(b.getContext(), integer.getWidth());
-  if (v.getType() != signless)
-    v = UnrealizedConversionCastOp::create(b, loc, signless, v).getResult(0);
-  return integer.isUnsigned() ? Value(arith::UIToFPOp::create(b, loc, f, v))
+  v = mlc::detail::viewAs(b, loc, v, mlc::detail::getSignlessType(original));
+  return original.isUnsignedInteger() ? Value(arith::UIToFPOp::create(b, loc, f, v))
                               : Value(arith::SIToFPOp::create(b, loc, f, v));
 }
 
@@ -121,9 +118,7 @@ LogicalResult buildQuantGeneric(OpTy op, Value input, Value scale,
           Type signless = IntegerType::get(b.getContext(), width);
           v = isUnsigned ? Value(arith::FPToUIOp::create(b, l, signless, q))
                          : Value(arith::FPToSIOp::create(b, l, signless, q));
-          if (signless != intType)
-            v = UnrealizedConversionCastOp::create(b, l, intType, v)
-                    .getResult(0);
+          v = mlc::detail::viewAs(b, l, v, intType);
         } else {
           Value x = intToFloat(b, l, a[0], intType, floatType);
           v = arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, x, zp),

@@ -23,7 +23,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -33,16 +32,6 @@ using mlc::detail::createFilledTensor;
 using mlc::detail::getStaticType;
 
 namespace {
-/// Constant integer values of `v`, or nullopt.
-std::optional<SmallVector<int64_t>> getInts(Value v) {
-  DenseIntElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  return llvm::to_vector(
-      llvm::map_range(attr.getValues<APInt>(),
-                      [](const APInt &a) { return a.getSExtValue(); }));
-}
-
 /// How a reduction op is computed: `post(combine over pre(x))`.
 struct ReduceKind {
   enum Combine { Add, Mul, Max, Min } combine = Add;
@@ -418,15 +407,15 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto in = getStaticType(adaptor.getInput());
     auto result = getStaticType(op.getResult());
-    auto starts = getInts(op.getStarts());
+    auto starts = mlc::detail::getConstantInts(op.getStarts());
     if (!in || !result || !starts)
       return rewriter.notifyMatchFailure(op, "needs static shapes and starts");
     int64_t rank = in.getRank();
     SmallVector<int64_t> axes =
-        op.getAxes() ? getInts(op.getAxes()).value_or(SmallVector<int64_t>{})
+        op.getAxes() ? mlc::detail::getConstantInts(op.getAxes()).value_or(SmallVector<int64_t>{})
                      : llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
     SmallVector<int64_t> steps =
-        op.getSteps() ? getInts(op.getSteps()).value_or(SmallVector<int64_t>{})
+        op.getSteps() ? mlc::detail::getConstantInts(op.getSteps()).value_or(SmallVector<int64_t>{})
                       : SmallVector<int64_t>(starts->size(), 1);
     if (axes.size() != starts->size() || steps.size() != starts->size())
       return rewriter.notifyMatchFailure(op, "needs constant axes and steps");
@@ -465,11 +454,7 @@ struct CastLowering : OpConversionPattern<CastOp> {
     if (!supported(fromType) || !supported(toType))
       return rewriter.notifyMatchFailure(op, "unsupported cast types");
     // Unsigned integers are handled as signless values of the same width.
-    auto signless = [&](Type t) -> Type {
-      auto integer = dyn_cast<IntegerType>(t);
-      return integer ? IntegerType::get(t.getContext(), integer.getWidth())
-                     : t;
-    };
+    auto signless = mlc::detail::getSignlessType;
     bool fromUnsigned = fromType.isUnsignedInteger() || fromType.isInteger(1);
     bool toUnsigned = toType.isUnsignedInteger();
     Type from = signless(fromType), to = signless(toType);
@@ -485,11 +470,8 @@ struct CastLowering : OpConversionPattern<CastOp> {
             rewriter, loc, TypeRange{result}, adaptor.getInput(), init, maps,
             par,
             [&](OpBuilder &b, Location l, ValueRange a) {
-              auto view = [&](Value v, Type t) -> Value {
-                return v.getType() == t
-                           ? v
-                           : UnrealizedConversionCastOp::create(b, l, t, v)
-                                 .getResult(0);
+              auto view = [&](Value v, Type t) {
+                return mlc::detail::viewAs(b, l, v, t);
               };
               Value v = view(a[0], from);
               auto fFrom = dyn_cast<FloatType>(from);
