@@ -36,13 +36,15 @@ namespace {
 /// is placed in the arena, and memrefs cross the entry point as bare
 /// pointers. `%s` is the entry-point pass's option list.
 constexpr llvm::StringLiteral kLoweringPipeline =
+    "func.func(mlc-cpu-tile-and-vectorize),"
     "mlc-cpu-prepare-model-abi,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs "
     "modify-public-functions},"
     "mlc-cpu-plan-arena,"
-    "mlc-cpu-copies-to-linalg,func.func(convert-linalg-to-loops),"
+    "mlc-cpu-copies-to-linalg,"
+    "func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll}),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-libm,"
     "convert-math-to-llvm,"

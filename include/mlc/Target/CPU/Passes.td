@@ -77,4 +77,47 @@ def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
+                                "mlir::func::FuncOp"> {
+  let summary = "Register-blocked, vectorized contractions (matmul, conv)";
+  let description = [{
+    Runs on linalg on tensors, before bufferization. Convolutions in NCHW
+    (`linalg.conv_2d_nchw_fchw`) are rewritten as an im2col gather plus a
+    contraction. Every f32 contraction with static shapes whose innermost
+    `n` dimension is contiguous in the result is then tiled with upstream
+    `TilingInterface` tiling:
+
+    - a cache level over `k` and `n` (`k-tile` by `n-block`, so that a block
+      of the right-hand side stays in cache while it is reused),
+    - a register level of `m-tile` rows by `n-tile` columns of the result,
+      with `k` innermost and stepping by one.
+
+    Register-level loops whose trip count does not divide evenly are peeled;
+    the full tiles are vectorized (`linalg::vectorize`), their `vector.contract`
+    is lowered to outer products (broadcast + FMA) and the accumulator tile is
+    hoisted out of the `k` loop into vector registers. Partial tiles are left
+    to the scalar lowering.
+  }];
+  let options = [
+    Option<"mTile", "m-tile", "int64_t", /*default=*/"4",
+           "Rows of the result per register tile">,
+    Option<"nTile", "n-tile", "int64_t", /*default=*/"16",
+           "Columns of the result per register tile (a multiple of the "
+           "vector width)">,
+    Option<"kTile", "k-tile", "int64_t", /*default=*/"256",
+           "Reduction depth per cache tile (0: not tiled)">,
+    Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
+           "Columns of the result per cache tile (0: not tiled)">,
+    Option<"lowerContractions", "lower-contractions", "bool",
+           /*default=*/"true",
+           "Lower vector.contract to outer products and FMAs">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 #endif // MLC_TARGET_CPU_PASSES_TD

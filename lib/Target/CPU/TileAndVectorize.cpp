@@ -1,0 +1,317 @@
+//===- TileAndVectorize.cpp - Register-blocked vectorized contractions ----===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Contractions (matmul, batch matmul, the contraction generics the importer
+// emits, and convolutions through im2col) are tiled twice with upstream
+// TilingInterface tiling, peeled so that every tile has a static shape,
+// vectorized, and their accumulators are hoisted into registers. The result
+// is an outer-product microkernel: per step of `k`, `m-tile` broadcasts of
+// the left-hand side times one `n-tile`-wide row of the right-hand side,
+// accumulated with FMAs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUTILEANDVECTORIZE
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+
+namespace {
+/// Marks the contractions this pass schedules (the value is the register
+/// tile, one size per loop) and the loops it creates that must be peeled.
+constexpr llvm::StringLiteral kRegisterTiles = "mlc.register_tiles";
+constexpr llvm::StringLiteral kLoopOrder = "mlc.loop_order";
+constexpr llvm::StringLiteral kPeel = "mlc.peel";
+
+/// How one contraction is tiled: loop order (batch, m, n, then k dims) and
+/// the tile sizes of the cache and register levels, in loop-dim order.
+struct ContractionSchedule {
+  SmallVector<int64_t> loopOrder;
+  SmallVector<int64_t> cacheTiles;
+  SmallVector<int64_t> registerTiles;
+};
+
+bool isStaticF32(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  return shaped && shaped.hasStaticShape() && shaped.getElementType().isF32();
+}
+
+/// The schedule of `op`, or nothing when it is not a contraction this pass
+/// knows how to vectorize: f32, static, two inputs, and its innermost result
+/// dim an `n` dim that is also innermost in the operand that carries it.
+std::optional<ContractionSchedule>
+scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
+                    int64_t kTile, int64_t nBlock) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  for (Value operand : op->getOperands())
+    if (!isStaticF32(operand.getType()))
+      return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermost = dyn_cast<AffineDimExpr>(resultMap.getResults().back());
+  if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
+    return std::nullopt;
+  unsigned nDim = innermost.getPosition();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    if (map.getNumResults() && llvm::any_of(map.getResults(), [&](AffineExpr e) {
+          return cast<AffineDimExpr>(e).getPosition() == nDim;
+        }) &&
+        cast<AffineDimExpr>(map.getResults().back()).getPosition() != nDim)
+      return std::nullopt;
+  }
+  // The register tile's rows: the innermost `m` dim of the result.
+  std::optional<unsigned> mDim;
+  for (AffineExpr e : resultMap.getResults())
+    if (llvm::is_contained(dims->m, cast<AffineDimExpr>(e).getPosition()))
+      mDim = cast<AffineDimExpr>(e).getPosition();
+  if (!mDim)
+    return std::nullopt;
+
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  ContractionSchedule schedule;
+  unsigned numLoops = op.getNumLoops();
+  schedule.cacheTiles.assign(numLoops, 0);
+  schedule.registerTiles.assign(numLoops, 1);
+  for (ArrayRef<unsigned> group : {ArrayRef<unsigned>(dims->batch),
+                                   ArrayRef<unsigned>(dims->m),
+                                   ArrayRef<unsigned>(dims->n),
+                                   ArrayRef<unsigned>(dims->k)})
+    for (unsigned d : group)
+      schedule.loopOrder.push_back(d);
+  if (schedule.loopOrder.size() != numLoops)
+    return std::nullopt;
+  schedule.registerTiles[*mDim] = std::min(mTile, ranges[*mDim]);
+  schedule.registerTiles[nDim] = std::min(nTile, ranges[nDim]);
+  if (nBlock > 0 && ranges[nDim] > nBlock)
+    schedule.cacheTiles[nDim] = nBlock;
+  if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > kTile)
+    schedule.cacheTiles[dims->k[0]] = kTile;
+  return schedule;
+}
+
+/// Tiles `op` with `sizes` in `order` and marks the new loops for peeling.
+/// Returns the tiled op, or `op` itself when no size tiles anything.
+FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
+                                   linalg::LinalgOp op,
+                                   ArrayRef<int64_t> sizes,
+                                   ArrayRef<int64_t> order) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  for (LoopLikeOpInterface loop : tiled->loops)
+    loop->setAttr(kPeel, rewriter.getUnitAttr());
+  return tiled->tiledOps.back();
+}
+
+/// Peels every marked loop (and the copies peeling makes of marked loops
+/// nested in it) so that each loop body sees full, static tiles.
+void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp func) {
+  while (true) {
+    SmallVector<scf::ForOp> loops;
+    func.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+      if (loop->hasAttr(kPeel))
+        loops.push_back(loop);
+    });
+    if (loops.empty())
+      return;
+    for (scf::ForOp loop : loops) {
+      loop->removeAttr(kPeel);
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(loop);
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+    }
+  }
+}
+
+LogicalResult canonicalize(func::FuncOp func) {
+  MLIRContext *context = func.getContext();
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+template <typename PopulateFn>
+LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
+  RewritePatternSet patterns(func.getContext());
+  populate(patterns);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+struct CPUTileAndVectorizePass
+    : mlc::target::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    IRRewriter rewriter(func.getContext());
+
+    // Convolutions become an im2col gather and a contraction.
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    func.walk([&](linalg::Conv2DNchwFchwOp conv) {
+      if (llvm::all_of(conv->getOperandTypes(), isStaticF32))
+        convs.push_back(conv);
+    });
+    for (linalg::Conv2DNchwFchwOp conv : convs) {
+      rewriter.setInsertionPoint(conv);
+      (void)linalg::rewriteInIm2Col(rewriter, conv);
+    }
+
+    // Cache level.
+    SmallVector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
+    func.walk([&](linalg::LinalgOp op) {
+      if (auto schedule =
+              scheduleContraction(op, mTile, nTile, kTile, nBlock))
+        work.emplace_back(op, *schedule);
+    });
+    if (work.empty())
+      return;
+    for (auto &[op, schedule] : work) {
+      FailureOr<Operation *> tiled = tileAndMark(
+          rewriter, op, schedule.cacheTiles, schedule.loopOrder);
+      if (failed(tiled))
+        return signalPassFailure();
+      (*tiled)->setAttr(kRegisterTiles,
+                        rewriter.getDenseI64ArrayAttr(schedule.registerTiles));
+      (*tiled)->setAttr(kLoopOrder,
+                        rewriter.getDenseI64ArrayAttr(schedule.loopOrder));
+    }
+    peelMarkedLoops(rewriter, func);
+    if (failed(canonicalize(func)))
+      return signalPassFailure();
+
+    // Register level.
+    SmallVector<linalg::LinalgOp> cacheTiles;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kRegisterTiles))
+        cacheTiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : cacheTiles) {
+      auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
+      auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
+      SmallVector<int64_t> tileSizes(sizes.asArrayRef());
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      for (auto [size, range] : llvm::zip(tileSizes, ranges))
+        if (ShapedType::isDynamic(range) || size >= range)
+          size = 0;
+      if (failed(tileAndMark(rewriter, op, tileSizes, order.asArrayRef())))
+        return signalPassFailure();
+    }
+    peelMarkedLoops(rewriter, func);
+    if (failed(canonicalize(func)))
+      return signalPassFailure();
+
+    // Vectorize the register tiles: every marked op now has static shapes.
+    SmallVector<linalg::LinalgOp> tiles;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kRegisterTiles))
+        tiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : tiles) {
+      if (!op.hasPureTensorSemantics() ||
+          llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
+        op->removeAttr(kRegisterTiles);
+        op->removeAttr(kLoopOrder);
+        continue;
+      }
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
+                            /*inputScalableVecDims=*/{},
+                            /*vectorizeNDExtract=*/false,
+                            /*flatten1DDepthwiseConv=*/false,
+                            /*assumeDynamicDimsMatchVecSizes=*/false,
+                            /*createNamedContraction=*/true);
+      if (failed(vectorized)) {
+        op->removeAttr(kRegisterTiles);
+        op->removeAttr(kLoopOrder);
+        continue;
+      }
+      rewriter.replaceOp(op, vectorized->replacements);
+    }
+
+    // Turn the vectorized bodies into contractions reading and writing the
+    // loop-carried tensors directly, then hoist the accumulators.
+    if (failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
+          vector::populateVectorReductionToContractPatterns(p);
+          tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(p);
+          vector::TransferReadOp::getCanonicalizationPatterns(p,
+                                                              p.getContext());
+          vector::TransferWriteOp::getCanonicalizationPatterns(
+              p, p.getContext());
+        })))
+      return signalPassFailure();
+    if (failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
+          vector::populateCastAwayVectorLeadingOneDimPatterns(p);
+        })))
+      return signalPassFailure();
+    if (failed(canonicalize(func)))
+      return signalPassFailure();
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(
+          rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+
+    // Outer products, then FMAs.
+    if (lowerContractions && failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
+          vector::populateVectorContractLoweringPatterns(
+              p, vector::VectorContractLowering::OuterProduct);
+          vector::populateVectorTransposeLoweringPatterns(
+              p, vector::VectorTransposeLowering::EltWise);
+          vector::populateVectorTransferPermutationMapLoweringPatterns(p);
+        })))
+      return signalPassFailure();
+    if (lowerContractions && failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
+          vector::populateVectorOuterProductLoweringPatterns(p);
+          vector::populateVectorBroadcastLoweringPatterns(p);
+        })))
+      return signalPassFailure();
+    func.walk([](Operation *op) {
+      op->removeAttr(kRegisterTiles);
+      op->removeAttr(kLoopOrder);
+    });
+    if (failed(canonicalize(func)))
+      return signalPassFailure();
+  }
+};
+} // namespace
