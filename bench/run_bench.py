@@ -77,7 +77,7 @@ def compile_model(build, model_path, lib):
     out = subprocess.run(
         ["/usr/bin/time", "-f", "TIME %e %M",
          os.path.join(build, "bin", "mlc-compile"), model_path, "-o", lib,
-         "--print-memory-plan"],
+         "--mcpu=native", "--print-memory-plan"],
         capture_output=True, text=True, check=True)
     seconds, kib = re.search(r"TIME ([\d.]+) (\d+)", out.stderr).groups()
     arena = int(re.search(r"arena (\d+) bytes", out.stdout).group(1))

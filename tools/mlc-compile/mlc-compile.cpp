@@ -92,7 +92,9 @@ cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),
             cl::cat(category));
 cl::opt<std::string>
-    mcpu("mcpu", cl::desc("Target CPU for obj; 'native' = this machine"),
+    mcpu("mcpu", cl::desc("Target CPU (default: the triple's generic CPU, e.g. "
+                       "x86-64 without AVX/FMA; 'native' = this machine's "
+                       "CPU and features, needed for vectorized speed)"),
          cl::cat(category));
 cl::opt<std::string> functionName(
     "name",

@@ -92,8 +92,9 @@ llvm::Expected<std::string> compileModel(llvm::StringRef onnx,
                                    compiler.str() + ")");
   llvm::SmallString<256> library(dir);
   llvm::sys::path::append(library, "model.so");
+  // The library runs here and now: compile for this machine's CPU.
   std::vector<std::string> args{compiler.str().str(), onnx.str(), "-o",
-                                library.str().str()};
+                                library.str().str(), "--mcpu=native"};
   for (const std::string &s : shapes)
     args.push_back("--shape=" + s);
   for (const std::string &d : dims)

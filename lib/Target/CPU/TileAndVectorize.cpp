@@ -272,6 +272,7 @@ struct CPUTileAndVectorizePass
     // Turn the vectorized bodies into contractions reading and writing the
     // loop-carried tensors directly, then hoist the accumulators.
     if (failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
+          vector::populateVectorTransferPermutationMapLoweringPatterns(p);
           vector::populateVectorReductionToContractPatterns(p);
           tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(p);
           vector::TransferReadOp::getCanonicalizationPatterns(p,
