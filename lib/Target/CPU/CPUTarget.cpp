@@ -36,7 +36,7 @@ namespace {
 /// is placed in the arena, and memrefs cross the entry point as bare
 /// pointers. `%s` is the entry-point pass's option list.
 constexpr llvm::StringLiteral kLoweringPipeline =
-    "func.func(mlc-cpu-tile-and-vectorize),"
+    "func.func(mlc-cpu-tile-and-vectorize,mlc-cpu-flatten-constants),"
     "mlc-cpu-prepare-model-abi,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"

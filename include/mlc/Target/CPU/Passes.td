@@ -77,6 +77,21 @@ def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CPUFlattenConstants : Pass<"mlc-cpu-flatten-constants",
+                                "mlir::func::FuncOp"> {
+  let summary = "Store multi-dimensional weights as flat arrays";
+  let description = [{
+    Runs just before bufferization. Every non-splat tensor constant of rank
+    two or more becomes a one-dimensional constant over the same data
+    (a `dense_resource` blob is shared, not copied) followed by a
+    `tensor.expand_shape` back to its shape, which bufferizes to a view.
+    The weights then become flat LLVM arrays: translating a nested array
+    creates one uniqued LLVM constant per innermost row, which for a
+    ResNet-50 meant millions of constants and gigabytes of compile memory.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
                                 "mlir::func::FuncOp"> {
   let summary = "Register-blocked, vectorized contractions (matmul, conv)";
