@@ -104,6 +104,13 @@ cl::opt<std::string> functionName(
     cl::value_desc("identifier"), cl::cat(category));
 cl::alias functionNameAlias("function-name", cl::desc("Alias for --name"),
                             cl::aliasopt(functionName), cl::cat(category));
+cl::opt<bool> parallel(
+    "parallel",
+    cl::desc("Run large matmuls and convolutions on threads through LLVM's "
+             "OpenMP runtime (the object then needs libomp; thread count from "
+             "OMP_NUM_THREADS). Default: on for the host, off with --mtriple; "
+             "--parallel=false gives code needing only libc/libm"),
+    cl::cat(category));
 cl::opt<bool> printMemoryPlan(
     "print-memory-plan",
     cl::desc("Print each model's arena size, weight bytes and input/output "
@@ -202,8 +209,14 @@ LogicalResult writeFile(StringRef path, StringRef text) {
   return success();
 }
 
+/// The dialect namespace of OpenMP ops left in lowered code.
+constexpr llvm::StringLiteral kOpenMPNamespace = "omp";
+
 /// Links `object` into the shared library `output` with a C compiler driver.
-LogicalResult linkSharedLibrary(StringRef object, StringRef output) {
+/// With `openmp`, the library also links LLVM's OpenMP runtime and finds it
+/// at run time through an rpath.
+LogicalResult linkSharedLibrary(StringRef object, StringRef output,
+                                bool openmp) {
   std::string driver = linker;
   if (driver.empty())
     driver = mtriple.empty() ? "cc" : mtriple + "-gcc";
@@ -217,6 +230,10 @@ LogicalResult linkSharedLibrary(StringRef object, StringRef output) {
   SmallVector<StringRef> args{*program, "-shared", "-o",  output,
                               object,   "-lm",     "-Wl,-z,noexecstack",
                               "-Wl,--no-undefined"};
+  std::string libDir = std::string("-L") + MLC_OPENMP_LIBRARY_DIR;
+  std::string rpath = std::string("-Wl,-rpath,") + MLC_OPENMP_LIBRARY_DIR;
+  if (openmp)
+    args.append({libDir, "-lomp", rpath});
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
                                      &message);
@@ -240,6 +257,8 @@ int compileForCPU(ModuleOp module, Emit kind) {
   targetOptions.triple = mtriple;
   targetOptions.cpu = mcpu;
   targetOptions.sharedLibrary = kind == Emit::Shared;
+  targetOptions.parallel =
+      parallel.getNumOccurrences() ? bool(parallel) : mtriple.empty();
   targetOptions.assembly = kind == Emit::Assembly;
   auto backend = mlc::target::createCPUTargetBackend(targetOptions);
   PassManager pm(module.getContext());
@@ -250,6 +269,17 @@ int compileForCPU(ModuleOp module, Emit kind) {
       collectSignatures(module);
   if (failed(models))
     return 1;
+  bool usesOpenMP = false;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() &&
+        op->getDialect()->getNamespace() == kOpenMPNamespace) {
+      usesOpenMP = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  for (mlc::abi::ModelSignature &m : *models)
+    m.usesOpenMP = usesOpenMP;
   if (printMemoryPlan)
     printMemoryPlanOf(*models, getConstantBytes(module));
 
@@ -291,7 +321,8 @@ int compileForCPU(ModuleOp module, Emit kind) {
   object->os().close();
   if (kind == Emit::Assembly)
     return 0;
-  if (kind == Emit::Shared && failed(linkSharedLibrary(objectPath, outputFile)))
+  if (kind == Emit::Shared &&
+      failed(linkSharedLibrary(objectPath, outputFile, usesOpenMP)))
     return 1;
 
   std::string header;

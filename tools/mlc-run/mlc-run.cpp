@@ -236,6 +236,14 @@ int runMain(const char *argv0, unsigned threads) {
       llvm::sys::fs::remove_directories(tempDir);
   });
 
+  // The OpenMP runtime reads its thread count when the first parallel loop
+  // starts; set it before the library can run anything.
+  if (threads > 0) {
+    std::string threadCount = std::to_string(threads);
+    ::setenv("MLC_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
+    ::setenv("OMP_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
+  }
+
   std::string loadError;
   llvm::sys::DynamicLibrary lib = llvm::sys::DynamicLibrary::getLibrary(
       library.c_str(), &loadError);
@@ -280,9 +288,6 @@ int runMain(const char *argv0, unsigned threads) {
   if (!arena.data)
     return error("cannot allocate the " +
                  std::to_string(signature->arenaSize) + "-byte arena");
-
-  std::string threadCount = std::to_string(threads);
-  ::setenv("MLC_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
 
   auto runOnce = [&]() -> int32_t {
     return run(arena.data, inputPtrs.data(), outputPtrs.data());
@@ -335,10 +340,12 @@ int main(int argc, char **argv) {
     it->second->setArgStr("llvm-threads");
   cl::opt<unsigned> threads(
       "threads",
-      cl::desc("Threads a run may use; exported as MLC_NUM_THREADS to the "
-               "model (code generated today is single-threaded, so N > 1 "
-               "does not speed it up yet)"),
-      cl::value_desc("N"), cl::init(1), cl::cat(category));
+      cl::desc("Threads a run may use, exported as OMP_NUM_THREADS (and "
+               "MLC_NUM_THREADS) to the model's OpenMP runtime; 0 (default) "
+               "leaves the runtime's choice: OMP_NUM_THREADS if set, else "
+               "one thread per core. Models compiled with --parallel=false "
+               "always run on one thread"),
+      cl::value_desc("N"), cl::init(0), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -13,6 +13,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -34,9 +35,12 @@ namespace {
 /// mlc's model ABI: the signature is recorded while types are still
 /// tensors, results become destination arguments, every intermediate buffer
 /// is placed in the arena, and memrefs cross the entry point as bare
-/// pointers. `%s` is the entry-point pass's option list.
+/// pointers. `%p` is the tiling pass's `parallel` flag, `%s` the
+/// entry-point pass's option list. Thread-level `scf.forall` loops become
+/// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
-    "func.func(mlc-cpu-tile-and-vectorize,mlc-cpu-flatten-constants),"
+    "func.func(mlc-cpu-tile-and-vectorize{parallel=%p},"
+    "mlc-cpu-flatten-constants),"
     "mlc-cpu-prepare-model-abi,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
@@ -45,11 +49,14 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "mlc-cpu-plan-arena,"
     "mlc-cpu-copies-to-linalg,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll}),"
-    "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
+    "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
+    "func.func(canonicalize),"
+    "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-libm,"
     "convert-math-to-llvm,"
     "arith-expand{include-bf16},convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+    "convert-openmp-to-llvm,"
     "mlc-cpu-emit-entry-points{%s},reconcile-unrealized-casts";
 
 void initializeLLVMTargets() {
@@ -78,6 +85,7 @@ public:
     // The pipeline text is a constant of this file: failing to parse it is
     // a broken invariant, not bad input.
     std::string text = kLoweringPipeline.str();
+    text.replace(text.find("%p"), 2, options.parallel ? "true" : "false");
     text.replace(text.find("%s"), 2,
                  options.sharedLibrary ? "shared-aliases=true" : "");
     if (failed(parsePassPipeline(text, pm, llvm::errs())))
@@ -98,6 +106,7 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
   MLIRContext *context = module->getContext();
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
+  registerOpenMPDialectTranslation(*context);
 
   llvm::Triple triple(options.triple.empty()
                           ? llvm::sys::getDefaultTargetTriple()

@@ -307,6 +307,11 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
     os << "#define " << upper << "_ARENA_SIZE " << m.arenaSize << "\n";
     os << "#define " << upper << "_ARENA_ALIGNMENT " << kArenaAlignment
        << "\n";
+    os << "/* 1: large kernels run on threads through LLVM's OpenMP runtime;\n"
+          "   link with -lomp. OMP_NUM_THREADS (or omp_set_num_threads) sets\n"
+          "   the thread count. 0: plain single-threaded code. */\n";
+    os << "#define " << upper << "_USES_OPENMP " << (m.usesOpenMP ? 1 : 0)
+       << "\n";
     writeTensorConstants(os, p, "input", m.inputs);
     writeTensorConstants(os, p, "output", m.outputs);
     auto writeSizes = [&](llvm::StringRef kind,

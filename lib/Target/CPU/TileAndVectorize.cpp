@@ -43,10 +43,16 @@ constexpr llvm::StringLiteral kRegisterTiles = "mlc.register_tiles";
 constexpr llvm::StringLiteral kLoopOrder = "mlc.loop_order";
 constexpr llvm::StringLiteral kPeel = "mlc.peel";
 
+/// Contractions below this many floating-point operations stay on one
+/// thread: forking costs a few microseconds.
+constexpr int64_t kMinParallelFlops = int64_t(1) << 22;
+
 /// How one contraction is tiled: loop order (batch, m, n, then k dims) and
-/// the tile sizes of the cache and register levels, in loop-dim order.
+/// the tile sizes of the thread, cache and register levels, in loop-dim
+/// order (0: not tiled at that level).
 struct ContractionSchedule {
   SmallVector<int64_t> loopOrder;
+  SmallVector<int64_t> parallelTiles;
   SmallVector<int64_t> cacheTiles;
   SmallVector<int64_t> registerTiles;
 };
@@ -61,7 +67,7 @@ bool isStaticF32(Type type) {
 /// dim an `n` dim that is also innermost in the operand that carries it.
 std::optional<ContractionSchedule>
 scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
-                    int64_t kTile, int64_t nBlock) {
+                    int64_t kTile, int64_t nBlock, bool parallel) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return std::nullopt;
@@ -99,6 +105,7 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ContractionSchedule schedule;
   unsigned numLoops = op.getNumLoops();
+  schedule.parallelTiles.assign(numLoops, 0);
   schedule.cacheTiles.assign(numLoops, 0);
   schedule.registerTiles.assign(numLoops, 1);
   for (ArrayRef<unsigned> group : {ArrayRef<unsigned>(dims->batch),
@@ -115,28 +122,56 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
     schedule.cacheTiles[nDim] = nBlock;
   if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
+
+  // Threads take chunks of rows, or of columns, that divide evenly (so that
+  // every chunk keeps static shapes) and leave at least two chunks.
+  int64_t flops = 2;
+  for (int64_t r : ranges)
+    flops *= r;
+  if (parallel && flops >= kMinParallelFlops) {
+    auto chunk = [&](unsigned dim, ArrayRef<int64_t> sizes) -> int64_t {
+      for (int64_t size : sizes)
+        if (ranges[dim] % size == 0 && ranges[dim] / size >= 2)
+          return size;
+      return 0;
+    };
+    if (int64_t rows = chunk(*mDim, {8 * mTile, 4 * mTile, 2 * mTile, mTile}))
+      schedule.parallelTiles[*mDim] = rows;
+    else if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
+      schedule.parallelTiles[nDim] = cols;
+  }
   return schedule;
 }
 
 /// Tiles `op` with `sizes` in `order` and marks the new loops for peeling.
 /// Returns the tiled op, or `op` itself when no size tiles anything.
+/// Sizes that cover a whole loop are dropped. With `forall`, the loops are
+/// one `scf.forall` (not peeled: parallel sizes divide evenly).
 FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
                                    linalg::LinalgOp op,
-                                   ArrayRef<int64_t> sizes,
-                                   ArrayRef<int64_t> order) {
+                                   ArrayRef<int64_t> requested,
+                                   ArrayRef<int64_t> order,
+                                   bool forall = false) {
+  SmallVector<int64_t> sizes(requested);
+  for (auto [size, range] : llvm::zip(sizes, op.getStaticLoopRanges()))
+    if (ShapedType::isDynamic(range) || size >= range)
+      size = 0;
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op.getOperation();
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   options.setInterchange(order);
+  if (forall)
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled))
     return failure();
   rewriter.replaceOp(op, tiled->replacements);
-  for (LoopLikeOpInterface loop : tiled->loops)
-    loop->setAttr(kPeel, rewriter.getUnitAttr());
+  if (!forall)
+    for (LoopLikeOpInterface loop : tiled->loops)
+      loop->setAttr(kPeel, rewriter.getUnitAttr());
   return tiled->tiledOps.back();
 }
 
@@ -197,17 +232,23 @@ struct CPUTileAndVectorizePass
     }
 
     // Cache level.
-    SmallVector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
+    std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
     func.walk([&](linalg::LinalgOp op) {
       if (auto schedule =
-              scheduleContraction(op, mTile, nTile, kTile, nBlock))
+              scheduleContraction(op, mTile, nTile, kTile, nBlock, parallel))
         work.emplace_back(op, *schedule);
     });
     if (work.empty())
       return;
     for (auto &[op, schedule] : work) {
-      FailureOr<Operation *> tiled = tileAndMark(
-          rewriter, op, schedule.cacheTiles, schedule.loopOrder);
+      FailureOr<Operation *> chunk = tileAndMark(
+          rewriter, op, schedule.parallelTiles, schedule.loopOrder,
+          /*forall=*/true);
+      if (failed(chunk))
+        return signalPassFailure();
+      FailureOr<Operation *> tiled =
+          tileAndMark(rewriter, cast<linalg::LinalgOp>(*chunk),
+                      schedule.cacheTiles, schedule.loopOrder);
       if (failed(tiled))
         return signalPassFailure();
       (*tiled)->setAttr(kRegisterTiles,
@@ -228,12 +269,8 @@ struct CPUTileAndVectorizePass
     for (linalg::LinalgOp op : cacheTiles) {
       auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
       auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
-      SmallVector<int64_t> tileSizes(sizes.asArrayRef());
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      for (auto [size, range] : llvm::zip(tileSizes, ranges))
-        if (ShapedType::isDynamic(range) || size >= range)
-          size = 0;
-      if (failed(tileAndMark(rewriter, op, tileSizes, order.asArrayRef())))
+      if (failed(tileAndMark(rewriter, op, sizes.asArrayRef(),
+                             order.asArrayRef())))
         return signalPassFailure();
     }
     peelMarkedLoops(rewriter, func);

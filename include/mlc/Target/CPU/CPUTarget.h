@@ -35,6 +35,9 @@ struct CPUTargetOptions {
   /// The object goes into a shared library: also export the entry point and
   /// metadata under the fixed names loaders look up (see ModelABI.h).
   bool sharedLibrary = false;
+  /// Large contractions run on threads through the OpenMP runtime (the
+  /// object then needs libomp); otherwise the code needs only libc/libm.
+  bool parallel = false;
   /// serialize() writes assembly text instead of an object file.
   bool assembly = false;
 };

@@ -78,6 +78,9 @@ struct ModelSignature {
   int64_t arenaSize = 0;
   std::vector<TensorSignature> inputs;
   std::vector<TensorSignature> outputs;
+  /// The code runs parallel loops through the OpenMP runtime: programs
+  /// linking the object also link libomp.
+  bool usesOpenMP = false;
 };
 
 /// Alignment the arena and every buffer in it have.

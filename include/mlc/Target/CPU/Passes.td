@@ -107,6 +107,10 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     - a register level of `m-tile` rows by `n-tile` columns of the result,
       with `k` innermost and stepping by one.
 
+    With `parallel`, a contraction of at least a few MFLOP first gets an
+    `scf.forall` level over chunks of its rows (`m`), or of its columns when
+    no row chunk divides evenly; the CPU pipeline maps it to OpenMP.
+
     Register-level loops whose trip count does not divide evenly are peeled;
     the full tiles are vectorized (`linalg::vectorize`), their `vector.contract`
     is lowered to outer products (broadcast + FMA) and the accumulator tile is
@@ -123,6 +127,9 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
            "Reduction depth per cache tile (0: not tiled)">,
     Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
            "Columns of the result per cache tile (0: not tiled)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Split large contractions into an scf.forall over row or column "
+           "chunks (threads, through OpenMP)">,
     Option<"lowerContractions", "lower-contractions", "bool",
            /*default=*/"true",
            "Lower vector.contract to outer products and FMAs">,
