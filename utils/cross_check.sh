@@ -34,8 +34,16 @@ mkdir -p "$WORK/x86" "$WORK/arm"
 "$MLC" "$MODEL" "$@" --name=model -o "$WORK/x86/model.o"
 "$MLC" "$MODEL" "$@" --name=model --mtriple=aarch64-linux-gnu \
   -o "$WORK/arm/model.o"
+# Host objects may run their large kernels on threads: the header says
+# whether they need LLVM's OpenMP runtime.
+OPENMP=()
+if grep -q "_USES_OPENMP 1" "$WORK/x86/model.h"; then
+  OMP_DIR=$(llvm-config-22 --libdir 2>/dev/null || echo /usr/lib/llvm-22/lib)
+  OPENMP=(-L"$OMP_DIR" -lomp -Wl,-rpath,"$OMP_DIR")
+fi
 cc -O2 -include "$WORK/x86/model.h" -DMLC_MODEL=model \
-  "$ROOT/utils/run_model.c" "$WORK/x86/model.o" -lm -o "$WORK/run-x86"
+  "$ROOT/utils/run_model.c" "$WORK/x86/model.o" -lm "${OPENMP[@]}" \
+  -o "$WORK/run-x86"
 aarch64-linux-gnu-gcc -O2 -static -include "$WORK/arm/model.h" \
   -DMLC_MODEL=model "$ROOT/utils/run_model.c" "$WORK/arm/model.o" -lm \
   -o "$WORK/run-arm"

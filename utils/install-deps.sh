@@ -25,6 +25,8 @@ PACKAGES=(
   libonnx-testdata
   # Tests.
   libgtest-dev
+  # LLVM's OpenMP runtime: threaded models link libomp.
+  libomp-22-dev
   # AArch64 objects are linked with Debian's cross gcc and run under qemu-user.
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   # Python tools that generate test models (run with /usr/bin/python3).

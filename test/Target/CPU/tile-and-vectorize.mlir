@@ -1,0 +1,77 @@
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{k-tile=64 n-block=32}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{parallel=true}))' | FileCheck %s --check-prefix=PAR
+
+// A 64x96 * 96x50 matmul: k is split 64 + 32 and n 32 + 18 at the cache
+// level; register tiles are 4x16 with k innermost, the accumulator lives in
+// vector registers across the k loop and each step is four FMAs of one
+// broadcast row of A times a 16-wide row of B. The 2 columns left over
+// become 4x2 tiles.
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: scf.for %[[M:.*]] = %c0 to %c64 step %c4
+// CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
+// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%[[M]], %[[N]]]{{.*}} vector<4x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x16xf32>)
+// CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<64x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}}) -> (vector<4x16xf32>)
+// CHECK: iter_args(%{{.*}}) -> (vector<4x2xf32>)
+// CHECK: vector.fma {{.*}} : vector<2xf32>
+// PAR-LABEL: func.func @matmul
+// PAR-NOT: scf.forall
+func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x50xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x50xf32>) -> tensor<64x50xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x50xf32>) outs(%f : tensor<64x50xf32>) -> tensor<64x50xf32>
+  return %r : tensor<64x50xf32>
+}
+
+// -----
+
+// An NCHW convolution becomes an im2col gather ([N, C*KH*KW, OH*OW]) and a
+// vectorized contraction over it.
+// CHECK-LABEL: func.func @conv
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<32x64x3x3xf32> into tensor<32x576xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x576x196xf32>)
+// CHECK: iter_args(%{{.*}}) -> (vector<4x16xf32>)
+// CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x32x14x14xf32>
+// Its 32 output channels split into two chunks of 16 for threads.
+// PAR-LABEL: func.func @conv
+// PAR: scf.forall (%{{.*}}) = (0) to (32) step (16)
+func.func @conv(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x3x3xf32>) -> tensor<1x32x14x14xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x14x14xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x64x16x16xf32>, tensor<32x64x3x3xf32>) outs(%f : tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32>
+  return %r : tensor<1x32x14x14xf32>
+}
+
+// -----
+
+// With `parallel`, a large contraction is split into chunks of 32 rows
+// that threads take (an scf.forall the pipeline maps to OpenMP).
+// PAR-LABEL: func.func @large
+// PAR: scf.forall (%{{.*}}) = (0) to (256) step (32) shared_outs
+// PAR: vector.fma {{.*}} : vector<16xf32>
+// PAR: tensor.parallel_insert_slice {{.*}} [32, 256] [1, 1] : tensor<32x256xf32> into tensor<256x256xf32>
+func.func @large(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// -----
+
+// Integer contractions are left to the scalar lowering.
+// CHECK-LABEL: func.func @integer
+// CHECK: linalg.matmul
+// CHECK-NOT: vector.
+func.func @integer(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xi32>) -> tensor<8x8xi32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x8xi32>, tensor<8x8xi32>) outs(%c : tensor<8x8xi32>) -> tensor<8x8xi32>
+  return %r : tensor<8x8xi32>
+}
