@@ -135,7 +135,7 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
           return size;
       return 0;
     };
-    if (int64_t rows = chunk(*mDim, {8 * mTile, 4 * mTile, 2 * mTile, mTile}))
+    if (int64_t rows = chunk(*mDim, {32, 16, 8}))
       schedule.parallelTiles[*mDim] = rows;
     else if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
       schedule.parallelTiles[nDim] = cols;
@@ -212,6 +212,87 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// Rewrites an NCHW convolution as a contraction over an im2col matrix:
+/// out[n, f, p] += W[f, k] * col[n, k, p] with k = (c, kh, kw) and
+/// p = (oh, ow). The gather is a 6-D `linalg.generic` (innermost loop along
+/// `ow`, so it copies rows); a 1x1 convolution with unit strides reads the
+/// input in place.
+void convolutionToContraction(RewriterBase &rewriter,
+                              linalg::Conv2DNchwFchwOp conv) {
+  Location loc = conv.getLoc();
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+  int64_t f = filterType.getDimSize(0), kh = filterType.getDimSize(2),
+          kw = filterType.getDimSize(3);
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(conv.getDilations().getValues<int64_t>());
+  Type f32 = outType.getElementType();
+  rewriter.setInsertionPoint(conv);
+
+  Value col;
+  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
+      inputType.getDimSize(2) == oh && inputType.getDimSize(3) == ow) {
+    col = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, c, oh * ow}, f32), input,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  } else {
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr d[6];
+    bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5]);
+    auto readMap = AffineMap::get(
+        6, 0,
+        {d[0], d[1], d[4] * strides[0] + d[2] * dilations[0],
+         d[5] * strides[1] + d[3] * dilations[1]},
+        ctx);
+    auto colType = RankedTensorType::get({n, c, kh, kw, oh, ow}, f32);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, colType.getShape(), f32);
+    auto gather = linalg::GenericOp::create(
+        rewriter, loc, colType, input, empty,
+        ArrayRef<AffineMap>{readMap, rewriter.getMultiDimIdentityMap(6)},
+        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    col = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, c * kh * kw, oh * ow}, f32),
+        gather.getResult(0),
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+  }
+  Value weights = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value acc = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({n, f, oh * ow}, f32), init,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+
+  // Loops (n, f, p, k).
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr dn, df, dp, dk;
+  bindDims(ctx, dn, df, dp, dk);
+  SmallVector<AffineMap> maps{AffineMap::get(4, 0, {df, dk}, ctx),
+                              AffineMap::get(4, 0, {dn, dk, dp}, ctx),
+                              AffineMap::get(4, 0, {dn, df, dp}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto contraction = linalg::GenericOp::create(
+      rewriter, loc, acc.getType(), ValueRange{weights, col}, acc, maps,
+      iterators, [](OpBuilder &b, Location l, ValueRange args) {
+        Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+        linalg::YieldOp::create(b, l,
+                                arith::AddFOp::create(b, l, args[2], product)
+                                    .getResult());
+      });
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, outType, contraction.getResult(0),
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  rewriter.replaceOp(conv, result);
+}
+
 struct CPUTileAndVectorizePass
     : mlc::target::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
@@ -223,13 +304,12 @@ struct CPUTileAndVectorizePass
     // Convolutions become an im2col gather and a contraction.
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp conv) {
-      if (llvm::all_of(conv->getOperandTypes(), isStaticF32))
+      if (conv.hasPureTensorSemantics() &&
+          llvm::all_of(conv->getOperandTypes(), isStaticF32))
         convs.push_back(conv);
     });
-    for (linalg::Conv2DNchwFchwOp conv : convs) {
-      rewriter.setInsertionPoint(conv);
-      (void)linalg::rewriteInIm2Col(rewriter, conv);
-    }
+    for (linalg::Conv2DNchwFchwOp conv : convs)
+      convolutionToContraction(rewriter, conv);
 
     // Cache level.
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
@@ -342,6 +422,10 @@ struct CPUTileAndVectorizePass
     if (lowerContractions && failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
           vector::populateVectorOuterProductLoweringPatterns(p);
           vector::populateVectorBroadcastLoweringPatterns(p);
+          // Rows of the left-hand side are single loads + broadcasts, not
+          // a gathered vector taken apart again.
+          vector::populateScalarVectorTransferLoweringPatterns(
+              p, /*benefit=*/1, /*allowMultipleUses=*/true);
         })))
       return signalPassFailure();
     func.walk([](Operation *op) {

@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{k-tile=64 n-block=32}))' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{parallel=true}))' | FileCheck %s --check-prefix=PAR
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 parallel=true}))' | FileCheck %s --check-prefix=PAR
 
 // A 64x96 * 96x50 matmul: k is split 64 + 32 and n 32 + 18 at the cache
 // level; register tiles are 4x16 with k innermost, the accumulator lives in
@@ -29,12 +29,13 @@ func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50x
 
 // -----
 
-// An NCHW convolution becomes an im2col gather ([N, C*KH*KW, OH*OW]) and a
-// vectorized contraction over it.
+// An NCHW convolution becomes an im2col gather (a 6-D copy whose innermost
+// loop runs along output columns) and a vectorized contraction over it.
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x64x16x16xf32>) outs(%{{.*}} : tensor<1x64x3x3x14x14xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<1x64x3x3x14x14xf32> into tensor<1x576x196xf32>
 // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<32x64x3x3xf32> into tensor<32x576xf32>
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x576x196xf32>)
 // CHECK: iter_args(%{{.*}}) -> (vector<4x16xf32>)
 // CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x32x14x14xf32>
@@ -47,6 +48,21 @@ func.func @conv(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x3x3xf32>) -> tensor
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x64x16x16xf32>, tensor<32x64x3x3xf32>) outs(%f : tensor<1x32x14x14xf32>) -> tensor<1x32x14x14xf32>
   return %r : tensor<1x32x14x14xf32>
+}
+
+// -----
+
+// A 1x1 convolution with unit strides reads its input in place.
+// CHECK-LABEL: func.func @pointwise
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x64x16x16xf32> into tensor<1x64x256xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: vector.fma
+func.func @pointwise(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x1x1xf32>) -> tensor<1x32x16x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x64x16x16xf32>, tensor<32x64x1x1xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  return %r : tensor<1x32x16x16xf32>
 }
 
 // -----

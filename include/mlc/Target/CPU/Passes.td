@@ -77,6 +77,20 @@ def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CPUFoldWeightTransposes : Pass<"mlc-cpu-fold-weight-transposes",
+                                    "mlir::func::FuncOp"> {
+  let summary = "Transpose constant weights at compile time";
+  let description = [{
+    A `linalg.transpose` whose input is a constant (`dense` or
+    `dense_resource`, any element type of whole bytes) is replaced by a new
+    constant holding the transposed data. Exporters spell `Gemm`/`MatMul`
+    weights as `[out, in]` with `transB`; transposing them at every run
+    costs a strided pass over the whole weight (for ResNet-50's classifier,
+    8 MB with a 8 KB stride). The result has the same size as the input, so
+    the fold never grows the model.
+  }];
+}
+
 def CPUFlattenConstants : Pass<"mlc-cpu-flatten-constants",
                                 "mlir::func::FuncOp"> {
   let summary = "Store multi-dimensional weights as flat arrays";
@@ -118,7 +132,7 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     to the scalar lowering.
   }];
   let options = [
-    Option<"mTile", "m-tile", "int64_t", /*default=*/"4",
+    Option<"mTile", "m-tile", "int64_t", /*default=*/"6",
            "Rows of the result per register tile">,
     Option<"nTile", "n-tile", "int64_t", /*default=*/"16",
            "Columns of the result per register tile (a multiple of the "

@@ -1,0 +1,103 @@
+//===- FoldWeightTransposes.cpp - Transpose constant weights at compile time //
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/Passes.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUFOLDWEIGHTTRANSPOSES
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+
+namespace {
+/// The raw bytes of a non-splat constant, row major, or nothing.
+std::optional<ArrayRef<char>> getRawData(ElementsAttr value) {
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+    return std::nullopt;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    if (!dense.isSplat())
+      return dense.getRawData();
+  return std::nullopt;
+}
+
+/// Writes `input` (shape `shape`, `elementBytes` per element) permuted by
+/// `perm` (result dim i is input dim perm[i]) into `output`.
+void transposeBytes(ArrayRef<char> input, ArrayRef<int64_t> shape,
+                    ArrayRef<int64_t> perm, int64_t elementBytes,
+                    MutableArrayRef<char> output) {
+  int64_t rank = shape.size();
+  SmallVector<int64_t> inputStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inputStrides[d] = inputStrides[d + 1] * shape[d + 1];
+  SmallVector<int64_t> outShape, strides;
+  for (int64_t d : perm) {
+    outShape.push_back(shape[d]);
+    strides.push_back(inputStrides[d]);
+  }
+  // Walk the result in order, keeping the input offset up to date.
+  SmallVector<int64_t> index(rank, 0);
+  int64_t count = output.size() / elementBytes;
+  int64_t offset = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    std::memcpy(output.data() + i * elementBytes,
+                input.data() + offset * elementBytes, elementBytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < outShape[d])
+        break;
+      offset -= strides[d] * outShape[d];
+      index[d] = 0;
+    }
+  }
+}
+
+struct CPUFoldWeightTransposesPass
+    : mlc::target::impl::CPUFoldWeightTransposesBase<
+          CPUFoldWeightTransposesPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::TransposeOp> transposes;
+    getOperation().walk([&](linalg::TransposeOp op) {
+      if (op.hasPureTensorSemantics() &&
+          op.getInput().getDefiningOp<arith::ConstantOp>())
+        transposes.push_back(op);
+    });
+    for (linalg::TransposeOp op : transposes) {
+      auto constant = op.getInput().getDefiningOp<arith::ConstantOp>();
+      auto inputType = cast<RankedTensorType>(constant.getType());
+      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+      unsigned bits = inputType.getElementTypeBitWidth();
+      std::optional<ArrayRef<char>> data =
+          getRawData(cast<ElementsAttr>(constant.getValue()));
+      if (!data || bits % 8 != 0 || !inputType.hasStaticShape() ||
+          int64_t(data->size()) != inputType.getNumElements() * (bits / 8))
+        continue;
+      AsmResourceBlob blob =
+          HeapAsmResourceBlob::allocate(data->size(), /*align=*/64);
+      transposeBytes(*data, inputType.getShape(), op.getPermutation(),
+                     bits / 8, blob.getMutableData());
+      OpBuilder b(op);
+      auto folded = arith::ConstantOp::create(
+          b, op.getLoc(),
+          DenseResourceElementsAttr::get(resultType, "transposed",
+                                         std::move(blob)));
+      op->getResult(0).replaceAllUsesWith(folded.getResult());
+      op.erase();
+      if (constant->use_empty())
+        constant.erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,17 @@
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-fold-weight-transposes))' | FileCheck %s
+
+// A transposed constant becomes a new constant with the data moved; a
+// transpose of a run-time value stays.
+// CHECK-LABEL: func.func @weights
+// CHECK: %[[W:.*]] = arith.constant dense_resource<transposed> : tensor<3x2xf32>
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg0
+// CHECK: return %[[W]], %[[T]]
+// CHECK: transposed: "0x400000000000803F00008040000000400000A040000040400000C040"
+func.func @weights(%x: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<3x2xf32>) {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%w : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  %e2 = tensor.empty() : tensor<3x2xf32>
+  %u = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e2 : tensor<3x2xf32>) permutation = [1, 0]
+  return %t, %u : tensor<3x2xf32>, tensor<3x2xf32>
+}
