@@ -18,8 +18,12 @@
 # onnxruntime-node, graph optimizations 'all') so both see the same machine
 # noise. Reported: median of the per-round medians, the ratio mlc/ORT, the
 # geometric mean of the ratios, ORT's peak RSS, and how far mlc's output is
-# from ORT's (max |mlc - ORT| / max |ORT|). Timing belongs here, not in
-# tests.
+# from ORT's (max |mlc - ORT| / max |ORT|), and mlc's achieved GFLOP/s
+# (multiply-adds of Conv/ConvTranspose/MatMul/Gemm counted as 2 FLOPs, from
+# ONNX shape inference) as a share of OpenBLAS sgemm measured in the same run.
+# A microbenchmark compiles N x N x N f32 matmuls with mlc and times them
+# against OpenBLAS's cblas_sgemm (bench/sgemm_bench.c, one thread) and the
+# FMA peak. Timing belongs here, not in tests.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -45,6 +49,41 @@ NP_TO_ORT = {np.float32: "float32", np.int64: "int64", np.int32: "int32"}
 ONNX_TO_NP = {onnx.TensorProto.FLOAT: np.float32,
               onnx.TensorProto.INT64: np.int64,
               onnx.TensorProto.INT32: np.int32}
+
+
+def count_flops(model_path):
+    """FLOPs of one run: 2 per multiply-add of the model's Conv,
+    ConvTranspose, MatMul and Gemm nodes (other ops are not counted)."""
+    model = onnx.shape_inference.infer_shapes(
+        onnx.load(model_path, load_external_data=False))
+    shapes = {}
+    for v in list(model.graph.value_info) + list(model.graph.input) + \
+            list(model.graph.output):
+        dims = v.type.tensor_type.shape.dim
+        if all(d.HasField("dim_value") for d in dims):
+            shapes[v.name] = [d.dim_value for d in dims]
+    for i in model.graph.initializer:
+        shapes[i.name] = list(i.dims)
+    flops = 0
+    for node in model.graph.node:
+        ins = [shapes.get(n) for n in node.input]
+        out = shapes.get(node.output[0]) if node.output else None
+        if out is None or any(x is None for x in ins[:2]):
+            continue
+        if node.op_type == "Conv":
+            w = ins[1]
+            flops += 2 * math.prod(out) * math.prod(w[1:])
+        elif node.op_type == "ConvTranspose":
+            w = ins[1]
+            flops += 2 * math.prod(ins[0]) * math.prod(w[1:])
+        elif node.op_type in ("MatMul", "Gemm"):
+            a = ins[0]
+            k = a[-1]
+            if node.op_type == "Gemm" and any(
+                    at.name == "transA" and at.i for at in node.attribute):
+                k = a[0]
+            flops += 2 * math.prod(out) * k
+    return flops
 
 
 def make_inputs(model_path, workdir):
@@ -114,6 +153,57 @@ def output_difference(build, lib, npys, workdir):
     return float(np.max(np.abs(got - ref))) / scale if scale else float("nan")
 
 
+def matmul_model(n, path):
+    """An N x N x N f32 MatMul with a constant right-hand side."""
+    from onnx import helper, numpy_helper
+    rng = np.random.default_rng(1)
+    w = numpy_helper.from_array(rng.random((n, n), dtype=np.float32), "W")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["A", "W"], ["Y"])], "matmul",
+        [helper.make_tensor_value_info("A", onnx.TensorProto.FLOAT, [n, n])],
+        [helper.make_tensor_value_info("Y", onnx.TensorProto.FLOAT, [n, n])],
+        [w])
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+
+
+def microbench(build, sizes, rounds, iterations):
+    """mlc's matmul against OpenBLAS sgemm and the FMA peak, one thread,
+    interleaved."""
+    workdir = os.path.join(build, "bench", "matmul")
+    os.makedirs(workdir, exist_ok=True)
+    tool = os.path.join(workdir, "sgemm_bench")
+    subprocess.run(
+        ["cc", "-O2", "-I/usr/include/x86_64-linux-gnu/openblas-pthread",
+         os.path.join(ROOT, "bench", "sgemm_bench.c"), "-o", tool,
+         "-lopenblas"], check=True)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    rows = []
+    for n in sizes:
+        model = os.path.join(workdir, f"matmul{n}.onnx")
+        matmul_model(n, model)
+        lib = os.path.join(workdir, f"matmul{n}.so")
+        compile_model(build, model, lib)
+        a = os.path.join(workdir, f"a{n}.npy")
+        np.save(a, np.random.default_rng(2).random((n, n), dtype=np.float32))
+        mlc, blas, peak = [], [], []
+        for _ in range(rounds):
+            mlc.append(mlc_round(build, lib, [a], 1, iterations))
+            out = subprocess.run([tool, str(n), str(iterations)], env=env,
+                                 capture_output=True, text=True, check=True)
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            blas.append(r["openblas_gflops"])
+            peak.append(r["fma_peak_gflops"])
+        row = {"n": n, "mlc_gflops": 2 * n ** 3 / statistics.median(mlc) / 1e6,
+               "openblas_gflops": statistics.median(blas),
+               "peak_gflops": statistics.median(peak)}
+        rows.append(row)
+        print(f"matmul {n}: mlc {row['mlc_gflops']:.1f} GFLOP/s, OpenBLAS "
+              f"{row['openblas_gflops']:.1f}, FMA peak {row['peak_gflops']:.1f}",
+              flush=True)
+    return rows
+
+
 def machine():
     try:
         with open("/proc/cpuinfo") as f:
@@ -130,10 +220,14 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--matmul-sizes", default="512,1024")
     parser.add_argument("--write-doc")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     threads = [int(t) for t in args.threads.split(",")]
+    sizes = [int(n) for n in args.matmul_sizes.split(",") if n]
+    micro = microbench(build, sizes, args.rounds, 10) if sizes else []
+    sgemm = max((r["openblas_gflops"] for r in micro), default=None)
     rows = []
     for name in args.models.split(","):
         model_path = os.path.join(build, "models", f"{name}-opset13.onnx")
@@ -145,6 +239,7 @@ def main():
         lib = os.path.join(workdir, f"{name}.so")
         seconds, peak_mb, arena = compile_model(build, model_path, lib)
         npys, specs = make_inputs(model_path, workdir)
+        flops = count_flops(model_path)
         for t in threads:
             mlc, ort = [], []
             for _ in range(args.rounds):
@@ -161,16 +256,19 @@ def main():
                 "diff": output_difference(build, lib, npys, workdir),
             }
             row["ratio"] = row["mlc_ms"] / row["ort_ms"]
+            row["gflops"] = flops / row["mlc_ms"] / 1e6
+            row["sgemm_pct"] = (100 * row["gflops"] / (sgemm * t)
+                                if sgemm else float("nan"))
             rows.append(row)
             print(f"{name} threads={t}: mlc {row['mlc_ms']:.2f} ms, ORT "
                   f"{row['ort_ms']:.2f} ms, mlc/ORT {row['ratio']:.2f}, "
                   f"output rel. diff {row['diff']:.1e}", flush=True)
     if args.write_doc and rows:
-        write_doc(args.write_doc, rows, threads, args)
+        write_doc(args.write_doc, rows, threads, args, micro)
     return 0
 
 
-def write_doc(path, rows, threads, args):
+def write_doc(path, rows, threads, args, micro):
     with open(path, "w") as f:
         f.write("# Performance\n\n")
         f.write(f"Measured {datetime.date.today()} on {machine()} by "
@@ -189,20 +287,37 @@ def write_doc(path, rows, threads, args):
                     f"**{geo:.1f}** (mlc takes {geo:.1f} times as long as "
                     "ONNX Runtime).\n\n")
         f.write("| model | threads | mlc median ms | ORT median ms | mlc/ORT "
-                "| mlc compile s | compile peak MB | mlc arena MB | ORT peak "
-                "RSS MB | max abs(mlc-ORT)/max abs(ORT) |\n"
-                "|---|---|---|---|---|---|---|---|---|---|\n")
+                "| mlc GFLOP/s | % of sgemm | mlc compile s | compile peak MB "
+                "| mlc arena MB | ORT peak RSS MB "
+                "| max abs(mlc-ORT)/max abs(ORT) |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
             f.write(f"| {r['model']} | {r['threads']} | {r['mlc_ms']:.2f} | "
-                    f"{r['ort_ms']:.2f} | {r['ratio']:.1f} | "
+                    f"{r['ort_ms']:.2f} | {r['ratio']:.2f} | "
+                    f"{r['gflops']:.1f} | {r['sgemm_pct']:.0f} | "
                     f"{r['compile_s']:.1f} | {r['compile_mb']:.0f} | "
                     f"{r['arena_mb']:.1f} | {r['ort_rss_mb']:.0f} | "
                     f"{r['diff']:.1e} |\n")
-        f.write("\nmlc's code is still naive loops from "
-                "`convert-linalg-to-loops` (no tiling, vectorization, packing "
-                "or threads), so `--threads 2` does not change its time; "
-                "achieved GFLOP/s and the matmul/conv microbenchmark against "
-                "OpenBLAS are not measured yet.\n")
+        f.write("\nGFLOP/s counts the multiply-adds of Conv, ConvTranspose, "
+                "MatMul and Gemm (2 FLOPs each); % of sgemm divides it by "
+                "OpenBLAS's single-thread sgemm rate below times the thread "
+                "count.\n")
+        if micro:
+            f.write("\n## f32 matmul, one thread\n\n"
+                    "N x N x N, constant right-hand side for mlc "
+                    "(`mlc-compile --mcpu=native`), OpenBLAS 0.3 "
+                    "`cblas_sgemm` with OPENBLAS_NUM_THREADS=1 "
+                    "(bench/sgemm_bench.c), and the FMA peak of 12 "
+                    "independent 8-wide FMA chains.\n\n"
+                    "| N | mlc GFLOP/s | OpenBLAS GFLOP/s | mlc/OpenBLAS "
+                    "| FMA peak GFLOP/s |\n|---|---|---|---|---|\n")
+            for r in micro:
+                f.write(f"| {r['n']} | {r['mlc_gflops']:.1f} | "
+                        f"{r['openblas_gflops']:.1f} | "
+                        f"{100 * r['mlc_gflops'] / r['openblas_gflops']:.0f}% "
+                        f"| {r['peak_gflops']:.1f} |\n")
+        f.write("\nWhere the time goes and what comes next: "
+                "[CPU.md](CPU.md#code-generation).\n")
 
 
 if __name__ == "__main__":

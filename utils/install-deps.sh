@@ -37,9 +37,10 @@ PACKAGES=(
 if [ "${1:-}" = "--models" ]; then
   PACKAGES+=(python3-torch python3-torchvision)
 fi
-# `--bench` adds those and node/npm for ONNX Runtime (onnxruntime-node).
+# `--bench` adds those, node/npm for ONNX Runtime (onnxruntime-node) and
+# OpenBLAS for the matmul microbenchmark.
 if [ "${1:-}" = "--bench" ]; then
-  PACKAGES+=(python3-torch python3-torchvision nodejs npm)
+  PACKAGES+=(python3-torch python3-torchvision nodejs npm libopenblas-dev)
 fi
 # `--asan` adds clang's sanitizer runtime for `make asan-check`.
 if [ "${1:-}" = "--asan" ]; then
