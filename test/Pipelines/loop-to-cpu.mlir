@@ -3,12 +3,17 @@
 // Loop-level IR (linalg on tensors) reaches the LLVM dialect with the model
 // C ABI: the function takes (arena, inputs..., outputs...) as bare pointers
 // and becomes internal; `add_run` unpacks the pointer arrays and calls it;
-// `add_metadata` holds the signature as JSON. Only LLVM dialect ops remain.
+// `add_metadata` holds the signature as JSON. The loop nest is outlined into
+// a private `noinline` kernel function named after the model. Only LLVM
+// dialect ops remain.
 
-// CHECK-LABEL: llvm.func internal @add(%{{.*}}: !llvm.ptr {{.*}}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
-// CHECK-SAME: mlc.arena_size = 0
+// CHECK-LABEL: llvm.func @add_k0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-SAME: passthrough = ["noinline"]
 // CHECK: llvm.fadd
 // CHECK: llvm.store
+// CHECK-LABEL: llvm.func internal @add(%{{.*}}: !llvm.ptr {{.*}}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-SAME: mlc.arena_size = 0
+// CHECK: llvm.call @add_k0(
 // CHECK-NOT: linalg.
 // CHECK-NOT: tensor.
 // CHECK-NOT: memref.

@@ -106,6 +106,41 @@ def CPUFlattenConstants : Pass<"mlc-cpu-flatten-constants",
   let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
+def CPUOutlineKernels : Pass<"mlc-cpu-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Give every loop nest of a model its own function";
+  let description = [{
+    Runs on buffers, after the arena plan. Every top-level operation with
+    regions (a linalg op, a tiled loop nest) in a model function moves into
+    a private function of its own, named `<model>_k<N>_<node>` after the
+    ONNX node it came from, marked `noinline`, and is replaced by a call.
+    Constants and globals are re-created inside; other values become
+    arguments. Operations whose arguments or results are not identity-layout
+    memrefs or scalars stay where they are (the bare-pointer calling
+    convention cannot pass them).
+
+    One function per kernel keeps LLVM's per-function analyses small: with
+    the whole model in one function, ScalarEvolution's walks up long chains
+    of loops made BERT-base take over a minute to compile. It also gives
+    profiles one symbol per kernel.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def CPUByteWeights : Pass<"mlc-cpu-byte-weights", "mlir::ModuleOp"> {
+  let summary = "Store blob-backed weights as byte arrays";
+  let description = [{
+    Runs on buffers. Every constant `memref.global` initialized from a
+    `dense_resource` blob gets the type `memref<Bxi8>` over the same bytes
+    (64-byte aligned), and each `memref.get_global` of it becomes a
+    `memref.view` back to the original type. LLVM's object writer emits a
+    byte array as one block of data, but a float array one element at a
+    time through APFloat, which made emitting BERT-base's 440 MB of weights
+    a large share of its compile time.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
                                 "mlir::func::FuncOp"> {
   let summary = "Register-blocked, vectorized contractions (matmul, conv)";

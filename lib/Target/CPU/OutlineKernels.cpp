@@ -1,0 +1,124 @@
+//===- OutlineKernels.cpp - One function per loop nest --------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUOUTLINEKERNELS
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+
+namespace {
+/// Types the bare-pointer calling convention passes: scalars and
+/// identity-layout, static memrefs.
+bool isPassable(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return memref.getLayout().isIdentity() && memref.hasStaticShape();
+  return type.isIntOrIndexOrFloat();
+}
+
+/// Ops re-created inside a kernel instead of being passed to it.
+bool isRematerializable(Operation *op) {
+  return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
+         (op->hasTrait<OpTrait::ConstantLike>() ||
+          isa<memref::GetGlobalOp>(op));
+}
+
+/// A symbol-friendly suffix from the op's location (the ONNX node name).
+std::string nodeSuffix(Location loc) {
+  std::string name;
+  loc->walk([&](Location l) {
+    if (auto named = dyn_cast<NameLoc>(l)) {
+      name = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  std::string out;
+  for (char c : name.substr(0, 48))
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+struct CPUOutlineKernelsPass
+    : mlc::target::impl::CPUOutlineKernelsBase<CPUOutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> models;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (!f.isExternal() && f->hasAttr("mlc.signature"))
+        models.push_back(f);
+    for (func::FuncOp model : models) {
+      SmallVector<Operation *> kernels;
+      for (Operation &op : model.getBody().front())
+        if (op.getNumRegions() > 0)
+          kernels.push_back(&op);
+      unsigned index = 0;
+      for (Operation *kernel : kernels)
+        outline(symbols, model, kernel, index++);
+    }
+  }
+
+  void outline(SymbolTable &symbols, func::FuncOp model, Operation *kernel,
+               unsigned index) {
+    // Everything the kernel reads from outside.
+    llvm::SetVector<Value> captured;
+    for (Value operand : kernel->getOperands())
+      captured.insert(operand);
+    getUsedValuesDefinedAbove(kernel->getRegions(), captured);
+    SmallVector<Value> arguments;
+    SmallVector<Operation *> cloned;
+    for (Value v : captured) {
+      Operation *def = v.getDefiningOp();
+      if (isRematerializable(def)) {
+        cloned.push_back(def);
+        continue;
+      }
+      if (!isPassable(v.getType()))
+        return;
+      arguments.push_back(v);
+    }
+    if (!llvm::all_of(kernel->getResultTypes(), isPassable))
+      return;
+
+    OpBuilder b(model);
+    std::string name = (model.getSymName() + "_k" + Twine(index)).str();
+    std::string suffix = nodeSuffix(kernel->getLoc());
+    if (!suffix.empty())
+      name += "_" + suffix;
+    auto type = b.getFunctionType(ValueRange(arguments).getTypes(),
+                                  kernel->getResultTypes());
+    auto func = func::FuncOp::create(b, kernel->getLoc(), name, type);
+    func.setPrivate();
+    func->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
+    symbols.insert(func);
+
+    Block *body = func.addEntryBlock();
+    OpBuilder inner = OpBuilder::atBlockBegin(body);
+    IRMapping mapping;
+    for (auto [outer, arg] : llvm::zip(arguments, body->getArguments()))
+      mapping.map(outer, arg);
+    for (Operation *def : cloned)
+      inner.clone(*def, mapping);
+    Operation *copy = inner.clone(*kernel, mapping);
+    func::ReturnOp::create(inner, kernel->getLoc(), copy->getResults());
+
+    OpBuilder outer(kernel);
+    auto call = func::CallOp::create(outer, kernel->getLoc(), func, arguments);
+    kernel->replaceAllUsesWith(call.getResults());
+    kernel->erase();
+  }
+};
+} // namespace
