@@ -293,6 +293,37 @@ void convolutionToContraction(RewriterBase &rewriter,
   rewriter.replaceOp(conv, result);
 }
 
+/// Sliding-window ops (depthwise convolution, pooling) iterate, as upstream
+/// defines them, with the window innermost and for depthwise NCHW even the
+/// channel inside the output columns. Reorders their loops to (output dims
+/// but the last, window dims, last output dim): the innermost loop then
+/// walks a row of the output and of the input, which LLVM vectorizes.
+void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      !llvm::all_of(op->getOperandTypes(), isStaticF32))
+    return;
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!resultMap.isProjectedPermutation())
+    return;
+  SmallVector<unsigned> order;
+  for (AffineExpr e : resultMap.getResults().drop_back())
+    order.push_back(cast<AffineDimExpr>(e).getPosition());
+  for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (type == utils::IteratorType::reduction)
+      order.push_back(d);
+  order.push_back(
+      cast<AffineDimExpr>(resultMap.getResults().back()).getPosition());
+  if (order.size() != op.getNumLoops())
+    return;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      isa<linalg::GenericOp>(op.getOperation())
+          ? FailureOr<linalg::GenericOp>(cast<linalg::GenericOp>(op))
+          : linalg::generalizeNamedOp(rewriter, op);
+  if (succeeded(generic))
+    (void)linalg::interchangeGenericOp(rewriter, *generic, order);
+}
+
 struct CPUTileAndVectorizePass
     : mlc::target::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
@@ -310,6 +341,15 @@ struct CPUTileAndVectorizePass
     });
     for (linalg::Conv2DNchwFchwOp conv : convs)
       convolutionToContraction(rewriter, conv);
+
+    SmallVector<linalg::LinalgOp> windows;
+    func.walk([&](Operation *op) {
+      if (isa<linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
+              linalg::PoolingNchwSumOp>(op))
+        windows.push_back(cast<linalg::LinalgOp>(op));
+    });
+    for (linalg::LinalgOp op : windows)
+      interchangeWindowLoops(rewriter, op);
 
     // Cache level.
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;

@@ -91,3 +91,19 @@ func.func @integer(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xi32>
   %r = linalg.matmul ins(%a, %b : tensor<8x8xi32>, tensor<8x8xi32>) outs(%c : tensor<8x8xi32>) -> tensor<8x8xi32>
   return %r : tensor<8x8xi32>
 }
+
+// -----
+
+// Depthwise convolutions (and pooling) keep their scalar form but iterate
+// (n, c, oh, kh, kw, ow): the innermost loop walks a row, which LLVM
+// vectorizes. Upstream's order is (n, oh, ow, c, kh, kw).
+// CHECK: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d3, d4 + d5)>
+// CHECK-LABEL: func.func @depthwise
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+func.func @depthwise(%x: tensor<1x32x18x18xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x16x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x32x18x18xf32>, tensor<32x3x3xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  return %r : tensor<1x32x16x16xf32>
+}
