@@ -7,7 +7,7 @@
 // a private `noinline` kernel function named after the model. Only LLVM
 // dialect ops remain.
 
-// CHECK-LABEL: llvm.func @add_k0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-LABEL: llvm.func internal @add_k0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK-SAME: passthrough = ["noinline"]
 // CHECK: llvm.fadd
 // CHECK: llvm.store

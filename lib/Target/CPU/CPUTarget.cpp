@@ -39,7 +39,7 @@ namespace {
 /// entry-point pass's option list. Thread-level `scf.forall` loops become
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
-    "func.func(mlc-cpu-fold-weight-transposes,"
+    "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-approximate-math,"
     "mlc-cpu-tile-and-vectorize{parallel=%p},"
     "mlc-cpu-flatten-constants),"
     "mlc-cpu-prepare-model-abi,"

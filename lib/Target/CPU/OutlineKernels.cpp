@@ -102,6 +102,9 @@ struct CPUOutlineKernelsPass
                                   kernel->getResultTypes());
     auto func = func::FuncOp::create(b, kernel->getLoc(), name, type);
     func.setPrivate();
+    // Internal to the object: kernels are not part of the model's ABI.
+    func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
+                                      b.getContext(), LLVM::Linkage::Internal));
     func->setAttr("passthrough", b.getArrayAttr({b.getStringAttr("noinline")}));
     symbols.insert(func);
 

@@ -37,6 +37,23 @@ namespace mlc::target {
 using namespace mlir;
 
 namespace {
+/// `vector.fma` as a multiply and an add that may contract: LLVM fuses them
+/// into FMA instructions where the target has them (AVX2, NEON) instead of
+/// calling libm's `fmaf` per lane where it does not (generic x86-64).
+struct FmaToContractedMulAdd : OpRewritePattern<vector::FMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::FMAOp op,
+                                PatternRewriter &rewriter) const override {
+    auto contract = arith::FastMathFlagsAttr::get(
+        getContext(), arith::FastMathFlags::contract);
+    Value product = arith::MulFOp::create(rewriter, op.getLoc(), op.getLhs(),
+                                          op.getRhs(), contract);
+    rewriter.replaceOpWithNewOp<arith::AddFOp>(op, product, op.getAcc(),
+                                               contract);
+    return success();
+  }
+};
+
 /// Marks the contractions this pass schedules (the value is the register
 /// tile, one size per loop) and the loops it creates that must be peeled.
 constexpr llvm::StringLiteral kRegisterTiles = "mlc.register_tiles";
@@ -466,6 +483,11 @@ struct CPUTileAndVectorizePass
           // a gathered vector taken apart again.
           vector::populateScalarVectorTransferLoweringPatterns(
               p, /*benefit=*/1, /*allowMultipleUses=*/true);
+        })))
+      return signalPassFailure();
+    if (lowerContractions &&
+        failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
+          p.add<FmaToContractedMulAdd>(p.getContext());
         })))
       return signalPassFailure();
     func.walk([](Operation *op) {

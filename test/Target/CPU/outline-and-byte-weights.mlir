@@ -5,7 +5,7 @@
 // noinline function named after its ONNX node; constants and globals are
 // re-created inside, buffers become arguments.
 // OUTLINE-LABEL: func.func private @model_k0_Relu_0(%{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>)
-// OUTLINE-SAME: passthrough = ["noinline"]
+// OUTLINE-SAME: llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]
 // OUTLINE: arith.constant 0.000000e+00 : f32
 // OUTLINE: linalg.generic
 // OUTLINE-LABEL: func.func private @model_k1_Add_0(%{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>)

@@ -3,8 +3,9 @@
 
 // A 64x96 * 96x50 matmul: k is split 64 + 32 and n 32 + 18 at the cache
 // level; register tiles are 4x16 with k innermost, the accumulator lives in
-// vector registers across the k loop and each step is four FMAs of one
-// broadcast row of A times a 16-wide row of B. The 2 columns left over
+// vector registers across the k loop and each step is four multiply-adds
+// (contractible into FMAs) of one broadcast element of A times a 16-wide
+// row of B. The 2 columns left over
 // become 4x2 tiles.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT: linalg.matmul
@@ -12,11 +13,11 @@
 // CHECK: scf.for %[[N:.*]] = %c0 to %c32 step %c16
 // CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%[[M]], %[[N]]]{{.*}} vector<4x16xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x16xf32>)
-// CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+// CHECK-COUNT-4: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<64x32xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%{{.*}}) -> (vector<4x16xf32>)
 // CHECK: iter_args(%{{.*}}) -> (vector<4x2xf32>)
-// CHECK: vector.fma {{.*}} : vector<2xf32>
+// CHECK: arith.addf {{.*}} fastmath<contract> : vector<2xf32>
 // PAR-LABEL: func.func @matmul
 // PAR-NOT: scf.forall
 func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50xf32> {
@@ -37,7 +38,7 @@ func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50x
 // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<1x64x3x3x14x14xf32> into tensor<1x576x196xf32>
 // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<32x64x3x3xf32> into tensor<32x576xf32>
 // CHECK: iter_args(%{{.*}}) -> (vector<4x16xf32>)
-// CHECK-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+// CHECK-COUNT-4: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x32x14x14xf32>
 // Its 32 output channels split into two chunks of 16 for threads.
 // PAR-LABEL: func.func @conv
@@ -56,7 +57,7 @@ func.func @conv(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x3x3xf32>) -> tensor
 // CHECK-LABEL: func.func @pointwise
 // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x64x16x16xf32> into tensor<1x64x256xf32>
 // CHECK-NOT: linalg.generic
-// CHECK: vector.fma
+// CHECK: arith.addf {{.*}} fastmath<contract>
 func.func @pointwise(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x1x1xf32>) -> tensor<1x32x16x16xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x32x16x16xf32>
@@ -71,7 +72,7 @@ func.func @pointwise(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x1x1xf32>) -> t
 // that threads take (an scf.forall the pipeline maps to OpenMP).
 // PAR-LABEL: func.func @large
 // PAR: scf.forall (%{{.*}}) = (0) to (256) step (32) shared_outs
-// PAR: vector.fma {{.*}} : vector<16xf32>
+// PAR: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
 // PAR: tensor.parallel_insert_slice {{.*}} [32, 256] [1, 1] : tensor<32x256xf32> into tensor<256x256xf32>
 func.func @large(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %z = arith.constant 0.0 : f32

@@ -112,7 +112,8 @@ def CPUOutlineKernels : Pass<"mlc-cpu-outline-kernels", "mlir::ModuleOp"> {
     Runs on buffers, after the arena plan. Every top-level operation with
     regions (a linalg op, a tiled loop nest) in a model function moves into
     a private function of its own, named `<model>_k<N>_<node>` after the
-    ONNX node it came from, marked `noinline`, and is replaced by a call.
+    ONNX node it came from, marked `noinline` with internal linkage, and is
+    replaced by a call.
     Constants and globals are re-created inside; other values become
     arguments. Operations whose arguments or results are not identity-layout
     memrefs or scalars stay where they are (the bare-pointer calling
@@ -123,7 +124,8 @@ def CPUOutlineKernels : Pass<"mlc-cpu-outline-kernels", "mlir::ModuleOp"> {
     of loops made BERT-base take over a minute to compile. It also gives
     profiles one symbol per kernel.
   }];
-  let dependentDialects = ["mlir::func::FuncDialect"];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 def CPUByteWeights : Pass<"mlc-cpu-byte-weights", "mlir::ModuleOp"> {
@@ -139,6 +141,19 @@ def CPUByteWeights : Pass<"mlc-cpu-byte-weights", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];
+}
+
+def CPUApproximateMath : Pass<"mlc-cpu-approximate-math",
+                               "mlir::func::FuncOp"> {
+  let summary = "Polynomial erf, tanh and exp instead of libm calls";
+  let description = [{
+    Rewrites f32 `math.erf`, `math.tanh` and `math.exp` into upstream's
+    polynomial approximations (arith ops, accurate to a few ULP). A libm call
+    per element keeps LLVM from vectorizing the loops of GELU, softmax,
+    sigmoid and SiLU; the polynomials vectorize.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
