@@ -40,6 +40,7 @@ namespace {
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-approximate-math,"
+    "mlc-cpu-pack-weights,"
     "mlc-cpu-tile-and-vectorize{parallel=%p},"
     "mlc-cpu-flatten-constants),"
     "mlc-cpu-prepare-model-abi,"

@@ -8,9 +8,7 @@
 
 #include "mlc/Target/CPU/Passes.h"
 
-#include "mlir/IR/AsmState.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
+#include "ConstantData.h"
 
 namespace mlc::target {
 #define GEN_PASS_DEF_CPUFOLDWEIGHTTRANSPOSES
@@ -20,19 +18,6 @@ namespace mlc::target {
 using namespace mlir;
 
 namespace {
-/// The raw bytes of a non-splat constant, row major, or nothing.
-std::optional<ArrayRef<char>> getRawData(ElementsAttr value) {
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-    return std::nullopt;
-  }
-  if (auto dense = dyn_cast<DenseElementsAttr>(value))
-    if (!dense.isSplat())
-      return dense.getRawData();
-  return std::nullopt;
-}
-
 /// Writes `input` (shape `shape`, `elementBytes` per element) permuted by
 /// `perm` (result dim i is input dim perm[i]) into `output`.
 void transposeBytes(ArrayRef<char> input, ArrayRef<int64_t> shape,
@@ -78,21 +63,19 @@ struct CPUFoldWeightTransposesPass
       auto constant = op.getInput().getDefiningOp<arith::ConstantOp>();
       auto inputType = cast<RankedTensorType>(constant.getType());
       auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-      unsigned bits = inputType.getElementTypeBitWidth();
       std::optional<ArrayRef<char>> data =
-          getRawData(cast<ElementsAttr>(constant.getValue()));
-      if (!data || bits % 8 != 0 || !inputType.hasStaticShape() ||
-          int64_t(data->size()) != inputType.getNumElements() * (bits / 8))
+          mlc::target::getConstantBytes(cast<ElementsAttr>(constant.getValue()));
+      if (!data)
         continue;
-      AsmResourceBlob blob =
-          HeapAsmResourceBlob::allocate(data->size(), /*align=*/64);
-      transposeBytes(*data, inputType.getShape(), op.getPermutation(),
-                     bits / 8, blob.getMutableData());
+      int64_t elementBytes = inputType.getElementTypeBitWidth() / 8;
+      DenseResourceElementsAttr transposed = mlc::target::makeConstantBlob(
+          resultType, "transposed", data->size(),
+          [&](MutableArrayRef<char> out) {
+            transposeBytes(*data, inputType.getShape(), op.getPermutation(),
+                           elementBytes, out);
+          });
       OpBuilder b(op);
-      auto folded = arith::ConstantOp::create(
-          b, op.getLoc(),
-          DenseResourceElementsAttr::get(resultType, "transposed",
-                                         std::move(blob)));
+      auto folded = arith::ConstantOp::create(b, op.getLoc(), transposed);
       op->getResult(0).replaceAllUsesWith(folded.getResult());
       op.erase();
       if (constant->use_empty())

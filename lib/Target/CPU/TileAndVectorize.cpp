@@ -137,6 +137,14 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
   schedule.registerTiles[nDim] = std::min(nTile, ranges[nDim]);
   if (nBlock > 0 && ranges[nDim] > nBlock)
     schedule.cacheTiles[nDim] = nBlock;
+  // Outer column dims (the panel index of a packed right-hand side) take
+  // the rest of the column block.
+  for (unsigned d : dims->n)
+    if (d != nDim && nBlock > 0) {
+      int64_t panels = std::max<int64_t>(1, nBlock / ranges[nDim]);
+      if (ranges[d] > panels)
+        schedule.cacheTiles[d] = panels;
+    }
   if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
 

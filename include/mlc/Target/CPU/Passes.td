@@ -156,6 +156,26 @@ def CPUApproximateMath : Pass<"mlc-cpu-approximate-math",
                            "mlir::vector::VectorDialect"];
 }
 
+def CPUPackWeights : Pass<"mlc-cpu-pack-weights", "mlir::func::FuncOp"> {
+  let summary = "Pack constant right-hand sides of contractions into panels";
+  let description = [{
+    Runs on linalg on tensors, before `mlc-cpu-tile-and-vectorize`. A static
+    f32 contraction `C[..., n] += A[..., k] * B[k, n]` whose `B` is a
+    constant and whose `n` is a multiple of `panel` is rewritten to read
+    `B'[n / panel, k, n % panel]`, a constant packed at compile time, with
+    `n` split into two loops and the result viewed as
+    `[..., n / panel, panel]`. The register tiles of the tiling pass then
+    read one contiguous `panel`-wide row of `B'` per step of `k`, instead of
+    rows `n * 4` bytes apart that thrash the cache for large `n`.
+  }];
+  let options = [
+    Option<"panel", "panel", "int64_t", /*default=*/"16",
+           "Columns per panel (the register tile's width)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
                                 "mlir::func::FuncOp"> {
   let summary = "Register-blocked, vectorized contractions (matmul, conv)";
