@@ -54,6 +54,44 @@ struct FmaToContractedMulAdd : OpRewritePattern<vector::FMAOp> {
   }
 };
 
+/// insert_slice(transfer_write(v, t[0, ..., 0]), d[offsets]) where `v`
+/// overwrites all of `t` (whose shape is `v`'s behind unit dims) becomes
+/// transfer_write(v, d[offsets]): the write then targets the loop-carried
+/// tensor directly, so that the accumulator can be hoisted. Upstream's fold
+/// needs `v` and `t` of the same rank.
+struct FoldFullWriteIntoInsertSlice : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || write.getMask() || !write.hasPureTensorSemantics() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        llvm::any_of(write.getInBoundsValues(), [](bool b) { return !b; }) ||
+        !llvm::all_of(write.getIndices(), isZeroInteger) ||
+        !insert.hasUnitStride() ||
+        insert.getSourceType().getRank() != insert.getDestType().getRank())
+      return failure();
+    VectorType vectorType = write.getVectorType();
+    ArrayRef<int64_t> shape = insert.getSourceType().getShape();
+    int64_t lead = shape.size() - vectorType.getRank();
+    if (lead < 0 || !llvm::all_of(shape.take_front(lead),
+                                  [](int64_t d) { return d == 1; }) ||
+        shape.drop_front(lead) != vectorType.getShape())
+      return failure();
+    SmallVector<Value> indices;
+    for (OpFoldResult offset : insert.getMixedOffsets())
+      indices.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, insert.getLoc(), offset));
+    SmallVector<bool> inBounds(vectorType.getRank(), true);
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), indices,
+        AffineMapAttr::get(AffineMap::getMinorIdentityMap(
+            shape.size(), vectorType.getRank(), getContext())),
+        /*mask=*/Value(), rewriter.getBoolArrayAttr(inBounds));
+    return success();
+  }
+};
+
 /// Marks the contractions this pass schedules (the value is the register
 /// tile, one size per loop) and the loops it creates that must be peeled.
 constexpr llvm::StringLiteral kRegisterTiles = "mlc.register_tiles";
@@ -321,9 +359,12 @@ void convolutionToContraction(RewriterBase &rewriter,
 /// Sliding-window ops (depthwise convolution, pooling) iterate, as upstream
 /// defines them, with the window innermost and for depthwise NCHW even the
 /// channel inside the output columns. Reorders their loops to (output dims
-/// but the last, window dims, last output dim): the innermost loop then
-/// walks a row of the output and of the input, which LLVM vectorizes.
-void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
+/// but the last, window dims, last output dim) and marks them for register
+/// tiles of `nTile` output columns: each step of the window then multiplies
+/// a row of the input by one broadcast weight into an accumulator row that
+/// stays in registers across the window.
+void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int64_t nTile) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       !llvm::all_of(op->getOperandTypes(), isStaticF32))
     return;
@@ -340,13 +381,30 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
       cast<AffineDimExpr>(resultMap.getResults().back()).getPosition());
   if (order.size() != op.getNumLoops())
     return;
+  // Register tiles need unit strides: a strided row is not a vector load.
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  bool unitStrides = strides && llvm::all_of(strides.getValues<int64_t>(),
+                                             [](int64_t s) { return s == 1; });
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic =
       isa<linalg::GenericOp>(op.getOperation())
           ? FailureOr<linalg::GenericOp>(cast<linalg::GenericOp>(op))
           : linalg::generalizeNamedOp(rewriter, op);
-  if (succeeded(generic))
-    (void)linalg::interchangeGenericOp(rewriter, *generic, order);
+  if (failed(generic))
+    return;
+  FailureOr<linalg::GenericOp> interchanged =
+      linalg::interchangeGenericOp(rewriter, *generic, order);
+  if (failed(interchanged))
+    return;
+  if (!unitStrides)
+    return;
+  SmallVector<int64_t> tiles(order.size(), 1);
+  tiles.back() = nTile;
+  SmallVector<int64_t> identity = llvm::to_vector(
+      llvm::seq<int64_t>(0, static_cast<int64_t>(order.size())));
+  (*interchanged)->setAttr(kRegisterTiles,
+                           rewriter.getDenseI64ArrayAttr(tiles));
+  (*interchanged)->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(identity));
 }
 
 struct CPUTileAndVectorizePass
@@ -374,7 +432,7 @@ struct CPUTileAndVectorizePass
         windows.push_back(cast<linalg::LinalgOp>(op));
     });
     for (linalg::LinalgOp op : windows)
-      interchangeWindowLoops(rewriter, op);
+      interchangeWindowLoops(rewriter, op, nTile);
 
     // Cache level.
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
@@ -383,8 +441,6 @@ struct CPUTileAndVectorizePass
               scheduleContraction(op, mTile, nTile, kTile, nBlock, parallel))
         work.emplace_back(op, *schedule);
     });
-    if (work.empty())
-      return;
     for (auto &[op, schedule] : work) {
       FailureOr<Operation *> chunk = tileAndMark(
           rewriter, op, schedule.parallelTiles, schedule.loopOrder,
@@ -436,6 +492,25 @@ struct CPUTileAndVectorizePass
         continue;
       }
       rewriter.setInsertionPoint(op);
+      // Window tiles index their input with sums of loop dims; with every
+      // dim but the columns of size one, dropping the unit dims leaves
+      // plain row accesses the vectorizer takes.
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+          generic && !llvm::all_of(generic.getIndexingMapsArray(),
+                                   [](AffineMap m) {
+                                     return m.isProjectedPermutation();
+                                   })) {
+        linalg::ControlDropUnitDims control;
+        control.rankReductionStrategy = linalg::ControlDropUnitDims::
+            RankReductionStrategy::ExtractInsertSlice;
+        FailureOr<linalg::DropUnitDimsResult> dropped =
+            linalg::dropUnitDims(rewriter, generic, control);
+        if (failed(dropped))
+          continue;
+        rewriter.replaceOp(generic, dropped->replacements);
+        op = cast<linalg::LinalgOp>(dropped->resultOp.getOperation());
+        rewriter.setInsertionPoint(op);
+      }
       FailureOr<linalg::VectorizationResult> vectorized =
           linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
                             /*inputScalableVecDims=*/{},
@@ -457,6 +532,7 @@ struct CPUTileAndVectorizePass
           vector::populateVectorTransferPermutationMapLoweringPatterns(p);
           vector::populateVectorReductionToContractPatterns(p);
           tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(p);
+          p.add<FoldFullWriteIntoInsertSlice>(p.getContext());
           vector::TransferReadOp::getCanonicalizationPatterns(p,
                                                               p.getContext());
           vector::TransferWriteOp::getCanonicalizationPatterns(

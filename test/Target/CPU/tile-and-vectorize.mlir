@@ -95,16 +95,37 @@ func.func @integer(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xi32>
 
 // -----
 
-// Depthwise convolutions (and pooling) keep their scalar form but iterate
-// (n, c, oh, kh, kw, ow): the innermost loop walks a row, which LLVM
-// vectorizes. Upstream's order is (n, oh, ow, c, kh, kw).
-// CHECK: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d3, d4 + d5)>
+// Depthwise convolutions (and pooling) iterate (n, c, oh, kh, kw, ow)
+// instead of upstream's (n, oh, ow, c, kh, kw). With unit strides, each
+// 16-column row of the output is an accumulator kept in a vector register
+// across the 3x3 window: per step one row load of the input times one
+// broadcast weight.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x32x16x16xf32>, vector<16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<16xf32>)
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x32x18x18xf32>, vector<16xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x32x16x16xf32>
 func.func @depthwise(%x: tensor<1x32x18x18xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x16x16xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x32x16x16xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x32x18x18xf32>, tensor<32x3x3xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
   return %r : tensor<1x32x16x16xf32>
+}
+
+// -----
+
+// With stride 2 a row is not a vector load: the loops are only reordered.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d3, d5 * 2 + d4)>
+// CHECK-LABEL: func.func @depthwise_strided
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+// CHECK-NOT: vector.
+func.func @depthwise_strided(%x: tensor<1x32x57x57xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x28x28xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x28x28xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x32x57x57xf32>, tensor<32x3x3xf32>) outs(%f : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
+  return %r : tensor<1x32x28x28xf32>
 }
