@@ -78,8 +78,9 @@ def main():
             else:
                 with open(out) as f:
                     head = f.read(1 << 20)
-                sig = re.search(r"func\.func @main\((.*?)\) -> \((.*?)\) attr",
-                                head, re.S)
+                sig = re.search(
+                    r"func\.func @[\w.$-]+\((.*?)\) -> \((.*?)\) attr",
+                    head, re.S)
                 if not sig or "?" in sig.group(2) or "*" in sig.group(2):
                     status = "FAIL: result shapes are not static"
                 ops = head.count("mlc_graph.")

@@ -18,6 +18,8 @@
 
 #include "mlc/Target/CPU/Passes.h"
 
+#include "ContractedMulAdd.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -37,23 +39,6 @@ namespace mlc::target {
 using namespace mlir;
 
 namespace {
-/// `vector.fma` as a multiply and an add that may contract: LLVM fuses them
-/// into FMA instructions where the target has them (AVX2, NEON) instead of
-/// calling libm's `fmaf` per lane where it does not (generic x86-64).
-struct FmaToContractedMulAdd : OpRewritePattern<vector::FMAOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::FMAOp op,
-                                PatternRewriter &rewriter) const override {
-    auto contract = arith::FastMathFlagsAttr::get(
-        getContext(), arith::FastMathFlags::contract);
-    Value product = arith::MulFOp::create(rewriter, op.getLoc(), op.getLhs(),
-                                          op.getRhs(), contract);
-    rewriter.replaceOpWithNewOp<arith::AddFOp>(op, product, op.getAcc(),
-                                               contract);
-    return success();
-  }
-};
-
 /// insert_slice(transfer_write(v, t[0, ..., 0]), d[offsets]) where `v`
 /// overwrites all of `t` (whose shape is `v`'s behind unit dims) becomes
 /// transfer_write(v, d[offsets]): the write then targets the loop-carried
@@ -407,6 +392,55 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   (*interchanged)->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(identity));
 }
 
+/// Results below this many elements stay on the calling thread.
+constexpr int64_t kMinParallelElements = int64_t(1) << 15;
+
+/// Threads for the large loop nests that are not contractions (elementwise
+/// ops, im2col gathers, windows, reductions): an `scf.forall` over 8, 4 or
+/// 2 equal chunks of their outermost parallel loop of extent > 1. Register
+/// tile marks move to the chunk's op.
+void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> nests;
+  for (Operation &op : func.getBody().front())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+      if (!isa<linalg::FillOp>(&op) && linalgOp.hasPureTensorSemantics() &&
+          linalgOp.getNumDpsInits() == 1)
+        nests.push_back(linalgOp);
+  for (linalg::LinalgOp op : nests) {
+    auto resultType =
+        dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    if (!resultType || !resultType.hasStaticShape() ||
+        resultType.getNumElements() < kMinParallelElements)
+      continue;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<int64_t> sizes(ranges.size(), 0);
+    for (auto [d, range] : llvm::enumerate(ranges)) {
+      if (iterators[d] != utils::IteratorType::parallel ||
+          ShapedType::isDynamic(range) || range < 2)
+        continue;
+      for (int64_t chunks : {8, 4, 2})
+        if (range % chunks == 0) {
+          sizes[d] = range / chunks;
+          break;
+        }
+      break;
+    }
+    if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+      continue;
+    auto registerTiles = op->getAttr(kRegisterTiles);
+    auto loopOrder = op->getAttr(kLoopOrder);
+    SmallVector<int64_t> identity = llvm::to_vector(
+        llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
+    FailureOr<Operation *> chunk =
+        tileAndMark(rewriter, op, sizes, identity, /*forall=*/true);
+    if (failed(chunk) || !registerTiles)
+      continue;
+    (*chunk)->setAttr(kRegisterTiles, registerTiles);
+    (*chunk)->setAttr(kLoopOrder, loopOrder);
+  }
+}
+
 struct CPUTileAndVectorizePass
     : mlc::target::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
@@ -457,6 +491,8 @@ struct CPUTileAndVectorizePass
       (*tiled)->setAttr(kLoopOrder,
                         rewriter.getDenseI64ArrayAttr(schedule.loopOrder));
     }
+    if (parallel)
+      parallelizeOtherLoopNests(rewriter, func);
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
       return signalPassFailure();
@@ -571,7 +607,8 @@ struct CPUTileAndVectorizePass
       return signalPassFailure();
     if (lowerContractions &&
         failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
-          p.add<FmaToContractedMulAdd>(p.getContext());
+          p.add<mlc::target::FmaToContractedMulAdd<vector::FMAOp>>(
+              p.getContext());
         })))
       return signalPassFailure();
     func.walk([](Operation *op) {
