@@ -31,6 +31,7 @@
 using namespace mlir;
 using namespace mlc::graph;
 using mlc::detail::createFilledTensor;
+using mlc::detail::getStaticType;
 
 namespace {
 /// The static 4-D float type of `v`, or null.
@@ -72,8 +73,9 @@ resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
   return out;
 }
 
+/// `input` padded on its two spatial dims with `fill` (an element value).
 Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, double value) {
+                 ArrayRef<int64_t> pads, TypedAttr fillValue) {
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
@@ -82,14 +84,18 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> shape(type.getShape());
   for (int i = 2; i < 4; ++i)
     shape[i] += low[i] + high[i];
-  Value fill =
-      arith::ConstantOp::create(b, loc, type.getElementType(),
-                                b.getFloatAttr(type.getElementType(), value));
+  Value fill = arith::ConstantOp::create(b, loc, fillValue);
   return tensor::PadOp::create(
              b, loc, RankedTensorType::get(shape, type.getElementType()), input,
              getAsIndexOpFoldResult(b.getContext(), low),
              getAsIndexOpFoldResult(b.getContext(), high), fill)
       .getResult();
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, double value) {
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  return padSpatial(b, loc, input, pads, b.getFloatAttr(element, value));
 }
 
 SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a) {
@@ -118,6 +124,90 @@ Value channelwise(OpBuilder &b, Location loc, Value input, ValueRange params,
       .getResult(0);
 }
 
+} // namespace
+
+FailureOr<Value> mlc::detail::buildConv2D(
+    OpBuilder &rewriter, Location loc, Value inputValue, Value weightValue,
+    RankedTensorType result, std::optional<ArrayRef<int64_t>> stridesAttrs,
+    std::optional<ArrayRef<int64_t>> dilationsAttrs,
+    std::optional<ArrayRef<int64_t>> padsAttrs, AutoPad autoPad,
+    int64_t group) {
+  auto x = getStaticType(inputValue), w = getStaticType(weightValue);
+  if (!x || !w || x.getRank() != 4 || w.getRank() != 4)
+    return failure();
+  SmallVector<int64_t> strides = orOnes(stridesAttrs);
+  SmallVector<int64_t> dilations = orOnes(dilationsAttrs);
+  auto pads = resolvePads(x, w.getShape().drop_front(2), strides, dilations,
+                          padsAttrs, autoPad, false);
+  if (failed(pads))
+    return failure();
+  Type element = result.getElementType();
+  Value input = padSpatial(rewriter, loc, inputValue, *pads,
+                           rewriter.getZeroAttr(element));
+  Value acc = linalg::FillOp::create(
+                  rewriter, loc,
+                  arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getZeroAttr(element))
+                      .getResult(),
+                  tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                          element)
+                      .getResult())
+                  .getResult(0);
+  auto stridesAttr = rewriter.getI64TensorAttr(strides);
+  auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
+  int64_t c = x.getDimSize(1), m = w.getDimSize(0);
+  Value conv;
+  if (group == 1) {
+    conv = linalg::Conv2DNchwFchwOp::create(
+               rewriter, loc, TypeRange{result},
+               ValueRange{input, weightValue}, ValueRange{acc},
+               stridesAttr, dilationsAttr)
+               .getResult(0);
+  } else if (group == c && m == c) {
+    // Depthwise: weight [C, 1, kh, kw] -> [C, kh, kw].
+    auto wt = RankedTensorType::get({c, w.getDimSize(2), w.getDimSize(3)},
+                                    w.getElementType());
+    Value weight = tensor::CollapseShapeOp::create(
+        rewriter, loc, wt, weightValue,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    conv = linalg::DepthwiseConv2DNchwChwOp::create(
+               rewriter, loc, TypeRange{result}, ValueRange{input, weight},
+               ValueRange{acc}, stridesAttr, dilationsAttr)
+               .getResult(0);
+  } else {
+    // Grouped: [N, G, C/G, H, W] x [G, M/G, C/G, kh, kw].
+    auto in = cast<RankedTensorType>(input.getType());
+    auto gIn = RankedTensorType::get({in.getDimSize(0), group, c / group,
+                                      in.getDimSize(2), in.getDimSize(3)},
+                                     in.getElementType());
+    auto gW = RankedTensorType::get(
+        {group, m / group, w.getDimSize(1), w.getDimSize(2), w.getDimSize(3)},
+        w.getElementType());
+    auto gOut =
+        RankedTensorType::get({result.getDimSize(0), group, m / group,
+                               result.getDimSize(2), result.getDimSize(3)},
+                              result.getElementType());
+    Value gi = tensor::ExpandShapeOp::create(
+        rewriter, loc, gIn, input,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value gw = tensor::ExpandShapeOp::create(
+        rewriter, loc, gW, weightValue,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    Value ga = tensor::ExpandShapeOp::create(
+        rewriter, loc, gOut, acc,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value g = linalg::Conv2DNgchwGfchwOp::create(
+                  rewriter, loc, TypeRange{gOut}, ValueRange{gi, gw},
+                  ValueRange{ga}, stridesAttr, dilationsAttr)
+                  .getResult(0);
+    conv = tensor::CollapseShapeOp::create(
+        rewriter, loc, result, g,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  }
+  return conv;
+}
+
+namespace {
 struct ConvLowering : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -128,66 +218,13 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     if (!x || !w || !result)
       return rewriter.notifyMatchFailure(op, "only static 2-D float conv");
     Location loc = op.getLoc();
-    SmallVector<int64_t> strides = orOnes(op.getStrides());
-    SmallVector<int64_t> dilations = orOnes(op.getDilations());
-    auto pads = resolvePads(x, w.getShape().drop_front(2), strides, dilations,
-                            op.getPads(), op.getAutoPad(), false);
-    if (failed(pads))
+    FailureOr<Value> built = mlc::detail::buildConv2D(
+        rewriter, loc, adaptor.getInput(), adaptor.getWeight(), result,
+        op.getStrides(), op.getDilations(), op.getPads(), op.getAutoPad(),
+        op.getGroup());
+    if (failed(built))
       return rewriter.notifyMatchFailure(op, "bad window");
-    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads, 0.0);
-    Value acc = createFilledTensor(rewriter, loc, result, 0.0);
-    auto stridesAttr = rewriter.getI64TensorAttr(strides);
-    auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
-    int64_t group = op.getGroup();
-    int64_t c = x.getDimSize(1), m = w.getDimSize(0);
-    Value conv;
-    if (group == 1) {
-      conv = linalg::Conv2DNchwFchwOp::create(
-                 rewriter, loc, TypeRange{result},
-                 ValueRange{input, adaptor.getWeight()}, ValueRange{acc},
-                 stridesAttr, dilationsAttr)
-                 .getResult(0);
-    } else if (group == c && m == c) {
-      // Depthwise: weight [C, 1, kh, kw] -> [C, kh, kw].
-      auto wt = RankedTensorType::get({c, w.getDimSize(2), w.getDimSize(3)},
-                                      w.getElementType());
-      Value weight = tensor::CollapseShapeOp::create(
-          rewriter, loc, wt, adaptor.getWeight(),
-          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-      conv = linalg::DepthwiseConv2DNchwChwOp::create(
-                 rewriter, loc, TypeRange{result}, ValueRange{input, weight},
-                 ValueRange{acc}, stridesAttr, dilationsAttr)
-                 .getResult(0);
-    } else {
-      // Grouped: [N, G, C/G, H, W] x [G, M/G, C/G, kh, kw].
-      auto in = cast<RankedTensorType>(input.getType());
-      auto gIn = RankedTensorType::get({in.getDimSize(0), group, c / group,
-                                        in.getDimSize(2), in.getDimSize(3)},
-                                       in.getElementType());
-      auto gW = RankedTensorType::get(
-          {group, m / group, w.getDimSize(1), w.getDimSize(2), w.getDimSize(3)},
-          w.getElementType());
-      auto gOut =
-          RankedTensorType::get({result.getDimSize(0), group, m / group,
-                                 result.getDimSize(2), result.getDimSize(3)},
-                                result.getElementType());
-      Value gi = tensor::ExpandShapeOp::create(
-          rewriter, loc, gIn, input,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-      Value gw = tensor::ExpandShapeOp::create(
-          rewriter, loc, gW, adaptor.getWeight(),
-          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
-      Value ga = tensor::ExpandShapeOp::create(
-          rewriter, loc, gOut, acc,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-      Value g = linalg::Conv2DNgchwGfchwOp::create(
-                    rewriter, loc, TypeRange{gOut}, ValueRange{gi, gw},
-                    ValueRange{ga}, stridesAttr, dilationsAttr)
-                    .getResult(0);
-      conv = tensor::CollapseShapeOp::create(
-          rewriter, loc, result, g,
-          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-    }
+    Value conv = *built;
     if (Value bias = adaptor.getBias())
       conv = channelwise(rewriter, loc, conv, bias,
                          [](OpBuilder &b, Location l, ValueRange a) -> Value {

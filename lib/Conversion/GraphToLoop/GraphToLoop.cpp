@@ -30,6 +30,8 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphIndexingToLinalgPatterns(patterns);
   populateGraphDecompositionPatterns(patterns);
   populateGraphQuantToLinalgPatterns(patterns);
+  populateGraphEinsumToLinalgPatterns(patterns);
+  populateGraphQuantComputeToLinalgPatterns(patterns);
   populateGraphConvTransposeToLinalgPatterns(patterns);
 }
 

@@ -13,6 +13,8 @@
 #ifndef MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H
 #define MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H
 
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -83,6 +85,26 @@ inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
       b.getIntegerAttr(type.getElementType(), value));
   return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
 }
+
+/// An NCHW 2-D convolution (plain, depthwise or grouped) of `input` by
+/// `weight` into a zero-initialized `result`, with ONNX's window attributes
+/// (auto_pad resolved against the static shapes). Float or integer
+/// elements; the inputs must already have the result's element type.
+/// Fails on a malformed window. Defined in ConvPoolToLinalg.cpp.
+mlir::FailureOr<mlir::Value>
+buildConv2D(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+            mlir::Value weight, mlir::RankedTensorType result,
+            std::optional<llvm::ArrayRef<int64_t>> strides,
+            std::optional<llvm::ArrayRef<int64_t>> dilations,
+            std::optional<llvm::ArrayRef<int64_t>> pads,
+            mlc::graph::AutoPad autoPad, int64_t group);
+
+/// The maps of a (batch, broadcasting) matmul generic over loops
+/// (batch..., m, n, k) for operands of types `a`, `b` (ranks >= 2) and the
+/// result type: lhs, rhs, result. Defined in ReductionsToLinalg.cpp.
+llvm::SmallVector<mlir::AffineMap, 3>
+getMatMulMaps(mlir::RankedTensorType a, mlir::RankedTensorType b,
+              mlir::RankedTensorType result);
 
 } // namespace mlc::detail
 

@@ -303,29 +303,7 @@ struct BatchMatMulLowering : OpConversionPattern<MatMulOp> {
     if (!a || !b || !result || a.getRank() < 2 || b.getRank() < 2 ||
         !isa<FloatType>(result.getElementType()))
       return rewriter.notifyMatchFailure(op, "needs static float ranks >= 2");
-    int64_t rank = result.getRank(); // batch..., m, n
-    int64_t k = rank;                // the reduction dim
-    MLIRContext *ctx = rewriter.getContext();
-    auto operandMap = [&](RankedTensorType t, bool isLhs) {
-      SmallVector<AffineExpr> exprs;
-      int64_t batch = t.getRank() - 2, offset = (rank - 2) - batch;
-      for (int64_t i = 0; i < batch; ++i)
-        exprs.push_back(t.getDimSize(i) == 1 &&
-                                result.getDimSize(i + offset) != 1
-                            ? rewriter.getAffineConstantExpr(0)
-                            : rewriter.getAffineDimExpr(i + offset));
-      if (isLhs) {
-        exprs.push_back(rewriter.getAffineDimExpr(rank - 2));
-        exprs.push_back(rewriter.getAffineDimExpr(k));
-      } else {
-        exprs.push_back(rewriter.getAffineDimExpr(k));
-        exprs.push_back(rewriter.getAffineDimExpr(rank - 1));
-      }
-      return AffineMap::get(rank + 1, 0, exprs, ctx);
-    };
-    SmallVector<AffineMap> maps = {
-        operandMap(a, true), operandMap(b, false),
-        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+    int64_t rank = result.getRank();
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
@@ -334,7 +312,8 @@ struct BatchMatMulLowering : OpConversionPattern<MatMulOp> {
         op, linalg::GenericOp::create(
                 rewriter, loc, TypeRange{result},
                 ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-                createFilledTensor(rewriter, loc, result, 0.0), maps, iterators,
+                createFilledTensor(rewriter, loc, result, 0.0),
+                mlc::detail::getMatMulMaps(a, b, result), iterators,
                 [](OpBuilder &bb, Location l, ValueRange v) {
                   Value p = arith::MulFOp::create(bb, l, v[0], v[1]);
                   linalg::YieldOp::create(
@@ -627,6 +606,34 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
 };
 
 } // namespace
+
+SmallVector<AffineMap, 3>
+mlc::detail::getMatMulMaps(RankedTensorType a, RankedTensorType b,
+                           RankedTensorType result) {
+  int64_t rank = result.getRank(); // loops: batch..., m, n, then k
+  int64_t k = rank;
+  MLIRContext *ctx = result.getContext();
+  auto operandMap = [&](RankedTensorType t, bool isLhs) {
+    SmallVector<AffineExpr> exprs;
+    int64_t batch = t.getRank() - 2, offset = (rank - 2) - batch;
+    for (int64_t i = 0; i < batch; ++i)
+      exprs.push_back(t.getDimSize(i) == 1 &&
+                              result.getDimSize(i + offset) != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(i + offset, ctx));
+    if (isLhs) {
+      exprs.push_back(getAffineDimExpr(rank - 2, ctx));
+      exprs.push_back(getAffineDimExpr(k, ctx));
+    } else {
+      exprs.push_back(getAffineDimExpr(k, ctx));
+      exprs.push_back(getAffineDimExpr(rank - 1, ctx));
+    }
+    return AffineMap::get(rank + 1, 0, exprs, ctx);
+  };
+  return {operandMap(a, true), operandMap(b, false),
+          AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+              .getMajorSubMap(rank)};
+}
 
 void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,

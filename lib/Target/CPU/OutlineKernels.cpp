@@ -21,10 +21,13 @@ using namespace mlir;
 
 namespace {
 /// Types the bare-pointer calling convention passes: scalars and
-/// identity-layout, static memrefs.
+/// identity-layout, static memrefs. Zero-element memrefs stay in the model
+/// function: upstream's func-to-llvm does not convert a private function
+/// that takes one (the nest does no work anyway).
 bool isPassable(Type type) {
   if (auto memref = dyn_cast<MemRefType>(type))
-    return memref.getLayout().isIdentity() && memref.hasStaticShape();
+    return memref.getLayout().isIdentity() && memref.hasStaticShape() &&
+           memref.getNumElements() > 0;
   return type.isIntOrIndexOrFloat();
 }
 

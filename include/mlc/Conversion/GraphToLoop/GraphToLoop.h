@@ -40,6 +40,14 @@ void populateGraphConvTransposeToLinalgPatterns(
 /// QuantizeLinear and DequantizeLinear.
 void populateGraphQuantToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Einsum as one contraction generic.
+void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv: integer
+/// accumulation in i32, requantization in f32.
+void populateGraphQuantComputeToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Graph ops rewritten into other graph ops (log_softmax, hardmax,
 /// global_max_pool, instance_norm).
 void populateGraphDecompositionPatterns(mlir::RewritePatternSet &patterns);

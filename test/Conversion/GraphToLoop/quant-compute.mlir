@@ -1,0 +1,50 @@
+// RUN: mlc-opt %s -split-input-file -mlc-convert-graph-to-loop | FileCheck %s
+
+// MatMulInteger: operands widened to i32 minus their zero points, then an
+// i32 contraction.
+// CHECK-LABEL: func @matmul_integer
+// CHECK: linalg.generic
+// CHECK: arith.extui %{{.*}} : i8 to i32
+// CHECK: arith.subi
+// CHECK: linalg.generic
+// CHECK: arith.extui
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK-NOT: mlc_graph.matmul_integer
+func.func @matmul_integer(%a: tensor<4x3xui8>, %b: tensor<3x2xui8>, %z: tensor<ui8>) -> tensor<4x2xi32> {
+  %0 = mlc_graph.matmul_integer %a, %b lhs_zero_point %z : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<ui8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// QLinearMatMul requantizes: multiplier in f32, product and rounding in
+// f64, saturated to the output type.
+// CHECK-LABEL: func @qlinear_matmul
+// CHECK: arith.muli
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.*}} : f32
+// CHECK: arith.sitofp %{{.*}} : i32 to f64
+// CHECK: math.roundeven %{{.*}} : f64
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: arith.fptoui
+func.func @qlinear_matmul(%a: tensor<2x4xui8>, %as: tensor<f32>, %az: tensor<ui8>, %b: tensor<4x3xui8>, %bs: tensor<f32>, %bz: tensor<ui8>, %ys: tensor<f32>, %yz: tensor<ui8>) -> tensor<2x3xui8> {
+  %0 = mlc_graph.qlinear_matmul %a, %as, %az, %b, %bs, %bz, %ys, %yz : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<4x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %0 : tensor<2x3xui8>
+}
+
+// -----
+
+// ConvInteger pads the widened input with zeros (the zero point before the
+// subtraction) and convolves in i32.
+// CHECK-LABEL: func @conv_integer
+// CHECK: tensor.pad
+// CHECK: arith.constant 0 : i32
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x1x3x3xi32>
+func.func @conv_integer(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %z: tensor<ui8>) -> tensor<1x1x3x3xi32> {
+  %0 = mlc_graph.conv_integer %x, %w input_zero_point %z {pads = array<i64: 1, 1, 0, 0>} : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>, tensor<ui8>) -> tensor<1x1x3x3xi32>
+  return %0 : tensor<1x1x3x3xi32>
+}
