@@ -392,10 +392,93 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
     return success();
   }
 };
+/// LRN: y = x / (bias + alpha / size * sum of x^2 over the channel window
+/// [c - floor((size-1)/2), c + ceil((size-1)/2)])^beta. The window sum is a
+/// reduction over a copy of the channel dim read from a zero-padded x.
+struct LRNLowering : OpConversionPattern<LRNOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LRNOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    int64_t size = static_cast<int64_t>(op.getSize());
+    if (!type || type.getRank() < 3 || size < 1 ||
+        !isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs a static float N, C, ...");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Type element = type.getElementType();
+    int64_t low = (size - 1) / 2, high = size - 1 - low;
+    SmallVector<int64_t> lows(rank, 0), highs(rank, 0);
+    lows[1] = low;
+    highs[1] = high;
+    SmallVector<int64_t> paddedShape(type.getShape());
+    paddedShape[1] += low + high;
+    Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                           rewriter.getZeroAttr(element));
+    Value padded = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get(paddedShape, element),
+        adaptor.getInput(), getAsIndexOpFoldResult(rewriter.getContext(), lows),
+        getAsIndexOpFoldResult(rewriter.getContext(), highs), zero);
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineExpr> window;
+    for (int64_t d = 0; d < rank; ++d)
+      window.push_back(d == 1 ? getAffineDimExpr(1, ctx) +
+                                    getAffineDimExpr(rank, ctx)
+                              : getAffineDimExpr(d, ctx));
+    // The window operand only gives the reduction loop its extent.
+    Value windowShape = tensor::EmptyOp::create(rewriter, loc, {size}, element);
+    SmallVector<AffineMap> sumMaps = {
+        AffineMap::get(rank + 1, 0, window, ctx),
+        AffineMap::get(rank + 1, 0, {getAffineDimExpr(rank, ctx)}, ctx),
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> sumIterators(
+        rank, utils::IteratorType::parallel);
+    sumIterators.push_back(utils::IteratorType::reduction);
+    Value sum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{padded, windowShape},
+            createFilledTensor(rewriter, loc, type, 0.0), sumMaps,
+            sumIterators,
+            [](OpBuilder &b, Location l, ValueRange a) {
+              Value sq = arith::MulFOp::create(b, l, a[0], a[0]);
+              linalg::YieldOp::create(
+                  b, l, Value(arith::AddFOp::create(b, l, a[2], sq)));
+            })
+            .getResult(0);
+    double alpha = op.getAlpha().convertToDouble() / size;
+    double beta = op.getBeta().convertToDouble();
+    double bias = op.getBias().convertToDouble();
+    SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         element);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, TypeRange{type},
+                ValueRange{adaptor.getInput(), sum}, init, maps, iterators,
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  auto cst = [&](double v) {
+                    return arith::ConstantOp::create(
+                        b, l, element, b.getFloatAttr(element, v));
+                  };
+                  Value d = arith::AddFOp::create(
+                      b, l, cst(bias), arith::MulFOp::create(b, l, cst(alpha),
+                                                             a[1]));
+                  d = math::PowFOp::create(b, l, d, cst(beta));
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::DivFOp::create(b, l, a[0], d)));
+                })
+                .getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
       .add<ConvLowering, PoolLowering<MaxPoolOp>, PoolLowering<AveragePoolOp>,
-           GlobalAveragePoolLowering, BatchNormLowering>(patterns.getContext());
+           GlobalAveragePoolLowering, BatchNormLowering, LRNLowering>(
+          patterns.getContext());
 }

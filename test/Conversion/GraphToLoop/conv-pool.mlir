@@ -42,3 +42,17 @@ func.func @norm_and_global_pool(%x: tensor<1x2x4x4xf32>, %p: tensor<2xf32>) -> t
   %1 = mlc_graph.global_average_pool %0 : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>
   return %1 : tensor<1x2x1x1xf32>
 }
+
+// -----
+
+// LRN: squares summed over a channel window of a zero-padded input, then
+// x / (bias + alpha/size * sum)^beta.
+// CHECK-LABEL: func @lrn
+// CHECK: tensor.pad %{{.*}} low[0, 1, 0, 0] high[0, 1, 0, 0]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK: math.powf
+// CHECK: arith.divf
+func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
+  %0 = mlc_graph.lrn %x {size = 3 : i64} : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
+  return %0 : tensor<1x5x2x2xf32>
+}

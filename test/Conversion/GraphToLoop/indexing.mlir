@@ -73,3 +73,29 @@ func.func @conv_transpose(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>, %b: 
   %0 = mlc_graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, tensor<2xf32>) -> tensor<1x2x7x7xf32>
   return %0 : tensor<1x2x7x7xf32>
 }
+
+// -----
+
+// GatherND reads each index tuple, then the element it names (clamped).
+// CHECK-LABEL: func @gather_nd
+// CHECK: linalg.generic
+// CHECK: tensor.extract %{{.*}} : tensor<2x2xi64>
+// CHECK: arith.minsi
+// CHECK: tensor.extract %{{.*}} : tensor<2x2x3xf32>
+func.func @gather_nd(%x: tensor<2x2x3xf32>, %i: tensor<2x2xi64>) -> tensor<2x3xf32> {
+  %0 = mlc_graph.gather_nd %x, %i : (tensor<2x2x3xf32>, tensor<2x2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ScatterND visits (tuple, slice element) pairs in order over a copy.
+// CHECK-LABEL: func @scatter_nd_add
+// CHECK: %[[C6:.*]] = arith.constant 6 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C6]]
+// CHECK: arith.addf
+// CHECK: tensor.insert
+func.func @scatter_nd_add(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %0 = mlc_graph.scatter_nd %x, %i, %u {reduction = "add"} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

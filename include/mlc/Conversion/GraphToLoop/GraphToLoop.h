@@ -23,7 +23,7 @@ void populateGraphElementwiseToLinalgPatterns(
 void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// 2-D convolution (plain, depthwise, grouped), pooling, global average
-/// pooling and batch normalization.
+/// pooling, batch normalization and LRN.
 void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Reductions, layer norm, N-D matmul, gather, constant slices and cast.
@@ -39,6 +39,10 @@ void populateGraphConvTransposeToLinalgPatterns(
 
 /// QuantizeLinear and DequantizeLinear.
 void populateGraphQuantToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// GatherND and ScatterND (in-order updates, optional reduction).
+void populateGraphGatherScatterNDToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
