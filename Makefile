@@ -11,7 +11,7 @@
 #   make build   build only (build/bin/mlc-opt, ...)
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
 #   make conformance   run ONNX's node tests, rewrite docs/Conformance.md
-#   make models-check  export real PyTorch models and import them (slow)
+#   make models-check  export real PyTorch models, compile, run, compare (slow)
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
 #
@@ -60,6 +60,7 @@ conformance: build
 models-check: build
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
+	/usr/bin/python3 utils/check_recurrent.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
 
 bench: build

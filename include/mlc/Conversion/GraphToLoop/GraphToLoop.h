@@ -44,6 +44,10 @@ void populateGraphQuantToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphGatherScatterNDToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
+/// RNN, GRU and LSTM: the input projection as one contraction, the steps
+/// as an scf.for over a recurrent contraction and a gate generic.
+void populateGraphRecurrentToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
