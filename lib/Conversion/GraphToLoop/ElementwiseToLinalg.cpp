@@ -287,6 +287,23 @@ Value buildScalar(Operation *op, OpBuilder &b, Location loc, ValueRange args,
         return arith::SelectOp::create(
             b, loc, fix, arith::AddIOp::create(b, loc, r, args[1]), r);
       })
+      .Case([&](BitShiftOp o) -> Value {
+        if (!isUnsigned)
+          return {};
+        unsigned width = t.getIntOrFloatBitWidth();
+        Value shifted =
+            o.getLeft()
+                ? Value(arith::ShLIOp::create(b, loc, args[0], args[1]))
+                : Value(arith::ShRUIOp::create(b, loc, args[0], args[1]));
+        // LLVM's shifts by >= the width are poison; ONNX's give 0.
+        Value tooFar = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::uge, args[1],
+            arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, width)));
+        return arith::SelectOp::create(
+            b, loc, tooFar,
+            arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, 0)),
+            shifted);
+      })
       .Case([&](PReluOp) -> Value {
         if (!isFloat)
           return {};
@@ -416,7 +433,7 @@ bool isElementwise(Operation *op) {
              GreaterOrEqualOp, AndOp, OrOp, XorOp, NotOp, WhereOp, SinhOp,
              CoshOp, AsinOp, AcosOp, AtanOp, AsinhOp, AcoshOp, AtanhOp, SignOp,
              SoftsignOp, SeluOp, CeluOp, ThresholdedReluOp, ShrinkOp, IsNaNOp,
-             IsInfOp, ModOp, PReluOp>(op);
+             IsInfOp, ModOp, PReluOp, BitShiftOp>(op);
 }
 
 /// True when buildScalar handles `op` on elements of type `t` (the type of
@@ -430,7 +447,7 @@ bool isSupportedElementType(Operation *op, Type t) {
   if (t.isUnsignedInteger())
     return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, EqualOp,
                LessOp, LessOrEqualOp, GreaterOp, GreaterOrEqualOp, WhereOp,
-               ModOp, ClipOp, PowOp>(op);
+               ModOp, ClipOp, PowOp, BitShiftOp>(op);
   if (t.isSignlessInteger())
     return isa<IdentityOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, NegOp,
                AbsOp, ReluOp, EqualOp, LessOp, LessOrEqualOp, GreaterOp,

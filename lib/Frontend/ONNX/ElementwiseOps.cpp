@@ -219,6 +219,18 @@ LogicalResult convertMod(NodeImporter &n) {
                        n.builder.getBoolAttr(fmod));
 }
 
+LogicalResult convertBitShift(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  std::optional<std::string> direction = n.getString("direction");
+  if (!direction || (*direction != "LEFT" && *direction != "RIGHT"))
+    return n.fail("direction must be \"LEFT\" or \"RIGHT\"");
+  if (!NodeImporter::getElementType(n.getInput(0)).isUnsignedInteger())
+    return n.fail("BitShift takes unsigned integers");
+  return n.emit<BitShiftOp>(n.getInput(0), n.getInput(1),
+                            n.builder.getBoolAttr(*direction == "LEFT"));
+}
+
 LogicalResult convertWhere(NodeImporter &n) {
   if (failed(n.expectInputs(3, 3)))
     return failure();
@@ -280,6 +292,7 @@ void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t.add("Pow", 7, convertPow);
   t.add("Mod", 10, convertMod);
   t.add("PRelu", 7, binary<PReluOp>());
+  t.add("BitShift", 11, convertBitShift);
   t.add("Max", 6, variadic<MaxOp>());
   t.add("Min", 6, variadic<MinOp>());
   t.add("Sum", 6, variadic<AddOp>());

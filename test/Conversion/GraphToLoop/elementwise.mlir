@@ -56,3 +56,15 @@ func.func @unsupported(%x: tensor<?x4xf32>, %y: tensor<3x4xf32>, %a: tensor<i64>
   %3 = mlc_graph.relu %y : (tensor<3x4xf32>) -> tensor<3x4xf32>
   return %0, %2, %3 : tensor<?x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// BitShift on unsigned integers: a logical shift, 0 past the bit width.
+// CHECK-LABEL: func @bit_shift_right
+// CHECK: arith.shrui
+// CHECK: arith.cmpi uge
+// CHECK: arith.select
+func.func @bit_shift_right(%a: tensor<3xui8>, %b: tensor<3xui8>) -> tensor<3xui8> {
+  %0 = mlc_graph.bit_shift %a, %b {left = false} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %0 : tensor<3xui8>
+}

@@ -237,6 +237,15 @@ def Graph_ModOp : Graph_BinaryOp<"mod", Graph_NumericTensor, "Mod", []> {
                        DefaultValuedAttr<BoolAttr, "false">:$fmod);
 }
 def Graph_PReluOp : Graph_BinaryOp<"prelu", Graph_NumericTensor, "PRelu">;
+def Graph_BitShiftOp : Graph_BinaryOp<"bit_shift", Graph_NumericTensor, "BitShift", []> {
+  let description = [{
+    ONNX `BitShift` on unsigned integers: `lhs` shifted by `rhs` bits, to
+    the left when `left` is set, else to the right (logical). Shifting by
+    the bit width or more gives 0.
+  }];
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs,
+                       BoolAttr:$left);
+}
 def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "And", [Commutative]>;
 def Graph_OrOp : Graph_BinaryOp<"or", Graph_BoolTensor, "Or", [Commutative]>;
 def Graph_XorOp : Graph_BinaryOp<"xor", Graph_BoolTensor, "Xor", [Commutative]>;
