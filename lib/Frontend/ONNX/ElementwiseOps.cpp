@@ -133,7 +133,15 @@ LogicalResult convertDropout(NodeImporter &n) {
       return n.fail("training_mode = true is not supported (inference only)");
   }
   n.results.push_back(n.getInput(0));
-  return success();
+  if (n.node.output_size() < 2 || n.node.output(1).empty())
+    return success();
+  // In inference every element is kept: the mask is all true.
+  auto type = dyn_cast<RankedTensorType>(n.getInput(0).getType());
+  if (!type || !type.hasStaticShape())
+    return n.fail("the mask output needs an input of static shape");
+  Builder &b = n.builder;
+  return n.emit<ConstantOp>(DenseElementsAttr::get(
+      RankedTensorType::get(type.getShape(), b.getI1Type()), true));
 }
 
 LogicalResult convertLeakyRelu(NodeImporter &n) {

@@ -102,6 +102,54 @@ LogicalResult convertInstanceNorm(NodeImporter &n) {
       n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
 }
 
+/// MeanVarianceNormalization, spelled as ONNX's function body does:
+/// (x - mean(x)) / (sqrt(mean(x^2) - mean(x)^2) + 1e-9) over `axes`.
+LogicalResult convertMVN(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  Value x = n.getInput(0);
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type)
+    return n.fail("the input needs a known rank");
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> axes = {0, 2, 3};
+  if (const onnx::AttributeProto *attr = n.getAttr("axes"))
+    axes.assign(attr->ints().begin(), attr->ints().end());
+  for (int64_t &a : axes) {
+    if (a < -rank || a >= rank)
+      return n.fail("axis " + llvm::Twine(a) + " is out of range for rank " +
+                    llvm::Twine(rank));
+    if (a < 0)
+      a += rank;
+  }
+  Builder &b = n.builder;
+  auto mean = [&](Value v) {
+    return n.create<ReduceMeanOp>(v, b.getDenseI64ArrayAttr(axes),
+                                  b.getBoolAttr(true), b.getBoolAttr(false));
+  };
+  FailureOr<ReduceMeanOp> mu = mean(x);
+  FailureOr<MulOp> squared = n.create<MulOp>(x, x);
+  if (failed(mu) || failed(squared))
+    return failure();
+  FailureOr<ReduceMeanOp> meanOfSquares = mean(squared->getResult());
+  FailureOr<MulOp> squaredMean = n.create<MulOp>(mu->getResult(), mu->getResult());
+  if (failed(meanOfSquares) || failed(squaredMean))
+    return failure();
+  FailureOr<SubOp> variance =
+      n.create<SubOp>(meanOfSquares->getResult(), squaredMean->getResult());
+  if (failed(variance))
+    return failure();
+  FailureOr<SqrtOp> stddev = n.create<SqrtOp>(variance->getResult());
+  FailureOr<SubOp> centered = n.create<SubOp>(x, mu->getResult());
+  if (failed(stddev) || failed(centered))
+    return failure();
+  FailureOr<AddOp> denominator = n.create<AddOp>(
+      stddev->getResult(), n.getScalarConstant(type.getElementType(), 1e-9));
+  if (failed(denominator))
+    return failure();
+  return n.emit<DivOp>(centered->getResult(), denominator->getResult());
+}
+
 /// LayerNormalization. Its optional Mean and InvStdDev outputs are spelled
 /// out with reductions: mean(x), 1 / sqrt(mean((x - mean)^2) + epsilon).
 LogicalResult convertLayerNorm(NodeImporter &n) {
@@ -204,6 +252,7 @@ LogicalResult convertConvTranspose(NodeImporter &n) {
 
 void mlc::onnx_import::addNNConverters(ConverterTable &t) {
   t.add("MatMul", 1, convertMatMul);
+  t.add("MeanVarianceNormalization", 9, convertMVN);
   t.add("Gemm", 7, convertGemm);
   t.add("Conv", 1, convertConv);
   t.add("MaxPool", 1, convertPool<MaxPoolOp>);

@@ -56,6 +56,41 @@ LogicalResult convertConstant(NodeImporter &n) {
   return n.emit<ConstantOp>(value);
 }
 
+/// EyeLike: ones on diagonal k of a 2-D shape, zeros elsewhere. The result
+/// depends only on the (static) input shape, so it is a constant.
+LogicalResult convertEyeLike(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  auto type = dyn_cast<RankedTensorType>(n.getInput(0).getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape())
+    return n.fail("the input must be 2-D with a static shape");
+  Type element = type.getElementType();
+  if (const onnx::AttributeProto *dtype = n.getAttr("dtype")) {
+    element = getElementType(n.builder.getContext(), dtype->i());
+    if (!element)
+      return n.fail("unsupported dtype " + getDataTypeName(dtype->i()));
+  }
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t k = n.getInt("k", 0);
+  auto result = RankedTensorType::get({rows, cols}, element);
+  SmallVector<Attribute> values;
+  values.reserve(rows * cols);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      double v = j - i == k ? 1.0 : 0.0;
+      if (isa<FloatType>(element))
+        values.push_back(n.builder.getFloatAttr(element, v));
+      else if (element.isInteger(1))
+        values.push_back(n.builder.getBoolAttr(v != 0));
+      else if (isa<IntegerType>(element))
+        values.push_back(n.builder.getIntegerAttr(element, APInt(
+            element.getIntOrFloatBitWidth(), static_cast<uint64_t>(v))));
+      else
+        return n.fail("unsupported dtype");
+    }
+  return n.emit<ConstantOp>(DenseElementsAttr::get(result, values));
+}
+
 LogicalResult convertReshape(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
@@ -263,6 +298,7 @@ LogicalResult convertShape(NodeImporter &n) {
 
 void mlc::onnx_import::addTensorConverters(ConverterTable &t) {
   t.add("Constant", 1, convertConstant);
+  t.add("EyeLike", 9, convertEyeLike);
   t.add("Reshape", 5, convertReshape);
   t.add("Flatten", 1, convertFlatten);
   t.add("Squeeze", 1, convertSqueeze);
