@@ -82,6 +82,7 @@ std::optional<DType> parseNpyDescr(llvm::StringRef descr) {
       .Case("u4", DType::UInt32)
       .Case("i8", DType::Int64)
       .Case("u8", DType::UInt64)
+      .Case("V2", DType::BFloat16) // what writeNpy writes for bfloat16
       .Default(std::nullopt);
 }
 
