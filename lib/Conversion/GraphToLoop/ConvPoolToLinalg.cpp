@@ -42,22 +42,28 @@ RankedTensorType static4d(Value v) {
              : RankedTensorType();
 }
 
-/// The explicit (begin, end) pads of the two spatial dims, with auto_pad
-/// and ceil_mode resolved against the static input.
+/// The explicit pads of the spatial dims (all begins, then all ends, as
+/// ONNX orders them), with auto_pad and ceil_mode resolved against the
+/// static input.
 FailureOr<SmallVector<int64_t, 4>>
 resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
             ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
             std::optional<ArrayRef<int64_t>> pads, AutoPad autoPad,
             bool ceilMode) {
-  SmallVector<int64_t, 4> out(4, 0); // h_begin, w_begin, h_end, w_end
-  for (int i = 0; i < 2; ++i) {
+  size_t spatial = kernel.size();
+  if (strides.size() != spatial || dilations.size() != spatial ||
+      (pads && pads->size() != 2 * spatial) ||
+      input.getRank() != static_cast<int64_t>(spatial) + 2)
+    return failure();
+  SmallVector<int64_t, 4> out(2 * spatial, 0);
+  for (size_t i = 0; i < spatial; ++i) {
     WindowDim dim;
     dim.input = input.getDimSize(i + 2);
     dim.kernel = kernel[i];
     dim.stride = strides[i];
     dim.dilation = dilations[i];
     dim.padBegin = pads ? (*pads)[i] : 0;
-    dim.padEnd = pads ? (*pads)[i + 2] : 0;
+    dim.padEnd = pads ? (*pads)[i + spatial] : 0;
     auto r = computeWindowDim(dim, getWindowPadding(autoPad), ceilMode);
     if (!r) {
       llvm::consumeError(r.takeError());
@@ -68,21 +74,24 @@ resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
     int64_t effective = (kernel[i] - 1) * dilations[i] + 1;
     int64_t needed =
         (r->output - 1) * strides[i] + effective - dim.input - r->padBegin;
-    out[i + 2] = std::max(r->padEnd, needed);
+    out[i + spatial] = std::max(r->padEnd, needed);
   }
   return out;
 }
 
-/// `input` padded on its two spatial dims with `fill` (an element value).
+/// `input` padded on its spatial dims (all but the first two) with
+/// `fillValue` (an element value); `pads` as resolvePads returns them.
 Value padSpatial(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> pads, TypedAttr fillValue) {
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<int64_t> low = {0, 0, pads[0], pads[1]};
-  SmallVector<int64_t> high = {0, 0, pads[2], pads[3]};
+  size_t spatial = pads.size() / 2;
+  SmallVector<int64_t> low(2, 0), high(2, 0);
+  llvm::append_range(low, pads.take_front(spatial));
+  llvm::append_range(high, pads.drop_front(spatial));
   SmallVector<int64_t> shape(type.getShape());
-  for (int i = 2; i < 4; ++i)
+  for (size_t i = 2; i < shape.size(); ++i)
     shape[i] += low[i] + high[i];
   Value fill = arith::ConstantOp::create(b, loc, fillValue);
   return tensor::PadOp::create(
@@ -98,8 +107,9 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   return padSpatial(b, loc, input, pads, b.getFloatAttr(element, value));
 }
 
-SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a) {
-  return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>{1, 1};
+SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
+                            size_t n = 2) {
+  return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, 1);
 }
 
 /// out[n, c, h, w] = f(in[n, c, h, w], params[c]...) as one generic.
@@ -310,6 +320,109 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// A max or sum over the windows of an already padded N-D input, as one
+/// generic over (n, c, outputs..., window...): the pooling named ops are
+/// 2-D (and 1-D/3-D in other layouts) only.
+Value windowReduce(OpBuilder &b, Location loc, Value padded,
+                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                   ArrayRef<int64_t> dilations, RankedTensorType result,
+                   bool isMax) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = result.getRank(), spatial = kernel.size();
+  int64_t loops = rank + spatial;
+  SmallVector<AffineExpr> in = {getAffineDimExpr(0, ctx),
+                                getAffineDimExpr(1, ctx)};
+  SmallVector<AffineExpr> window;
+  for (int64_t i = 0; i < spatial; ++i) {
+    in.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
+                 getAffineDimExpr(rank + i, ctx) * dilations[i]);
+    window.push_back(getAffineDimExpr(rank + i, ctx));
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(loops, 0, in, ctx), AffineMap::get(loops, 0, window, ctx),
+      AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(spatial, utils::IteratorType::reduction);
+  Type element = result.getElementType();
+  Value windowShape = tensor::EmptyOp::create(b, loc, kernel, element);
+  Value init = createFilledTensor(
+      b, loc, result, isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{result}, ValueRange{padded, windowShape}, init,
+             maps, iterators,
+             [&](OpBuilder &bb, Location l, ValueRange a) {
+               Value v =
+                   isMax ? Value(arith::MaximumFOp::create(bb, l, a[0], a[2]))
+                         : Value(arith::AddFOp::create(bb, l, a[0], a[2]));
+               linalg::YieldOp::create(bb, l, v);
+             })
+      .getResult(0);
+}
+
+/// Max and average pooling over 1 or 3 (or more) spatial dims; 2-D pooling
+/// keeps the named ops, which the CPU backend vectorizes.
+template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isMax = std::is_same_v<OpTy, MaxPoolOp>;
+    auto x = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    if (!x || !result || kernel.size() == 2 || !isa<FloatType>(x.getElementType()))
+      return rewriter.notifyMatchFailure(op, "static float N-D pooling only");
+    size_t spatial = kernel.size();
+    SmallVector<int64_t> strides = orOnes(op.getStrides(), spatial);
+    SmallVector<int64_t> dilations = orOnes(op.getDilations(), spatial);
+    auto pads = resolvePads(x, kernel, strides, dilations, op.getPads(),
+                            op.getAutoPad(), op.getCeilMode());
+    if (failed(pads))
+      return rewriter.notifyMatchFailure(op, "bad window");
+    Location loc = op.getLoc();
+    double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    Value input =
+        padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
+    Value reduced = windowReduce(rewriter, loc, input, kernel, strides,
+                                 dilations, result, isMax);
+    if constexpr (isMax) {
+      rewriter.replaceOp(op, reduced);
+      return success();
+    } else {
+      bool padded = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
+      Value count;
+      if (!padded || op.getCountIncludePad()) {
+        int64_t size = 1;
+        for (int64_t k : kernel)
+          size *= k;
+        count = createFilledTensor(rewriter, loc, result, size);
+      } else {
+        Value ones = padSpatial(rewriter, loc,
+                                createFilledTensor(rewriter, loc, x, 1.0),
+                                *pads, 0.0);
+        count = windowReduce(rewriter, loc, ones, kernel, strides, dilations,
+                             result, false);
+      }
+      int64_t rank = result.getRank();
+      SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(rank));
+      SmallVector<utils::IteratorType> it(rank, utils::IteratorType::parallel);
+      Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                           result.getElementType());
+      rewriter.replaceOp(
+          op, linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{result}, ValueRange{reduced, count},
+                  ValueRange{init}, maps, it,
+                  [](OpBuilder &b, Location l, ValueRange a) {
+                    linalg::YieldOp::create(
+                        b, l, Value(arith::DivFOp::create(b, l, a[0], a[1])));
+                  })
+                  .getResult(0));
+      return success();
+    }
+  }
+};
+
 struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -479,6 +592,7 @@ struct LRNLowering : OpConversionPattern<LRNOp> {
 void mlc::populateGraphConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
       .add<ConvLowering, PoolLowering<MaxPoolOp>, PoolLowering<AveragePoolOp>,
+           PoolNdLowering<MaxPoolOp>, PoolNdLowering<AveragePoolOp>,
            GlobalAveragePoolLowering, BatchNormLowering, LRNLowering>(
           patterns.getContext());
 }

@@ -56,3 +56,16 @@ func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
   %0 = mlc_graph.lrn %x {size = 3 : i64} : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
   return %0 : tensor<1x5x2x2xf32>
 }
+
+// -----
+
+// 1-D (and 3-D) pooling is one generic over (n, c, outputs, window); the
+// window operand only gives the reduction loops their extents.
+// CHECK-LABEL: func @max_pool_1d
+// CHECK: %[[WIN:.*]] = tensor.empty() : tensor<3xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[WIN]] : tensor<1x3x9xf32>, tensor<3xf32>)
+// CHECK: arith.maximumf
+func.func @max_pool_1d(%x: tensor<1x3x9xf32>) -> tensor<1x3x4xf32> {
+  %0 = mlc_graph.max_pool %x {kernel_shape = array<i64: 3>, strides = array<i64: 2>} : (tensor<1x3x9xf32>) -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
+}
