@@ -192,6 +192,40 @@ LogicalResult convertRandom(NodeImporter &n) {
       b.getF32FloatAttr(n.getFloat(normal ? "scale" : "high", 1.0f)),
       seed ? b.getF32FloatAttr(seed->f()) : FloatAttr());
 }
+/// Bernoulli(p): 1 where a uniform draw in [0, 1) is below p, else 0, in
+/// `dtype` (default: p's type).
+LogicalResult convertBernoulli(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  Builder &b = n.builder;
+  Value p = n.getInput(0);
+  Type pType = NodeImporter::getElementType(p);
+  if (!isa<FloatType>(pType))
+    return n.fail("the probabilities must be floats");
+  Type dtype = pType;
+  if (const onnx::AttributeProto *d = n.getAttr("dtype")) {
+    dtype = getElementType(b.getContext(), d->i());
+    if (!dtype)
+      return n.fail("unsupported dtype " + getDataTypeName(d->i()));
+  }
+  const onnx::AttributeProto *seed = n.getAttr("seed");
+  FailureOr<RandomOp> draw = n.create<RandomOp>(
+      p, b.getStringAttr("uniform"), TypeAttr::get(pType),
+      DenseI64ArrayAttr(), b.getF32FloatAttr(0.0f), b.getF32FloatAttr(1.0f),
+      seed ? b.getF32FloatAttr(seed->f()) : FloatAttr());
+  if (failed(draw))
+    return failure();
+  FailureOr<LessOp> hit = n.create<LessOp>(draw->getResult(), p);
+  if (failed(hit))
+    return failure();
+  auto type = cast<TensorType>(p.getType());
+  Type result = type.hasRank()
+                    ? Type(RankedTensorType::get(type.getShape(), dtype))
+                    : Type(UnrankedTensorType::get(dtype));
+  n.results.push_back(
+      CastOp::create(n.builder, n.loc, result, hit->getResult()));
+  return success();
+}
 } // namespace
 
 void mlc::onnx_import::addSequenceConverters(ConverterTable &t) {
@@ -207,4 +241,5 @@ void mlc::onnx_import::addSequenceConverters(ConverterTable &t) {
   for (llvm::StringRef op : {"RandomNormal", "RandomUniform",
                              "RandomNormalLike", "RandomUniformLike"})
     t.add(op, 1, convertRandom);
+  t.add("Bernoulli", 15, convertBernoulli);
 }

@@ -48,6 +48,9 @@ void populateGraphGatherScatterNDToLinalgPatterns(
 /// as an scf.for over a recurrent contraction and a gate generic.
 void populateGraphRecurrentToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// RandomUniform/RandomNormal as a stateless counter-based generator.
+void populateGraphRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
