@@ -60,7 +60,7 @@ conformance: build
 models-check: build
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
-	/usr/bin/python3 utils/check_recurrent.py $(BUILD_DIR)
+	/usr/bin/python3 utils/check_torch_ops.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
 
 bench: build

@@ -31,6 +31,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphDecompositionPatterns(patterns);
   populateGraphQuantToLinalgPatterns(patterns);
   populateGraphEinsumToLinalgPatterns(patterns);
+  populateGraphGridSampleToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);
   populateGraphRecurrentToLinalgPatterns(patterns);
   populateGraphGatherScatterNDToLinalgPatterns(patterns);

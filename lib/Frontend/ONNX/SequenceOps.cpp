@@ -192,6 +192,17 @@ LogicalResult convertRandom(NodeImporter &n) {
       b.getF32FloatAttr(n.getFloat(normal ? "scale" : "high", 1.0f)),
       seed ? b.getF32FloatAttr(seed->f()) : FloatAttr());
 }
+LogicalResult convertGridSample(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  Builder &b = n.builder;
+  return n.emit<GridSampleOp>(
+      n.getInput(0), n.getInput(1),
+      b.getStringAttr(n.getString("mode").value_or("bilinear")),
+      b.getStringAttr(n.getString("padding_mode").value_or("zeros")),
+      b.getBoolAttr(n.getInt("align_corners", 0) != 0));
+}
+
 /// Bernoulli(p): 1 where a uniform draw in [0, 1) is below p, else 0, in
 /// `dtype` (default: p's type).
 LogicalResult convertBernoulli(NodeImporter &n) {
@@ -242,4 +253,5 @@ void mlc::onnx_import::addSequenceConverters(ConverterTable &t) {
                              "RandomNormalLike", "RandomUniformLike"})
     t.add(op, 1, convertRandom);
   t.add("Bernoulli", 15, convertBernoulli);
+  t.add("GridSample", 16, convertGridSample);
 }

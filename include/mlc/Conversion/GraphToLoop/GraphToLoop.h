@@ -51,6 +51,9 @@ void populateGraphRecurrentToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// RandomUniform/RandomNormal as a stateless counter-based generator.
 void populateGraphRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// GridSample (bilinear, nearest, bicubic; every padding mode).
+void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

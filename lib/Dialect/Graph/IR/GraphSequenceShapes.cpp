@@ -259,6 +259,31 @@ LogicalResult LRNOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return success();
 }
 
+LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                             Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  StringRef mode = adaptor.getMode(), padding = adaptor.getPaddingMode();
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    return shapeError(loc, name, "unknown mode '", mode, "'");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return shapeError(loc, name, "unknown padding_mode '", padding, "'");
+  auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto grid = dyn_cast<RankedTensorType>(adaptor.getGrid().getType());
+  if (!x || !grid)
+    return shapeError(loc, name, "needs ranked operands");
+  if (x.getRank() != 4 || grid.getRank() != 4)
+    return shapeError(loc, name, "only 2-D sampling (rank-4 X and grid) is "
+                                 "supported");
+  if (failed(checkDim(loc, name, "grid", grid.getShape(), 3, 2)) ||
+      failed(checkDim(loc, name, "grid", grid.getShape(), 0, x.getDimSize(0))))
+    return failure();
+  types.push_back(RankedTensorType::get({x.getDimSize(0), x.getDimSize(1),
+                                         grid.getDimSize(1),
+                                         grid.getDimSize(2)},
+                                        x.getElementType()));
+  return success();
+}
+
 LogicalResult RandomOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                          Adaptor adaptor, Types &types) {
   StringRef name = getOperationName();

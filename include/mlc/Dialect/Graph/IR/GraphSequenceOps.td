@@ -112,6 +112,22 @@ def Graph_LRNOp : Graph_InferOp<"lrn", [SameOperandsAndResultElementType]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_GridSampleOp : Graph_InferOp<"grid_sample"> {
+  let summary = "ONNX GridSample: X [N, C, H, W] sampled at grid [N, Ho, Wo, 2]";
+  let description = [{
+    Grid points are (x, y) normalized to [-1, 1]; `mode` is `bilinear`,
+    `nearest` or `bicubic`, `padding_mode` `zeros`, `border` or
+    `reflection`; `align_corners` maps -1 and 1 to the corner pixels'
+    centers instead of their outer edges. The result is [N, C, Ho, Wo].
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$grid,
+                       DefaultValuedAttr<StrAttr, "\"bilinear\"">:$mode,
+                       DefaultValuedAttr<StrAttr, "\"zeros\"">:$padding_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_RandomOp : Graph_InferOp<"random"> {
   let summary = "ONNX RandomNormal/RandomUniform (and their *Like forms)";
   let description = [{
