@@ -264,12 +264,14 @@ struct CumSumLowering : OpConversionPattern<CumSumOp> {
     // A rank-1 input has only one valid axis, whatever its runtime value.
     if (!axisValue && type && type.getRank() == 1)
       axisValue = 0;
-    if (!type || type != getStaticType(op.getResult()) || !axisValue)
-      return rewriter.notifyMatchFailure(op, "needs static shape and axis");
+    if (!type || type != getStaticType(op.getResult()))
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
     Type element = type.getElementType();
     bool isFloat = isa<FloatType>(element);
     if (!isFloat && !element.isSignlessInteger())
       return rewriter.notifyMatchFailure(op, "element type not supported");
+    if (!axisValue)
+      return lowerWithRuntimeAxis(op, adaptor, rewriter, type);
     int64_t rank = type.getRank();
     int64_t axis = *axisValue < 0 ? *axisValue + rank : *axisValue;
     Location loc = op.getLoc();
@@ -304,6 +306,140 @@ struct CumSumLowering : OpConversionPattern<CumSumOp> {
                               : Value(arith::AddIOp::create(b, l, a[1], a[0]));
           linalg::YieldOp::create(
               b, l, Value(arith::SelectOp::create(b, l, take, sum, a[1])));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+
+  /// An axis known only at run time (a graph input): a reduction over
+  /// k in [0, largest dim) whose body picks the axis' index and extent by
+  /// comparing the axis with each dim, and reads the input at the position
+  /// with k on the axis (clamped; positions past the axis' extent add
+  /// nothing). An axis out of range gives zeros, never a wild read.
+  LogicalResult lowerWithRuntimeAxis(CumSumOp op, OpAdaptor adaptor,
+                                     ConversionPatternRewriter &rewriter,
+                                     RankedTensorType type) const {
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    Type element = type.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    auto axisType = getStaticType(adaptor.getAxis());
+    if (!axisType || axisType.getNumElements() != 1 || rank == 0)
+      return rewriter.notifyMatchFailure(op, "axis must have one element");
+    SmallVector<Value> zeros(axisType.getRank(),
+                             arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value axis = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, adaptor.getAxis(), zeros));
+    Value rankValue = arith::ConstantIndexOp::create(rewriter, loc, rank);
+    Value negative = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::slt, axis,
+        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    axis = arith::SelectOp::create(
+        rewriter, loc, negative,
+        arith::AddIOp::create(rewriter, loc, axis, rankValue), axis);
+    int64_t longest = 1;
+    for (int64_t d : type.getShape())
+      longest = std::max(longest, d);
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, {getAffineDimExpr(rank, ctx)}, ctx),
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value window = tensor::EmptyOp::create(rewriter, loc, {longest}, element);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
+    init = linalg::FillOp::create(rewriter, loc,
+                                  createZero(rewriter, loc, element), init)
+               .getResult(0);
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    Value source = adaptor.getInput();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, window, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          auto c = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(b, l, v);
+          };
+          Value k = linalg::IndexOp::create(b, l, rank);
+          Value i = c(0), extent = c(0);
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value index = linalg::IndexOp::create(b, l, d);
+            Value isAxis =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, axis, c(d));
+            i = arith::SelectOp::create(b, l, isAxis, index, i);
+            extent = arith::SelectOp::create(b, l, isAxis,
+                                             c(type.getDimSize(d)), extent);
+            Value at = arith::SelectOp::create(b, l, isAxis, k, index);
+            position.push_back(
+                arith::MinUIOp::create(b, l, at, c(type.getDimSize(d) - 1)));
+          }
+          arith::CmpIPredicate pred =
+              reverse ? (exclusive ? arith::CmpIPredicate::ugt
+                                   : arith::CmpIPredicate::uge)
+                      : (exclusive ? arith::CmpIPredicate::ult
+                                   : arith::CmpIPredicate::ule);
+          Value take = arith::AndIOp::create(
+              b, l, arith::CmpIOp::create(b, l, pred, k, i),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k,
+                                    extent));
+          Value v = tensor::ExtractOp::create(b, l, source, position);
+          Value sum = isFloat ? Value(arith::AddFOp::create(b, l, a[1], v))
+                              : Value(arith::AddIOp::create(b, l, a[1], v));
+          linalg::YieldOp::create(
+              b, l, Value(arith::SelectOp::create(b, l, take, sum, a[1])));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+/// ReverseSequence: out[.., t, .., b, ..] = in[.., t' , .., b, ..] with
+/// t' = lengths[b] - 1 - t for t < lengths[b], else t (lengths clamped to
+/// the time extent, so a bad length never reads outside the input).
+struct ReverseSequenceLowering : OpConversionPattern<ReverseSequenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReverseSequenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type || type != getStaticType(op.getResult()))
+      return rewriter.notifyMatchFailure(op, "needs a static shape");
+    int64_t rank = type.getRank();
+    int64_t batch = op.getBatchAxis(), time = op.getTimeAxis();
+    int64_t steps = type.getDimSize(time);
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, {getAffineDimExpr(batch, ctx)}, ctx),
+        rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    Value source = adaptor.getInput();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, adaptor.getLengths(), init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          auto c = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(b, l, v);
+          };
+          Value length =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
+          length = arith::MaxSIOp::create(b, l, length, c(0));
+          length = arith::MinSIOp::create(b, l, length, c(steps));
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d)
+            position.push_back(linalg::IndexOp::create(b, l, d));
+          Value t = position[time];
+          Value reversed = arith::SubIOp::create(
+              b, l, arith::SubIOp::create(b, l, length, c(1)), t);
+          Value inside =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t, length);
+          position[time] = arith::SelectOp::create(b, l, inside, reversed, t);
+          linalg::YieldOp::create(
+              b, l, Value(tensor::ExtractOp::create(b, l, source, position)));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -456,5 +592,6 @@ void mlc::populateGraphIndexingToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<TriluLowering, GatherElementsLowering, ExpandLowering,
                BlockRearrangeLowering<DepthToSpaceOp>,
                BlockRearrangeLowering<SpaceToDepthOp>, CumSumLowering,
-               OneHotLowering, ScatterElementsLowering>(patterns.getContext());
+               OneHotLowering, ScatterElementsLowering,
+               ReverseSequenceLowering>(patterns.getContext());
 }

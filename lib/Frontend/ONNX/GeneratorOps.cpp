@@ -96,6 +96,15 @@ LogicalResult convertCumSum(NodeImporter &n) {
                           n.builder.getBoolAttr(n.getInt("reverse", 0) != 0));
 }
 
+LogicalResult convertReverseSequence(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 2)))
+    return failure();
+  return n.emit<ReverseSequenceOp>(
+      n.getInput(0), n.getInput(1),
+      n.builder.getI64IntegerAttr(n.getInt("batch_axis", 1)),
+      n.builder.getI64IntegerAttr(n.getInt("time_axis", 0)));
+}
+
 LogicalResult convertTopK(NodeImporter &n) {
   Value k;
   if (n.opset < 10) {
@@ -204,6 +213,7 @@ void mlc::onnx_import::addGeneratorConverters(ConverterTable &t) {
   t.add("Trilu", 14, convertTrilu);
   t.add("Tile", 6, convertTile);
   t.add("CumSum", 11, convertCumSum);
+  t.add("ReverseSequence", 10, convertReverseSequence);
   t.add("TopK", 1, convertTopK);
   t.add("DepthToSpace", 1, convertDepthToSpace);
   t.add("SpaceToDepth", 1, convertSpaceToDepth);

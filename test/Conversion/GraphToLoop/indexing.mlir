@@ -99,3 +99,30 @@ func.func @scatter_nd_add(%x: tensor<4x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2
   %0 = mlc_graph.scatter_nd %x, %i, %u {reduction = "add"} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// CumSum with the axis a graph input: a reduction over the longest dim
+// whose body picks the axis at run time.
+// CHECK-LABEL: func @cumsum_runtime_axis
+// CHECK: tensor.extract %{{.*}}[] : tensor<i64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<3xf32>)
+// CHECK: arith.minui
+// CHECK: tensor.extract %{{.*}} : tensor<2x3xf32>
+func.func @cumsum_runtime_axis(%x: tensor<2x3xf32>, %axis: tensor<i64>) -> tensor<2x3xf32> {
+  %0 = mlc_graph.cum_sum %x, %axis : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ReverseSequence reads each entry's steps backwards up to its length.
+// CHECK-LABEL: func @reverse_sequence
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<4xi64>)
+// CHECK: arith.minsi
+// CHECK: arith.select
+// CHECK: tensor.extract %{{.*}} : tensor<3x4x2xf32>
+func.func @reverse_sequence(%x: tensor<3x4x2xf32>, %l: tensor<4xi64>) -> tensor<3x4x2xf32> {
+  %0 = mlc_graph.reverse_sequence %x, %l : (tensor<3x4x2xf32>, tensor<4xi64>) -> tensor<3x4x2xf32>
+  return %0 : tensor<3x4x2xf32>
+}

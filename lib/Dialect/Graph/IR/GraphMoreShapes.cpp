@@ -191,6 +191,23 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return pushTensor(types, ArrayRef<int64_t>(out), element);
 }
 
+LogicalResult ReverseSequenceOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                                  Adaptor adaptor,
+                                                  Types &types) {
+  StringRef name = getOperationName();
+  auto shape = getTensorShape(adaptor.getInput());
+  int64_t batch = static_cast<int64_t>(adaptor.getBatchAxis());
+  int64_t time = static_cast<int64_t>(adaptor.getTimeAxis());
+  if (!((batch == 0 && time == 1) || (batch == 1 && time == 0)))
+    return shapeError(loc, name, "batch_axis and time_axis must be 0 and 1 "
+                                 "(in either order), got ", batch, " and ",
+                      time);
+  if (shape && shape->size() < 2)
+    return shapeError(loc, name, "the input must have rank >= 2");
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+
 LogicalResult CumSumOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                          Adaptor adaptor, Types &types) {
   if (!isScalarLike(adaptor.getAxis()))

@@ -98,6 +98,15 @@ def Graph_CumSumOp : Graph_InferOp<"cum_sum"> {
   let assemblyFormat = "$input `,` $axis attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_ReverseSequenceOp : Graph_InferOp<"reverse_sequence"> {
+  let summary = "ONNX ReverseSequence: each batch entry's first lengths[b] steps reversed";
+  let arguments = (ins Graph_Tensor:$input, Graph_I64Tensor:$lengths,
+                       DefaultValuedAttr<I64Attr, "1">:$batch_axis,
+                       DefaultValuedAttr<I64Attr, "0">:$time_axis);
+  let results = (outs Graph_Tensor:$output);
+  let assemblyFormat = "$input `,` $lengths attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_TopKOp : Graph_InferOp<"top_k"> {
   let summary = "ONNX TopK: the k largest (or smallest) values and their indices";
   let arguments = (ins Graph_NumericTensor:$input, Graph_I64Tensor:$k,
