@@ -84,11 +84,64 @@ template <typename OpTy> LogicalResult convertGlobalPool(NodeImporter &n) {
   return n.emit<OpTy>(n.getInput(0));
 }
 
+/// BatchNormalization with training_mode = 1 (opset 14+): normalizes with
+/// the batch's own statistics over every dim but the channel (the
+/// inference op given them as mean and variance) and returns the updated
+/// running statistics, input * momentum + batch * (1 - momentum).
+LogicalResult convertTrainingBatchNorm(NodeImporter &n) {
+  Value x = n.getInput(0);
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || type.getRank() < 2)
+    return n.fail("training mode needs an input of known rank >= 2");
+  Builder &b = n.builder;
+  SmallVector<int64_t> axes = {0};
+  for (int64_t d = 2; d < type.getRank(); ++d)
+    axes.push_back(d);
+  auto mean = [&](Value v, bool keep) {
+    return n.create<ReduceMeanOp>(v, b.getDenseI64ArrayAttr(axes),
+                                  b.getBoolAttr(keep), b.getBoolAttr(false));
+  };
+  FailureOr<ReduceMeanOp> batchMean = mean(x, false);
+  FailureOr<ReduceMeanOp> keptMean = mean(x, true);
+  if (failed(batchMean) || failed(keptMean))
+    return failure();
+  FailureOr<SubOp> centered = n.create<SubOp>(x, keptMean->getResult());
+  if (failed(centered))
+    return failure();
+  FailureOr<MulOp> squared =
+      n.create<MulOp>(centered->getResult(), centered->getResult());
+  if (failed(squared))
+    return failure();
+  FailureOr<ReduceMeanOp> batchVar = mean(squared->getResult(), false);
+  if (failed(batchVar))
+    return failure();
+  if (failed(n.emit<BatchNormOp>(
+          x, n.getInput(1), n.getInput(2), batchMean->getResult(),
+          batchVar->getResult(),
+          b.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)))))
+    return failure();
+  Type element = type.getElementType();
+  float momentum = n.getFloat("momentum", 0.9f);
+  Value keep = n.getScalarConstant(element, momentum);
+  Value take = n.getScalarConstant(element, 1.0f - momentum);
+  for (auto [running, batch] :
+       {std::pair(n.getInput(3), batchMean->getResult()),
+        std::pair(n.getInput(4), batchVar->getResult())}) {
+    FailureOr<MulOp> old = n.create<MulOp>(running, keep);
+    FailureOr<MulOp> fresh = n.create<MulOp>(batch, take);
+    if (failed(old) || failed(fresh))
+      return failure();
+    if (failed(n.emit<AddOp>(old->getResult(), fresh->getResult())))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult convertBatchNorm(NodeImporter &n) {
   if (failed(n.expectInputs(5, 5)))
     return failure();
   if (n.getInt("training_mode", 0) != 0)
-    return n.fail("training_mode = 1 is not supported (inference only)");
+    return convertTrainingBatchNorm(n);
   return n.emit<BatchNormOp>(
       n.getInput(0), n.getInput(1), n.getInput(2), n.getInput(3), n.getInput(4),
       n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)));
