@@ -423,6 +423,97 @@ template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// MaxPool's indices: a generic over (n, c, outputs..., window...) with two
+/// accumulators, the running maximum and its flat input index; a later
+/// element replaces them only when strictly greater (the first maximum
+/// wins). Padded positions hold -inf and are never chosen over real ones.
+struct MaxPoolIndicesLowering : OpConversionPattern<MaxPoolIndicesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPoolIndicesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto x = getStaticType(adaptor.getInput());
+    auto result = getStaticType(op.getResult());
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    if (!x || !result || !isa<FloatType>(x.getElementType()))
+      return rewriter.notifyMatchFailure(op, "static float pooling only");
+    size_t spatial = kernel.size();
+    SmallVector<int64_t> strides = orOnes(op.getStrides(), spatial);
+    SmallVector<int64_t> dilations = orOnes(op.getDilations(), spatial);
+    auto pads = resolvePads(x, kernel, strides, dilations, op.getPads(),
+                            op.getAutoPad(), op.getCeilMode());
+    if (failed(pads))
+      return rewriter.notifyMatchFailure(op, "bad window");
+    Location loc = op.getLoc();
+    Type element = x.getElementType();
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads,
+                             -std::numeric_limits<double>::infinity());
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = result.getRank(), loops = rank + spatial;
+    SmallVector<AffineExpr> in = {getAffineDimExpr(0, ctx),
+                                  getAffineDimExpr(1, ctx)};
+    SmallVector<AffineExpr> window;
+    for (size_t i = 0; i < spatial; ++i) {
+      in.push_back(getAffineDimExpr(2 + i, ctx) * strides[i] +
+                   getAffineDimExpr(rank + i, ctx) * dilations[i]);
+      window.push_back(getAffineDimExpr(rank + i, ctx));
+    }
+    AffineMap outMap =
+        AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, in, ctx),
+                                   AffineMap::get(loops, 0, window, ctx),
+                                   outMap, outMap};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.append(spatial, utils::IteratorType::reduction);
+    auto valueType = RankedTensorType::get(result.getShape(), element);
+    Value windowShape = tensor::EmptyOp::create(rewriter, loc, kernel, element);
+    Value maxInit = createFilledTensor(
+        rewriter, loc, valueType, -std::numeric_limits<double>::infinity());
+    Value indexInit =
+        createFilledTensor(rewriter, loc, result, APInt(64, 0));
+    bool columnMajor = op.getStorageOrder() == 1;
+    ArrayRef<int64_t> shape = x.getShape();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, result},
+        ValueRange{input, windowShape}, ValueRange{maxInit, indexInit}, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          auto c = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(b, l, v);
+          };
+          // The unpadded input position of this window element.
+          SmallVector<Value> position = {linalg::IndexOp::create(b, l, 0),
+                                         linalg::IndexOp::create(b, l, 1)};
+          for (size_t i = 0; i < spatial; ++i) {
+            Value o = linalg::IndexOp::create(b, l, 2 + i);
+            Value k = linalg::IndexOp::create(b, l, rank + i);
+            Value p = arith::AddIOp::create(
+                b, l, arith::MulIOp::create(b, l, o, c(strides[i])),
+                arith::MulIOp::create(b, l, k, c(dilations[i])));
+            position.push_back(arith::SubIOp::create(b, l, p, c((*pads)[i])));
+          }
+          // Flat index: n, c, then the spatial dims in storage order.
+          SmallVector<unsigned> order = {0, 1};
+          for (size_t i = 0; i < spatial; ++i)
+            order.push_back(columnMajor ? 2 + spatial - 1 - i : 2 + i);
+          Value flat = c(0);
+          for (unsigned d : order)
+            flat = arith::AddIOp::create(
+                b, l, arith::MulIOp::create(b, l, flat, c(shape[d])),
+                position[d]);
+          Value greater = arith::CmpFOp::create(
+              b, l, arith::CmpFPredicate::OGT, a[0], a[2]);
+          Value index = arith::IndexCastOp::create(b, l, b.getI64Type(), flat);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, greater, a[0], a[2]),
+                         arith::SelectOp::create(b, l, greater, index, a[3])});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
 struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -593,6 +684,7 @@ void mlc::populateGraphConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
       .add<ConvLowering, PoolLowering<MaxPoolOp>, PoolLowering<AveragePoolOp>,
            PoolNdLowering<MaxPoolOp>, PoolNdLowering<AveragePoolOp>,
+           MaxPoolIndicesLowering,
            GlobalAveragePoolLowering, BatchNormLowering, LRNLowering>(
           patterns.getContext());
 }

@@ -65,11 +65,19 @@ template <typename OpTy> LogicalResult convertPool(NodeImporter &n) {
   Builder &b = n.builder;
   BoolAttr ceil = b.getBoolAttr(n.getInt("ceil_mode", 0) != 0);
   if constexpr (std::is_same_v<OpTy, MaxPoolOp>) {
-    if (n.getInt("storage_order", 0) != 0 && n.node.output_size() > 1)
-      return n.fail("storage_order = 1 is not supported");
-    return n.emit<MaxPoolOp>(n.getInput(0), kernel, n.getI64Array("strides"),
-                             n.getPads(*autoPad), n.getI64Array("dilations"),
-                             ceil, *autoPad);
+    if (failed(n.emit<MaxPoolOp>(n.getInput(0), kernel,
+                                 n.getI64Array("strides"), n.getPads(*autoPad),
+                                 n.getI64Array("dilations"), ceil, *autoPad)))
+      return failure();
+    if (n.node.output_size() < 2 || n.node.output(1).empty())
+      return success();
+    int64_t storageOrder = n.getInt("storage_order", 0);
+    if (storageOrder != 0 && storageOrder != 1)
+      return n.fail("storage_order must be 0 or 1");
+    return n.emit<MaxPoolIndicesOp>(
+        n.getInput(0), kernel, n.getI64Array("strides"), n.getPads(*autoPad),
+        n.getI64Array("dilations"), ceil, *autoPad,
+        b.getI64IntegerAttr(storageOrder));
   } else {
     return n.emit<AveragePoolOp>(
         n.getInput(0), kernel, n.getI64Array("strides"), n.getPads(*autoPad),

@@ -69,3 +69,17 @@ func.func @max_pool_1d(%x: tensor<1x3x9xf32>) -> tensor<1x3x4xf32> {
   %0 = mlc_graph.max_pool %x {kernel_shape = array<i64: 3>, strides = array<i64: 2>} : (tensor<1x3x9xf32>) -> tensor<1x3x4xf32>
   return %0 : tensor<1x3x4xf32>
 }
+
+// -----
+
+// MaxPool's indices: running maximum and its flat input index, replaced
+// only by a strictly greater element.
+// CHECK-LABEL: func @max_pool_indices
+// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: arith.select
+func.func @max_pool_indices(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64> {
+  %0 = mlc_graph.max_pool_indices %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64>
+  return %0 : tensor<1x1x2x2xi64>
+}

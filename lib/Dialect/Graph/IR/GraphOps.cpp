@@ -407,6 +407,16 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                         adaptor.getAutoPad(), element, types);
 }
 
+LogicalResult MaxPoolIndicesOp::inferReturnTypes(MLIRContext *context,
+                                                 OptLoc loc, Adaptor adaptor,
+                                                 Types &types) {
+  if (failed(inferPool(loc, getOperationName(), adaptor, types)))
+    return failure();
+  auto pooled = cast<TensorType>(types.back());
+  types.back() = pooled.clone(IntegerType::get(context, 64));
+  return success();
+}
+
 LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                           Adaptor adaptor, Types &types) {
   return inferPool(loc, getOperationName(), adaptor, types);

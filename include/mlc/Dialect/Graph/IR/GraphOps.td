@@ -346,6 +346,26 @@ class Graph_PoolOp<string mnemonic, string onnxName, dag extraArgs>
 }
 
 def Graph_MaxPoolOp : Graph_PoolOp<"max_pool", "MaxPool", (ins)>;
+def Graph_MaxPoolIndicesOp : Graph_InferOp<"max_pool_indices"> {
+  let summary = "The indices output of ONNX MaxPool";
+  let description = [{
+    For each window of `mlc_graph.max_pool` with the same attributes, the
+    flat index into the input of its (first) maximum: over (n, c, spatial...)
+    in row-major order, or with the spatial dims in column-major order when
+    `storage_order` is 1. Padding is not counted.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DenseI64ArrayAttr:$kernel_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<Graph_AutoPadAttr,
+                                         "::mlc::graph::AutoPad::NotSet">:$auto_pad,
+                       DefaultValuedAttr<I64Attr, "0">:$storage_order);
+  let results = (outs Graph_I64Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
 def Graph_AveragePoolOp : Graph_PoolOp<"average_pool", "AveragePool",
     (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad)>;
 
