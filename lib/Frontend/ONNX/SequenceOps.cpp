@@ -203,6 +203,34 @@ LogicalResult convertGridSample(NodeImporter &n) {
       b.getBoolAttr(n.getInt("align_corners", 0) != 0));
 }
 
+LogicalResult convertDFT(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 2)))
+    return failure();
+  if (n.hasInput(1)) {
+    // dft_length: only the signal's own length (no padding or cropping).
+    auto length = n.getConstantInts(n.getInput(1));
+    auto type = dyn_cast<RankedTensorType>(n.getInput(0).getType());
+    int64_t axis = n.getInt("axis", 1);
+    if (!length || length->size() != 1 || !type ||
+        axis < -type.getRank() || axis >= type.getRank() ||
+        (*length)[0] !=
+            type.getDimSize(axis < 0 ? axis + type.getRank() : axis))
+      return n.fail("dft_length other than the signal length is not "
+                    "supported");
+  }
+  Builder &b = n.builder;
+  return n.emit<DFTOp>(n.getInput(0),
+                       b.getI64IntegerAttr(n.getInt("axis", 1)),
+                       b.getBoolAttr(n.getInt("inverse", 0) != 0),
+                       b.getBoolAttr(n.getInt("onesided", 0) != 0));
+}
+
+LogicalResult convertDet(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  return n.emit<DetOp>(n.getInput(0));
+}
+
 /// Bernoulli(p): 1 where a uniform draw in [0, 1) is below p, else 0, in
 /// `dtype` (default: p's type).
 LogicalResult convertBernoulli(NodeImporter &n) {
@@ -254,4 +282,6 @@ void mlc::onnx_import::addSequenceConverters(ConverterTable &t) {
     t.add(op, 1, convertRandom);
   t.add("Bernoulli", 15, convertBernoulli);
   t.add("GridSample", 16, convertGridSample);
+  t.add("DFT", 17, convertDFT);
+  t.add("Det", 11, convertDet);
 }

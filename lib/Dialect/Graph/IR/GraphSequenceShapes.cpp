@@ -284,6 +284,50 @@ LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return success();
 }
 
+LogicalResult DFTOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                      Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!x)
+    return shapeError(loc, name, "needs a ranked input");
+  int64_t rank = x.getRank();
+  if (rank < 3)
+    return shapeError(loc, name, "the input needs rank >= 3, got ", rank);
+  int64_t last = x.getDimSize(rank - 1);
+  if (!ShapedType::isDynamic(last) && last != 1 && last != 2)
+    return shapeError(loc, name, "the last dim must be 1 (real) or 2 "
+                                 "(complex), got ", last);
+  int64_t axis = static_cast<int64_t>(adaptor.getAxis());
+  if (axis < 0)
+    axis += rank;
+  if (axis < 1 || axis > rank - 2)
+    return shapeError(loc, name, "axis ", adaptor.getAxis(),
+                      " is not a signal dim of a rank-", rank, " input");
+  SmallVector<int64_t> shape(x.getShape());
+  shape.back() = 2;
+  if (adaptor.getOnesided() && !ShapedType::isDynamic(shape[axis]))
+    shape[axis] = shape[axis] / 2 + 1;
+  types.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult DetOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                      Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!x)
+    return shapeError(loc, name, "needs a ranked input");
+  int64_t rank = x.getRank();
+  if (rank < 2)
+    return shapeError(loc, name, "the input needs rank >= 2, got ", rank);
+  if (failed(checkDim(loc, name, "input", x.getShape(), rank - 1,
+                      x.getDimSize(rank - 2))))
+    return failure();
+  types.push_back(
+      RankedTensorType::get(x.getShape().drop_back(2), x.getElementType()));
+  return success();
+}
+
 LogicalResult RandomOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                          Adaptor adaptor, Types &types) {
   StringRef name = getOperationName();

@@ -128,6 +128,29 @@ def Graph_GridSampleOp : Graph_InferOp<"grid_sample"> {
   let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_DFTOp : Graph_InferOp<"dft"> {
+  let summary = "ONNX DFT (opset 17): discrete Fourier transform along one axis";
+  let description = [{
+    `input` is [batch, signal..., 1] (real) or [batch, signal..., 2]
+    (complex); the result is complex, [batch, signal..., 2], with `axis`
+    of length `n` (or `n / 2 + 1` when `onesided`). `inverse` conjugates
+    the kernel and scales by 1 / n.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$inverse,
+                       DefaultValuedAttr<BoolAttr, "false">:$onesided);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_DetOp : Graph_InferOp<"det"> {
+  let summary = "ONNX Det: determinants of the trailing [n, n] matrices";
+  let arguments = (ins Graph_FloatTensor:$input);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_RandomOp : Graph_InferOp<"random"> {
   let summary = "ONNX RandomNormal/RandomUniform (and their *Like forms)";
   let description = [{
