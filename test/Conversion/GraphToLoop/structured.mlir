@@ -45,3 +45,24 @@ func.func @weights() -> tensor<2x2xf32> {
     }
   }
 #-}
+
+// -----
+
+// A straight-line If evaluates both branches and selects: the static memory
+// plan has no place for buffers that exist only when a branch is taken.
+// CHECK-LABEL: func @if_speculated
+// CHECK-DAG: math.exp
+// CHECK-DAG: math.log
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK-NOT: mlc_graph.if
+func.func @if_speculated(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mlc_graph.if %c {
+    %a = mlc_graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+    mlc_graph.yield %a : tensor<4xf32>
+  } else {
+    %b = mlc_graph.log %x : (tensor<4xf32>) -> tensor<4xf32>
+    mlc_graph.yield %b : tensor<4xf32>
+  } : (tensor<i1>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
