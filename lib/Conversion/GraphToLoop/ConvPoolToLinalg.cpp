@@ -82,7 +82,7 @@ resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
 /// `input` padded on its spatial dims (all but the first two) with
 /// `fillValue` (an element value); `pads` as resolvePads returns them.
 Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, TypedAttr fillValue) {
+                 ArrayRef<int64_t> pads, Value fill) {
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
@@ -93,12 +93,32 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   SmallVector<int64_t> shape(type.getShape());
   for (size_t i = 2; i < shape.size(); ++i)
     shape[i] += low[i] + high[i];
-  Value fill = arith::ConstantOp::create(b, loc, fillValue);
   return tensor::PadOp::create(
              b, loc, RankedTensorType::get(shape, type.getElementType()), input,
              getAsIndexOpFoldResult(b.getContext(), low),
              getAsIndexOpFoldResult(b.getContext(), high), fill)
       .getResult();
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, TypedAttr fillValue) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return input;
+  return padSpatial(b, loc, input, pads,
+                    arith::ConstantOp::create(b, loc, fillValue).getResult());
+}
+
+/// The smallest value of an integer type (unsigned types as their signless
+/// view: arith constants are signless).
+Value integerMin(OpBuilder &b, Location loc, IntegerType type) {
+  unsigned width = type.getWidth();
+  Type signless = b.getIntegerType(width);
+  Value v = arith::ConstantOp::create(
+      b, loc, signless,
+      b.getIntegerAttr(signless, type.isUnsigned()
+                                     ? APInt::getMinValue(width)
+                                     : APInt::getSignedMinValue(width)));
+  return mlc::detail::viewAs(b, loc, v, type);
 }
 
 Value padSpatial(OpBuilder &b, Location loc, Value input,
@@ -346,6 +366,31 @@ Value windowReduce(OpBuilder &b, Location loc, Value padded,
   iterators.append(spatial, utils::IteratorType::reduction);
   Type element = result.getElementType();
   Value windowShape = tensor::EmptyOp::create(b, loc, kernel, element);
+  if (auto integer = dyn_cast<IntegerType>(element)) {
+    // Integer max pooling (MaxPool takes int8/uint8): the padding already
+    // holds the type's minimum, which is also the initial value.
+    Value init =
+        linalg::FillOp::create(
+            b, loc, integerMin(b, loc, integer),
+            tensor::EmptyOp::create(b, loc, result.getShape(), element)
+                .getResult())
+            .getResult(0);
+    Type signless = mlc::detail::getSignlessType(element);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{result}, ValueRange{padded, windowShape}, init,
+               maps, iterators,
+               [&](OpBuilder &bb, Location l, ValueRange a) {
+                 Value x = mlc::detail::viewAs(bb, l, a[0], signless);
+                 Value acc = mlc::detail::viewAs(bb, l, a[2], signless);
+                 Value v =
+                     integer.isUnsigned()
+                         ? Value(arith::MaxUIOp::create(bb, l, x, acc))
+                         : Value(arith::MaxSIOp::create(bb, l, x, acc));
+                 linalg::YieldOp::create(bb, l,
+                                         mlc::detail::viewAs(bb, l, v, element));
+               })
+        .getResult(0);
+  }
   Value init = createFilledTensor(
       b, loc, result, isMax ? -std::numeric_limits<double>::infinity() : 0.0);
   return linalg::GenericOp::create(
@@ -371,8 +416,13 @@ template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
     auto x = getStaticType(adaptor.getInput());
     auto result = getStaticType(op.getResult());
     ArrayRef<int64_t> kernel = op.getKernelShape();
-    if (!x || !result || kernel.size() == 2 || !isa<FloatType>(x.getElementType()))
-      return rewriter.notifyMatchFailure(op, "static float N-D pooling only");
+    if (!x || !result)
+      return rewriter.notifyMatchFailure(op, "static pooling only");
+    auto integer = dyn_cast<IntegerType>(x.getElementType());
+    bool isFloat = isa<FloatType>(x.getElementType());
+    // 2-D float pooling keeps the named ops; integers are max-only.
+    if ((isFloat && kernel.size() == 2) || (!isFloat && !(isMax && integer)))
+      return rewriter.notifyMatchFailure(op, "handled elsewhere or unsupported");
     size_t spatial = kernel.size();
     SmallVector<int64_t> strides = orOnes(op.getStrides(), spatial);
     SmallVector<int64_t> dilations = orOnes(op.getDilations(), spatial);
@@ -383,7 +433,10 @@ template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
     Value input =
-        padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
+        integer
+            ? padSpatial(rewriter, loc, adaptor.getInput(), *pads,
+                         integerMin(rewriter, loc, integer))
+            : padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
     Value reduced = windowReduce(rewriter, loc, input, kernel, strides,
                                  dilations, result, isMax);
     if constexpr (isMax) {

@@ -325,14 +325,15 @@ def Graph_ConvOp : Graph_InferOp<"conv"> {
 }
 
 /// Shared by MaxPool and AveragePool.
-class Graph_PoolOp<string mnemonic, string onnxName, dag extraArgs>
+class Graph_PoolOp<string mnemonic, string onnxName, dag extraArgs,
+                   Type tensorType = Graph_FloatTensor>
     : Graph_InferOp<mnemonic, [SameOperandsAndResultElementType]> {
   let summary = "N-d " # onnxName # " pooling";
   let description = [{
     Window attributes as in `mlc_graph.conv`; `ceil_mode` rounds the output
     size up.
   }];
-  let arguments = !con((ins Graph_FloatTensor:$input,
+  let arguments = !con((ins tensorType:$input,
                        DenseI64ArrayAttr:$kernel_shape,
                        OptionalAttr<DenseI64ArrayAttr>:$strides,
                        OptionalAttr<DenseI64ArrayAttr>:$pads,
@@ -341,11 +342,12 @@ class Graph_PoolOp<string mnemonic, string onnxName, dag extraArgs>
                        DefaultValuedAttr<Graph_AutoPadAttr,
                                          "::mlc::graph::AutoPad::NotSet">:$auto_pad),
                        extraArgs);
-  let results = (outs Graph_FloatTensor:$output);
+  let results = (outs tensorType:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_MaxPoolOp : Graph_PoolOp<"max_pool", "MaxPool", (ins)>;
+def Graph_MaxPoolOp : Graph_PoolOp<"max_pool", "MaxPool", (ins),
+                                   Graph_NumericTensor>;
 def Graph_MaxPoolIndicesOp : Graph_InferOp<"max_pool_indices"> {
   let summary = "The indices output of ONNX MaxPool";
   let description = [{
