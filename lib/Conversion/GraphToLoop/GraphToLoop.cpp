@@ -31,6 +31,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphDecompositionPatterns(patterns);
   populateGraphQuantToLinalgPatterns(patterns);
   populateGraphEinsumToLinalgPatterns(patterns);
+  populateGraphRoiAlignToLinalgPatterns(patterns);
   populateGraphSignalToLinalgPatterns(patterns);
   populateGraphGridSampleToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);

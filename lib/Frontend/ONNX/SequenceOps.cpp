@@ -225,6 +225,24 @@ LogicalResult convertDFT(NodeImporter &n) {
                        b.getBoolAttr(n.getInt("onesided", 0) != 0));
 }
 
+LogicalResult convertRoiAlign(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 3)))
+    return failure();
+  Builder &b = n.builder;
+  // Opset 10 had no coordinate_transformation_mode: its behaviour is
+  // output_half_pixel; from 16 the default is half_pixel.
+  std::string transform =
+      n.getString("coordinate_transformation_mode")
+          .value_or(n.opset < 16 ? "output_half_pixel" : "half_pixel");
+  return n.emit<RoiAlignOp>(
+      n.getInput(0), n.getInput(1), n.getInput(2), b.getStringAttr(transform),
+      b.getStringAttr(n.getString("mode").value_or("avg")),
+      b.getI64IntegerAttr(n.getInt("output_height", 1)),
+      b.getI64IntegerAttr(n.getInt("output_width", 1)),
+      b.getI64IntegerAttr(n.getInt("sampling_ratio", 0)),
+      b.getF32FloatAttr(n.getFloat("spatial_scale", 1.0f)));
+}
+
 LogicalResult convertDet(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
@@ -284,4 +302,5 @@ void mlc::onnx_import::addSequenceConverters(ConverterTable &t) {
   t.add("GridSample", 16, convertGridSample);
   t.add("DFT", 17, convertDFT);
   t.add("Det", 11, convertDet);
+  t.add("RoiAlign", 10, convertRoiAlign);
 }

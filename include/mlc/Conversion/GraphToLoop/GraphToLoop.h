@@ -58,6 +58,10 @@ void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// elimination with partial pivoting).
 void populateGraphSignalToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// RoiAlign (avg and max, both coordinate modes, fixed or adaptive
+/// sampling grids).
+void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

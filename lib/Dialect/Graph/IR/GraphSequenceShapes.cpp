@@ -284,6 +284,31 @@ LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return success();
 }
 
+LogicalResult RoiAlignOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                           Adaptor adaptor, Types &types) {
+  StringRef name = getOperationName();
+  StringRef mode = adaptor.getMode();
+  StringRef transform = adaptor.getCoordinateTransformationMode();
+  if (mode != "avg" && mode != "max")
+    return shapeError(loc, name, "unknown mode '", mode, "'");
+  if (transform != "half_pixel" && transform != "output_half_pixel")
+    return shapeError(loc, name, "unknown coordinate_transformation_mode '",
+                      transform, "'");
+  int64_t oh = adaptor.getOutputHeight(), ow = adaptor.getOutputWidth();
+  if (oh <= 0 || ow <= 0 || static_cast<int64_t>(adaptor.getSamplingRatio()) < 0)
+    return shapeError(loc, name, "output sizes must be positive and "
+                                 "sampling_ratio non-negative");
+  auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto rois = dyn_cast<RankedTensorType>(adaptor.getRois().getType());
+  if (!x || !rois || x.getRank() != 4 || rois.getRank() != 2)
+    return shapeError(loc, name, "needs X of rank 4 and rois of rank 2");
+  if (failed(checkDim(loc, name, "rois", rois.getShape(), 1, 4)))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      {rois.getDimSize(0), x.getDimSize(1), oh, ow}, x.getElementType()));
+  return success();
+}
+
 LogicalResult DFTOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                       Adaptor adaptor, Types &types) {
   StringRef name = getOperationName();

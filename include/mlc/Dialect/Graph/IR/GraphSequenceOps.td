@@ -128,6 +128,31 @@ def Graph_GridSampleOp : Graph_InferOp<"grid_sample"> {
   let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_RoiAlignOp : Graph_InferOp<"roi_align"> {
+  let summary = "ONNX RoiAlign: pooled [R, C, output_height, output_width] per box";
+  let description = [{
+    `rois` is [R, 4] boxes (x1, y1, x2, y2) in input coordinates times
+    `spatial_scale`, `batch_indices` [R] picks each box's image. Every
+    output bin averages (`avg`) or takes the maximum (`max`) of bilinear
+    samples on a `sampling_ratio` x `sampling_ratio` grid (0: adaptive,
+    ceil(box size / output size)). `half_pixel` shifts box coordinates by
+    -0.5; `output_half_pixel` (the opset-10 behaviour) does not and makes
+    boxes at least 1x1.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$rois,
+                       Graph_I64Tensor:$batch_indices,
+                       DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
+                       DefaultValuedAttr<StrAttr, "\"avg\"">:$mode,
+                       DefaultValuedAttr<I64Attr, "1">:$output_height,
+                       DefaultValuedAttr<I64Attr, "1">:$output_width,
+                       DefaultValuedAttr<I64Attr, "0">:$sampling_ratio,
+                       DefaultValuedAttr<F32Attr, "1.0">:$spatial_scale);
+  let results = (outs Graph_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $rois `,` $batch_indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Graph_DFTOp : Graph_InferOp<"dft"> {
   let summary = "ONNX DFT (opset 17): discrete Fourier transform along one axis";
   let description = [{
