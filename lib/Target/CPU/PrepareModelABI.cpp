@@ -10,6 +10,7 @@
 #include "mlc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlc::target {
 #define GEN_PASS_DEF_CPUPREPAREMODELABI
@@ -96,7 +97,54 @@ struct CPUPrepareModelABIPass
       }
       f->setAttr("mlc.signature", StringAttr::get(&getContext(),
                                                   mlc::abi::toJSON(signature)));
+      flattenEmptyTensors(f);
     }
+  }
+
+  /// Inputs and outputs with no elements and rank > 1 become rank-1 [0]
+  /// tensors in the function type (the header keeps their real shapes):
+  /// upstream's bare-pointer lowering does not take a multi-dim memref with
+  /// a zero dim, and there is no data to read or write anyway.
+  void flattenEmptyTensors(func::FuncOp f) {
+    if (f.getBody().empty())
+      return;
+    Block &entry = f.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    auto flat = [](RankedTensorType t) {
+      return RankedTensorType::get({0}, t.getElementType());
+    };
+    auto isEmptyMultiDim = [](Type type) {
+      auto t = dyn_cast<RankedTensorType>(type);
+      return t && t.hasStaticShape() && t.getRank() > 1 &&
+             t.getNumElements() == 0;
+    };
+    SmallVector<Type> inputs(f.getFunctionType().getInputs());
+    for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+      if (!isEmptyMultiDim(arg.getType()))
+        continue;
+      auto type = cast<RankedTensorType>(arg.getType());
+      Value placeholder = tensor::EmptyOp::create(
+          b, f.getLoc(), type.getShape(), type.getElementType());
+      arg.replaceAllUsesWith(placeholder);
+      arg.setType(flat(type));
+      inputs[i] = arg.getType();
+    }
+    SmallVector<Type> results(f.getFunctionType().getResults());
+    f.walk([&](func::ReturnOp ret) {
+      OpBuilder rb(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        if (!isEmptyMultiDim(operand.get().getType()))
+          continue;
+        auto type = cast<RankedTensorType>(operand.get().getType());
+        ReassociationIndices all =
+            llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+        operand.set(tensor::CollapseShapeOp::create(
+            rb, ret.getLoc(), flat(type), operand.get(),
+            SmallVector<ReassociationIndices>{all}));
+        results[operand.getOperandNumber()] = flat(type);
+      }
+    });
+    f.setFunctionType(FunctionType::get(f.getContext(), inputs, results));
   }
 };
 } // namespace

@@ -33,8 +33,10 @@ def CPUPrepareModelABI : Pass<"mlc-cpu-prepare-model-abi", "mlir::ModuleOp"> {
     and shapes as the `mlc.signature` attribute (JSON, see
     `mlc/Target/CPU/ModelABI.h`), and marks the inputs read-only for
     one-shot bufferization so that a run never writes into a caller's
-    input buffer.
+    input buffer. Inputs and outputs with no elements (a zero dim) become
+    `tensor<0xT>` in the function type, since there is nothing to pass.
   }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
 def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {
