@@ -244,9 +244,13 @@ int runMain(const char *argv0, unsigned threads) {
     ::setenv("OMP_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
   }
 
+  // dlopen searches the library path for a name without a slash; the
+  // argument is a file, so make it a path.
+  std::string loadPath =
+      library.find('/') == std::string::npos ? "./" + library : library;
   std::string loadError;
   llvm::sys::DynamicLibrary lib = llvm::sys::DynamicLibrary::getLibrary(
-      library.c_str(), &loadError);
+      loadPath.c_str(), &loadError);
   if (!lib.isValid())
     return error("cannot load " + library + ": " + loadError);
   auto *metadata = static_cast<const char *>(
