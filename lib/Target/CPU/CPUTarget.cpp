@@ -39,7 +39,8 @@ namespace {
 /// entry-point pass's option list. Thread-level `scf.forall` loops become
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
-    "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-approximate-math,"
+    "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
+    "mlc-cpu-approximate-math,"
     "mlc-cpu-pack-weights,"
     "mlc-cpu-tile-and-vectorize{parallel=%p},"
     "mlc-cpu-flatten-constants),"
@@ -54,8 +55,8 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
     "func.func(canonicalize),"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-libm,"
-    "convert-math-to-llvm,"
+    "finalize-memref-to-llvm,convert-vector-to-llvm,"
+    "convert-math-to-llvm,convert-math-to-libm,"
     "arith-expand{include-bf16},convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
     "convert-openmp-to-llvm,"

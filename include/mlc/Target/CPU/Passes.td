@@ -79,6 +79,29 @@ def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CPUFuseElementwise : Pass<"mlc-cpu-fuse-elementwise",
+                               "mlir::func::FuncOp"> {
+  let summary = "Fold additions into contraction accumulators and fuse "
+                "elementwise chains";
+  let description = [{
+    Two rewrites on linalg ops over tensors, before tiling:
+
+    1. `add(C, Y)`, where `C` is the only use of a contraction (matmul,
+       convolution, any linalg op whose reduction accumulates with `addf`)
+       whose accumulator starts as `I`, becomes the contraction started at
+       `I + Y` (`Y` broadcast as the add broadcasts it; just `Y` when `I` is
+       a zero fill). Bias, `Gemm`'s `C` and residual additions then cost no
+       pass of their own, and the zero fill disappears.
+    2. Upstream's elementwise fusion, limited to all-parallel producers with
+       a single use whose consumer is all-parallel and reads them through a
+       permutation: activation chains (GELU, SiLU, add + relu) become one
+       loop nest, nothing is recomputed per broadcast element and nothing is
+       pulled into a reduction.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CPUFoldWeightTransposes : Pass<"mlc-cpu-fold-weight-transposes",
                                     "mlir::func::FuncOp"> {
   let summary = "Transpose constant weights at compile time";

@@ -1,0 +1,167 @@
+//===- FuseElementwise.cpp - Accumulator folds and elementwise fusion -----===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_CPUFUSEELEMENTWISE
+#include "mlc/Target/CPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+
+namespace {
+bool allParallel(linalg::LinalgOp op) {
+  return op.getNumParallelLoops() == op.getNumLoops();
+}
+
+/// Whether `op` is a single-result reduction over tensors whose combiner is
+/// `out + (...)` on floats: the accumulator may then start anywhere.
+bool accumulatesWithAddF(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInits() != 1 || allParallel(op) ||
+      !isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+    return false;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield->getNumOperands() != 1)
+    return false;
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  BlockArgument acc = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  return add && (add.getLhs() == acc || add.getRhs() == acc);
+}
+
+/// Whether `op` is `yield a0 + a1` over two inputs and an identity result.
+bool isBinaryAdd(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !allParallel(op) || !op.hasPureTensorSemantics() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  Block *body = op.getBlock();
+  if (body->getOperations().size() != 2)
+    return false;
+  auto add = dyn_cast<arith::AddFOp>(body->front());
+  if (!add)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (add.getLhs() == a && add.getRhs() == b) ||
+         (add.getLhs() == b && add.getRhs() == a);
+}
+
+/// add(contraction(init = I), Y) -> contraction(init = I + Y).
+struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!isBinaryAdd(add))
+      return failure();
+    auto resultType = cast<RankedTensorType>(add.getResult(0).getType());
+    for (unsigned i = 0; i < 2; ++i) {
+      OpOperand *accOperand = add.getDpsInputOperand(i);
+      OpOperand *other = add.getDpsInputOperand(1 - i);
+      auto contraction = accOperand->get().getDefiningOp<linalg::LinalgOp>();
+      if (!contraction || !accOperand->get().hasOneUse() ||
+          accOperand->get().getType() != resultType ||
+          !add.getMatchingIndexingMap(accOperand).isIdentity() ||
+          !accumulatesWithAddF(contraction))
+        continue;
+      // The addend must exist where the contraction starts.
+      Value addend = other->get();
+      if (Operation *def = addend.getDefiningOp())
+        if (def->getBlock() != contraction->getBlock() ||
+            !def->isBeforeInBlock(contraction))
+          continue;
+      rewriter.setInsertionPoint(contraction);
+      Value init = contraction.getDpsInitOperand(0)->get();
+      Value newInit = buildInit(rewriter, add.getLoc(), init, addend,
+                                add.getMatchingIndexingMap(other), resultType);
+      rewriter.modifyOpInPlace(contraction, [&] {
+        contraction.getDpsInitOperand(0)->set(newInit);
+      });
+      rewriter.replaceOp(add, contraction->getResult(0));
+      return success();
+    }
+    return failure();
+  }
+
+  /// `addend` read through `addendMap` (in the result's iteration space),
+  /// plus `init` unless that is a zero fill.
+  static Value buildInit(PatternRewriter &rewriter, Location loc, Value init,
+                         Value addend, AffineMap addendMap,
+                         RankedTensorType type) {
+    bool zeroInit = false;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      zeroInit = matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+    if (zeroInit && addendMap.isIdentity() && addend.getType() == type)
+      return addend;
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    if (!zeroInit) {
+      ins.push_back(init);
+      maps.push_back(rewriter.getMultiDimIdentityMap(type.getRank()));
+    }
+    ins.push_back(addend);
+    maps.push_back(addendMap);
+    maps.push_back(rewriter.getMultiDimIdentityMap(type.getRank()));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    return linalg::GenericOp::create(
+               rewriter, loc, TypeRange{type}, ins, ValueRange{empty}, maps,
+               SmallVector<utils::IteratorType>(type.getRank(),
+                                                utils::IteratorType::parallel),
+               [&](OpBuilder &b, Location l, ValueRange args) {
+                 Value v = zeroInit
+                               ? args[0]
+                               : arith::AddFOp::create(b, l, args[0], args[1])
+                                     .getResult();
+                 linalg::YieldOp::create(b, l, v);
+               })
+        .getResult(0);
+  }
+};
+
+/// Fuses a producer into its consumer when the fused loop nest computes
+/// every producer element exactly once: both all-parallel, the producer used
+/// only here, read through a permutation (no broadcast recomputation).
+bool shouldFuse(OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  return producer && consumer && allParallel(producer) &&
+         allParallel(consumer) && producer->hasOneUse() &&
+         consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+struct CPUFuseElementwisePass
+    : mlc::target::impl::CPUFuseElementwiseBase<CPUFuseElementwisePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet folds(ctx);
+    folds.add<FoldAddIntoAccumulator>(ctx);
+    RewritePatternSet fusion(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(fusion, shouldFuse);
+    linalg::GenericOp::getCanonicalizationPatterns(fusion, ctx);
+    // Only the function's top-level loop nests: bodies of loops (recurrent
+    // ops) carry scratch tensors that must stay the loop's own buffers.
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    for (RewritePatternSet *patterns : {&folds, &fusion}) {
+      SmallVector<Operation *> ops = llvm::map_to_vector(
+          getOperation().getBody().getOps(),
+          [](Operation &op) { return &op; });
+      if (failed(applyOpPatternsGreedily(
+              ops, FrozenRewritePatternSet(std::move(*patterns)), config)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

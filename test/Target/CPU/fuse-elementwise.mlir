@@ -1,0 +1,106 @@
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-fuse-elementwise))' | FileCheck %s
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d1)>
+
+// Convolution, bias, residual add and relu: the zero fill and both additions
+// become the accumulator's start (one generic: bias + residual), the relu
+// stays a loop nest of its own.
+// CHECK-LABEL: func.func @conv_bias_residual_relu
+// CHECK-NOT: linalg.fill
+// CHECK: %[[INIT:.*]] = linalg.generic
+// CHECK-SAME: ins(%arg2, %arg3 : tensor<8xf32>, tensor<1x8x4x4xf32>)
+// CHECK: arith.addf
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-SAME: outs(%[[INIT]] : tensor<1x8x4x4xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[CONV]] : tensor<1x8x4x4xf32>)
+// CHECK: arith.maximumf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @conv_bias_residual_relu(%x: tensor<1x3x6x6xf32>, %w: tensor<8x3x3x3xf32>,
+                                   %b: tensor<8xf32>, %r: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>) outs(%fill : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %biased = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%conv, %b : tensor<1x8x4x4xf32>, tensor<8xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x4xf32>
+  %sum = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %biased : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x4xf32>
+  %relu = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sum : tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x4x4xf32>
+  return %relu : tensor<1x8x4x4xf32>
+}
+
+// A matmul result used twice keeps its own additions; the chain after it
+// (x * sigmoid-like(x)) becomes one loop nest reading the matmul once.
+// CHECK-LABEL: func.func @shared_result
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: %[[MM:.*]] = linalg.matmul {{.*}} outs(%[[FILL]]
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[MM]] : tensor<4x16xf32>)
+// CHECK: math.exp
+// CHECK: arith.mulf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @shared_result(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%fill : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %g = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %x = math.exp %v : f32
+    %y = arith.addf %x, %one : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16xf32>
+  %p = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %g : tensor<4x16xf32>, tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %m = arith.mulf %v, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<4x16xf32>
+  return %p : tensor<4x16xf32>
+}
+
+// A producer read through a broadcast is not pulled into its consumer (it
+// would be recomputed for every row).
+// CHECK-LABEL: func.func @no_broadcast_recompute
+// CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+func.func @no_broadcast_recompute(%v: tensor<16xf32>, %m: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e1 = tensor.empty() : tensor<16xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%v : tensor<16xf32>) outs(%e1 : tensor<16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = math.exp %a : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %p = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %x : tensor<4x16xf32>, tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %r = arith.mulf %a, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %p : tensor<4x16xf32>
+}
