@@ -19,6 +19,7 @@
 #include "mlc/Target/CPU/Passes.h"
 
 #include "ContractedMulAdd.h"
+#include "WindowPhases.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -366,10 +367,12 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
       cast<AffineDimExpr>(resultMap.getResults().back()).getPosition());
   if (order.size() != op.getNumLoops())
     return;
-  // Register tiles need unit strides: a strided row is not a vector load.
+  // Register tiles need unit column strides: a strided row is not a vector
+  // load (splitStridedWindows has made most windows so).
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
-  bool unitStrides = strides && llvm::all_of(strides.getValues<int64_t>(),
-                                             [](int64_t s) { return s == 1; });
+  bool unitStrides =
+      strides && !strides.empty() &&
+      strides.getValues<int64_t>()[strides.getNumElements() - 1] == 1;
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic =
       isa<linalg::GenericOp>(op.getOperation())
@@ -459,6 +462,7 @@ struct CPUTileAndVectorizePass
     for (linalg::Conv2DNchwFchwOp conv : convs)
       convolutionToContraction(rewriter, conv);
 
+    mlc::target::splitStridedWindows(rewriter, func);
     SmallVector<linalg::LinalgOp> windows;
     func.walk([&](Operation *op) {
       if (isa<linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,

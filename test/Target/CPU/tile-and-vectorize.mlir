@@ -117,15 +117,45 @@ func.func @depthwise(%x: tensor<1x32x18x18xf32>, %w: tensor<32x3x3xf32>) -> tens
 
 // -----
 
-// With stride 2 a row is not a vector load: the loops are only reordered.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d3, d5 * 2 + d4)>
+// With column stride 2 a row is not a vector load: the window is split into
+// its two column phases, each reading a copy of every other input column
+// (taps 0 and 2, then tap 1) at unit stride, and both vectorize; the row
+// stride stays in the index.
+// CHECK-DAG: #[[EVEN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3 * 2)>
+// CHECK-DAG: #[[ODD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3 * 2 + 1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0 * 2 + d1)>
 // CHECK-LABEL: func.func @depthwise_strided
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
-// CHECK-NOT: vector.
+// CHECK: %[[EVENCOLS:.*]] = linalg.generic {indexing_maps = [#[[EVEN]], {{.*}}]} ins(%arg0 : tensor<1x32x57x57xf32>) outs(%{{.*}} : tensor<1x32x57x29xf32>)
+// CHECK: tensor.extract_slice %arg1[0, 0, 0] [32, 3, 2] [1, 1, 2]
+// CHECK: %[[FIRST:.*]] = scf.for
+// CHECK: affine.apply #[[ROW]]
+// CHECK: vector.transfer_read %[[EVENCOLS]]{{.*}} : tensor<1x32x57x29xf32>, vector<16xf32>
+// CHECK: %[[ODDCOLS:.*]] = linalg.generic {indexing_maps = [#[[ODD]], {{.*}}]} ins(%arg0 : tensor<1x32x57x57xf32>) outs(%{{.*}} : tensor<1x32x57x28xf32>)
+// CHECK: tensor.extract_slice %arg1[0, 0, 1] [32, 3, 1] [1, 1, 2]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[FIRST]])
+// CHECK: vector.transfer_read %[[ODDCOLS]]{{.*}} : tensor<1x32x57x28xf32>, vector<16xf32>
 func.func @depthwise_strided(%x: tensor<1x32x57x57xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x28x28xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x32x28x28xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x32x57x57xf32>, tensor<32x3x3xf32>) outs(%f : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
   return %r : tensor<1x32x28x28xf32>
+}
+
+// -----
+
+// Max pooling 3x3 with stride 2 (SqueezeNet's): the same phases, each a
+// vector max over its taps.
+// CHECK-LABEL: func.func @max_pool_strided
+// CHECK: tensor<1x16x55x28xf32>
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: tensor<1x16x55x27xf32>
+// CHECK: arith.maximumf {{.*}} : vector<16xf32>
+func.func @max_pool_strided(%x: tensor<1x16x55x55xf32>) -> tensor<1x16x27x27xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x16x27x27xf32>
+  %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x16x27x27xf32>) -> tensor<1x16x27x27xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x16x55x55xf32>, tensor<3x3xf32>) outs(%f : tensor<1x16x27x27xf32>) -> tensor<1x16x27x27xf32>
+  return %r : tensor<1x16x27x27xf32>
 }

@@ -1,0 +1,28 @@
+//===- WindowPhases.h - Strided windows as unit-stride phases ---*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_CPU_WINDOWPHASES_H
+#define MLC_LIB_TARGET_CPU_WINDOWPHASES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlc::target {
+
+/// Splits every static f32 sliding-window op of `func` (NCHW depthwise
+/// convolution, max and sum pooling) whose column stride `s` is above one
+/// into one op per column phase `p < min(s, KW)`: the phase reads a copy of
+/// the input's columns `p, p + s, p + 2s, ...` with the window taps
+/// `p, p + s, ...` at column stride one, and the phases accumulate into the
+/// same result in turn. Each phase is then a unit-stride window whose output
+/// rows vectorize; the copies are plain loops over the input.
+void splitStridedWindows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func);
+
+} // namespace mlc::target
+
+#endif // MLC_LIB_TARGET_CPU_WINDOWPHASES_H
