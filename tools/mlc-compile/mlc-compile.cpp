@@ -111,6 +111,19 @@ cl::opt<bool> parallel(
              "OMP_NUM_THREADS). Default: on for the host, off with --mtriple; "
              "--parallel=false gives code needing only libc/libm"),
     cl::cat(category));
+cl::opt<bool> printSchedules(
+    "print-schedules",
+    cl::desc("Print the schedule of every matmul and convolution kernel to "
+             "stdout while compiling: one line per kernel with its ONNX node "
+             "name, loop ranges and #mlc_loop.schedule (thread, cache and "
+             "register tile sizes per loop)"),
+    cl::cat(category));
+cl::opt<std::string> scheduleFile(
+    "schedules",
+    cl::desc("Use the schedules in this file (lines as --print-schedules "
+             "prints them, edited) instead of the built-in heuristic's for "
+             "the kernels it names"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> printMemoryPlan(
     "print-memory-plan",
     cl::desc("Print each model's arena size, weight bytes and input/output "
@@ -260,6 +273,13 @@ int compileForCPU(ModuleOp module, Emit kind) {
   targetOptions.parallel =
       parallel.getNumOccurrences() ? bool(parallel) : mtriple.empty();
   targetOptions.assembly = kind == Emit::Assembly;
+  if (scheduleFile.find('"') != std::string::npos) {
+    llvm::errs() << "mlc-compile: error: the schedule file's path may not "
+                    "contain '\"'\n";
+    return 1;
+  }
+  targetOptions.printSchedules = printSchedules;
+  targetOptions.scheduleFile = scheduleFile;
   auto backend = mlc::target::createCPUTargetBackend(targetOptions);
   PassManager pm(module.getContext());
   backend->buildLoweringPipeline(pm);

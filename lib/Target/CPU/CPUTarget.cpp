@@ -35,7 +35,7 @@ namespace {
 /// mlc's model ABI: the signature is recorded while types are still
 /// tensors, results become destination arguments, every intermediate buffer
 /// is placed in the arena, and memrefs cross the entry point as bare
-/// pointers. `%p` is the tiling pass's `parallel` flag, `%s` the
+/// pointers. `%p` is the tiling pass's options (`parallel`, schedules), `%s` the
 /// entry-point pass's option list. Thread-level `scf.forall` loops become
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
@@ -88,7 +88,12 @@ public:
     // The pipeline text is a constant of this file: failing to parse it is
     // a broken invariant, not bad input.
     std::string text = kLoweringPipeline.str();
-    text.replace(text.find("%p"), 2, options.parallel ? "true" : "false");
+    std::string tiling = options.parallel ? "true" : "false";
+    if (options.printSchedules)
+      tiling += " print-schedules=true";
+    if (!options.scheduleFile.empty())
+      tiling += " schedule-file=\"" + options.scheduleFile + "\"";
+    text.replace(text.find("%p"), 2, tiling);
     text.replace(text.find("%s"), 2,
                  options.sharedLibrary ? "shared-aliases=true" : "");
     if (failed(parsePassPipeline(text, pm, llvm::errs())))

@@ -19,6 +19,7 @@
 #include "mlc/Target/CPU/Passes.h"
 
 #include "ContractedMulAdd.h"
+#include "Schedules.h"
 #include "WindowPhases.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -88,15 +89,7 @@ constexpr llvm::StringLiteral kPeel = "mlc.peel";
 /// thread: forking costs a few microseconds.
 constexpr int64_t kMinParallelFlops = int64_t(1) << 22;
 
-/// How one contraction is tiled: loop order (batch, m, n, then k dims) and
-/// the tile sizes of the thread, cache and register levels, in loop-dim
-/// order (0: not tiled at that level).
-struct ContractionSchedule {
-  SmallVector<int64_t> loopOrder;
-  SmallVector<int64_t> parallelTiles;
-  SmallVector<int64_t> cacheTiles;
-  SmallVector<int64_t> registerTiles;
-};
+using mlc::target::ContractionSchedule;
 
 bool isStaticF32(Type type) {
   auto shaped = dyn_cast<RankedTensorType>(type);
@@ -448,6 +441,38 @@ struct CPUTileAndVectorizePass
     : mlc::target::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
   using Base::Base;
 
+  /// Applies the schedule file's entries to the contractions they name and
+  /// prints every contraction's schedule when asked to. Kernels are named
+  /// after their ONNX node; a node's second contraction gets `#1`, and so on.
+  LogicalResult overrideAndPrint(
+      std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> &work) {
+    std::optional<mlc::target::ScheduleOverrides> overrides;
+    if (!scheduleFile.empty()) {
+      auto loaded = mlc::target::ScheduleOverrides::load(
+          scheduleFile, &getContext(), getOperation().getLoc());
+      if (failed(loaded))
+        return failure();
+      overrides = std::move(*loaded);
+    }
+    llvm::StringMap<unsigned> seen;
+    for (auto &[op, schedule] : work) {
+      std::string name = mlc::target::kernelName(op.getLoc());
+      if (unsigned earlier = seen[name]++)
+        name += "#" + std::to_string(earlier);
+      if (overrides)
+        if (auto attr = overrides->lookup(name))
+          if (failed(mlc::target::applyOverride(op, name, attr, schedule)))
+            return failure();
+      if (!printSchedules)
+        continue;
+      llvm::outs() << '"' << name << "\" loops = [";
+      llvm::interleaveComma(op.getStaticLoopRanges(), llvm::outs());
+      llvm::outs() << "] " << mlc::target::toAttr(&getContext(), schedule)
+                   << "\n";
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     IRRewriter rewriter(func.getContext());
@@ -479,6 +504,8 @@ struct CPUTileAndVectorizePass
               scheduleContraction(op, mTile, nTile, kTile, nBlock, parallel))
         work.emplace_back(op, *schedule);
     });
+    if (failed(overrideAndPrint(work)))
+      return signalPassFailure();
     for (auto &[op, schedule] : work) {
       FailureOr<Operation *> chunk = tileAndMark(
           rewriter, op, schedule.parallelTiles, schedule.loopOrder,

@@ -40,6 +40,11 @@ struct CPUTargetOptions {
   bool parallel = false;
   /// serialize() writes assembly text instead of an object file.
   bool assembly = false;
+  /// Print each contraction kernel's schedule to stdout while lowering.
+  bool printSchedules = false;
+  /// Schedules that replace the heuristic's for the kernels they name
+  /// (a file in --print-schedules' format); empty for none.
+  std::string scheduleFile = "";
 };
 
 /// Creates the CPU backend for `options`.

@@ -239,6 +239,14 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Split large contractions into an scf.forall over row or column "
            "chunks (threads, through OpenMP)">,
+    Option<"printSchedules", "print-schedules", "bool", /*default=*/"false",
+           "Print each contraction's schedule to stdout, one line per "
+           "kernel: its ONNX node name, loop ranges and "
+           "#mlc_loop.schedule (thread, cache and register tile sizes)">,
+    Option<"scheduleFile", "schedule-file", "std::string", /*default=*/"",
+           "Read schedules from this file (lines as print-schedules "
+           "writes them) and use them instead of the heuristic's for the "
+           "kernels they name">,
     Option<"lowerContractions", "lower-contractions", "bool",
            /*default=*/"true",
            "Lower vector.contract to outer products and FMAs">,
@@ -246,6 +254,7 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
+                           "mlc::loop::LoopDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect"];
