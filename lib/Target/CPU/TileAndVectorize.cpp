@@ -87,7 +87,7 @@ constexpr llvm::StringLiteral kPeel = "mlc.peel";
 
 /// Contractions below this many floating-point operations stay on one
 /// thread: forking costs a few microseconds.
-constexpr int64_t kMinParallelFlops = int64_t(1) << 22;
+constexpr int64_t kMinParallelFlops = int64_t(1) << 21;
 
 using mlc::target::ContractionSchedule;
 
@@ -389,7 +389,7 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// Results below this many elements stay on the calling thread.
-constexpr int64_t kMinParallelElements = int64_t(1) << 15;
+constexpr int64_t kMinParallelElements = int64_t(1) << 13;
 
 /// Threads for the large loop nests that are not contractions (elementwise
 /// ops, im2col gathers, windows, reductions): an `scf.forall` over 8, 4 or
