@@ -181,6 +181,15 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
       schedule.parallelTiles[*mDim] = rows;
     else if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
       schedule.parallelTiles[nDim] = cols;
+    else
+      // A packed right-hand side: chunks of panels (ViT's 197-row matmuls
+      // have no row chunk and 16 columns per panel).
+      for (unsigned d : dims->n)
+        if (d != nDim)
+          if (int64_t panels = chunk(d, {8, 4, 2, 1})) {
+            schedule.parallelTiles[d] = panels;
+            break;
+          }
   }
   return schedule;
 }
@@ -488,13 +497,7 @@ struct CPUTileAndVectorizePass
       convolutionToContraction(rewriter, conv);
 
     mlc::target::splitStridedWindows(rewriter, func);
-    SmallVector<linalg::LinalgOp> windows;
-    func.walk([&](Operation *op) {
-      if (isa<linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
-              linalg::PoolingNchwSumOp>(op))
-        windows.push_back(cast<linalg::LinalgOp>(op));
-    });
-    for (linalg::LinalgOp op : windows)
+    for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       interchangeWindowLoops(rewriter, op, nTile);
 
     // Cache level.

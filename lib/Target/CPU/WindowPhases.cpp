@@ -100,14 +100,19 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
 }
 } // namespace
 
-void mlc::target::splitStridedWindows(RewriterBase &rewriter,
-                                      func::FuncOp func) {
+SmallVector<linalg::LinalgOp>
+mlc::target::collectWindowOps(func::FuncOp func) {
   SmallVector<linalg::LinalgOp> windows;
   func.walk([&](Operation *op) {
     if (isa<linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
             linalg::PoolingNchwSumOp>(op))
       windows.push_back(cast<linalg::LinalgOp>(op));
   });
-  for (linalg::LinalgOp op : windows)
+  return windows;
+}
+
+void mlc::target::splitStridedWindows(RewriterBase &rewriter,
+                                      func::FuncOp func) {
+  for (linalg::LinalgOp op : collectWindowOps(func))
     splitWindow(rewriter, op);
 }

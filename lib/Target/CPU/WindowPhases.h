@@ -10,6 +10,7 @@
 #define MLC_LIB_TARGET_CPU_WINDOWPHASES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlc::target {
@@ -22,6 +23,11 @@ namespace mlc::target {
 /// same result in turn. Each phase is then a unit-stride window whose output
 /// rows vectorize; the copies are plain loops over the input.
 void splitStridedWindows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func);
+
+/// The sliding-window ops of `func` (NCHW depthwise convolution, max and
+/// sum pooling), in program order.
+llvm::SmallVector<mlir::linalg::LinalgOp>
+collectWindowOps(mlir::func::FuncOp func);
 
 } // namespace mlc::target
 
