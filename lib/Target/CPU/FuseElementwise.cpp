@@ -75,6 +75,12 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
           !add.getMatchingIndexingMap(accOperand).isIdentity() ||
           !accumulatesWithAddF(contraction))
         continue;
+      // Only a broadcast addend (a bias) starts the accumulator. A full-size
+      // one (a residual) can be far larger than the products, and every
+      // step of the reduction would round at its magnitude: BERT-base's
+      // error against PyTorch grew tenfold when residuals were folded.
+      if (add.getMatchingIndexingMap(other).isPermutation())
+        continue;
       // The addend must exist where the contraction starts.
       Value addend = other->get();
       if (Operation *def = addend.getDefiningOp())
@@ -94,16 +100,14 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
     return failure();
   }
 
-  /// `addend` read through `addendMap` (in the result's iteration space),
-  /// plus `init` unless that is a zero fill.
+  /// `addend` broadcast through `addendMap` (in the result's iteration
+  /// space), plus `init` unless that is a zero fill.
   static Value buildInit(PatternRewriter &rewriter, Location loc, Value init,
                          Value addend, AffineMap addendMap,
                          RankedTensorType type) {
     bool zeroInit = false;
     if (auto fill = init.getDefiningOp<linalg::FillOp>())
       zeroInit = matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-    if (zeroInit && addendMap.isIdentity() && addend.getType() == type)
-      return addend;
     SmallVector<Value> ins;
     SmallVector<AffineMap> maps;
     if (!zeroInit) {

@@ -5,18 +5,19 @@
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row2 = affine_map<(d0, d1) -> (d1)>
 
-// Convolution, bias, residual add and relu: the zero fill and both additions
-// become the accumulator's start (one generic: bias + residual), the relu
-// stays a loop nest of its own.
+// Convolution, bias, residual add and relu: the zero fill and the bias
+// addition become the accumulator's start (a broadcast of the bias); the
+// residual add, whose addend is full-size, is not folded (accumulating onto
+// it would round every step at its magnitude) but fused with the relu.
 // CHECK-LABEL: func.func @conv_bias_residual_relu
 // CHECK-NOT: linalg.fill
 // CHECK: %[[INIT:.*]] = linalg.generic
-// CHECK-SAME: ins(%arg2, %arg3 : tensor<8xf32>, tensor<1x8x4x4xf32>)
-// CHECK: arith.addf
+// CHECK-SAME: ins(%arg2 : tensor<8xf32>)
 // CHECK: %[[CONV:.*]] = linalg.conv_2d_nchw_fchw
 // CHECK-SAME: outs(%[[INIT]] : tensor<1x8x4x4xf32>)
 // CHECK: linalg.generic
-// CHECK-SAME: ins(%[[CONV]] : tensor<1x8x4x4xf32>)
+// CHECK-SAME: ins(%arg3, %[[CONV]] : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>)
+// CHECK: arith.addf
 // CHECK: arith.maximumf
 // CHECK-NOT: linalg.generic
 // CHECK: return

@@ -88,10 +88,11 @@ def CPUFuseElementwise : Pass<"mlc-cpu-fuse-elementwise",
 
     1. `add(C, Y)`, where `C` is the only use of a contraction (matmul,
        convolution, any linalg op whose reduction accumulates with `addf`)
-       whose accumulator starts as `I`, becomes the contraction started at
-       `I + Y` (`Y` broadcast as the add broadcasts it; just `Y` when `I` is
-       a zero fill). Bias, `Gemm`'s `C` and residual additions then cost no
-       pass of their own, and the zero fill disappears.
+       whose accumulator starts as `I` and `Y` is broadcast by the add (a
+       bias, `Gemm`'s `C` row), becomes the contraction started at `I + Y`
+       (just the broadcast `Y` when `I` is a zero fill): the bias costs no
+       pass of its own and the zero fill disappears. Full-size addends
+       (residuals) are left to the add, for precision.
     2. Upstream's elementwise fusion, limited to all-parallel producers with
        a single use whose consumer is all-parallel and reads them through a
        permutation: activation chains (GELU, SiLU, add + relu) become one
