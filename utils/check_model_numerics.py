@@ -36,13 +36,17 @@ def main():
     parser.add_argument("build_dir")
     parser.add_argument("name")
     parser.add_argument("--opset", type=int, default=13)
+    parser.add_argument("--weights", choices=["embedded", "external"],
+                        default="embedded",
+                        help="passed to mlc-compile --weights")
     args = parser.parse_args()
     models = os.path.join(args.build_dir, "models")
     onnx_path = os.path.join(models, f"{args.name}-opset{args.opset}.onnx")
-    lib = os.path.join(models, f"{args.name}.so")
+    suffix = "" if args.weights == "embedded" else "-external"
+    lib = os.path.join(models, f"{args.name}{suffix}.so")
     bin_dir = os.path.join(args.build_dir, "bin")
     subprocess.run([os.path.join(bin_dir, "mlc-compile"), onnx_path,
-                    "-o", lib], check=True)
+                    "-o", lib, "--weights=" + args.weights], check=True)
 
     torch.manual_seed(0)
     make, inputs = export_torch_models.MODELS[args.name]
@@ -66,7 +70,7 @@ def main():
               "comparison would be vacuous")
         return 1
     ok = err <= 1e-4 * scale
-    print(f"{args.name}: max|got-ref| = {err:.3e}, max|ref| = {scale:.3e}, "
+    print(f"{args.name}{suffix}: max|got-ref| = {err:.3e}, max|ref| = {scale:.3e}, "
           f"relative {err / scale:.2e} -> {'ok' if ok else 'MISMATCH'}")
     return 0 if ok else 1
 

@@ -30,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMPILED = ["mlp", "resnet18", "resnet50", "mobilenet_v2",
             "mobilenet_v3_small", "efficientnet_b0", "squeezenet1_1",
             "vit_b_16", "bert_base", "bert_small"]
+EXTERNAL_WEIGHTS = "resnet18"
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
           "efficientnet_b0", "squeezenet1_1", "vit_b_16", "bert_base",
           "bert_small", "mlp"]
@@ -94,11 +95,15 @@ def main():
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
     print()
-    for m in [m for m in COMPILED if m in args.models]:
+    checks = [[m] for m in COMPILED if m in args.models]
+    # One model again with its weights in a file beside the library.
+    if EXTERNAL_WEIGHTS in args.models:
+        checks.append([EXTERNAL_WEIGHTS, "--weights", "external"])
+    for check in checks:
         proc = subprocess.run(
             ["/usr/bin/python3",
              os.path.join(ROOT, "utils", "check_model_numerics.py"),
-             args.build_dir, m, "--opset", str(args.opsets[0])],
+             args.build_dir, "--opset", str(args.opsets[0])] + check,
             capture_output=True, text=True)
         lines = (proc.stdout.strip() or proc.stderr.strip() or "?").splitlines()
         print(lines[-1])

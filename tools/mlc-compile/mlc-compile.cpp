@@ -10,7 +10,7 @@
 // mlc-compile MODEL.onnx -o model.so     self-contained shared library
 // mlc-compile MODEL.onnx --emit=input|graph|loop|llvm|asm -o OUT
 //   [--shape NAME=AxB] [--dim NAME=N] [--check-support] [--name=P]
-//   [--mtriple=T] [--mcpu=C] [--print-memory-plan]
+//   [--mtriple=T] [--mcpu=C] [--print-memory-plan] [--weights=external]
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,8 @@
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -129,6 +131,19 @@ cl::opt<bool> printMemoryPlan(
     cl::desc("Print each model's arena size, weight bytes and input/output "
              "bytes after compiling"),
     cl::cat(category));
+enum class Weights { Embedded, External };
+cl::opt<Weights> weightsMode(
+    "weights",
+    cl::desc("Where the weights go (default: embedded)"),
+    cl::init(Weights::Embedded),
+    cl::values(
+        clEnumValN(Weights::Embedded, "embedded",
+                   "in the object's read-only data"),
+        clEnumValN(Weights::External, "external",
+                   "in FILE.weights beside the output (-o FILE.o/.so): the "
+                   "object stays small, and the entry point becomes "
+                   "<name>_run_with_weights(weights, arena, inputs, outputs)")),
+    cl::cat(category));
 cl::opt<std::string> linker(
     "linker",
     cl::desc("C compiler driver that links --emit=shared (default: cc, or "
@@ -193,6 +208,9 @@ int64_t getConstantBytes(ModuleOp module) {
 
 void printMemoryPlanOf(ArrayRef<mlc::abi::ModelSignature> models,
                        int64_t constantBytes) {
+  if (!models.empty() && models.front().weights)
+    llvm::outs() << "weights in " << models.front().weights->file << ": "
+                 << models.front().weights->size << " bytes\n";
   for (const mlc::abi::ModelSignature &m : models) {
     int64_t io = 0;
     for (const auto &t : m.inputs)
@@ -205,7 +223,7 @@ void printMemoryPlanOf(ArrayRef<mlc::abi::ModelSignature> models,
                  << io << " bytes, peak run memory " << m.arenaSize + io
                  << " bytes besides the weights\n";
   }
-  llvm::outs() << "constant data (weights) in the object: " << constantBytes
+  llvm::outs() << "constant data in the object: " << constantBytes
                << " bytes\n";
 }
 
@@ -219,6 +237,24 @@ LogicalResult writeFile(StringRef path, StringRef text) {
   }
   file->os() << text;
   file->keep();
+  return success();
+}
+
+/// Writes the blob that mlc-cpu-externalize-weights left on `module` to
+/// `path` and drops it from the module.
+LogicalResult writeWeights(ModuleOp module, StringRef path) {
+  auto weights =
+      module->getAttrOfType<DenseResourceElementsAttr>("mlc.weights");
+  AsmResourceBlob *blob = weights ? weights.getRawHandle().getBlob() : nullptr;
+  if (!blob) {
+    llvm::errs() << "mlc-compile: error: the lowering left no weights blob\n";
+    return failure();
+  }
+  int64_t size = cast<ShapedType>(weights.getType()).getNumElements();
+  ArrayRef<char> data = blob->getData().take_front(size);
+  if (failed(writeFile(path, StringRef(data.data(), data.size()))))
+    return failure();
+  module->removeAttr("mlc.weights");
   return success();
 }
 
@@ -280,6 +316,22 @@ int compileForCPU(ModuleOp module, Emit kind) {
   }
   targetOptions.printSchedules = printSchedules;
   targetOptions.scheduleFile = scheduleFile;
+  llvm::SmallString<128> weightsPath;
+  if (weightsMode == Weights::External) {
+    if (outputFile == "-") {
+      llvm::errs() << "mlc-compile: error: --weights=external needs -o FILE "
+                      "(the weights go to FILE.weights)\n";
+      return 1;
+    }
+    weightsPath = outputFile;
+    llvm::sys::path::replace_extension(weightsPath, "weights");
+    targetOptions.weightsFile = llvm::sys::path::filename(weightsPath).str();
+    if (targetOptions.weightsFile.find('"') != std::string::npos) {
+      llvm::errs() << "mlc-compile: error: the output's name may not contain "
+                      "'\"' with --weights=external\n";
+      return 1;
+    }
+  }
   auto backend = mlc::target::createCPUTargetBackend(targetOptions);
   PassManager pm(module.getContext());
   backend->buildLoweringPipeline(pm);
@@ -300,6 +352,8 @@ int compileForCPU(ModuleOp module, Emit kind) {
   });
   for (mlc::abi::ModelSignature &m : *models)
     m.usesOpenMP = usesOpenMP;
+  if (!weightsPath.empty() && failed(writeWeights(module, weightsPath)))
+    return 1;
   if (printMemoryPlan)
     printMemoryPlanOf(*models, getConstantBytes(module));
 

@@ -8,11 +8,13 @@
 //
 // mlc-run MODEL.so|MODEL.onnx [-i FILE | -i NAME=FILE]... [-o OUTDIR]
 //         [--bench N] [--warmup N] [--threads N] [--shape ...] [--dim ...]
+//         [--weights FILE]
 //
 // Loads a shared library made by `mlc-compile -o MODEL.so` (or compiles an
 // ONNX model to one first), checks the inputs against the model's
 // signature, runs it and writes OUTDIR/output_<k>.npy and
-// OUTDIR/outputs.json.
+// OUTDIR/outputs.json. A library compiled with --weights=external reads its
+// weights from the file named in its metadata, next to the library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -70,7 +73,16 @@ cl::list<std::string>
     dims("dim", cl::desc("With MODEL.onnx: passed to mlc-compile"),
          cl::value_desc("name=N"), cl::cat(category));
 
+cl::opt<std::string> weightsFile(
+    "weights",
+    cl::desc("For a library compiled with --weights=external: its weights "
+             "file (default: the file its metadata names, next to the "
+             "library)"),
+    cl::value_desc("file"), cl::cat(category));
+
 using RunFn = int32_t (*)(void *, const void *const *, void *const *);
+using RunWithWeightsFn = int32_t (*)(const void *, void *, const void *const *,
+                                     void *const *);
 
 int error(const llvm::Twine &message) {
   llvm::errs() << "mlc-run: error: " << message << "\n";
@@ -108,6 +120,37 @@ llvm::Expected<std::string> compileModel(llvm::StringRef onnx,
         "compiling " + onnx.str() + " failed" +
         (message.empty() ? std::string() : ": " + message));
   return library.str().str();
+}
+
+/// Maps the weights file of `library` and checks that it belongs to it.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+loadWeights(llvm::StringRef library, const abi::ExternalWeights &weights) {
+  llvm::SmallString<256> path(weightsFile);
+  if (path.empty()) {
+    path = llvm::sys::path::parent_path(library);
+    llvm::sys::path::append(path, weights.file);
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false,
+                                  /*IsVolatile=*/false,
+                                  llvm::Align(abi::kWeightsAlignment));
+  if (!buffer)
+    return llvm::createStringError(
+        "cannot read the weights of " + library.str() + " from " +
+        path.str().str() + ": " + buffer.getError().message() +
+        " (it was compiled with --weights=external; pass --weights FILE)");
+  int64_t size = (*buffer)->getBufferSize();
+  if (size != weights.size)
+    return llvm::createStringError(
+        "weights file " + path.str().str() + " has " + std::to_string(size) +
+        " bytes; " + library.str() + " needs " + std::to_string(weights.size));
+  if (abi::hashWeights(llvm::ArrayRef<char>((*buffer)->getBufferStart(),
+                                            size)) != weights.hash)
+    return llvm::createStringError("weights file " + path.str().str() +
+                                   " does not belong to " + library.str() +
+                                   " (checksum differs)");
+  return std::move(*buffer);
 }
 
 /// Aligned, zero-initialized memory.
@@ -255,17 +298,32 @@ int runMain(const char *argv0, unsigned threads) {
     return error("cannot load " + library + ": " + loadError);
   auto *metadata = static_cast<const char *>(
       lib.getAddressOfSymbol(abi::kSharedMetadataSymbol.data()));
-  auto run = reinterpret_cast<RunFn>(
-      lib.getAddressOfSymbol(abi::kSharedRunSymbol.data()));
-  if (!metadata || !run)
+  if (!metadata)
     return error(library + " is not a model library made by mlc-compile -o "
                            "MODEL.so (no " +
-                 abi::kSharedRunSymbol + "/" + abi::kSharedMetadataSymbol +
-                 ")");
+                 abi::kSharedMetadataSymbol + ")");
   llvm::Expected<abi::ModelSignature> signature =
       abi::parseModelSignature(metadata);
   if (!signature)
     return error(library + ": " + llvm::toString(signature.takeError()));
+  llvm::StringRef runSymbol = signature->weights
+                                  ? abi::kSharedRunWithWeightsSymbol
+                                  : abi::kSharedRunSymbol;
+  void *runAddress = lib.getAddressOfSymbol(runSymbol.data());
+  if (!runAddress)
+    return error(library + " is not a model library made by mlc-compile -o "
+                           "MODEL.so (no " +
+                 runSymbol + ")");
+  std::unique_ptr<llvm::MemoryBuffer> weights;
+  if (signature->weights) {
+    auto loaded = loadWeights(loadPath, *signature->weights);
+    if (!loaded)
+      return error(llvm::toString(loaded.takeError()));
+    weights = std::move(*loaded);
+  } else if (!weightsFile.empty()) {
+    return error(library + " has its weights inside; --weights is only for "
+                           "libraries compiled with --weights=external");
+  }
 
   llvm::Expected<std::vector<run::HostTensor>> inputs = loadInputs(*signature);
   if (!inputs)
@@ -294,7 +352,12 @@ int runMain(const char *argv0, unsigned threads) {
                  std::to_string(signature->arenaSize) + "-byte arena");
 
   auto runOnce = [&]() -> int32_t {
-    return run(arena.data, inputPtrs.data(), outputPtrs.data());
+    if (weights)
+      return reinterpret_cast<RunWithWeightsFn>(runAddress)(
+          weights->getBufferStart(), arena.data, inputPtrs.data(),
+          outputPtrs.data());
+    return reinterpret_cast<RunFn>(runAddress)(arena.data, inputPtrs.data(),
+                                               outputPtrs.data());
   };
   if (int32_t rc = runOnce())
     return error("the model returned error code " + std::to_string(rc));

@@ -35,8 +35,9 @@ namespace {
 /// mlc's model ABI: the signature is recorded while types are still
 /// tensors, results become destination arguments, every intermediate buffer
 /// is placed in the arena, and memrefs cross the entry point as bare
-/// pointers. `%p` is the tiling pass's options (`parallel`, schedules), `%s` the
-/// entry-point pass's option list. Thread-level `scf.forall` loops become
+/// pointers. `%p` is the tiling pass's options (`parallel`, schedules), `%w`
+/// moves the weights out of the object when asked, `%s` is the entry-point
+/// pass's option list. Thread-level `scf.forall` loops become
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
@@ -49,7 +50,7 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs "
     "modify-public-functions},"
-    "mlc-cpu-plan-arena,"
+    "mlc-cpu-plan-arena,%w"
     "mlc-cpu-copies-to-linalg,mlc-cpu-outline-kernels,mlc-cpu-byte-weights,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll}),"
     "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
@@ -87,15 +88,22 @@ public:
   void buildLoweringPipeline(OpPassManager &pm) const override {
     // The pipeline text is a constant of this file: failing to parse it is
     // a broken invariant, not bad input.
+    // Placeholders are filled from the last to the first, so that a path
+    // in one cannot be mistaken for a later placeholder.
     std::string text = kLoweringPipeline.str();
+    text.replace(text.find("%s"), 2,
+                 options.sharedLibrary ? "shared-aliases=true" : "");
+    std::string weights;
+    if (!options.weightsFile.empty())
+      weights = "mlc-cpu-externalize-weights{file=\"" + options.weightsFile +
+                "\"},";
+    text.replace(text.find("%w"), 2, weights);
     std::string tiling = options.parallel ? "true" : "false";
     if (options.printSchedules)
       tiling += " print-schedules=true";
     if (!options.scheduleFile.empty())
       tiling += " schedule-file=\"" + options.scheduleFile + "\"";
     text.replace(text.find("%p"), 2, tiling);
-    text.replace(text.find("%s"), 2,
-                 options.sharedLibrary ? "shared-aliases=true" : "");
     if (failed(parsePassPipeline(text, pm, llvm::errs())))
       llvm::report_fatal_error("mlc: invalid built-in CPU lowering pipeline");
   }

@@ -29,19 +29,25 @@ void createStringGlobal(OpBuilder &b, Location loc, StringRef name,
 }
 
 /// `int32_t NAME(void *arena, const void *const *inputs, void *const
-/// *outputs)` that unpacks the arrays and calls `callee`.
+/// *outputs)` that unpacks the arrays and calls `callee` (which takes the
+/// arena, then every input and output); with `weights`, `NAME(const void
+/// *weights, void *arena, ...)` calling `callee(arena, weights, ...)`.
 void createEntry(OpBuilder &b, Location loc, StringRef name,
                  LLVM::LLVMFuncOp callee, unsigned numInputs,
-                 unsigned numOutputs) {
+                 unsigned numOutputs, bool weights) {
   MLIRContext *context = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
-  auto type = LLVM::LLVMFunctionType::get(i32, {ptr, ptr, ptr});
+  SmallVector<Type> params(weights ? 4 : 3, ptr);
+  auto type = LLVM::LLVMFunctionType::get(i32, params);
   auto entry = LLVM::LLVMFuncOp::create(b, loc, name, type);
   OpBuilder::InsertionGuard guard(b);
   Block *block = entry.addEntryBlock(b);
   b.setInsertionPointToStart(block);
-  SmallVector<Value> args{block->getArgument(0)};
+  unsigned first = weights ? 1 : 0;
+  SmallVector<Value> args{block->getArgument(first)};
+  if (weights)
+    args.push_back(block->getArgument(0));
   auto unpack = [&](Value array, unsigned count) {
     for (unsigned i = 0; i < count; ++i) {
       Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
@@ -49,8 +55,8 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
       args.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
     }
   };
-  unpack(block->getArgument(1), numInputs);
-  unpack(block->getArgument(2), numOutputs);
+  unpack(block->getArgument(first + 1), numInputs);
+  unpack(block->getArgument(first + 2), numOutputs);
   LLVM::CallOp::create(b, loc, callee, args);
   Value ok = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
   LLVM::ReturnOp::create(b, loc, ok);
@@ -89,10 +95,24 @@ struct CPUEmitEntryPointsPass
         return signalPassFailure();
       }
       signature->arenaSize = arena.getInt();
+      auto weightsSize = f->getAttrOfType<IntegerAttr>("mlc.weights_size");
+      if (weightsSize) {
+        auto hash = f->getAttrOfType<IntegerAttr>("mlc.weights_hash");
+        auto file = f->getAttrOfType<StringAttr>("mlc.weights_file");
+        if (!hash || !file) {
+          f.emitError("mlc.weights_size without mlc.weights_hash and "
+                      "mlc.weights_file");
+          return signalPassFailure();
+        }
+        signature->weights = mlc::abi::ExternalWeights{
+            file.str(), weightsSize.getInt(),
+            hash.getValue().getZExtValue()};
+      }
+      bool weights = signature->weights.has_value();
       unsigned numInputs = signature->inputs.size();
       unsigned numOutputs = signature->outputs.size();
       LLVM::LLVMFunctionType type = f.getFunctionType();
-      unsigned expected = 1 + numInputs + numOutputs;
+      unsigned expected = (weights ? 2 : 1) + numInputs + numOutputs;
       if (type.getNumParams() != expected || !type.getReturnType() ||
           !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
           !llvm::all_of(type.getParams(), [](Type t) {
@@ -100,18 +120,24 @@ struct CPUEmitEntryPointsPass
           })) {
         f.emitError("expected ")
             << expected
-            << " pointer parameters (arena, inputs, outputs) and no result; "
+            << " pointer parameters (arena, " << (weights ? "weights, " : "")
+            << "inputs, outputs) and no result; "
                "lower with the bare-pointer calling convention";
         return signalPassFailure();
       }
       std::string name = f.getSymName().str();
       std::string metadata = mlc::abi::toJSON(*signature);
+      // The completed signature, for drivers that write the header.
+      f->setAttr("mlc.signature", b.getStringAttr(metadata));
       f.setLinkage(LLVM::Linkage::Internal);
-      createEntry(b, f.getLoc(), name + "_run", f, numInputs, numOutputs);
+      createEntry(b, f.getLoc(), name + (weights ? "_run_with_weights" : "_run"),
+                  f, numInputs, numOutputs, weights);
       createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
       if (sharedAliases) {
-        createEntry(b, f.getLoc(), mlc::abi::kSharedRunSymbol, f, numInputs,
-                    numOutputs);
+        createEntry(b, f.getLoc(),
+                    weights ? mlc::abi::kSharedRunWithWeightsSymbol
+                            : mlc::abi::kSharedRunSymbol,
+                    f, numInputs, numOutputs, weights);
         createStringGlobal(b, f.getLoc(), mlc::abi::kSharedMetadataSymbol,
                            metadata);
       }

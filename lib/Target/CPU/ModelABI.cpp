@@ -88,6 +88,23 @@ unsigned mlc::abi::getDTypeSize(DType type) {
   return 1;
 }
 
+uint64_t mlc::abi::hashWeights(llvm::ArrayRef<char> bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+/// The hash as JSON and header text: 16 hex digits.
+static std::string formatHash(uint64_t hash) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format_hex_no_prefix(hash, 16);
+  return text;
+}
+
 int64_t TensorSignature::getNumElements() const {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -122,6 +139,13 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
       {"inputs", ::toJSON(signature.inputs)},
       {"outputs", ::toJSON(signature.outputs)},
   };
+  if (const std::optional<ExternalWeights> &w = signature.weights)
+    root["weights"] = llvm::json::Object{
+        {"file", w->file},
+        {"size", w->size},
+        {"alignment", kWeightsAlignment},
+        {"fnv1a64", formatHash(w->hash)},
+    };
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(root));
@@ -180,6 +204,20 @@ mlc::abi::parseModelSignature(llvm::StringRef json) {
   if (llvm::Error err =
           parseTensors(root->getArray("outputs"), "outputs", signature.outputs))
     return std::move(err);
+  if (const llvm::json::Value *value = root->get("weights")) {
+    const llvm::json::Object *w = value->getAsObject();
+    std::optional<llvm::StringRef> file = w ? w->getString("file") : std::nullopt;
+    std::optional<int64_t> size = w ? w->getInteger("size") : std::nullopt;
+    std::optional<llvm::StringRef> hash =
+        w ? w->getString("fnv1a64") : std::nullopt;
+    ExternalWeights weights;
+    if (!file || !size || *size < 0 || !hash ||
+        hash->getAsInteger(16, weights.hash))
+      return llvm::createStringError("malformed 'weights' in model metadata");
+    weights.file = file->str();
+    weights.size = *size;
+    signature.weights = std::move(weights);
+  }
   return signature;
 }
 
@@ -205,8 +243,22 @@ enum {
   MLC_ERROR_COUNT = 2,       /* wrong number of inputs or outputs */
   MLC_ERROR_DTYPE = 3,       /* an input or output of the wrong dtype */
   MLC_ERROR_SHAPE = 4,       /* an input or output of the wrong rank/shape */
-  MLC_ERROR_ARENA = 5        /* arena too small or misaligned */
+  MLC_ERROR_ARENA = 5,       /* arena too small or misaligned */
+  MLC_ERROR_WEIGHTS = 6      /* external weights missing, of the wrong size
+                                or misaligned */
 };
+/* FNV-1a (64 bits) of an external weights file's bytes: equal to the
+   model's <MODEL>_WEIGHTS_HASH when the file belongs to the object. */
+static inline uint64_t mlc_weights_hash(const void *data, size_t size) {
+  const unsigned char *p = (const unsigned char *)data;
+  uint64_t hash = 0xcbf29ce484222325ull;
+  size_t i;
+  for (i = 0; i < size; ++i) {
+    hash ^= p[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
 /* A tensor as passed to <model>_run_checked: dense, row-major. */
 typedef struct {
   void *data;
@@ -331,6 +383,31 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
        << ";\nstatic const int32_t " << p
        << "_num_outputs = " << m.outputs.size() << ";\nstatic const int64_t "
        << p << "_arena_size = " << m.arenaSize << ";\n";
+    const std::optional<ExternalWeights> &weights = m.weights;
+    if (weights) {
+      os << "/* The weights are not in the object: they are in the file\n"
+            "   "
+         << upper
+         << "_WEIGHTS_FILE, written next to it. Load its bytes into memory\n"
+            "   aligned to "
+         << upper
+         << "_WEIGHTS_ALIGNMENT bytes (mmap is) and pass them to\n"
+            "   "
+         << p
+         << "_run_with_weights; they are only read, so one copy serves\n"
+            "   every run and thread. mlc_weights_hash(data, size) == "
+         << upper << "_WEIGHTS_HASH\n   checks that the file belongs here. */\n";
+      os << "#define " << upper << "_WEIGHTS_FILE ";
+      writeCString(os, weights->file);
+      os << "\n#define " << upper << "_WEIGHTS_SIZE " << weights->size << "\n";
+      os << "#define " << upper << "_WEIGHTS_ALIGNMENT " << kWeightsAlignment
+         << "\n";
+      os << "#define " << upper << "_WEIGHTS_HASH 0x" << formatHash(weights->hash)
+         << "ull\n";
+    }
+    std::string run = p.str() + (weights ? "_run_with_weights" : "_run");
+    std::string weightsParam = weights ? "const void *weights, " : "";
+    std::string weightsArg = weights ? "weights, " : "";
     os << "\n/* Runs the model. inputs[k] and outputs[k] point to dense\n"
           "   row-major buffers of the k-th input/output above; the arena is\n"
           "   "
@@ -338,16 +415,17 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
        << "_ARENA_SIZE bytes. Nothing is allocated; the call is\n"
           "   reentrant as long as concurrent calls use different arenas.\n"
           "   Returns MLC_OK. */\n";
-    os << "int32_t " << p << "_run(void *arena, const void *const *inputs, "
-       << "void *const *outputs);\n";
+    os << "int32_t " << run << "(" << weightsParam
+       << "void *arena, const void *const *inputs, void *const *outputs);\n";
     os << "/* The signature above as JSON (names, dtypes, shapes, arena). */\n";
     os << "extern const char " << p << "_metadata[];\n\n";
-    os << "/* Like " << p
-       << "_run, but first checks counts, dtypes, shapes and the\n"
-          "   arena; returns an MLC_ERROR_* code instead of running on bad "
-          "data. */\n";
-    os << "static inline int32_t " << p
-       << "_run_checked(void *arena, size_t arena_size, size_t num_inputs,\n"
+    os << "/* Like " << run << ", but first checks counts, dtypes, shapes"
+       << (weights ? ",\n   the weights' size and alignment" : "")
+       << " and the arena; returns an MLC_ERROR_*\n"
+          "   code instead of running on bad data. */\n";
+    os << "static inline int32_t " << p << "_run_checked("
+       << (weights ? "const void *weights, size_t weights_size,\n    " : "")
+       << "void *arena, size_t arena_size, size_t num_inputs,\n"
        << "    const mlc_tensor *inputs, size_t num_outputs,\n"
        << "    const mlc_tensor *outputs) {\n";
     os << "  const void *inputs_data[" << std::max<size_t>(m.inputs.size(), 1)
@@ -363,9 +441,14 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
     os << "  if (arena_size < " << upper << "_ARENA_SIZE || (" << upper
        << "_ARENA_SIZE && (!arena || ((uintptr_t)arena % " << upper
        << "_ARENA_ALIGNMENT) != 0)))\n    return MLC_ERROR_ARENA;\n";
+    if (weights)
+      os << "  if (weights_size != " << upper << "_WEIGHTS_SIZE || (" << upper
+         << "_WEIGHTS_SIZE && (!weights || ((uintptr_t)weights % " << upper
+         << "_WEIGHTS_ALIGNMENT) != 0)))\n    return MLC_ERROR_WEIGHTS;\n";
     writeChecks(os, p, "input", "inputs", m.inputs);
     writeChecks(os, p, "output", "outputs", m.outputs);
-    os << "  return " << p << "_run(arena, inputs_data, outputs_data);\n}\n\n";
+    os << "  return " << run << "(" << weightsArg
+       << "arena, inputs_data, outputs_data);\n}\n\n";
   }
   os << "#ifdef __cplusplus\n}\n#endif\n#endif\n";
 }

@@ -45,6 +45,11 @@ struct CPUTargetOptions {
   /// Schedules that replace the heuristic's for the kernels they name
   /// (a file in --print-schedules' format); empty for none.
   std::string scheduleFile = "";
+  /// When set, the weights leave the object: the lowered module carries
+  /// them as `mlc.weights` for the driver to write to a file of this name
+  /// (recorded in the metadata), and the entry point takes them as an
+  /// argument. Empty: weights are embedded in the object.
+  std::string weightsFile = "";
 };
 
 /// Creates the CPU backend for `options`.

@@ -12,6 +12,12 @@
 //                 void *const *outputs);
 //   extern const char P_metadata[];   /* JSON: see ModelSignature */
 //
+// or, with the weights in a file beside the object (`--weights=external`),
+//
+//   int32_t P_run_with_weights(const void *weights, void *arena,
+//                              const void *const *inputs,
+//                              void *const *outputs);
+//
 // `inputs` and `outputs` are arrays of pointers to dense row-major buffers
 // in graph order; `arena` is a caller-owned, 64-byte aligned scratch buffer
 // of `arena_size` bytes that holds every activation (the static memory plan;
@@ -24,6 +30,7 @@
 #ifndef MLC_TARGET_CPU_MODELABI_H
 #define MLC_TARGET_CPU_MODELABI_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -70,6 +77,20 @@ struct TensorSignature {
   int64_t getNumBytes() const { return getNumElements() * getDTypeSize(dtype); }
 };
 
+/// Weights kept in a file beside the object (`--weights=external`) rather
+/// than in it: the model then runs through `<name>_run_with_weights`, which
+/// takes the file's bytes (64-byte aligned) as its first argument.
+struct ExternalWeights {
+  /// File name the compiler wrote, without a directory: loaders look for it
+  /// next to the object or library.
+  std::string file;
+  /// Exact size of the file in bytes.
+  int64_t size = 0;
+  /// hashWeights() of the file's bytes, to catch a file that does not belong
+  /// to this object.
+  uint64_t hash = 0;
+};
+
 /// Everything a caller needs to run a compiled model.
 struct ModelSignature {
   /// The symbol prefix: the entry point is `<name>_run`.
@@ -81,15 +102,26 @@ struct ModelSignature {
   /// The code runs parallel loops through the OpenMP runtime: programs
   /// linking the object also link libomp.
   bool usesOpenMP = false;
+  /// Set when the weights are not in the object.
+  std::optional<ExternalWeights> weights;
 };
 
 /// Alignment the arena and every buffer in it have.
 constexpr int64_t kArenaAlignment = 64;
+/// Alignment of an external weights buffer and of each tensor in it.
+constexpr int64_t kWeightsAlignment = 64;
+
+/// FNV-1a (64 bits) of `bytes`: the checksum of an external weights file.
+/// The model header carries the same function for C programs.
+uint64_t hashWeights(llvm::ArrayRef<char> bytes);
 
 /// Symbol names a shared library built with `--emit=shared` exports in
 /// addition to the prefixed ones, so loaders need not know the prefix.
 constexpr llvm::StringLiteral kSharedRunSymbol = "mlc_model_run";
 constexpr llvm::StringLiteral kSharedMetadataSymbol = "mlc_model_metadata";
+/// The entry point's name in a shared library whose weights are external.
+constexpr llvm::StringLiteral kSharedRunWithWeightsSymbol =
+    "mlc_model_run_with_weights";
 
 /// Serializes `signature` as the JSON stored in `<name>_metadata`.
 std::string toJSON(const ModelSignature &signature);

@@ -59,6 +59,29 @@ def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def CPUExternalizeWeights : Pass<"mlc-cpu-externalize-weights",
+                                   "mlir::ModuleOp"> {
+  let summary = "Move the weights out of the object into one blob";
+  let description = [{
+    Runs on buffers, after `mlc-cpu-plan-arena`. Every constant
+    `memref.global` with non-splat data that only public model functions
+    read is laid out in one blob (each at a 64-byte aligned offset) and
+    removed; its `memref.get_global`s become `memref.view`s into a new
+    argument after the arena, the weights (`memref<Nxi8>`). The blob is
+    attached to the module as `mlc.weights` (a `dense_resource` of `i8`) for
+    the driver to write beside the object, and each model function records
+    `mlc.weights_size`, `mlc.weights_hash` (FNV-1a, 64 bits, over the blob)
+    and `mlc.weights_file` (the option `file`) for its metadata and header.
+    Splat constants and globals other functions read stay in the object.
+  }];
+  let options = [
+    Option<"fileName", "file", "std::string", /*default=*/"\"weights.bin\"",
+           "Name of the weights file recorded in the model's metadata">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
   let summary = "Wrap lowered model functions in the C entry points";
   let description = [{
@@ -71,6 +94,10 @@ def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
     `<name>_metadata` with the signature as JSON. With `shared-aliases`, a
     module holding one model also gets `mlc_model_run` and
     `mlc_model_metadata`, the names loaders of shared libraries look up.
+    A function whose weights `mlc-cpu-externalize-weights` moved out gets
+    `int32_t <name>_run_with_weights(const void *weights, void *arena,
+    const void *const *inputs, void *const *outputs)` instead (and
+    `mlc_model_run_with_weights`).
   }];
   let options = [
     Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",

@@ -1,0 +1,82 @@
+//===- ModelABITest.cpp - Model metadata and the weights checksum ---------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/ModelABI.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlc::abi;
+
+namespace {
+ModelSignature makeSignature() {
+  ModelSignature s;
+  s.name = "net";
+  s.arenaSize = 128;
+  s.inputs.push_back({"x", DType::Float32, {1, 3}});
+  s.outputs.push_back({"y", DType::Int64, {}});
+  return s;
+}
+
+TEST(ModelABITest, HashIsFNV1a64) {
+  // Published FNV-1a test vectors.
+  EXPECT_EQ(hashWeights({}), 0xcbf29ce484222325ull);
+  const char a[] = {'a'};
+  EXPECT_EQ(hashWeights(a), 0xaf63dc4c8601ec8cull);
+  const char foobar[] = {'f', 'o', 'o', 'b', 'a', 'r'};
+  EXPECT_EQ(hashWeights(foobar), 0x85944171f73967e8ull);
+}
+
+TEST(ModelABITest, MetadataRoundTripsExternalWeights) {
+  ModelSignature s = makeSignature();
+  s.weights = ExternalWeights{"net.weights", 4096, 0xfedcba9876543210ull};
+  llvm::Expected<ModelSignature> parsed = parseModelSignature(toJSON(s));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_TRUE(parsed->weights.has_value());
+  EXPECT_EQ(parsed->weights->file, "net.weights");
+  EXPECT_EQ(parsed->weights->size, 4096);
+  EXPECT_EQ(parsed->weights->hash, 0xfedcba9876543210ull);
+  EXPECT_EQ(parsed->arenaSize, 128);
+  ASSERT_EQ(parsed->outputs.size(), 1u);
+  EXPECT_TRUE(parsed->outputs[0].shape.empty());
+}
+
+TEST(ModelABITest, EmbeddedWeightsHaveNoWeightsEntry) {
+  llvm::Expected<ModelSignature> parsed =
+      parseModelSignature(toJSON(makeSignature()));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_FALSE(parsed->weights.has_value());
+}
+
+TEST(ModelABITest, MalformedWeightsEntryIsAnError) {
+  std::string json = toJSON(makeSignature());
+  json.insert(json.size() - 1, R"(,"weights":{"file":"w","size":-1})");
+  llvm::Expected<ModelSignature> parsed = parseModelSignature(json);
+  ASSERT_FALSE(bool(parsed));
+  EXPECT_NE(llvm::toString(parsed.takeError()).find("weights"),
+            std::string::npos);
+}
+
+TEST(ModelABITest, HeaderDeclaresTheEntryPointOfItsMode) {
+  ModelSignature s = makeSignature();
+  std::string embedded, external;
+  llvm::raw_string_ostream os1(embedded), os2(external);
+  writeCHeader({s}, "net.onnx", os1);
+  s.weights = ExternalWeights{"net.weights", 64, 1};
+  writeCHeader({s}, "net.onnx", os2);
+  EXPECT_NE(embedded.find("int32_t net_run(void *arena"), std::string::npos);
+  EXPECT_EQ(embedded.find("NET_WEIGHTS_SIZE"), std::string::npos);
+  EXPECT_NE(external.find("int32_t net_run_with_weights(const void *weights, "
+                          "void *arena"),
+            std::string::npos);
+  EXPECT_NE(external.find("#define NET_WEIGHTS_FILE \"net.weights\""),
+            std::string::npos);
+  EXPECT_NE(external.find("#define NET_WEIGHTS_HASH 0x0000000000000001ull"),
+            std::string::npos);
+  EXPECT_EQ(external.find("int32_t net_run(void"), std::string::npos);
+}
+} // namespace
