@@ -48,8 +48,13 @@ std::string nodeSuffix(Location loc) {
     }
     return WalkResult::advance();
   });
+  // The end of a hierarchical exporter name is the specific part: the
+  // block and the op type (`.../block.1/block.1.0/Conv`).
+  constexpr size_t kMaxLength = 48;
+  if (name.size() > kMaxLength)
+    name = name.substr(name.size() - kMaxLength);
   std::string out;
-  for (char c : name.substr(0, 48))
+  for (char c : name)
     out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return out;
 }

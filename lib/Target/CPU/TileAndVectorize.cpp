@@ -19,6 +19,7 @@
 #include "mlc/Target/CPU/Passes.h"
 
 #include "ContractedMulAdd.h"
+#include "Epilogues.h"
 #include "Schedules.h"
 #include "WindowPhases.h"
 
@@ -198,15 +199,28 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
 /// Returns the tiled op, or `op` itself when no size tiles anything.
 /// Sizes that cover a whole loop are dropped. With `forall`, the loops are
 /// one `scf.forall` (not peeled: parallel sizes divide evenly).
+/// With `nest`, also describes the tiled loops for fuseEpilogue.
 FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
                                    linalg::LinalgOp op,
                                    ArrayRef<int64_t> requested,
                                    ArrayRef<int64_t> order,
-                                   bool forall = false) {
+                                   bool forall = false,
+                                   mlc::target::TiledContraction *nest =
+                                       nullptr) {
   SmallVector<int64_t> sizes(requested);
   for (auto [size, range] : llvm::zip(sizes, op.getStaticLoopRanges()))
     if (ShapedType::isDynamic(range) || size >= range)
       size = 0;
+  if (nest) {
+    nest->sizes = sizes;
+    nest->ranges = op.getStaticLoopRanges();
+    nest->iterators = op.getIteratorTypesArray();
+    nest->resultMap = op.getIndexingMapMatchingResult(op->getResult(0));
+    nest->tile = op;
+    for (int64_t d : order)
+      if (sizes[d] != 0)
+        nest->loopDims.push_back(d);
+  }
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op.getOperation();
   scf::SCFTilingOptions options;
@@ -223,6 +237,15 @@ FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
   if (!forall)
     for (LoopLikeOpInterface loop : tiled->loops)
       loop->setAttr(kPeel, rewriter.getUnitAttr());
+  if (nest) {
+    nest->tile = tiled->tiledOps.back();
+    for (LoopLikeOpInterface loop : tiled->loops)
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+        nest->loops.push_back(forOp);
+    // Unexpected loops: no epilogue goes in.
+    if (nest->loops.size() != nest->loopDims.size())
+      nest->tile = nullptr;
+  }
   return tiled->tiledOps.back();
 }
 
@@ -409,7 +432,8 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
   for (Operation &op : func.getBody().front())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
       if (!isa<linalg::FillOp>(&op) && linalgOp.hasPureTensorSemantics() &&
-          linalgOp.getNumDpsInits() == 1)
+          linalgOp.getNumDpsInits() == 1 &&
+          !op.hasAttr(mlc::target::kEpilogueAttr))
         nests.push_back(linalgOp);
   for (linalg::LinalgOp op : nests) {
     auto resultType =
@@ -499,6 +523,16 @@ struct CPUTileAndVectorizePass
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       interchangeWindowLoops(rewriter, op, nTile);
+    // Activations after depthwise convolutions run on each finished row.
+    if (fuseEpilogues) {
+      SmallVector<linalg::LinalgOp> windows;
+      func.walk([&](linalg::LinalgOp op) {
+        if (op->hasAttr(kRegisterTiles))
+          windows.push_back(op);
+      });
+      for (linalg::LinalgOp op : windows)
+        (void)mlc::target::prepareEpilogue(rewriter, op);
+    }
 
     // Cache level.
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
@@ -510,16 +544,26 @@ struct CPUTileAndVectorizePass
     if (failed(overrideAndPrint(work)))
       return signalPassFailure();
     for (auto &[op, schedule] : work) {
+      linalg::GenericOp epilogue =
+          fuseEpilogues ? mlc::target::prepareEpilogue(rewriter, op)
+                        : linalg::GenericOp();
       FailureOr<Operation *> chunk = tileAndMark(
           rewriter, op, schedule.parallelTiles, schedule.loopOrder,
           /*forall=*/true);
       if (failed(chunk))
         return signalPassFailure();
+      mlc::target::TiledContraction nest;
       FailureOr<Operation *> tiled =
           tileAndMark(rewriter, cast<linalg::LinalgOp>(*chunk),
-                      schedule.cacheTiles, schedule.loopOrder);
+                      schedule.cacheTiles, schedule.loopOrder,
+                      /*forall=*/false, &nest);
       if (failed(tiled))
         return signalPassFailure();
+      if (epilogue) {
+        Value result = epilogue.getDpsInitOperand(0)->get();
+        if (nest.tile && (*tiled)->getResult(0) != result)
+          mlc::target::fuseEpilogue(rewriter, epilogue, result, nest);
+      }
       (*tiled)->setAttr(kRegisterTiles,
                         rewriter.getDenseI64ArrayAttr(schedule.registerTiles));
       (*tiled)->setAttr(kLoopOrder,
@@ -540,9 +584,19 @@ struct CPUTileAndVectorizePass
     for (linalg::LinalgOp op : cacheTiles) {
       auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
       auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
-      if (failed(tileAndMark(rewriter, op, sizes.asArrayRef(),
-                             order.asArrayRef())))
+      // Contractions had theirs at the cache level.
+      linalg::GenericOp epilogue;
+      if (!linalg::isaContractionOpInterface(op))
+        epilogue = mlc::target::findEpilogue(op);
+      mlc::target::TiledContraction nest;
+      FailureOr<Operation *> tiled =
+          tileAndMark(rewriter, op, sizes.asArrayRef(), order.asArrayRef(),
+                      /*forall=*/false, &nest);
+      if (failed(tiled))
         return signalPassFailure();
+      if (epilogue && nest.tile && *tiled != op.getOperation())
+        mlc::target::fuseEpilogue(rewriter, epilogue,
+                                  epilogue.getDpsInitOperand(0)->get(), nest);
     }
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
@@ -648,6 +702,7 @@ struct CPUTileAndVectorizePass
     func.walk([](Operation *op) {
       op->removeAttr(kRegisterTiles);
       op->removeAttr(kLoopOrder);
+      op->removeAttr(mlc::target::kEpilogueAttr);
     });
     if (failed(canonicalize(func)))
       return signalPassFailure();

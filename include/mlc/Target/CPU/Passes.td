@@ -248,6 +248,14 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     `scf.forall` level over chunks of its rows (`m`), or of its columns when
     no row chunk divides evenly; the CPU pipeline maps it to OpenMP.
 
+    An elementwise op that is the contraction's only user and reads nothing
+    else but scalars (an activation: ReLU, Clip, SiLU, GELU, HardSwish),
+    directly or through the `tensor.expand_shape` of a convolution, moves
+    into the tiled loops with `fuse-epilogues`: it runs in place on each
+    part of the result as soon as the reduction over it is complete (after
+    the `k` cache loop, per `n` block), while that part is in cache, instead
+    of as a pass of its own over the whole result.
+
     Register-level loops whose trip count does not divide evenly are peeled;
     the full tiles are vectorized (`linalg::vectorize`), their `vector.contract`
     is lowered to outer products (broadcast + FMA) and the accumulator tile is
@@ -278,6 +286,8 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"lowerContractions", "lower-contractions", "bool",
            /*default=*/"true",
            "Lower vector.contract to outer products and FMAs">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Run a contraction's elementwise user on each finished tile">,
   ];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",

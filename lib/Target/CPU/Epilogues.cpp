@@ -1,0 +1,185 @@
+//===- Epilogues.cpp - Elementwise epilogues on contraction tiles ---------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Epilogues.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+linalg::GenericOp
+mlc::target::prepareEpilogue(RewriterBase &rewriter,
+                             linalg::LinalgOp contraction) {
+  if (contraction->getNumResults() != 1)
+    return {};
+  Value result = contraction->getResult(0);
+  if (!result.hasOneUse())
+    return {};
+  Operation *user = *result.getUsers().begin();
+  Value consumed = result;
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
+  if (expand) {
+    if (!expand.getResult().hasOneUse())
+      return {};
+    user = *expand->getUsers().begin();
+    consumed = expand.getResult();
+  }
+  auto epilogue = dyn_cast<linalg::GenericOp>(user);
+  if (!epilogue || !epilogue.hasPureTensorSemantics() ||
+      epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      epilogue.hasIndexSemantics())
+    return {};
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  if (!epilogue.getMatchingIndexingMap(init).isIdentity() ||
+      !epilogue.getMatchingBlockArgument(init).use_empty() ||
+      init->get().getType() != consumed.getType())
+    return {};
+  std::optional<unsigned> from;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (input->get() == consumed) {
+      if (from || !map.isIdentity())
+        return {};
+      from = input->getOperandNumber();
+    } else if (map.getNumResults() != 0) {
+      // Only scalars besides the contraction: other tensors would need
+      // slices at the tile's place in the whole result.
+      return {};
+    }
+  }
+  if (!from)
+    return {};
+
+  linalg::GenericOp target = epilogue;
+  if (expand) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(epilogue);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(
+            epilogue, expand.getReassociationIndices(), rewriter);
+    if (failed(collapsed))
+      return {};
+    rewriter.replaceOp(epilogue, collapsed->results);
+    target = dyn_cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
+    if (!target || target->getResult(0).getType() != result.getType())
+      return {};
+  }
+  unsigned initNumber = target.getDpsInitOperand(0)->getOperandNumber();
+  rewriter.modifyOpInPlace(target, [&] {
+    target->setOperand(*from, result);
+    target->setOperand(initNumber, result);
+    target->setAttr(kEpilogueAttr, rewriter.getUnitAttr());
+  });
+  return target;
+}
+
+linalg::GenericOp mlc::target::findEpilogue(Operation *tiled) {
+  if (tiled->getNumResults() != 1)
+    return {};
+  Value result = tiled->getResult(0);
+  // A chunk of an scf.forall: its result is the forall's.
+  if (auto forall = dyn_cast<scf::ForallOp>(tiled->getParentOp())) {
+    if (!result.hasOneUse())
+      return {};
+    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(*result.user_begin());
+    auto shared = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
+    OpOperand *init = shared ? forall.getTiedOpOperand(shared) : nullptr;
+    if (!init)
+      return {};
+    result = forall.getTiedOpResult(init);
+  }
+  for (Operation *user : result.getUsers())
+    if (user->hasAttr(kEpilogueAttr))
+      if (auto generic = dyn_cast<linalg::GenericOp>(user);
+          generic && generic.getDpsInitOperand(0)->get() == result)
+        return generic;
+  return {};
+}
+
+void mlc::target::fuseEpilogue(RewriterBase &rewriter,
+                               linalg::GenericOp epilogue, Value result,
+                               const TiledContraction &nest) {
+  Location loc = epilogue.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  auto reduction = llvm::find_if(nest.loopDims, [&](unsigned d) {
+    return nest.iterators[d] == utils::IteratorType::reduction;
+  });
+  unsigned outer = reduction - nest.loopDims.begin();
+
+  // The finished part: a tile of the result of the outermost reduction
+  // loop (offsets from the loops around it), or the tiled op's own result.
+  Value whole;
+  SmallVector<OpFoldResult> offsets, sizes;
+  if (reduction == nest.loopDims.end()) {
+    whole = nest.tile->getResult(0);
+    rewriter.setInsertionPointAfter(nest.tile);
+  } else {
+    scf::ForOp loop = nest.loops[outer];
+    whole = loop->getResult(0);
+    rewriter.setInsertionPointAfter(loop);
+    SmallVector<OpFoldResult> dimOffsets, dimSizes;
+    for (auto [d, range] : llvm::enumerate(nest.ranges)) {
+      dimOffsets.push_back(rewriter.getIndexAttr(0));
+      dimSizes.push_back(rewriter.getIndexAttr(range));
+    }
+    for (unsigned i = 0; i < outer; ++i) {
+      unsigned d = nest.loopDims[i];
+      Value iv = scf::ForOp(nest.loops[i]).getInductionVar();
+      AffineExpr x = rewriter.getAffineDimExpr(0);
+      AffineMap size = AffineMap::get(
+          1, 0, {rewriter.getAffineConstantExpr(nest.sizes[d]),
+                 nest.ranges[d] - x},
+          rewriter.getContext());
+      dimOffsets[d] = iv;
+      // Whole tiles have a static size; a partial last tile's size folds
+      // to a constant once its loop is peeled.
+      dimSizes[d] =
+          nest.ranges[d] % nest.sizes[d] == 0
+              ? OpFoldResult(rewriter.getIndexAttr(nest.sizes[d]))
+              : affine::makeComposedFoldedAffineMin(rewriter, loc, size, {iv});
+    }
+    for (AffineExpr e : nest.resultMap.getResults()) {
+      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      offsets.push_back(dimOffsets[d]);
+      sizes.push_back(dimSizes[d]);
+    }
+  }
+
+  Value part = whole;
+  tensor::ExtractSliceOp slice;
+  if (!offsets.empty()) {
+    SmallVector<OpFoldResult> strides(offsets.size(),
+                                      rewriter.getIndexAttr(1));
+    slice = tensor::ExtractSliceOp::create(rewriter, loc, whole, offsets,
+                                           sizes, strides);
+    part = slice.getResult();
+  }
+  IRMapping mapping;
+  mapping.map(result, part);
+  Operation *tiled = rewriter.clone(*epilogue, mapping);
+  tiled->getResult(0).setType(part.getType());
+  Value updated = tiled->getResult(0);
+  tensor::InsertSliceOp insert;
+  if (slice) {
+    SmallVector<OpFoldResult> strides(offsets.size(),
+                                      rewriter.getIndexAttr(1));
+    insert = tensor::InsertSliceOp::create(rewriter, loc, updated, whole,
+                                           offsets, sizes, strides);
+    updated = insert.getResult();
+  }
+  SmallPtrSet<Operation *, 2> keep{tiled};
+  if (slice)
+    keep.insert(slice);
+  if (insert)
+    keep.insert(insert);
+  rewriter.replaceAllUsesExcept(whole, updated, keep);
+  rewriter.replaceOp(epilogue, result);
+}

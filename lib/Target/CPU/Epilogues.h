@@ -1,0 +1,66 @@
+//===- Epilogues.h - Elementwise epilogues on contraction tiles -*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An activation after a matmul or convolution (ReLU, Clip, SiLU, GELU,
+// HardSwish) is a pass of its own over the whole result: the result leaves
+// the cache between the contraction and the activation. Here the activation
+// runs on each finished tile of the contraction's result instead, in place,
+// while the tile is still in cache.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_CPU_EPILOGUES_H
+#define MLC_LIB_TARGET_CPU_EPILOGUES_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlc::target {
+
+/// Marks an op prepareEpilogue rewrote, until fuseEpilogue moves it.
+constexpr llvm::StringLiteral kEpilogueAttr = "mlc.epilogue";
+
+/// When `contraction`'s only use is an elementwise `linalg.generic` that
+/// reads it (directly or through a `tensor.expand_shape`, as a convolution's
+/// im2col contraction is read) with an identity map and has no other
+/// inputs but scalars, rewrites that op to read and write the
+/// contraction's result in place (collapsing its iteration space to the
+/// contraction's result shape) and returns it; otherwise returns null.
+mlir::linalg::GenericOp prepareEpilogue(mlir::RewriterBase &rewriter,
+                                        mlir::linalg::LinalgOp contraction);
+
+/// A contraction after cache-level tiling: what fuseEpilogue needs to know.
+struct TiledContraction {
+  /// The tiled op, innermost.
+  mlir::Operation *tile = nullptr;
+  /// The tiling loops, outermost first, and the loop dim each one tiles.
+  llvm::SmallVector<mlir::scf::ForOp> loops;
+  llvm::SmallVector<unsigned> loopDims;
+  /// Tile size and range (of the op that was tiled) per loop dim.
+  llvm::SmallVector<int64_t> sizes;
+  llvm::SmallVector<int64_t> ranges;
+  llvm::SmallVector<mlir::utils::IteratorType> iterators;
+  /// The indexing map of the result.
+  mlir::AffineMap resultMap;
+};
+
+/// The epilogue prepareEpilogue made for the op that `tiled` is a part of
+/// (`tiled` itself or its `scf.forall` chunk), or null.
+mlir::linalg::GenericOp findEpilogue(mlir::Operation *tiled);
+
+/// Moves `epilogue` (from prepareEpilogue, reading `result`, the tiled
+/// contraction's final value) into `nest`: it runs on each part of the
+/// result that is complete, right after the outermost reduction loop, or
+/// on each tile when no loop tiles a reduction dim.
+void fuseEpilogue(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp epilogue,
+                  mlir::Value result, const TiledContraction &nest);
+
+} // namespace mlc::target
+
+#endif // MLC_LIB_TARGET_CPU_EPILOGUES_H
