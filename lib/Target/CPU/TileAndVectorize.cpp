@@ -166,7 +166,7 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
   if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
 
-  // Threads take chunks of rows, or of columns, that divide evenly (so that
+  // Threads take chunks of columns, or of rows, that divide evenly (so that
   // every chunk keeps static shapes) and leave at least two chunks.
   int64_t flops = 2;
   for (int64_t r : ranges)
@@ -178,10 +178,15 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
           return size;
       return 0;
     };
-    if (int64_t rows = chunk(*mDim, {32, 16, 8}))
-      schedule.parallelTiles[*mDim] = rows;
-    else if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
+    // Columns first: for a convolution they are output pixels, so a thread
+    // keeps the pixels it wrote for the next 1x1 convolution (rows, the
+    // output channels, would make every thread read what all others
+    // wrote); for a matmul each thread streams only its share of the
+    // packed weights.
+    if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
       schedule.parallelTiles[nDim] = cols;
+    else if (int64_t rows = chunk(*mDim, {32, 16, 8}))
+      schedule.parallelTiles[*mDim] = rows;
     else
       // A packed right-hand side: chunks of panels (ViT's 197-row matmuls
       // have no row chunk and 16 columns per panel).

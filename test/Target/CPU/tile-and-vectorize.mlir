@@ -40,7 +40,8 @@ func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50x
 // CHECK: iter_args(%{{.*}}) -> (vector<4x16xf32>)
 // CHECK-COUNT-4: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x32x14x14xf32>
-// Its 32 output channels split into two chunks of 16 for threads.
+// Its 196 output pixels have no even column chunk: its 32 output channels
+// split into two chunks of 16 for threads.
 // PAR-LABEL: func.func @conv
 // PAR: scf.forall (%{{.*}}) = (0) to (32) step (16)
 func.func @conv(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x3x3xf32>) -> tensor<1x32x14x14xf32> {
@@ -68,12 +69,12 @@ func.func @pointwise(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x1x1xf32>) -> t
 
 // -----
 
-// With `parallel`, a large contraction is split into chunks of 32 rows
-// that threads take (an scf.forall the pipeline maps to OpenMP).
+// With `parallel`, a large contraction is split into chunks of 128
+// columns that threads take (an scf.forall the pipeline maps to OpenMP).
 // PAR-LABEL: func.func @large
-// PAR: scf.forall (%{{.*}}) = (0) to (256) step (32) shared_outs
+// PAR: scf.forall (%{{.*}}) = (0) to (256) step (128) shared_outs
 // PAR: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
-// PAR: tensor.parallel_insert_slice {{.*}} [32, 256] [1, 1] : tensor<32x256xf32> into tensor<256x256xf32>
+// PAR: tensor.parallel_insert_slice {{.*}} [256, 128] [1, 1] : tensor<256x128xf32> into tensor<256x256xf32>
 func.func @large(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256x256xf32>

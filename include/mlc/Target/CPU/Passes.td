@@ -245,8 +245,10 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
       with `k` innermost and stepping by one.
 
     With `parallel`, a contraction of at least a few MFLOP first gets an
-    `scf.forall` level over chunks of its rows (`m`), or of its columns when
-    no row chunk divides evenly; the CPU pipeline maps it to OpenMP.
+    `scf.forall` level over chunks of its columns (`n`: a convolution's
+    output pixels, so that each thread reads back what it wrote), or of its
+    rows when no column chunk divides evenly; the CPU pipeline maps it to
+    OpenMP.
 
     An elementwise op that is the contraction's only user and reads nothing
     else but scalars (an activation: ReLU, Clip, SiLU, GELU, HardSwish),
