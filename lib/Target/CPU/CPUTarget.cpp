@@ -41,7 +41,7 @@ namespace {
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
-    "mlc-cpu-approximate-math,"
+    "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
     "mlc-cpu-pack-weights,"
     "mlc-cpu-tile-and-vectorize{parallel=%p},"
     "mlc-cpu-flatten-constants),"

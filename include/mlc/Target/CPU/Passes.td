@@ -196,6 +196,23 @@ def CPUByteWeights : Pass<"mlc-cpu-byte-weights", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def CPUReassociateSums : Pass<"mlc-cpu-reassociate-sums",
+                                "mlir::func::FuncOp"> {
+  let summary = "Let LLVM vectorize floating-point sums";
+  let description = [{
+    In every linalg op with a reduction loop, the `arith.addf` that adds
+    into the accumulator gets the `reassoc` fast-math flag. A float sum
+    in source order is one long dependence chain that LLVM must keep
+    scalar (GlobalAveragePool, ReduceMean/Sum, the sums of softmax and
+    layer normalization: one `vaddss` per element, bound by its latency);
+    with `reassoc`, the loop vectorizer keeps several vector partial sums
+    and adds them at the end. Summing in a different order changes
+    rounding, and partial sums are usually closer to the exact sum than
+    one running sum.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def CPUApproximateMath : Pass<"mlc-cpu-approximate-math",
                                "mlir::func::FuncOp"> {
   let summary = "Polynomial erf, tanh and exp instead of libm calls";
