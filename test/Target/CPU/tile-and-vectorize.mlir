@@ -160,3 +160,25 @@ func.func @max_pool_strided(%x: tensor<1x16x55x55xf32>) -> tensor<1x16x27x27xf32
   %r = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x16x55x55xf32>, tensor<3x3xf32>) outs(%f : tensor<1x16x27x27xf32>) -> tensor<1x16x27x27xf32>
   return %r : tensor<1x16x27x27xf32>
 }
+
+// -----
+
+// 25 columns: one 16-wide register tile and 9 left over, which become an
+// 8-wide tile (one vector register per row) and a 1-wide one instead of a
+// 9-wide vector put together lane by lane.
+// CHECK-LABEL: func.func @remainder
+// CHECK-NOT: vector<4x9xf32>
+// CHECK: vector<4x16xf32>
+// CHECK-NOT: vector<4x9xf32>
+// CHECK: vector<4x8xf32>
+// CHECK-NOT: vector<4x9xf32>
+// CHECK: vector<4x1xf32>
+// CHECK-NOT: vector<4x9xf32>
+// CHECK: return
+func.func @remainder(%a: tensor<64x96xf32>, %b: tensor<96x25xf32>) -> tensor<64x25xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x25xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x25xf32>) -> tensor<64x25xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x25xf32>) outs(%f : tensor<64x25xf32>) -> tensor<64x25xf32>
+  return %r : tensor<64x25xf32>
+}

@@ -275,11 +275,13 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     the `k` cache loop, per `n` block), while that part is in cache, instead
     of as a pass of its own over the whole result.
 
-    Register-level loops whose trip count does not divide evenly are peeled;
-    the full tiles are vectorized (`linalg::vectorize`), their `vector.contract`
-    is lowered to outer products (broadcast + FMA) and the accumulator tile is
-    hoisted out of the `k` loop into vector registers. Partial tiles are left
-    to the scalar lowering.
+    Register-level loops whose trip count does not divide evenly are peeled,
+    so that every tile, the left-over ones included, has a static shape; a
+    left-over tile wider than one vector register (8 floats) but not a
+    multiple of it is split into whole registers and the rest. The tiles are
+    vectorized (`linalg::vectorize`), their `vector.contract` is lowered to
+    outer products (broadcast + FMA) and the accumulator tile is hoisted out
+    of the `k` loop into vector registers.
   }];
   let options = [
     Option<"mTile", "m-tile", "int64_t", /*default=*/"6",
