@@ -61,6 +61,48 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
   }
 };
 
+/// [b..., M, K] x [K, N]: every row of every batch meets the same
+/// right-hand side, so the batch dims are rows too: one [b...*M, K] x [K, N]
+/// matmul between reshapes. A batched contraction would tile M alone, and
+/// ViT's attention input projection ([197, 1, 768] x [768, 2304]) had
+/// register tiles of one row.
+struct SharedRhsMatMulLowering : OpConversionPattern<MatMulOp> {
+  SharedRhsMatMulLowering(MLIRContext *ctx)
+      : OpConversionPattern<MatMulOp>(ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto lhs = getStaticType(adaptor.getLhs()),
+         rhs = getStaticType(adaptor.getRhs());
+    auto result = getStaticType(op.getResult());
+    if (!lhs || !rhs || !result || lhs.getRank() < 3 || rhs.getRank() != 2 ||
+        result.getRank() != lhs.getRank() ||
+        !isa<FloatType>(result.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs [b..., M, K] x [K, N]");
+    int64_t rank = lhs.getRank();
+    ReassociationIndices rows =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
+    SmallVector<ReassociationIndices> groups = {rows, {rank - 1}};
+    int64_t m = lhs.getNumElements() / lhs.getDimSize(rank - 1);
+    Location loc = op.getLoc();
+    Value flat = tensor::CollapseShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({m, lhs.getDimSize(rank - 1)},
+                              lhs.getElementType()),
+        adaptor.getLhs(), groups);
+    auto flatResult = RankedTensorType::get(
+        {m, result.getDimSize(rank - 1)}, result.getElementType());
+    Value product =
+        linalg::MatmulOp::create(
+            rewriter, loc, ValueRange{flat, adaptor.getRhs()},
+            ValueRange{createFilledTensor(rewriter, loc, flatResult, 0.0)})
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, result, product,
+                                                       groups);
+    return success();
+  }
+};
+
 /// alpha * op(A) op(B) + beta * C: transposes, one linalg.matmul, then one
 /// generic for the scaling and the broadcast add of C.
 struct GemmLowering : OpConversionPattern<GemmOp> {
@@ -230,6 +272,7 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void mlc::populateGraphStructuredToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<SharedRhsMatMulLowering>(patterns.getContext());
   patterns.add<ConstantLowering, ConcatLowering, MatMulLowering, GemmLowering,
                SoftmaxLowering, TransposeLowering, ReshapeLowering<ReshapeOp>,
                ReshapeLowering<FlattenOp>, ReshapeLowering<SqueezeOp>,

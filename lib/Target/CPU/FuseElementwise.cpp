@@ -69,8 +69,17 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
     for (unsigned i = 0; i < 2; ++i) {
       OpOperand *accOperand = add.getDpsInputOperand(i);
       OpOperand *other = add.getDpsInputOperand(1 - i);
-      auto contraction = accOperand->get().getDefiningOp<linalg::LinalgOp>();
-      if (!contraction || !accOperand->get().hasOneUse() ||
+      // The contraction's result, possibly through an expand_shape (a
+      // matmul whose batch dims were folded into its rows).
+      Value accValue = accOperand->get();
+      auto expand = accValue.getDefiningOp<tensor::ExpandShapeOp>();
+      if (expand) {
+        if (!accValue.hasOneUse())
+          continue;
+        accValue = expand.getSrc();
+      }
+      auto contraction = accValue.getDefiningOp<linalg::LinalgOp>();
+      if (!contraction || !accValue.hasOneUse() ||
           accOperand->get().getType() != resultType ||
           !add.getMatchingIndexingMap(accOperand).isIdentity() ||
           !accumulatesWithAddF(contraction))
@@ -79,8 +88,17 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
       // one (a residual) can be far larger than the products, and every
       // step of the reduction would round at its magnitude: BERT-base's
       // error against PyTorch grew tenfold when residuals were folded.
-      if (add.getMatchingIndexingMap(other).isPermutation())
+      AffineMap addendMap = add.getMatchingIndexingMap(other);
+      if (addendMap.isPermutation())
         continue;
+      auto initType = cast<RankedTensorType>(accValue.getType());
+      if (expand) {
+        std::optional<AffineMap> collapsed =
+            collapseMap(addendMap, expand.getReassociationIndices());
+        if (!collapsed)
+          continue;
+        addendMap = *collapsed;
+      }
       // The addend must exist where the contraction starts.
       Value addend = other->get();
       if (Operation *def = addend.getDefiningOp())
@@ -90,14 +108,39 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
       rewriter.setInsertionPoint(contraction);
       Value init = contraction.getDpsInitOperand(0)->get();
       Value newInit = buildInit(rewriter, add.getLoc(), init, addend,
-                                add.getMatchingIndexingMap(other), resultType);
+                                addendMap, initType);
       rewriter.modifyOpInPlace(contraction, [&] {
         contraction.getDpsInitOperand(0)->set(newInit);
       });
-      rewriter.replaceOp(add, contraction->getResult(0));
+      rewriter.replaceOp(add, expand ? Value(expand.getResult())
+                                     : contraction->getResult(0));
       return success();
     }
     return failure();
+  }
+
+  /// `map` (over the expanded dims) over the collapsed dims of `groups`,
+  /// when it reads only dims that are alone in their group.
+  static std::optional<AffineMap>
+  collapseMap(AffineMap map, ArrayRef<ReassociationIndices> groups) {
+    SmallVector<int64_t> collapsedOf(map.getNumDims(), -1);
+    for (auto [g, group] : llvm::enumerate(groups))
+      if (group.size() == 1)
+        collapsedOf[group.front()] = g;
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+        int64_t g = collapsedOf[dim.getPosition()];
+        if (g < 0)
+          return std::nullopt;
+        exprs.push_back(getAffineDimExpr(g, map.getContext()));
+      } else if (isa<AffineConstantExpr>(e)) {
+        exprs.push_back(e);
+      } else {
+        return std::nullopt;
+      }
+    }
+    return AffineMap::get(groups.size(), 0, exprs, map.getContext());
   }
 
   /// `addend` broadcast through `addendMap` (in the result's iteration

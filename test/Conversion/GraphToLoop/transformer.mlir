@@ -1,15 +1,28 @@
 // RUN: mlc-opt %s -mlc-convert-graph-to-loop | FileCheck %s
 
-// Batched matmul with a broadcast rhs: one contraction generic.
-// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// The maps of @batch_matmul below.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+
+// A batched lhs times a 2-D rhs: the batch dims are more rows of one
+// matmul.
+// CHECK-LABEL: func @shared_rhs_matmul
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[ROWS]], %arg1 : tensor<6x4xf32>, tensor<4x5xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[}}[0, 1], [2]] output_shape [2, 3, 5] : tensor<6x5xf32> into tensor<2x3x5xf32>
+func.func @shared_rhs_matmul(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = mlc_graph.matmul %a, %b : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// Batched matmul with a broadcast lhs: one contraction generic.
 // CHECK-LABEL: func @batch_matmul
 // CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
 // CHECK: arith.mulf
 // CHECK: arith.addf
-func.func @batch_matmul(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
-  %0 = mlc_graph.matmul %a, %b : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+func.func @batch_matmul(%a: tensor<3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = mlc_graph.matmul %a, %b : (tensor<3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   return %0 : tensor<2x3x5xf32>
 }
 

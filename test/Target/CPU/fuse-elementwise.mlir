@@ -105,3 +105,30 @@ func.func @no_broadcast_recompute(%v: tensor<16xf32>, %m: tensor<4x16xf32>) -> t
   } -> tensor<4x16xf32>
   return %p : tensor<4x16xf32>
 }
+
+// -----
+
+// A bias after a matmul whose batch dims were folded into its rows (an
+// expand_shape between them) starts the accumulator too, broadcast over
+// the matmul's own 6x5 shape.
+// CHECK-LABEL: func.func @bias_through_expand
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<5xf32>) outs(%{{.*}} : tensor<6x5xf32>)
+// CHECK: %[[P:.*]] = linalg.matmul ins(%arg0, %arg1 : tensor<6x4xf32>, tensor<4x5xf32>) outs(%[[INIT]] : tensor<6x5xf32>)
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[P]]
+// CHECK-NEXT: return %[[R]]
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bias = affine_map<(d0, d1, d2) -> (d2)>
+func.func @bias_through_expand(%a: tensor<6x4xf32>, %b: tensor<4x5xf32>, %bias: tensor<5xf32>) -> tensor<2x3x5xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6x5xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6x5xf32>) -> tensor<6x5xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<6x4xf32>, tensor<4x5xf32>) outs(%f : tensor<6x5xf32>) -> tensor<6x5xf32>
+  %x = tensor.expand_shape %m [[0, 1], [2]] output_shape [2, 3, 5] : tensor<6x5xf32> into tensor<2x3x5xf32>
+  %o = tensor.empty() : tensor<2x3x5xf32>
+  %r = linalg.generic {indexing_maps = [#id3, #bias, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %bias : tensor<2x3x5xf32>, tensor<5xf32>) outs(%o : tensor<2x3x5xf32>) {
+  ^bb0(%p: f32, %q: f32, %out: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}

@@ -118,7 +118,9 @@ def CPUFuseElementwise : Pass<"mlc-cpu-fuse-elementwise",
        whose accumulator starts as `I` and `Y` is broadcast by the add (a
        bias, `Gemm`'s `C` row), becomes the contraction started at `I + Y`
        (just the broadcast `Y` when `I` is a zero fill): the bias costs no
-       pass of its own and the zero fill disappears. Full-size addends
+       pass of its own and the zero fill disappears. `C` may also reach the
+       add through a `tensor.expand_shape` (a matmul whose batch dims became
+       rows) when `Y` reads only dims the reshape leaves alone. Full-size addends
        (residuals) are left to the add, for precision.
     2. Upstream's elementwise fusion, limited to all-parallel producers with
        a single use whose consumer is all-parallel and reads them through a
