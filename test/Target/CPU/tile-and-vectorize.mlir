@@ -41,9 +41,10 @@ func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50x
 // CHECK-COUNT-4: arith.addf {{.*}} fastmath<contract> : vector<16xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x32x14x14xf32>
 // Its 196 output pixels have no even column chunk: its 32 output channels
-// split into two chunks of 16 for threads.
+// split into chunks of 4 rows for threads, each one whole 4-row register
+// tile.
 // PAR-LABEL: func.func @conv
-// PAR: scf.forall (%{{.*}}) = (0) to (32) step (16)
+// PAR: scf.forall (%{{.*}}) = (0) to (32) step (4)
 func.func @conv(%x: tensor<1x64x16x16xf32>, %w: tensor<32x64x3x3xf32>) -> tensor<1x32x14x14xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x32x14x14xf32>
