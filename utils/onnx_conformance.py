@@ -15,7 +15,9 @@
 #      |got - ref| <= atol + rtol * |ref| (rtol 1e-3, atol 1e-7), exact shapes
 #      and dtypes, NaN where the reference has NaN.
 # Random-number ops (bernoulli, random*) are checked for shape, dtype and range
-# only and reported as such.
+# only and reported as such. --freeze-inputs makes every input but the first
+# a constant (test_data_set_0's value) for ops whose output shape depends on
+# those values (Resize scales and sizes).
 #
 # Outcomes: passed; failed (wrong numbers, shape or dtype, or a run error);
 # not-imported / not-lowered (a clean diagnostic: the op or form is not
@@ -122,50 +124,79 @@ def compare(test, got, ref):
     return None
 
 
-def run_test(compile_tool, run_tool, test):
+def freeze_inputs(test, tmp):
+    """The test's model with every graph input but the first turned into an
+    initializer holding test_data_set_0's value, written to tmp; None when
+    the data sets disagree on those values."""
+    model = onnx.load(os.path.join(NODE_DIR, test, "model.onnx"))
+    sets = sorted(glob.glob(os.path.join(NODE_DIR, test, "test_data_set_*")))
+    frozen = []
+    for k, graph_input in enumerate(model.graph.input[1:], start=1):
+        values = [load_pb(os.path.join(s, f"input_{k}.pb")) for s in sets]
+        if any(not np.array_equal(v, values[0]) for v in values[1:]):
+            return None
+        frozen.append(numpy_helper.from_array(values[0], graph_input.name))
+    del model.graph.input[1:]
+    model.graph.initializer.extend(frozen)
+    path = os.path.join(tmp, "frozen.onnx")
+    onnx.save(model, path)
+    return path
+
+
+def run_test(compile_tool, run_tool, test, freeze=False):
+    with tempfile.TemporaryDirectory(prefix="mlc-conf-") as tmp:
+        return run_test_in(compile_tool, run_tool, test, freeze, tmp)
+
+
+def run_test_in(compile_tool, run_tool, test, freeze, tmp):
     model = os.path.join(NODE_DIR, test, "model.onnx")
+    if freeze:
+        model = freeze_inputs(test, tmp)
+        if model is None:
+            return test, "failed", "data sets differ in a frozen input"
     kind, msg = step([compile_tool, model, "--emit=input", "-o", os.devnull])
     if kind == "crash":
         return test, "crashed", "import: " + msg
     if kind == "error":
         return test, "not-imported", msg
-    with tempfile.TemporaryDirectory(prefix="mlc-conf-") as tmp:
-        lib = os.path.join(tmp, "model.so")
-        kind, msg = step([compile_tool, model, "-o", lib])
+    lib = os.path.join(tmp, "model.so")
+    kind, msg = step([compile_tool, model, "-o", lib])
+    if kind == "crash":
+        return test, "crashed", "compile: " + msg
+    if kind == "error":
+        return test, "not-lowered", msg
+    sets = sorted(glob.glob(os.path.join(NODE_DIR, test,
+                                         "test_data_set_*")))
+    bf16_inputs = bfloat16_inputs(model)
+    for s in sets:
+        inputs = sorted(glob.glob(os.path.join(s, "input_*.pb")),
+                        key=lambda p: int(re.findall(r"\d+", p)[-1]))
+        outdir = os.path.join(tmp, os.path.basename(s))
+        cmd = [run_tool, lib, "-o", outdir]
+        for k, i in enumerate(inputs):
+            if freeze and k > 0:
+                break
+            if k in bf16_inputs:
+                i = bfloat16_npy(i, os.path.join(tmp, f"bf16_{k}.npy"))
+            cmd += ["-i", i]
+        kind, msg = step(cmd)
         if kind == "crash":
-            return test, "crashed", "compile: " + msg
+            return test, "crashed", "run: " + msg
         if kind == "error":
-            return test, "not-lowered", msg
-        sets = sorted(glob.glob(os.path.join(NODE_DIR, test,
-                                             "test_data_set_*")))
-        bf16_inputs = bfloat16_inputs(model)
-        for s in sets:
-            inputs = sorted(glob.glob(os.path.join(s, "input_*.pb")),
-                            key=lambda p: int(re.findall(r"\d+", p)[-1]))
-            outdir = os.path.join(tmp, os.path.basename(s))
-            cmd = [run_tool, lib, "-o", outdir]
-            for k, i in enumerate(inputs):
-                if k in bf16_inputs:
-                    i = bfloat16_npy(i, os.path.join(tmp, f"bf16_{k}.npy"))
-                cmd += ["-i", i]
-            kind, msg = step(cmd)
-            if kind == "crash":
-                return test, "crashed", "run: " + msg
-            if kind == "error":
-                return test, "failed", "run: " + msg
-            refs = sorted(glob.glob(os.path.join(s, "output_*.pb")),
-                          key=lambda p: int(re.findall(r"\d+", p)[-1]))
-            for k, ref_path in enumerate(refs):
-                got_path = os.path.join(outdir, f"output_{k}.npy")
-                if not os.path.exists(got_path):
-                    return test, "failed", f"no output {k}"
-                try:
-                    ref = load_pb(ref_path)
-                except Exception as e:  # a sequence or optional reference
-                    return test, "failed", f"reference {k}: {e}"
-                why = compare(test, np.load(got_path), ref)
-                if why:
-                    return test, "failed", f"{os.path.basename(s)} output {k}: {why}"
+            return test, "failed", "run: " + msg
+        refs = sorted(glob.glob(os.path.join(s, "output_*.pb")),
+                      key=lambda p: int(re.findall(r"\d+", p)[-1]))
+        for k, ref_path in enumerate(refs):
+            got_path = os.path.join(outdir, f"output_{k}.npy")
+            if not os.path.exists(got_path):
+                return test, "failed", f"no output {k}"
+            try:
+                ref = load_pb(ref_path)
+            except Exception as e:  # a sequence or optional reference
+                return test, "failed", f"reference {k}: {e}"
+            why = compare(test, np.load(got_path), ref)
+            if why:
+                return test, "failed", f"{os.path.basename(s)} output {k}: {why}"
     return test, "passed", ""
 
 
@@ -213,6 +244,10 @@ def write_doc(path, results, counts, total):
             "a graph *input*; a statically planned model cannot size its "
             "outputs before seeing those values, so they are not-lowered "
             "(or not-imported for axes) until dynamic output shapes exist. "
+            "With `--freeze-inputs` those inputs become constants holding "
+            "the stored test values, as exporters write them: the 24 "
+            "Resize/Upsample tests pass that way "
+            "(test/Conversion/GraphToLoop/resize.mlir). "
             "libonnx-testdata 1.12 stores bfloat16 tensors as UINT16 "
             "TensorProtos of the raw bits; this script passes them to "
             "`mlc-run` as 2-byte void .npy files (its bfloat16 form) and "
@@ -255,6 +290,11 @@ def main():
     parser.add_argument("--verbose", action="store_true",
                         help="print every test's outcome")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--freeze-inputs", action="store_true",
+                        help="compile each model with every input but the "
+                        "first made a constant (test_data_set_0's value), as "
+                        "exporters write Resize scales or Reshape shapes; "
+                        "for ops whose output shape depends on those values")
     args = parser.parse_args()
     if not os.path.isdir(NODE_DIR):
         print(f"error: {NODE_DIR} is missing (install libonnx-testdata)")
@@ -264,7 +304,8 @@ def main():
                    os.path.isfile(os.path.join(NODE_DIR, t, "model.onnx")))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(
-            lambda t: run_test(args.compile_tool, args.run_tool, t), tests))
+            lambda t: run_test(args.compile_tool, args.run_tool, t,
+                               args.freeze_inputs), tests))
     counts = collections.Counter(kind for _, kind, _ in results)
     for test, kind, msg in results:
         if args.verbose or kind in ("crashed", "failed"):

@@ -34,6 +34,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphRoiAlignToLinalgPatterns(patterns);
   populateGraphSignalToLinalgPatterns(patterns);
   populateGraphGridSampleToLinalgPatterns(patterns);
+  populateGraphResizeToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);
   populateGraphRecurrentToLinalgPatterns(patterns);
   populateGraphGatherScatterNDToLinalgPatterns(patterns);

@@ -181,5 +181,8 @@ void mlc::target::fuseEpilogue(RewriterBase &rewriter,
   if (insert)
     keep.insert(insert);
   rewriter.replaceAllUsesExcept(whole, updated, keep);
-  rewriter.replaceOp(epilogue, result);
+  // With no loop around the finished part (only the reduction was tiled),
+  // the part is the whole result and the clone's result replaces the
+  // epilogue; otherwise the enclosing loops now yield the updated tiles.
+  rewriter.replaceOp(epilogue, whole == result ? updated : result);
 }

@@ -66,6 +66,29 @@ func.func @conv_clip(%x: tensor<1x8x4x4xf32>, %w: tensor<16x8x1x1xf32>, %hi: ten
 
 // -----
 
+// Rows and columns fit in one tile, so only k is tiled (two 64-blocks of
+// 128): the activation runs once after the k loops and the function
+// returns its result, not the raw sums.
+// CHECK-LABEL: func.func @matvec_relu
+// CHECK: scf.for
+// CHECK: %[[SUMS:.*]] = vector.transfer_write
+// CHECK: %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[SUMS]] : tensor<4x1xf32>) outs(%[[SUMS]] : tensor<4x1xf32>)
+// CHECK: arith.maximumf
+// CHECK: return %[[RELU]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @matvec_relu(%a: tensor<4x128xf32>, %b: tensor<128x1xf32>) -> tensor<4x1xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x1xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x128xf32>, tensor<128x1xf32>) outs(%f : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %o = tensor.empty() : tensor<4x1xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<4x1xf32>) outs(%o : tensor<4x1xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %m = arith.maximumf %x, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<4x1xf32>
+  return %relu : tensor<4x1xf32>
+}
 
 // -----
 

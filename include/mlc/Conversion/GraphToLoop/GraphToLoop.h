@@ -54,6 +54,10 @@ void populateGraphRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// GridSample (bilinear, nearest, bicubic; every padding mode).
 void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Resize and Upsample with constant scales/sizes/roi (nearest, linear,
+/// cubic; every coordinate transformation mode).
+void populateGraphResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// DFT (as its definition, one contraction generic) and Det (Gaussian
 /// elimination with partial pivoting).
 void populateGraphSignalToLinalgPatterns(mlir::RewritePatternSet &patterns);
