@@ -116,7 +116,9 @@ cl::opt<bool> parallel(
 cl::opt<bool> printSchedules(
     "print-schedules",
     cl::desc("Print the schedule of every matmul and convolution kernel to "
-             "stdout while compiling: one line per kernel with its ONNX node "
+             "stdout while compiling: first a '// target:' line with the "
+             "CPU's vector width, registers and caches and the default tiles "
+             "chosen from them, then one line per kernel with its ONNX node "
              "name, loop ranges and #mlc_loop.schedule (thread, cache and "
              "register tile sizes per loop)"),
     cl::cat(category));

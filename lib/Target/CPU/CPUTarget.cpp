@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/CPU/CPUTarget.h"
+#include "mlc/Target/CPU/TargetInfo.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -19,6 +20,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -35,15 +37,17 @@ namespace {
 /// mlc's model ABI: the signature is recorded while types are still
 /// tensors, results become destination arguments, every intermediate buffer
 /// is placed in the arena, and memrefs cross the entry point as bare
-/// pointers. `%p` is the tiling pass's options (`parallel`, schedules), `%w`
+/// pointers. `%t` is the weight packing's panel width and `%p` the tiling
+/// pass's options (tiles from the target's vector unit and caches,
+/// `parallel`, schedules), `%w`
 /// moves the weights out of the object when asked, `%s` is the entry-point
 /// pass's option list. Thread-level `scf.forall` loops become
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
     "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
-    "mlc-cpu-pack-weights,"
-    "mlc-cpu-tile-and-vectorize{parallel=%p},"
+    "mlc-cpu-pack-weights{%t},"
+    "mlc-cpu-tile-and-vectorize{%p},"
     "mlc-cpu-flatten-constants),"
     "mlc-cpu-prepare-model-abi,"
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -98,12 +102,21 @@ public:
       weights = "mlc-cpu-externalize-weights{file=\"" + options.weightsFile +
                 "\"},";
     text.replace(text.find("%w"), 2, weights);
-    std::string tiling = options.parallel ? "true" : "false";
-    if (options.printSchedules)
+    CPUTargetInfo info = getCPUTargetInfo(options);
+    ContractionTiles tiles = chooseContractionTiles(info);
+    std::string tiling = llvm::formatv(
+        "parallel={0} m-tile={1} n-tile={2} k-tile={3} n-block={4} "
+        "vector-width={5}",
+        options.parallel ? "true" : "false", tiles.mTile, tiles.nTile,
+        tiles.kTile, tiles.nBlock, info.lanes());
+    if (options.printSchedules) {
       tiling += " print-schedules=true";
+      llvm::outs() << "// target: " << describe(info, tiles) << "\n";
+    }
     if (!options.scheduleFile.empty())
       tiling += " schedule-file=\"" + options.scheduleFile + "\"";
     text.replace(text.find("%p"), 2, tiling);
+    text.replace(text.find("%t"), 2, "panel=" + std::to_string(tiles.nTile));
     if (failed(parsePassPipeline(text, pm, llvm::errs())))
       llvm::report_fatal_error("mlc: invalid built-in CPU lowering pipeline");
   }

@@ -504,15 +504,13 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
   }
 }
 
-/// Lanes of an f32 vector register (AVX2; two NEON registers).
-constexpr int64_t kVectorLanes = 8;
-
 /// Register tiles left over at the end of a row (ResNet's 49 and
 /// SqueezeNet's 169 columns leave 1 and 9) become a tile of whole vector
 /// registers plus a narrower rest: a 9-wide vector is legalized into an
 /// 8-wide one and a lane put together with inserts, which made SqueezeNet's
 /// classifier spend 40% of its time on 5% of its columns.
-void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func) {
+void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
+                         int64_t lanes) {
   SmallVector<linalg::LinalgOp> ops;
   func.walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(kRegisterTiles))
@@ -528,11 +526,11 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func) {
       continue;
     // The vector dim: the widest register tile.
     unsigned d = std::max_element(tiles.begin(), tiles.end()) - tiles.begin();
-    if (tiles[d] <= kVectorLanes || ShapedType::isDynamic(ranges[d]) ||
-        ranges[d] <= kVectorLanes || ranges[d] % kVectorLanes == 0)
+    if (tiles[d] <= lanes || ShapedType::isDynamic(ranges[d]) ||
+        ranges[d] <= lanes || ranges[d] % lanes == 0)
       continue;
     SmallVector<int64_t> sizes(ranges.size(), 0);
-    sizes[d] = kVectorLanes;
+    sizes[d] = lanes;
     (void)tileAndMark(rewriter, op, sizes, order);
   }
 }
@@ -668,7 +666,7 @@ struct CPUTileAndVectorizePass
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
       return signalPassFailure();
-    splitRemainderTiles(rewriter, func);
+    splitRemainderTiles(rewriter, func, std::max<int64_t>(1, vectorWidth));
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
       return signalPassFailure();

@@ -295,6 +295,9 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
            "Reduction depth per cache tile (0: not tiled)">,
     Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
            "Columns of the result per cache tile (0: not tiled)">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
+           "f32 lanes of a vector register: left-over register tiles wider "
+           "than this are split into whole vectors and the rest">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Split large contractions into an scf.forall over row or column "
            "chunks (threads, through OpenMP)">,

@@ -1,0 +1,150 @@
+//===- TargetInfo.cpp - What the CPU schedule heuristic knows -------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/TargetInfo.h"
+#include "mlc/Target/CPU/CPUTarget.h"
+
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <unistd.h>
+
+using namespace mlc::target;
+
+namespace {
+/// The host's cache size from the C library, or 0.
+int64_t hostCacheBytes([[maybe_unused]] int name) {
+#if defined(_SC_LEVEL1_DCACHE_SIZE)
+  long bytes = sysconf(name);
+  return bytes > 0 ? bytes : 0;
+#else
+  return 0;
+#endif
+}
+} // namespace
+
+CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+  });
+
+  CPUTargetInfo info;
+  llvm::Triple triple(options.triple.empty()
+                          ? llvm::sys::getDefaultTargetTriple()
+                          : options.triple);
+  info.arch = triple.getArchName().str();
+  std::string cpu = options.cpu;
+  llvm::SubtargetFeatures features(options.features);
+  bool native = cpu == "native";
+  if (native) {
+    cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(feature.getKey(), feature.getValue());
+  }
+  info.cpu = cpu.empty() ? "generic" : cpu;
+
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
+  if (target)
+    subtarget.reset(target->createMCSubtargetInfo(triple, cpu,
+                                                  features.getString()));
+  auto has = [&](llvm::StringRef feature) {
+    return subtarget && subtarget->checkFeatures(("+" + feature).str());
+  };
+  if (triple.isX86()) {
+    info.vectorRegisters = triple.isArch64Bit() ? 16 : 8;
+    if (has("avx512f")) {
+      // CPUs tuned to prefer 256-bit vectors (most AVX-512 ones, to avoid
+      // the frequency drop) get 512-bit types split in two by LLVM.
+      info.vectorBits = has("prefer-256-bit") ? 256 : 512;
+      if (has("avx512vl") || info.vectorBits == 512)
+        info.vectorRegisters = 32;
+    } else if (has("avx")) {
+      info.vectorBits = 256;
+    }
+  } else if (triple.isAArch64()) {
+    info.vectorBits = 128;
+    info.vectorRegisters = 32;
+  }
+
+  if (native) {
+    int64_t l1 = 0, l2 = 0;
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+    l1 = hostCacheBytes(_SC_LEVEL1_DCACHE_SIZE);
+    l2 = hostCacheBytes(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (l1 > 0 && l2 > 0) {
+      info.l1DataBytes = l1;
+      info.l2Bytes = l2;
+      info.cacheSource = "host";
+    }
+  }
+  return info;
+}
+
+ContractionTiles
+mlc::target::chooseContractionTiles(const CPUTargetInfo &info) {
+  ContractionTiles tiles;
+  int64_t lanes = std::max<int64_t>(1, info.lanes());
+  int64_t registers = info.vectorRegisters;
+  // Per step of k a tile of m rows by n vectors loads n vectors and
+  // broadcasts m values (m + n loads) for m * n FMAs; at 2 FMAs and 2 loads
+  // per cycle its FMA units are busy min(1, m * n / (m + n)) of the time.
+  double bestBusy = 0;
+  int64_t bestFmas = 0, bestRows = 1, bestVectors = 1;
+  for (int64_t vectors = 1; vectors <= 4; ++vectors) {
+    for (int64_t rows = 1; rows <= 16; ++rows) {
+      if (rows * vectors + vectors + 1 > registers)
+        break;
+      int64_t fmas = rows * vectors;
+      double busy = std::min(1.0, double(fmas) / double(rows + vectors));
+      // Better: busier (to 1%), then more FMAs per step, then fewer
+      // columns (more rows share each loaded column vector).
+      if (busy > bestBusy + 0.01 ||
+          (busy > bestBusy - 0.01 && fmas > bestFmas)) {
+        bestBusy = busy;
+        bestFmas = fmas;
+        bestRows = rows;
+        bestVectors = vectors;
+      }
+    }
+  }
+  tiles.mTile = bestRows;
+  tiles.nTile = bestVectors * lanes;
+  // The row micro-panel (m x k) and column micro-panel (k x n) in L1.
+  int64_t perK = (tiles.mTile + tiles.nTile) * 4;
+  tiles.kTile = std::max<int64_t>(64, (info.l1DataBytes * 3 / 4) / perK / 64 * 64);
+  // A k x nBlock block of the right-hand side in L2.
+  tiles.nBlock = std::max<int64_t>(
+      tiles.nTile,
+      (info.l2Bytes / 4) / (tiles.kTile * 4) / tiles.nTile * tiles.nTile);
+  return tiles;
+}
+
+std::string mlc::target::describe(const CPUTargetInfo &info,
+                                  const ContractionTiles &tiles) {
+  return llvm::formatv(
+      "{0} {1}: {2}-bit vectors ({3} f32 lanes), {4} vector registers, L1d "
+      "{5} KiB, L2 {6} KiB ({7}) -> register tile {8} x {9}, k-tile {10}, "
+      "n-block {11}",
+      info.arch, info.cpu, info.vectorBits, info.lanes(), info.vectorRegisters,
+      info.l1DataBytes / 1024, info.l2Bytes / 1024, info.cacheSource,
+      tiles.mTile, tiles.nTile, tiles.kTile, tiles.nBlock);
+}
