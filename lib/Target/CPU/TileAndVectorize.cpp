@@ -20,6 +20,7 @@
 
 #include "ContractedMulAdd.h"
 #include "Epilogues.h"
+#include "Pads.h"
 #include "Schedules.h"
 #include "WindowPhases.h"
 
@@ -465,7 +466,8 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<linalg::LinalgOp> nests;
   for (Operation &op : func.getBody().front())
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-      if (!isa<linalg::FillOp>(&op) && linalgOp.hasPureTensorSemantics() &&
+      if ((!isa<linalg::FillOp>(&op) || op.hasAttr(mlc::target::kPadFillAttr)) &&
+          linalgOp.hasPureTensorSemantics() &&
           linalgOp.getNumDpsInits() == 1 &&
           !op.hasAttr(mlc::target::kEpilogueAttr))
         nests.push_back(linalgOp);
@@ -634,6 +636,7 @@ struct CPUTileAndVectorizePass
       (*tiled)->setAttr(kLoopOrder,
                         rewriter.getDenseI64ArrayAttr(schedule.loopOrder));
     }
+    mlc::target::rewritePadsAsFillAndCopy(rewriter, func);
     if (parallel)
       parallelizeOtherLoopNests(rewriter, func);
     peelMarkedLoops(rewriter, func);

@@ -1,0 +1,34 @@
+//===- Pads.h - Constant pads as a fill and an interior copy ----*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_CPU_PADS_H
+#define MLC_LIB_TARGET_CPU_PADS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlc::target {
+
+/// Marks the fills made by rewritePadsAsFillAndCopy, which may run on
+/// threads like other loop nests (accumulator fills may not: contraction
+/// tiling consumes them).
+constexpr llvm::StringLiteral kPadFillAttr = "mlc.pad_fill";
+
+/// Rewrites every statically shaped `tensor.pad` of `func` with a constant
+/// padding value as `linalg.fill` of the padded tensor, a `linalg.copy` of
+/// the source into its interior slice and the `tensor.insert_slice` of
+/// that slice back (in place once bufferized). A `tensor.pad` bufferizes to
+/// a scalar copy loop in the model's entry function, outside every kernel
+/// and thread; as linalg ops the fill and the copy are loop nests that the
+/// tiling pass splits across threads and LLVM vectorizes.
+void rewritePadsAsFillAndCopy(mlir::RewriterBase &rewriter,
+                              mlir::func::FuncOp func);
+
+} // namespace mlc::target
+
+#endif // MLC_LIB_TARGET_CPU_PADS_H
