@@ -20,9 +20,10 @@ namespace mlc::target {
 constexpr llvm::StringLiteral kPadFillAttr = "mlc.pad_fill";
 
 /// Rewrites every statically shaped `tensor.pad` of `func` with a constant
-/// padding value as `linalg.fill` of the padded tensor, a `linalg.copy` of
-/// the source into its interior slice and the `tensor.insert_slice` of
-/// that slice back (in place once bufferized). A `tensor.pad` bufferizes to
+/// padding value as `linalg.fill`s of the padded tensor's border strips, a
+/// `linalg.copy` of the source into its interior slice and the
+/// `tensor.insert_slice`s of those slices back (in place once bufferized):
+/// every element is written once. A `tensor.pad` bufferizes to
 /// a scalar copy loop in the model's entry function, outside every kernel
 /// and thread; as linalg ops the fill and the copy are loop nests that the
 /// tiling pass splits across threads and LLVM vectorizes.

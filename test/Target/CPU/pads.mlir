@@ -1,12 +1,19 @@
 // RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{parallel=true}))' | FileCheck %s
 
-// A zero pad becomes a fill of the padded tensor and a copy of the source
-// into its interior, both loop nests split into chunks for threads; the
-// interior slice goes back in place.
+// A zero pad becomes fills of the padded tensor's border (rows above and
+// below, then the columns left and right of the interior rows) and a copy
+// of the source into its interior, split into chunks for threads; every
+// slice goes back in place.
 // CHECK-LABEL: func.func @pad
 // CHECK-NOT: tensor.pad
-// CHECK: scf.forall {{.*}} -> (tensor<1x16x58x58xf32>)
-// CHECK: linalg.fill {{.*}}mlc.pad_fill
+// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x1x58xf32>
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 16, 1, 58]
+// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x1x58xf32>
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 57, 0] [1, 16, 1, 58]
+// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x56x1xf32>
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 0] [1, 16, 56, 1]
+// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x56x1xf32>
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 57] [1, 16, 56, 1]
 // CHECK: %[[INTERIOR:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 16, 56, 56] [1, 1, 1, 1]
 // CHECK: %[[COPY:.*]] = scf.forall {{.*}} shared_outs(%{{.*}} = %[[INTERIOR]]) -> (tensor<1x16x56x56xf32>)
 // CHECK: linalg.copy
