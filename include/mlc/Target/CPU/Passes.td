@@ -312,6 +312,9 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"lowerContractions", "lower-contractions", "bool",
            /*default=*/"true",
            "Lower vector.contract to outer products and FMAs">,
+    Option<"alignColumns", "align-columns", "bool", /*default=*/"true",
+           "Give a convolution's im2col matrix rows padded to a multiple of "
+           "16 floats, so that they start on cache lines">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run a contraction's elementwise user on each finished tile">,
   ];
