@@ -14,6 +14,8 @@
 #include "NodeImporter.h"
 #include "TensorImport.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
@@ -142,6 +144,83 @@ LogicalResult convertSpaceToDepth(NodeImporter &n) {
       n.getInput(0), n.builder.getI64IntegerAttr(n.getInt("blocksize", 0)));
 }
 
+/// Resize's opset-18 `axes`: scales or sizes given for some axes only become
+/// full-rank constants (scale 1 and the input's own size elsewhere), the
+/// form the graph op takes. Needs constant scales or sizes and the input's
+/// rank (and its sizes on the other axes, for sizes).
+LogicalResult expandResizeAxes(NodeImporter &n, Value &roi, Value &scales,
+                               Value &sizes) {
+  auto type = dyn_cast<RankedTensorType>(n.getInput(0).getType());
+  if (!type)
+    return n.fail("the axes attribute needs an input of known rank");
+  int64_t rank = type.getRank();
+  auto attr = n.getAttr("axes");
+  SmallVector<int64_t> axes(attr->ints().begin(), attr->ints().end());
+  SmallVector<bool> seen(rank, false);
+  for (int64_t &axis : axes) {
+    if (axis < -rank || axis >= rank)
+      return n.fail("axis " + Twine(axis) + " is out of range for rank " +
+                    Twine(rank));
+    axis = axis < 0 ? axis + rank : axis;
+    if (seen[axis])
+      return n.fail("axis " + Twine(axis) + " appears twice in axes");
+    seen[axis] = true;
+  }
+  Builder &b = n.builder;
+  if (roi && n.getString("coordinate_transformation_mode").value_or("") ==
+                 "tf_crop_and_resize") {
+    DenseFPElementsAttr given;
+    if (!matchPattern(roi, m_Constant(&given)) ||
+        given.getNumElements() != 2 * static_cast<int64_t>(axes.size()))
+      return n.fail("the axes attribute needs a constant roi of 2 values "
+                    "per axis");
+    SmallVector<float> full(rank, 0.0f);
+    full.append(rank, 1.0f);
+    SmallVector<float> values;
+    for (const APFloat &v : given.getValues<APFloat>())
+      values.push_back(static_cast<float>(v.convertToDouble()));
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      full[axis] = values[i];
+      full[rank + axis] = values[axes.size() + i];
+    }
+    auto roiType = RankedTensorType::get({2 * rank}, b.getF32Type());
+    roi = ConstantOp::create(n.builder, n.loc, roiType,
+                             cast<ElementsAttr>(DenseElementsAttr::get(
+                                 roiType, ArrayRef<float>(full))));
+  }
+  if (sizes) {
+    auto given = n.getConstantInts(sizes);
+    if (!given)
+      return n.fail("the axes attribute needs constant sizes");
+    if (given->size() != axes.size())
+      return n.fail("sizes has " + Twine(given->size()) + " values for " +
+                    Twine(axes.size()) + " axes");
+    SmallVector<int64_t> full(type.getShape());
+    for (auto [i, axis] : llvm::enumerate(axes))
+      full[axis] = (*given)[i];
+    for (int64_t d : full)
+      if (ShapedType::isDynamic(d))
+        return n.fail("the axes attribute needs the input's sizes on the "
+                      "other axes");
+    sizes = n.getI64Constant(full);
+    return success();
+  }
+  DenseFPElementsAttr given;
+  if (!scales || !matchPattern(scales, m_Constant(&given)))
+    return n.fail("the axes attribute needs constant scales");
+  if (given.getNumElements() != static_cast<int64_t>(axes.size()))
+    return n.fail("scales has " + Twine(given.getNumElements()) +
+                  " values for " + Twine(axes.size()) + " axes");
+  SmallVector<float> full(rank, 1.0f);
+  for (auto [i, value] : llvm::enumerate(given.getValues<APFloat>()))
+    full[axes[i]] = static_cast<float>(value.convertToDouble());
+  auto fullType = RankedTensorType::get({rank}, b.getF32Type());
+  scales = ConstantOp::create(
+      n.builder, n.loc, fullType,
+      cast<ElementsAttr>(DenseElementsAttr::get(fullType, ArrayRef<float>(full))));
+  return success();
+}
+
 /// Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and the older
 /// Upsample (scales as an attribute at opset 7, an input at 9).
 LogicalResult convertResize(NodeImporter &n) {
@@ -185,8 +264,8 @@ LogicalResult convertResize(NodeImporter &n) {
           .value_or(n.opset < 11 ? "asymmetric" : "half_pixel");
   if (n.getInt("antialias", 0) != 0)
     return n.fail("antialias = 1 is not supported");
-  if (n.getAttr("axes"))
-    return n.fail("the axes attribute is not supported");
+  if (n.getAttr("axes") && failed(expandResizeAxes(n, roi, scales, sizes)))
+    return failure();
   if (n.getString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
     return n.fail(
         "keep_aspect_ratio_policy other than stretch is not supported");

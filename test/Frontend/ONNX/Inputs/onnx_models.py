@@ -142,6 +142,28 @@ def reduce18():
                  inits=[const("axes", np.array([-1], np.int64))], opset=18)
 
 
+def resize18_axes():
+    """Opset-18 Resize with scales and sizes for the spatial axes only."""
+    return model([node("Resize", ["x", "", "scales"], ["up"], axes=[2, 3],
+                       mode="nearest",
+                       coordinate_transformation_mode="asymmetric",
+                       nearest_mode="floor"),
+                  node("Resize", ["x", "", "", "sizes"], ["down"],
+                       axes=[-1, -2], mode="linear")],
+                 [vi("x", F, [1, 2, 4, 6])], [vi("up", F, None),
+                                              vi("down", F, None)],
+                 inits=[const("scales", np.array([2, 3], np.float32)),
+                        const("sizes", np.array([3, 2], np.int64))],
+                 opset=18)
+
+
+def resize18_bad_axes():
+    return model([node("Resize", ["x", "", "scales"], ["y"], axes=[2, 2])],
+                 [vi("x", F, [1, 2, 4, 6])], [vi("y", F, None)],
+                 inits=[const("scales", np.array([2, 3], np.float32))],
+                 opset=18)
+
+
 # --- Data movement ---------------------------------------------------------
 
 def reshape_transpose():
@@ -300,7 +322,7 @@ def ops_used_by_model_zoo():
 MODELS = {f.__name__: f for f in [
     add_broadcast, variadic, clip10, clip13, activations, compare_where,
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
-    reduce18, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
+    reduce18, resize18_axes, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo]}
