@@ -35,6 +35,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphSignalToLinalgPatterns(patterns);
   populateGraphGridSampleToLinalgPatterns(patterns);
   populateGraphResizeToLinalgPatterns(patterns);
+  populateGraphPadTileToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);
   populateGraphRecurrentToLinalgPatterns(patterns);
   populateGraphGatherScatterNDToLinalgPatterns(patterns);

@@ -25,6 +25,7 @@
 
 using namespace mlir;
 using namespace mlc::graph;
+using mlc::detail::buildGatherByIndex;
 using mlc::detail::getStaticType;
 
 namespace {
@@ -168,33 +169,6 @@ std::optional<int64_t> getConstantScalar(Value v) {
   if (!values || values->size() != 1)
     return std::nullopt;
   return values->front();
-}
-
-/// A generic over the result's index space whose body reads one element of
-/// `source` at the position `position(b, loc, resultIndices)` computes.
-Value buildGatherByIndex(
-    OpBuilder &rewriter, Location loc, RankedTensorType result, Value source,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, ArrayRef<Value>)>
-        position) {
-  int64_t rank = result.getRank();
-  Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                       result.getElementType());
-  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{result}, ValueRange{}, init, maps,
-             iterators,
-             [&](OpBuilder &b, Location l, ValueRange) {
-               SmallVector<Value> index;
-               for (int64_t d = 0; d < rank; ++d)
-                 index.push_back(linalg::IndexOp::create(b, l, d));
-               linalg::YieldOp::create(
-                   b, l,
-                   Value(tensor::ExtractOp::create(b, l, source,
-                                                   position(b, l, index))));
-             })
-      .getResult(0);
 }
 
 /// DepthToSpace (DCR and CRD modes) and SpaceToDepth on N, C, H, W.

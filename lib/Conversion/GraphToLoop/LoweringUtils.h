@@ -86,6 +86,36 @@ inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
   return mlir::linalg::FillOp::create(b, loc, v, empty).getResult(0);
 }
 
+/// A generic over the result's index space whose body reads one element of
+/// `source` at the position `position(b, loc, resultIndices)` computes.
+inline mlir::Value buildGatherByIndex(
+    mlir::OpBuilder &rewriter, mlir::Location loc,
+    mlir::RankedTensorType result, mlir::Value source,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(
+        mlir::OpBuilder &, mlir::Location, llvm::ArrayRef<mlir::Value>)>
+        position) {
+  using namespace mlir;
+  int64_t rank = result.getRank();
+  Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                       result.getElementType());
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{result}, ValueRange{}, init, maps,
+             iterators,
+             [&](OpBuilder &b, Location l, ValueRange) {
+               SmallVector<Value> index;
+               for (int64_t d = 0; d < rank; ++d)
+                 index.push_back(linalg::IndexOp::create(b, l, d));
+               linalg::YieldOp::create(
+                   b, l,
+                   Value(tensor::ExtractOp::create(b, l, source,
+                                                   position(b, l, index))));
+             })
+      .getResult(0);
+}
+
 /// An NCHW 2-D convolution (plain, depthwise or grouped) of `input` by
 /// `weight` into a zero-initialized `result`, with ONNX's window attributes
 /// (auto_pad resolved against the static shapes). Float or integer

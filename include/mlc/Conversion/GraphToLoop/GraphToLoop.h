@@ -58,6 +58,9 @@ void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// cubic; every coordinate transformation mode).
 void populateGraphResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Pad (constant, edge, reflect, wrap; negative pads crop) and Tile.
+void populateGraphPadTileToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// DFT (as its definition, one contraction generic) and Det (Gaussian
 /// elimination with partial pivoting).
 void populateGraphSignalToLinalgPatterns(mlir::RewritePatternSet &patterns);

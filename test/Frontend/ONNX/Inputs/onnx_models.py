@@ -164,6 +164,17 @@ def resize18_bad_axes():
                  opset=18)
 
 
+def pad_modes19():
+    """Pad in every mode (wrap is opset 19), with a negative (cropping) pad."""
+    pads = const("pads", np.array([0, 1, 2, 0, 2, -1], np.int64))
+    return model([node("Pad", ["x", "pads"], ["c"], mode="constant"),
+                  node("Pad", ["x", "pads"], ["e"], mode="edge"),
+                  node("Pad", ["x", "pads"], ["r"], mode="reflect"),
+                  node("Pad", ["x", "pads"], ["w"], mode="wrap")],
+                 [vi("x", F, [2, 3, 4])],
+                 [vi(n, F, None) for n in "cerw"], inits=[pads], opset=19)
+
+
 # --- Data movement ---------------------------------------------------------
 
 def reshape_transpose():
@@ -322,7 +333,7 @@ def ops_used_by_model_zoo():
 MODELS = {f.__name__: f for f in [
     add_broadcast, variadic, clip10, clip13, activations, compare_where,
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
-    reduce18, resize18_axes, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
+    reduce18, pad_modes19, resize18_axes, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo]}
