@@ -243,15 +243,60 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto x = static4d(adaptor.getInput()), w = static4d(adaptor.getWeight());
-    auto result = static4d(op.getResult());
-    if (!x || !w || !result)
-      return rewriter.notifyMatchFailure(op, "only static 2-D float conv");
     Location loc = op.getLoc();
+    Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    std::optional<ArrayRef<int64_t>> strides = op.getStrides(),
+                                     dilations = op.getDilations(),
+                                     pads = op.getPads();
+    // A 1-D convolution is a 2-D one over a height of 1.
+    SmallVector<int64_t> strides2, dilations2, pads2;
+    auto oneD = getStaticType(op.getResult());
+    bool is1D = oneD && oneD.getRank() == 3;
+    RankedTensorType result;
+    if (is1D) {
+      auto x3 = getStaticType(input), w3 = getStaticType(weight);
+      if (!x3 || !w3 || x3.getRank() != 3 || w3.getRank() != 3)
+        return rewriter.notifyMatchFailure(op, "only static float conv");
+      auto addHeight = [&](Value v, RankedTensorType t) -> Value {
+        return tensor::ExpandShapeOp::create(
+            rewriter, loc,
+            RankedTensorType::get(
+                {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)},
+                t.getElementType()),
+            v, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      };
+      input = addHeight(input, x3);
+      weight = addHeight(weight, w3);
+      result = RankedTensorType::get({oneD.getDimSize(0), oneD.getDimSize(1),
+                                      1, oneD.getDimSize(2)},
+                                     oneD.getElementType());
+      if (strides) {
+        if (strides->size() != 1)
+          return rewriter.notifyMatchFailure(op, "bad strides");
+        strides2 = {1, (*strides)[0]};
+        strides = ArrayRef<int64_t>(strides2);
+      }
+      if (dilations) {
+        if (dilations->size() != 1)
+          return rewriter.notifyMatchFailure(op, "bad dilations");
+        dilations2 = {1, (*dilations)[0]};
+        dilations = ArrayRef<int64_t>(dilations2);
+      }
+      if (pads) {
+        if (pads->size() != 2)
+          return rewriter.notifyMatchFailure(op, "bad pads");
+        pads2 = {0, (*pads)[0], 0, (*pads)[1]};
+        pads = ArrayRef<int64_t>(pads2);
+      }
+    } else {
+      auto x = static4d(input), w = static4d(weight);
+      result = static4d(op.getResult());
+      if (!x || !w || !result)
+        return rewriter.notifyMatchFailure(op, "only static 1-D/2-D float conv");
+    }
     FailureOr<Value> built = mlc::detail::buildConv2D(
-        rewriter, loc, adaptor.getInput(), adaptor.getWeight(), result,
-        op.getStrides(), op.getDilations(), op.getPads(), op.getAutoPad(),
-        op.getGroup());
+        rewriter, loc, input, weight, result, strides, dilations, pads,
+        op.getAutoPad(), op.getGroup());
     if (failed(built))
       return rewriter.notifyMatchFailure(op, "bad window");
     Value conv = *built;
@@ -260,6 +305,10 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                          [](OpBuilder &b, Location l, ValueRange a) -> Value {
                            return arith::AddFOp::create(b, l, a[0], a[1]);
                          });
+    if (is1D)
+      conv = tensor::CollapseShapeOp::create(
+          rewriter, loc, oneD, conv,
+          ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
     rewriter.replaceOp(op, conv);
     return success();
   }

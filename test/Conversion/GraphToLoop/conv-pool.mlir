@@ -10,6 +10,18 @@ func.func @conv_bias(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x7x7xf32>, %b: ten
   return %0 : tensor<1x8x16x16xf32>
 }
 
+// A 1-D convolution runs as a 2-D one over a height of 1.
+// CHECK-LABEL: func @conv1d
+// CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [1, 3, 1, 20]
+// CHECK: %[[W:.*]] = tensor.expand_shape %arg1 {{\[}}[0], [1], [2, 3]] output_shape [8, 3, 1, 5]
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 0, 2] high[0, 0, 0, 2]
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[P]], %[[W]] : tensor<1x3x1x24xf32>, tensor<8x3x1x5xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x8x1x10xf32> into tensor<1x8x10xf32>
+func.func @conv1d(%x: tensor<1x3x20xf32>, %w: tensor<8x3x5xf32>) -> tensor<1x8x10xf32> {
+  %0 = mlc_graph.conv %x, %w {strides = array<i64: 2>, pads = array<i64: 2, 2>} : (tensor<1x3x20xf32>, tensor<8x3x5xf32>) -> tensor<1x8x10xf32>
+  return %0 : tensor<1x8x10xf32>
+}
+
 // CHECK-LABEL: func @depthwise_and_grouped
 // CHECK: linalg.depthwise_conv_2d_nchw_chw
 // CHECK: tensor.expand_shape
