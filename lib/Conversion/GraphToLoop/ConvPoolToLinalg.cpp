@@ -132,20 +132,22 @@ SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
   return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, 1);
 }
 
-/// out[n, c, h, w] = f(in[n, c, h, w], params[c]...) as one generic.
+/// out[n, c, ...] = f(in[n, c, ...], params[c]...) as one generic (any
+/// rank; channels are dim 1).
 Value channelwise(OpBuilder &b, Location loc, Value input, ValueRange params,
                   function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
   auto type = cast<RankedTensorType>(input.getType());
   MLIRContext *ctx = b.getContext();
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
+  unsigned rank = type.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
   for (size_t i = 0; i < params.size(); ++i)
-    maps.push_back(AffineMap::get(4, 0, {b.getAffineDimExpr(1)}, ctx));
-  maps.push_back(b.getMultiDimIdentityMap(4));
+    maps.push_back(AffineMap::get(rank, 0, {b.getAffineDimExpr(1)}, ctx));
+  maps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<Value> ins = {input};
   llvm::append_range(ins, params);
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  SmallVector<utils::IteratorType> it(4, utils::IteratorType::parallel);
+  SmallVector<utils::IteratorType> it(rank, utils::IteratorType::parallel);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ins, ValueRange{init}, maps, it,
              [&](OpBuilder &bb, Location l, ValueRange args) {
@@ -240,6 +242,44 @@ FailureOr<Value> mlc::detail::buildConv2D(
 namespace {
 struct ConvLowering : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// An ungrouped 3-D convolution: upstream's NCDHW named op.
+  static LogicalResult lower3D(ConvOp op, OpAdaptor adaptor,
+                               ConversionPatternRewriter &rewriter) {
+    auto x = getStaticType(adaptor.getInput());
+    auto w = getStaticType(adaptor.getWeight());
+    auto result = getStaticType(op.getResult());
+    if (!x || !w || x.getRank() != 5 || w.getRank() != 5 ||
+        !isa<FloatType>(result.getElementType()) || op.getGroup() != 1)
+      return rewriter.notifyMatchFailure(op, "only ungrouped float 3-D conv");
+    SmallVector<int64_t> strides = orOnes(op.getStrides(), 3);
+    SmallVector<int64_t> dilations = orOnes(op.getDilations(), 3);
+    if (strides.size() != 3 || dilations.size() != 3)
+      return rewriter.notifyMatchFailure(op, "bad window");
+    auto pads = resolvePads(x, w.getShape().drop_front(2), strides, dilations,
+                            op.getPads(), op.getAutoPad(), false);
+    if (failed(pads))
+      return rewriter.notifyMatchFailure(op, "bad window");
+    Location loc = op.getLoc();
+    Type element = result.getElementType();
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads,
+                             rewriter.getZeroAttr(element));
+    Value acc = createFilledTensor(rewriter, loc, result, 0.0);
+    Value conv = linalg::Conv3DNcdhwFcdhwOp::create(
+                     rewriter, loc, TypeRange{result},
+                     ValueRange{input, adaptor.getWeight()}, ValueRange{acc},
+                     rewriter.getI64TensorAttr(strides),
+                     rewriter.getI64TensorAttr(dilations))
+                     .getResult(0);
+    if (Value bias = adaptor.getBias())
+      conv = channelwise(rewriter, loc, conv, bias,
+                         [](OpBuilder &b, Location l, ValueRange a) -> Value {
+                           return arith::AddFOp::create(b, l, a[0], a[1]);
+                         });
+    rewriter.replaceOp(op, conv);
+    return success();
+  }
+
   LogicalResult
   matchAndRewrite(ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -248,6 +288,8 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     std::optional<ArrayRef<int64_t>> strides = op.getStrides(),
                                      dilations = op.getDilations(),
                                      pads = op.getPads();
+    if (auto type = getStaticType(op.getResult()); type && type.getRank() == 5)
+      return lower3D(op, adaptor, rewriter);
     // A 1-D convolution is a 2-D one over a height of 1.
     SmallVector<int64_t> strides2, dilations2, pads2;
     auto oneD = getStaticType(op.getResult());

@@ -22,6 +22,18 @@ func.func @conv1d(%x: tensor<1x3x20xf32>, %w: tensor<8x3x5xf32>) -> tensor<1x8x1
   return %0 : tensor<1x8x10xf32>
 }
 
+// An ungrouped 3-D convolution is upstream's NCDHW named op; the bias is
+// added per channel.
+// CHECK-LABEL: func @conv3d
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1]
+// CHECK: linalg.conv_3d_ncdhw_fcdhw
+// CHECK: linalg.generic
+// CHECK: arith.addf
+func.func @conv3d(%x: tensor<1x2x4x4x4xf32>, %w: tensor<3x2x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x4x4x4xf32> {
+  %0 = mlc_graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x2x4x4x4xf32>, tensor<3x2x3x3x3xf32>, tensor<3xf32>) -> tensor<1x3x4x4x4xf32>
+  return %0 : tensor<1x3x4x4x4xf32>
+}
+
 // CHECK-LABEL: func @depthwise_and_grouped
 // CHECK: linalg.depthwise_conv_2d_nchw_chw
 // CHECK: tensor.expand_shape
