@@ -88,10 +88,11 @@ constexpr llvm::StringLiteral kLoopOrder = "mlc.loop_order";
 constexpr llvm::StringLiteral kPeel = "mlc.peel";
 
 /// Contractions below this many floating-point operations stay on one
-/// thread: forking costs a few microseconds. (2 MFLOP before: lowering it
-/// and the element threshold below 4x took MobileNetV3-small at two threads
-/// 2.62 -> 2.45 ms and MobileNetV2 8.32 -> 7.85 ms, one thread unchanged.)
-constexpr int64_t kMinParallelFlops = int64_t(1) << 19;
+/// thread: forking costs a few microseconds. (2 MFLOP before; 1 MFLOP and a
+/// quarter of the element threshold below took MobileNetV3-small at two
+/// threads 2.62 -> 2.45 ms and MobileNetV2 8.32 -> 7.85 ms; at 0.5 MFLOP
+/// the MLP's 0.8 MFLOP matrix-vector product forked and got slower.)
+constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
 
 using mlc::target::ContractionSchedule;
 
@@ -524,6 +525,14 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
         resultType.getNumElements() < kMinParallelElements)
       continue;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    // Contractions (those the schedule left whole) go by their flops.
+    if (linalg::isaContractionOpInterface(op)) {
+      int64_t flops = 2;
+      for (int64_t r : ranges)
+        flops *= ShapedType::isDynamic(r) ? 1 : r;
+      if (flops < kMinParallelFlops)
+        continue;
+    }
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     SmallVector<int64_t> sizes(ranges.size(), 0);
     for (auto [d, range] : llvm::enumerate(ranges)) {
