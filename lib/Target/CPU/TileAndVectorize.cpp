@@ -692,21 +692,6 @@ struct CPUTileAndVectorizePass
                         rewriter.getDenseI64ArrayAttr(schedule.loopOrder));
     }
     mlc::target::rewritePadsAsFillAndCopy(rewriter, func);
-    // Copies (the interiors of padded inputs) move rows as vectors; LLVM
-    // leaves them scalar (it cannot tell the arena's source and destination
-    // apart).
-    func.walk([&](linalg::CopyOp copy) {
-      auto type = dyn_cast<RankedTensorType>(copy.getOutputs()[0].getType());
-      if (!copy.hasPureTensorSemantics() || !type || !isStaticF32(type) ||
-          type.getRank() == 0 || copy->hasAttr(kRegisterTiles))
-        return;
-      SmallVector<int64_t> tiles(type.getRank(), 1);
-      tiles.back() = nTile;
-      copy->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(tiles));
-      copy->setAttr(kLoopOrder,
-                    rewriter.getDenseI64ArrayAttr(llvm::to_vector(
-                        llvm::seq<int64_t>(0, type.getRank()))));
-    });
     if (parallel)
       parallelizeOtherLoopNests(rewriter, func);
     peelMarkedLoops(rewriter, func);
