@@ -50,6 +50,22 @@ inline std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value v) 
                       [](const llvm::APInt &a) { return a.getSExtValue(); }));
 }
 
+/// Constant float values of `v` (any float type, as doubles), or nullopt.
+inline std::optional<llvm::SmallVector<double>>
+getConstantFloats(mlir::Value v) {
+  mlir::DenseFPElementsAttr attr;
+  if (!v || !mlir::matchPattern(v, mlir::m_Constant(&attr)))
+    return std::nullopt;
+  return llvm::to_vector(llvm::map_range(
+      attr.getValues<llvm::APFloat>(), [](const llvm::APFloat &a) {
+        bool lost;
+        llvm::APFloat d = a;
+        d.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+        return d.convertToDouble();
+      }));
+}
+
 /// arith works on signless integers: unsigned integer types are handled as
 /// signless ones of the same width inside generic bodies (the view is free
 /// once lowered to LLVM). Returns `type` itself when it is not an integer.

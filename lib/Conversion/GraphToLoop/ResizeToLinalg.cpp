@@ -35,6 +35,7 @@
 
 using namespace mlir;
 using namespace mlc::graph;
+using mlc::detail::getConstantFloats;
 using mlc::detail::getStaticType;
 
 namespace {
@@ -53,20 +54,6 @@ struct AxisTaps {
   SmallVector<bool> outside;
   bool anyOutside = false;
 };
-
-/// Constant floats of `v`, or nullopt.
-std::optional<SmallVector<double>> getConstantFloats(Value v) {
-  DenseFPElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  return llvm::to_vector(
-      llvm::map_range(attr.getValues<APFloat>(), [](const APFloat &a) {
-        bool lost;
-        APFloat d = a;
-        d.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
-        return d.convertToDouble();
-      }));
-}
 
 double cubicWeight(double x, double a) {
   x = std::fabs(x);
