@@ -55,7 +55,7 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "buffer-results-to-out-params{hoist-static-allocs "
     "modify-public-functions},"
     "mlc-cpu-plan-arena,%w"
-    "mlc-cpu-copies-to-linalg,mlc-cpu-outline-kernels,mlc-cpu-byte-weights,"
+    "mlc-cpu-lower-copies,mlc-cpu-outline-kernels,mlc-cpu-byte-weights,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll}),"
     "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
     "func.func(canonicalize),"

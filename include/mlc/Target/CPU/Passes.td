@@ -11,17 +11,28 @@
 
 include "mlir/Pass/PassBase.td"
 
-def CPUCopiesToLinalg : Pass<"mlc-cpu-copies-to-linalg", "mlir::ModuleOp"> {
-  let summary = "Turn strided memref.copy into linalg.copy";
+def CPULowerCopies : Pass<"mlc-cpu-lower-copies", "mlir::ModuleOp"> {
+  let summary = "Copies between buffers become row memcpys";
   let description = [{
-    Bufferization copies into strided views (for example the interior of a
-    padded tensor) with `memref.copy`, which the LLVM lowering turns into a
-    call to `memrefCopy` from MLIR's runner-utils library. Compiled models
-    must need nothing beyond libc and libm, so this pass rewrites every copy
-    whose operands are not both contiguous into `linalg.copy`, which becomes
-    loops. Contiguous copies stay `memref.copy` and become `memcpy`.
+    Runs on buffers, before the remaining linalg ops become loops. Copies
+    into and out of strided views (the interior of a padded input, a
+    concatenation's slice, an im2col row) would otherwise become scalar
+    loops that LLVM fully unrolls and cannot vectorize (source and
+    destination are views of the same arena, so it cannot tell them apart),
+    and `memref.copy` between strided views would call `memrefCopy` from
+    MLIR's runner-utils library, which compiled models must not need.
+
+    Every `linalg.copy` and `memref.copy` of statically shaped buffers whose
+    innermost dimension has unit stride on both sides becomes loops over the
+    outer dimensions around one `memref.copy` of the longest run of elements
+    that is contiguous in both (a row, or several rows, or the whole
+    buffer), which the LLVM lowering emits as `llvm.memcpy`: LLVM expands a
+    short constant-size one into vector moves and calls libc's `memcpy` for
+    long ones. Other copies with non-contiguous operands become `linalg.copy`
+    (element loops).
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def CPUPrepareModelABI : Pass<"mlc-cpu-prepare-model-abi", "mlir::ModuleOp"> {

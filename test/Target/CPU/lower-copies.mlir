@@ -1,0 +1,45 @@
+// RUN: mlc-opt %s --mlc-cpu-lower-copies --split-input-file | FileCheck %s
+
+// The copy into a padded buffer's interior: rows are contiguous on both
+// sides, so it becomes loops over channels and rows around a row copy.
+// CHECK-LABEL: func.func @pad_interior
+// CHECK-NOT: linalg.copy
+// CHECK: scf.for %[[C:.*]] = %c0 to %c16 step %c1
+// CHECK: scf.for %[[H:.*]] = %c0 to %c56 step %c1
+// CHECK: %[[SRC:.*]] = memref.subview %arg0[0, %[[C]], %[[H]], 0] [1, 1, 1, 56] [1, 1, 1, 1] : memref<1x16x56x56xf32> to memref<56xf32, strided<[1], offset: ?>>
+// CHECK: %[[DST:.*]] = memref.subview %subview[0, %[[C]], %[[H]], 0] [1, 1, 1, 56] [1, 1, 1, 1] : memref<1x16x56x56xf32, strided<[53824, 3364, 58, 1], offset: 59>> to memref<56xf32, strided<[1], offset: ?>>
+// CHECK: memref.copy %[[SRC]], %[[DST]]
+func.func @pad_interior(%src: memref<1x16x56x56xf32>, %dst: memref<1x16x58x58xf32>) {
+  %interior = memref.subview %dst[0, 0, 1, 1] [1, 16, 56, 56] [1, 1, 1, 1] : memref<1x16x58x58xf32> to memref<1x16x56x56xf32, strided<[53824, 3364, 58, 1], offset: 59>>
+  linalg.copy ins(%src : memref<1x16x56x56xf32>) outs(%interior : memref<1x16x56x56xf32, strided<[53824, 3364, 58, 1], offset: 59>>)
+  return
+}
+
+// -----
+
+// A channel slice of a concatenation is contiguous across rows: one loop
+// over channels around a copy of 55 x 55 elements, collapsed to one
+// dimension.
+// CHECK-LABEL: func.func @concat_slice
+// CHECK: scf.for %[[C:.*]] = %c0 to %c64 step %c1
+// CHECK: memref.subview %arg0[0, %[[C]], 0, 0] [1, 1, 55, 55] [1, 1, 1, 1] : memref<1x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>> to memref<55x55xf32, strided<[55, 1], offset: ?>>
+// CHECK: memref.collapse_shape {{.*}} {{\[}}[0, 1]] : memref<55x55xf32, strided<[55, 1], offset: ?>> into memref<3025xf32, strided<[1], offset: ?>>
+// CHECK: memref.copy {{.*}} : memref<3025xf32, strided<[1], offset: ?>> to memref<3025xf32, strided<[1], offset: ?>>
+func.func @concat_slice(%src: memref<1x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>>, %dst: memref<1x64x55x55xf32, strided<[387200, 6050, 55, 1]>>) {
+  memref.copy %src, %dst : memref<1x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>> to memref<1x64x55x55xf32, strided<[387200, 6050, 55, 1]>>
+  return
+}
+
+// -----
+
+// A copy whose innermost stride is not one on both sides (a window's column
+// phase) stays an element-wise linalg.copy; contiguous copies between
+// whole buffers stay memref.copy (memcpy).
+// CHECK-LABEL: func.func @strided_and_whole
+// CHECK: linalg.copy ins(%arg0 : memref<8x16xf32, strided<[32, 2]>>)
+// CHECK: memref.copy %arg2, %arg3 : memref<8x16xf32> to memref<8x16xf32>
+func.func @strided_and_whole(%a: memref<8x16xf32, strided<[32, 2]>>, %b: memref<8x16xf32>, %c: memref<8x16xf32>, %d: memref<8x16xf32>) {
+  memref.copy %a, %b : memref<8x16xf32, strided<[32, 2]>> to memref<8x16xf32>
+  memref.copy %c, %d : memref<8x16xf32> to memref<8x16xf32>
+  return
+}
