@@ -53,27 +53,37 @@ int64_t contiguousSuffixStart(MemRefType type) {
   return start;
 }
 
-/// Rewrites the copy `source -> target` as loops around contiguous runs.
-/// Returns false (and builds nothing) when the innermost dimension is not
-/// contiguous on both sides or the run would be shorter than `minRun`.
-bool buildRowCopies(OpBuilder &b, Location loc, Value source, Value target) {
+/// The first dimension of the longest run of elements contiguous in both
+/// `sourceType` and `targetType`, or -1 when there is none of at least a few
+/// elements (a copy element by element is as good then).
+int64_t commonRunStart(MemRefType sourceType, MemRefType targetType) {
   constexpr int64_t minRun = 4;
-  auto sourceType = dyn_cast<MemRefType>(source.getType());
-  auto targetType = dyn_cast<MemRefType>(target.getType());
-  if (!sourceType || !targetType || sourceType.getRank() == 0 ||
+  if (sourceType.getRank() == 0 ||
       sourceType.getShape() != targetType.getShape())
-    return false;
-  int64_t start = std::max(contiguousSuffixStart(sourceType),
-                           contiguousSuffixStart(targetType));
+    return -1;
+  int64_t sourceStart = contiguousSuffixStart(sourceType);
+  int64_t targetStart = contiguousSuffixStart(targetType);
+  int64_t start = std::max(sourceStart, targetStart);
   int64_t rank = sourceType.getRank();
-  if (contiguousSuffixStart(sourceType) < 0 ||
-      contiguousSuffixStart(targetType) < 0 || start >= rank)
-    return false;
+  if (sourceStart < 0 || targetStart < 0 || start >= rank)
+    return -1;
   int64_t run = 1;
   for (int64_t d = start; d < rank; ++d)
     run *= sourceType.getDimSize(d);
-  if (run < minRun)
+  return run < minRun ? -1 : start;
+}
+
+/// Rewrites the copy `source -> target` as loops around contiguous runs.
+/// Returns false (and builds nothing) when `commonRunStart` finds no run.
+bool buildRowCopies(OpBuilder &b, Location loc, Value source, Value target) {
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  auto targetType = dyn_cast<MemRefType>(target.getType());
+  if (!sourceType || !targetType)
     return false;
+  int64_t start = commonRunStart(sourceType, targetType);
+  if (start < 0)
+    return false;
+  int64_t rank = sourceType.getRank();
 
   // Loops over the dims before `start`; the run is a rank-reduced subview
   // of the remaining dims, collapsed to one dimension.
@@ -115,6 +125,104 @@ bool buildRowCopies(OpBuilder &b, Location loc, Value source, Value target) {
   return true;
 }
 
+/// A `linalg.generic` that only moves elements (one input, all loops
+/// parallel, an identity output map, a body that yields the input) and
+/// reads its input through an affine map without divisions is a copy from a
+/// strided view of the input: an im2col gather reads
+/// `in[n, c, oh * sh + kh * dh, ow * sw + kw * dw]`, a view with strides
+/// `(C*H*W, H*W, dh*W, dw, sh*W, sw)` (windows overlap, which a view
+/// allows). Returns that view, or null (building nothing) when the view and the
+/// output have no contiguous runs in common.
+Value gatherSourceView(OpBuilder &b, linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return nullptr;
+  Block &body = op.getRegion().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 1 || !yield ||
+      yield.getNumOperands() != 1 || yield.getOperand(0) != body.getArgument(0))
+    return nullptr;
+  AffineMap outMap = op.getIndexingMapsArray()[1];
+  AffineMap inMap = op.getIndexingMapsArray()[0];
+  Value input = op.getDpsInputs()[0];
+  auto inType = dyn_cast<MemRefType>(input.getType());
+  auto outType = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!outMap.isIdentity() || !inType || !outType ||
+      !outType.hasStaticShape() || inMap.getNumSymbols() != 0)
+    return nullptr;
+  SmallVector<int64_t> inStrides;
+  int64_t inOffset;
+  if (failed(inType.getStridesAndOffset(inStrides, inOffset)) ||
+      llvm::any_of(inStrides, ShapedType::isDynamic))
+    return nullptr;
+  // Each input index is sum(coefficient * loop dim) + constant.
+  int64_t rank = outType.getRank();
+  SmallVector<int64_t> viewStrides(rank, 0);
+  int64_t extraOffset = 0;
+  for (auto [expr, stride] : llvm::zip(inMap.getResults(), inStrides)) {
+    if (!expr.isPureAffine())
+      return nullptr;
+    SmallVector<int64_t> coefficients(rank, 0);
+    int64_t constant = 0;
+    bool ok = true;
+    // Walk the sum's terms: d, c * d, d * c, c.
+    std::function<void(AffineExpr)> visit = [&](AffineExpr e) {
+      if (auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+          bin && e.getKind() == AffineExprKind::Add) {
+        visit(bin.getLHS());
+        visit(bin.getRHS());
+      } else if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+        coefficients[dim.getPosition()] += 1;
+      } else if (auto cst = dyn_cast<AffineConstantExpr>(e)) {
+        constant += cst.getValue();
+      } else if (auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+                 bin && e.getKind() == AffineExprKind::Mul) {
+        auto dim = dyn_cast<AffineDimExpr>(bin.getLHS());
+        auto cst = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        if (!dim) {
+          dim = dyn_cast<AffineDimExpr>(bin.getRHS());
+          cst = dyn_cast<AffineConstantExpr>(bin.getLHS());
+        }
+        if (dim && cst)
+          coefficients[dim.getPosition()] += cst.getValue();
+        else
+          ok = false;
+      } else {
+        ok = false;
+      }
+    };
+    visit(expr);
+    if (!ok || constant < 0 ||
+        llvm::any_of(coefficients, [](int64_t c) { return c < 0; }))
+      return nullptr;
+    for (int64_t d = 0; d < rank; ++d)
+      viewStrides[d] += coefficients[d] * stride;
+    extraOffset += constant * stride;
+  }
+  auto viewType = MemRefType::get(
+      outType.getShape(), outType.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             viewStrides),
+      inType.getMemorySpace());
+  if (commonRunStart(viewType, outType) < 0)
+    return nullptr;
+  Location loc = op.getLoc();
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, input);
+  Value offset = metadata.getOffset();
+  if (extraOffset != 0)
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::ConstantIndexOp::create(b, loc, extraOffset));
+  SmallVector<OpFoldResult> sizes, strides;
+  for (int64_t d = 0; d < rank; ++d) {
+    sizes.push_back(b.getIndexAttr(outType.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(viewStrides[d]));
+  }
+  return memref::ReinterpretCastOp::create(b, loc, viewType,
+                                           metadata.getBaseBuffer(), offset,
+                                           sizes, strides);
+}
+
 struct CPULowerCopiesPass
     : mlc::target::impl::CPULowerCopiesBase<CPULowerCopiesPass> {
   void runOnOperation() override {
@@ -126,10 +234,20 @@ struct CPULowerCopiesPass
       } else if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
         if (copy.hasPureBufferSemantics())
           copies.push_back(op);
+      } else if (isa<linalg::GenericOp>(op)) {
+        copies.push_back(op);
       }
     });
     for (Operation *op : copies) {
       OpBuilder b(op);
+      if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+        // Only gathers whose rows are contiguous runs.
+        if (Value view = gatherSourceView(b, generic);
+            view && buildRowCopies(b, op->getLoc(), view,
+                                   generic.getDpsInits()[0]))
+          op->erase();
+        continue;
+      }
       Value source = op->getOperand(0), target = op->getOperand(1);
       if (buildRowCopies(b, op->getLoc(), source, target)) {
         op->erase();

@@ -331,7 +331,7 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
 /// input in place.
 void convolutionToContraction(RewriterBase &rewriter,
                               linalg::Conv2DNchwFchwOp conv,
-                              bool alignColumns, int64_t rowTile) {
+                              bool alignColumns) {
   Location loc = conv.getLoc();
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
@@ -403,17 +403,10 @@ void convolutionToContraction(RewriterBase &rewriter,
           linalg::YieldOp::create(b, l, args[0]);
         });
     // With unit column strides each output row is a copy of an input row
-    // segment: register tiles of `rowTile` columns make it vector loads and
-    // stores. (Left to LLVM it stays a fully unrolled scalar copy: the SLP
-    // vectorizer cannot tell the source and the destination, both in the
-    // arena, apart.)
-    if (rowTile > 0 && strides[1] == 1 && dilations[1] == 1) {
-      SmallVector<int64_t> tiles(6, 1);
-      tiles[5] = rowTile;
-      gather->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(tiles));
-      gather->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(
-                                      ArrayRef<int64_t>{0, 1, 2, 3, 4, 5}));
-    }
+    // segment: mlc-cpu-lower-copies makes the gather row copies (memcpy)
+    // after bufferization. (Left to LLVM as loops it would be a fully
+    // unrolled scalar copy: the SLP vectorizer cannot tell the source and
+    // the destination, both in the arena, apart.)
     col = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({n, c * kh * kw, oh * ow}, f32),
         gather.getResult(0),
@@ -640,7 +633,7 @@ struct CPUTileAndVectorizePass
         convs.push_back(conv);
     });
     for (linalg::Conv2DNchwFchwOp conv : convs)
-      convolutionToContraction(rewriter, conv, alignColumns, nTile);
+      convolutionToContraction(rewriter, conv, alignColumns);
 
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))

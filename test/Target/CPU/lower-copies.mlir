@@ -43,3 +43,41 @@ func.func @strided_and_whole(%a: memref<8x16xf32, strided<[32, 2]>>, %b: memref<
   memref.copy %c, %d : memref<8x16xf32> to memref<8x16xf32>
   return
 }
+
+// -----
+
+// An im2col gather reads a strided view of its input (the windows overlap):
+// it becomes a copy from that view, in rows of the 7 output columns. A
+// gather with column stride 2 and a broadcast have no contiguous rows and
+// stay as they are.
+#in = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 + d2, d5 + d3)>
+#in2 = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
+#id = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+#bias = affine_map<(d0, d1) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gathers
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %{{.*}}:4, %{{.*}}:4 = memref.extract_strided_metadata %arg0
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFFSET]]], sizes: [1, 8, 3, 3, 7, 7], strides: [648, 81, 9, 1, 9, 1]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.subview %[[VIEW]]{{.*}} to memref<7xf32, strided<[1], offset: ?>>
+// CHECK: memref.copy {{.*}} : memref<7xf32, strided<[1], offset: ?>> to memref<7xf32, strided<[1], offset: ?>>
+// CHECK: linalg.generic {{.*}} ins(%arg0 : memref<1x8x9x9xf32>) outs(%arg2 : memref<1x8x3x3x4x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%arg3 : memref<16xf32>) outs(%arg4 : memref<16x64xf32>)
+func.func @gathers(%x: memref<1x8x9x9xf32>, %col: memref<1x8x3x3x7x7xf32>, %col2: memref<1x8x3x3x4x4xf32>, %b: memref<16xf32>, %out: memref<16x64xf32>) {
+  linalg.generic {indexing_maps = [#in, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x8x9x9xf32>) outs(%col : memref<1x8x3x3x7x7xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#in2, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x8x9x9xf32>) outs(%col2 : memref<1x8x3x3x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#bias, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : memref<16xf32>) outs(%out : memref<16x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  return
+}

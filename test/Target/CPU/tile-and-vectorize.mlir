@@ -32,15 +32,15 @@ func.func @matmul(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50x
 // -----
 
 // An NCHW convolution becomes an im2col gather (a 6-D copy whose innermost
-// loop, along output columns, copies input rows as vectors of 8 + 6; its
-// rows padded to 208 floats) and a vectorized contraction over it.
+// loop runs along output columns, left for mlc-cpu-lower-copies to turn into
+// row copies; its rows padded to 208 floats) and a vectorized contraction
+// over it.
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 // CHECK: tensor.empty() : tensor<1x576x208xf32>
-// CHECK: vector.transfer_read %arg0{{.*}} : tensor<1x64x16x16xf32>, vector<8xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<8xf32>
-// CHECK: vector.transfer_read %arg0{{.*}} : tensor<1x64x16x16xf32>, vector<6xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<6xf32>
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<1x64x16x16xf32>) outs(%{{.*}} : tensor<1x64x3x3x14x14xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]] : f32
 // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<1x64x3x3x14x14xf32> into tensor<1x576x196xf32>
 // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<32x64x3x3xf32> into tensor<32x576xf32>
 // CHECK: iter_args(%{{.*}}) -> (vector<4x16xf32>)
