@@ -18,6 +18,7 @@
 
 #include "mlc/Target/CPU/Passes.h"
 
+#include "AccumulatorInits.h"
 #include "ContractedMulAdd.h"
 #include "Epilogues.h"
 #include "Pads.h"
@@ -509,7 +510,8 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
       if ((!isa<linalg::FillOp>(&op) || op.hasAttr(mlc::target::kPadFillAttr)) &&
           linalgOp.hasPureTensorSemantics() &&
           linalgOp.getNumDpsInits() == 1 &&
-          !op.hasAttr(mlc::target::kEpilogueAttr))
+          !op.hasAttr(mlc::target::kEpilogueAttr) &&
+          !op.hasAttr(mlc::target::kAccumulatorInitAttr))
         nests.push_back(linalgOp);
   for (linalg::LinalgOp op : nests) {
     auto resultType =
@@ -638,6 +640,7 @@ struct CPUTileAndVectorizePass
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       interchangeWindowLoops(rewriter, op, nTile);
+
     // Activations after depthwise convolutions run on each finished row.
     if (fuseEpilogues) {
       SmallVector<linalg::LinalgOp> windows;
@@ -651,6 +654,7 @@ struct CPUTileAndVectorizePass
 
     // Cache level.
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
+    int64_t nextInit = 0;
     func.walk([&](linalg::LinalgOp op) {
       if (auto schedule =
               scheduleContraction(op, mTile, nTile, kTile, nBlock, parallel))
@@ -658,7 +662,25 @@ struct CPUTileAndVectorizePass
     });
     if (failed(overrideAndPrint(work)))
       return signalPassFailure();
-    for (auto &[op, schedule] : work) {
+    for (auto &item : work) {
+      linalg::LinalgOp op = item.first;
+      ContractionSchedule &schedule = item.second;
+      // Accumulators can start in registers when no loop above the
+      // register tiles splits the reduction.
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      bool reductionWhole = llvm::all_of(
+          llvm::seq<size_t>(0, ranges.size()), [&](size_t d) {
+            auto whole = [&](ArrayRef<int64_t> tiles) {
+              return d >= tiles.size() || tiles[d] == 0 ||
+                     tiles[d] >= ranges[d];
+            };
+            return iterators[d] != utils::IteratorType::reduction ||
+                   (whole(schedule.parallelTiles) &&
+                    whole(schedule.cacheTiles));
+          });
+      if (reductionWhole)
+        mlc::target::markAccumulatorInit(rewriter, op, nextInit++);
       linalg::GenericOp epilogue =
           fuseEpilogues ? mlc::target::prepareEpilogue(rewriter, op)
                         : linalg::GenericOp();
@@ -692,6 +714,7 @@ struct CPUTileAndVectorizePass
       return signalPassFailure();
 
     // Register level.
+    llvm::DenseSet<int64_t> failedInits;
     SmallVector<linalg::LinalgOp> cacheTiles;
     func.walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(kRegisterTiles))
@@ -713,7 +736,26 @@ struct CPUTileAndVectorizePass
       if (epilogue && nest.tile && *tiled != op.getOperation())
         mlc::target::fuseEpilogue(rewriter, epilogue,
                                   epilogue.getDpsInitOperand(0)->get(), nest);
+      // The tile's accumulators start from its init (vectorized with it).
+      if (linalg::LinalgOp start =
+              mlc::target::startAccumulators(rewriter, nest, failedInits)) {
+        auto tile = cast<linalg::LinalgOp>(nest.tile);
+        tile->removeAttr(mlc::target::kAccumulatesOntoAttr);
+        AffineMap resultMap = tile.getIndexingMapMatchingResult(
+            tile->getResult(0));
+        SmallVector<int64_t> startTiles;
+        for (AffineExpr e : resultMap.getResults())
+          startTiles.push_back(
+              sizes[cast<AffineDimExpr>(e).getPosition()]);
+        start->setAttr(kRegisterTiles,
+                       rewriter.getDenseI64ArrayAttr(startTiles));
+        start->setAttr(kLoopOrder,
+                       rewriter.getDenseI64ArrayAttr(llvm::to_vector(
+                           llvm::seq<int64_t>(0, startTiles.size()))));
+      }
     }
+    // Inits every tile now starts from go; those left run as before.
+    mlc::target::dropAccumulatorInits(rewriter, func, failedInits);
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
       return signalPassFailure();
