@@ -284,7 +284,7 @@ def write_doc(path, rows, threads, args, micro):
             ratios = [r["ratio"] for r in rows if r["threads"] == t]
             geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
             f.write(f"Geometric mean of mlc/ORT latency at {t} thread(s): "
-                    f"**{geo:.1f}** (mlc takes {geo:.1f} times as long as "
+                    f"**{geo:.2f}** (mlc takes {geo:.2f} times as long as "
                     "ONNX Runtime).\n\n")
         f.write("| model | threads | mlc median ms | ORT median ms | mlc/ORT "
                 "| mlc GFLOP/s | % of sgemm | mlc compile s | compile peak MB "
