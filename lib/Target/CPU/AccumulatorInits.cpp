@@ -182,8 +182,9 @@ linalg::LinalgOp startAccumulators(RewriterBase &rewriter,
     failedInits.insert(*id);
     return nullptr;
   };
-  // The first loop over a reduction dim; every loop inside it must be one
-  // too, so that the tile's part of the result is the same in all of them.
+  // The first loop over a reduction dim. Loops inside it over parallel
+  // dims (a window's output columns, inside its window loops) walk their
+  // dims whole: the part the reduction loop writes spans them.
   unsigned first = nest.loops.size();
   for (auto [i, d] : llvm::enumerate(nest.loopDims))
     if (nest.iterators[d] == utils::IteratorType::reduction) {
@@ -192,15 +193,20 @@ linalg::LinalgOp startAccumulators(RewriterBase &rewriter,
     }
   if (first == nest.loops.size() || tile.getNumDpsInits() != 1)
     return fail();
+  llvm::SmallDenseSet<unsigned> spanned;
   for (unsigned i = first; i < nest.loops.size(); ++i)
-    if (nest.iterators[nest.loopDims[i]] != utils::IteratorType::reduction)
-      return fail();
+    if (nest.iterators[nest.loopDims[i]] == utils::IteratorType::parallel)
+      spanned.insert(nest.loopDims[i]);
   scf::ForOp reduction = nest.loops[first];
   if (reduction.getNumRegionIterArgs() != 1)
     return fail();
   auto slice = tile.getDpsInits()[0].getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || !slice.hasUnitStride() ||
-      slice.getSourceType().getRank() != slice.getResultType().getRank())
+  auto whole =
+      dyn_cast<RankedTensorType>(reduction.getRegionIterArgs()[0].getType());
+  AffineMap resultMap = tile.getIndexingMapMatchingResult(tile->getResult(0));
+  if (!slice || !slice.hasUnitStride() || !whole || !whole.hasStaticShape() ||
+      slice.getSourceType().getRank() != slice.getResultType().getRank() ||
+      resultMap.getNumResults() != whole.getRank())
     return fail();
 
   // The tile's part of the result, made available before the loop.
@@ -208,14 +214,24 @@ linalg::LinalgOp startAccumulators(RewriterBase &rewriter,
   OpBuilder builder(reduction);
   IRMapping mapping;
   SmallVector<OpFoldResult> offsets, sizes;
-  for (OpFoldResult ofr : slice.getMixedOffsets()) {
+  for (auto [j, ofr] : llvm::enumerate(slice.getMixedOffsets())) {
+    auto dim = dyn_cast<AffineDimExpr>(resultMap.getResult(j));
+    if (dim && spanned.contains(dim.getPosition())) {
+      offsets.push_back(builder.getIndexAttr(0));
+      continue;
+    }
     FailureOr<OpFoldResult> before =
         availableBefore(builder, ofr, reduction, mapping);
     if (failed(before))
       return fail();
     offsets.push_back(*before);
   }
-  for (OpFoldResult ofr : slice.getMixedSizes()) {
+  for (auto [j, ofr] : llvm::enumerate(slice.getMixedSizes())) {
+    auto dim = dyn_cast<AffineDimExpr>(resultMap.getResult(j));
+    if (dim && spanned.contains(dim.getPosition())) {
+      sizes.push_back(builder.getIndexAttr(whole.getDimSize(j)));
+      continue;
+    }
     FailureOr<OpFoldResult> before =
         availableBefore(builder, ofr, reduction, mapping);
     if (failed(before))
@@ -283,8 +299,10 @@ linalg::LinalgOp startAccumulators(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(start);
 }
 
-void dropAccumulatorInits(RewriterBase &rewriter, func::FuncOp func,
-                          const llvm::DenseSet<int64_t> &failed) {
+SmallVector<Operation *>
+dropAccumulatorInits(RewriterBase &rewriter, func::FuncOp func,
+                     const llvm::DenseSet<int64_t> &failed) {
+  SmallVector<Operation *> stay;
   // A tile still marked did not start its accumulators: its init stays.
   llvm::DenseSet<int64_t> kept(failed.begin(), failed.end());
   SmallVector<Operation *> inits;
@@ -299,12 +317,15 @@ void dropAccumulatorInits(RewriterBase &rewriter, func::FuncOp func,
   for (Operation *init : inits) {
     std::optional<int64_t> id = markOf(init, kAccumulatorInitAttr);
     init->removeAttr(kAccumulatorInitAttr);
-    if (!id || kept.contains(*id))
+    if (!id || kept.contains(*id)) {
+      stay.push_back(init);
       continue;
+    }
     Value dest = cast<DestinationStyleOpInterface>(init).getDpsInits()[0];
     rewriter.replaceAllUsesWith(init->getResult(0), dest);
     rewriter.eraseOp(init);
   }
+  return stay;
 }
 
 } // namespace mlc::target

@@ -37,7 +37,8 @@ namespace mlc::target {
 constexpr llvm::StringLiteral kAccumulatorInitAttr = "mlc.accumulator_init";
 constexpr llvm::StringLiteral kAccumulatesOntoAttr = "mlc.accumulates_onto";
 
-/// Marks `contraction`'s init when it is a `linalg.fill` or a broadcast
+/// Marks `contraction`'s (or a window op's) init when it is a `linalg.fill`
+/// or a broadcast
 /// `linalg.generic` used by nothing else (a broadcast read through a
 /// `tensor.collapse_shape`, as a convolution's is, is rebuilt on the
 /// collapsed shape first). Call it before tiling, only when no loop above
@@ -57,10 +58,10 @@ mlir::linalg::LinalgOp startAccumulators(mlir::RewriterBase &rewriter,
 
 /// Replaces every marked init whose number is not in `failed` by its
 /// destination (each tile now writes its values itself) and drops the
-/// marks.
-void dropAccumulatorInits(mlir::RewriterBase &rewriter,
-                          mlir::func::FuncOp func,
-                          const llvm::DenseSet<int64_t> &failed);
+/// marks. Returns the inits that stay.
+llvm::SmallVector<mlir::Operation *>
+dropAccumulatorInits(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
+                     const llvm::DenseSet<int64_t> &failed);
 
 } // namespace mlc::target
 

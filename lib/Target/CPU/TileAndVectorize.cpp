@@ -503,6 +503,8 @@ constexpr int64_t kMinParallelElements = int64_t(1) << 11;
 /// ops, im2col gathers, windows, reductions): an `scf.forall` over 8, 4 or
 /// 2 equal chunks of their outermost parallel loop of extent > 1. Register
 /// tile marks move to the chunk's op.
+void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op);
+
 void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<linalg::LinalgOp> nests;
   for (Operation &op : func.getBody().front())
@@ -513,47 +515,51 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
           !op.hasAttr(mlc::target::kEpilogueAttr) &&
           !op.hasAttr(mlc::target::kAccumulatorInitAttr))
         nests.push_back(linalgOp);
-  for (linalg::LinalgOp op : nests) {
-    auto resultType =
-        dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
-    if (!resultType || !resultType.hasStaticShape() ||
-        resultType.getNumElements() < kMinParallelElements)
-      continue;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    // Contractions (those the schedule left whole) go by their flops.
-    if (linalg::isaContractionOpInterface(op)) {
-      int64_t flops = 2;
-      for (int64_t r : ranges)
-        flops *= ShapedType::isDynamic(r) ? 1 : r;
-      if (flops < kMinParallelFlops)
-        continue;
-    }
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    SmallVector<int64_t> sizes(ranges.size(), 0);
-    for (auto [d, range] : llvm::enumerate(ranges)) {
-      if (iterators[d] != utils::IteratorType::parallel ||
-          ShapedType::isDynamic(range) || range < 2)
-        continue;
-      for (int64_t chunks : {8, 4, 2})
-        if (range % chunks == 0) {
-          sizes[d] = range / chunks;
-          break;
-        }
-      break;
-    }
-    if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-      continue;
-    auto registerTiles = op->getAttr(kRegisterTiles);
-    auto loopOrder = op->getAttr(kLoopOrder);
-    SmallVector<int64_t> identity = llvm::to_vector(
-        llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
-    FailureOr<Operation *> chunk =
-        tileAndMark(rewriter, op, sizes, identity, /*forall=*/true);
-    if (failed(chunk) || !registerTiles)
-      continue;
-    (*chunk)->setAttr(kRegisterTiles, registerTiles);
-    (*chunk)->setAttr(kLoopOrder, loopOrder);
+  for (linalg::LinalgOp op : nests)
+    parallelizeLoopNest(rewriter, op);
+}
+
+/// One loop nest of parallelizeOtherLoopNests.
+void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
+  auto resultType =
+      dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  if (!resultType || !resultType.hasStaticShape() ||
+      resultType.getNumElements() < kMinParallelElements)
+    return;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // Contractions (those the schedule left whole) go by their flops.
+  if (linalg::isaContractionOpInterface(op)) {
+    int64_t flops = 2;
+    for (int64_t r : ranges)
+      flops *= ShapedType::isDynamic(r) ? 1 : r;
+    if (flops < kMinParallelFlops)
+      return;
   }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  for (auto [d, range] : llvm::enumerate(ranges)) {
+    if (iterators[d] != utils::IteratorType::parallel ||
+        ShapedType::isDynamic(range) || range < 2)
+      continue;
+    for (int64_t chunks : {8, 4, 2})
+      if (range % chunks == 0) {
+        sizes[d] = range / chunks;
+        break;
+      }
+    break;
+  }
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return;
+  auto registerTiles = op->getAttr(kRegisterTiles);
+  auto loopOrder = op->getAttr(kLoopOrder);
+  SmallVector<int64_t> identity = llvm::to_vector(
+      llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
+  FailureOr<Operation *> chunk =
+      tileAndMark(rewriter, op, sizes, identity, /*forall=*/true);
+  if (failed(chunk) || !registerTiles)
+    return;
+  (*chunk)->setAttr(kRegisterTiles, registerTiles);
+  (*chunk)->setAttr(kLoopOrder, loopOrder);
 }
 
 /// Register tiles left over at the end of a row (ResNet's 49 and
@@ -640,6 +646,13 @@ struct CPUTileAndVectorizePass
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       interchangeWindowLoops(rewriter, op, nTile);
+    // Windows start their accumulators from their init too: their window
+    // loops are register-level loops only.
+    int64_t nextInit = 0;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kRegisterTiles))
+        mlc::target::markAccumulatorInit(rewriter, op, nextInit++);
+    });
 
     // Activations after depthwise convolutions run on each finished row.
     if (fuseEpilogues) {
@@ -654,7 +667,6 @@ struct CPUTileAndVectorizePass
 
     // Cache level.
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
-    int64_t nextInit = 0;
     func.walk([&](linalg::LinalgOp op) {
       if (auto schedule =
               scheduleContraction(op, mTile, nTile, kTile, nBlock, parallel))
@@ -754,8 +766,12 @@ struct CPUTileAndVectorizePass
                            llvm::seq<int64_t>(0, startTiles.size()))));
       }
     }
-    // Inits every tile now starts from go; those left run as before.
-    mlc::target::dropAccumulatorInits(rewriter, func, failedInits);
+    // Inits every tile now starts from go; those left run as before, on
+    // threads when large.
+    for (Operation *kept :
+         mlc::target::dropAccumulatorInits(rewriter, func, failedInits))
+      if (parallel && !isa<linalg::FillOp>(kept))
+        parallelizeLoopNest(rewriter, cast<linalg::LinalgOp>(kept));
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
       return signalPassFailure();
