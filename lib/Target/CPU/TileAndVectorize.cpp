@@ -197,7 +197,10 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
       if (ranges[d] > panels)
         schedule.cacheTiles[d] = panels;
     }
-  if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > kTile)
+  // A reduction up to twice the k-tile stays whole: a second block would
+  // store and reload every accumulator and keep the result's init as a
+  // pass of its own (see AccumulatorInits.h).
+  if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > 2 * kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
 
   // Threads take chunks of columns, or of rows, that divide evenly (so that

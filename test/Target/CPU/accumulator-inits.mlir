@@ -25,9 +25,10 @@ func.func @pointwise_bias(%x: tensor<1x16x8x8xf32>, %w: tensor<72x16x1x1xf32>, %
 
 // -----
 
-// A zero fill: the accumulators start as zero vectors. With a 512-deep
-// reduction split into two k blocks of 256 the second block must add to
-// the first one's sums, so the fill stays a pass of its own there.
+// A zero fill: the accumulators start as zero vectors. With a 640-deep
+// reduction split into k blocks of 256 (more than twice the k-tile) the
+// later blocks must add to the first one's sums, so the fill stays a pass
+// of its own there.
 // CHECK-LABEL: func.func @matmul_fill
 // CHECK-NOT: linalg.fill
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
@@ -41,10 +42,10 @@ func.func @matmul_fill(%a: tensor<12x32xf32>, %b: tensor<32x64xf32>) -> tensor<1
   %m = linalg.matmul ins(%a, %b : tensor<12x32xf32>, tensor<32x64xf32>) outs(%f : tensor<12x64xf32>) -> tensor<12x64xf32>
   return %m : tensor<12x64xf32>
 }
-func.func @split_reduction(%a: tensor<12x512xf32>, %b: tensor<512x64xf32>) -> tensor<12x64xf32> {
+func.func @split_reduction(%a: tensor<12x640xf32>, %b: tensor<640x64xf32>) -> tensor<12x64xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<12x64xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<12x64xf32>) -> tensor<12x64xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<12x512xf32>, tensor<512x64xf32>) outs(%f : tensor<12x64xf32>) -> tensor<12x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<12x640xf32>, tensor<640x64xf32>) outs(%f : tensor<12x64xf32>) -> tensor<12x64xf32>
   return %m : tensor<12x64xf32>
 }

@@ -2,7 +2,7 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 fuse-epilogues=false}))' | FileCheck %s --check-prefix=OFF
 
 // An activation after a matmul runs on each 64x32 column block of the
-// result, in place, once both k blocks of it are done: inside the n-block
+// result, in place, once all k blocks of it are done: inside the n-block
 // (after peeling: the 32-column block and the 18-column rest), not as a
 // pass over the whole result afterwards.
 // CHECK-LABEL: func.func @matmul_relu
@@ -11,8 +11,8 @@
 // CHECK: %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[BLOCK]] : tensor<64x32xf32>) outs(%[[BLOCK]] : tensor<64x32xf32>)
 // CHECK: arith.maximumf
 // CHECK: tensor.insert_slice %[[RELU]]
-// CHECK: scf.for {{.*}} -> (tensor<64x18xf32>)
-// CHECK: %[[REST:.*]] = scf.for {{.*}} -> (tensor<64x18xf32>)
+// CHECK: %[[K18:.*]] = scf.for {{.*}} -> (tensor<64x18xf32>)
+// CHECK: %[[REST:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[K18]]) -> (tensor<64x18xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[REST]] : tensor<64x18xf32>) outs(%[[REST]] : tensor<64x18xf32>)
 // CHECK: arith.maximumf
 // CHECK-NOT: linalg.generic
@@ -22,11 +22,11 @@
 // OFF: %[[E:.*]] = tensor.empty() : tensor<64x50xf32>
 // OFF: linalg.generic {{.*}} outs(%[[E]] : tensor<64x50xf32>)
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @matmul_relu(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>) -> tensor<64x50xf32> {
+func.func @matmul_relu(%a: tensor<64x136xf32>, %b: tensor<136x50xf32>) -> tensor<64x50xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x50xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x50xf32>) -> tensor<64x50xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x50xf32>) outs(%f : tensor<64x50xf32>) -> tensor<64x50xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x136xf32>, tensor<136x50xf32>) outs(%f : tensor<64x50xf32>) -> tensor<64x50xf32>
   %o = tensor.empty() : tensor<64x50xf32>
   %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<64x50xf32>) outs(%o : tensor<64x50xf32>) {
   ^bb0(%x: f32, %y: f32):
@@ -66,8 +66,8 @@ func.func @conv_clip(%x: tensor<1x8x4x4xf32>, %w: tensor<16x8x1x1xf32>, %hi: ten
 
 // -----
 
-// Rows and columns fit in one tile, so only k is tiled (two 64-blocks of
-// 128): the activation runs once after the k loops and the function
+// Rows and columns fit in one tile, so only k is tiled (three 64-blocks
+// of 192): the activation runs once after the k loops and the function
 // returns its result, not the raw sums.
 // CHECK-LABEL: func.func @matvec_relu
 // CHECK: scf.for
@@ -76,11 +76,11 @@ func.func @conv_clip(%x: tensor<1x8x4x4xf32>, %w: tensor<16x8x1x1xf32>, %hi: ten
 // CHECK: arith.maximumf
 // CHECK: return %[[RELU]]
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @matvec_relu(%a: tensor<4x128xf32>, %b: tensor<128x1xf32>) -> tensor<4x1xf32> {
+func.func @matvec_relu(%a: tensor<4x192xf32>, %b: tensor<192x1xf32>) -> tensor<4x1xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x1xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x1xf32>) -> tensor<4x1xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<4x128xf32>, tensor<128x1xf32>) outs(%f : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x192xf32>, tensor<192x1xf32>) outs(%f : tensor<4x1xf32>) -> tensor<4x1xf32>
   %o = tensor.empty() : tensor<4x1xf32>
   %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<4x1xf32>) outs(%o : tensor<4x1xf32>) {
   ^bb0(%x: f32, %y: f32):
@@ -99,11 +99,11 @@ func.func @matvec_relu(%a: tensor<4x128xf32>, %b: tensor<128x1xf32>) -> tensor<4
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.addf %in
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @matmul_add(%a: tensor<64x96xf32>, %b: tensor<96x50xf32>, %r: tensor<64x50xf32>) -> tensor<64x50xf32> {
+func.func @matmul_add(%a: tensor<64x136xf32>, %b: tensor<136x50xf32>, %r: tensor<64x50xf32>) -> tensor<64x50xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x50xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x50xf32>) -> tensor<64x50xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x50xf32>) outs(%f : tensor<64x50xf32>) -> tensor<64x50xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<64x136xf32>, tensor<136x50xf32>) outs(%f : tensor<64x50xf32>) -> tensor<64x50xf32>
   %o = tensor.empty() : tensor<64x50xf32>
   %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %r : tensor<64x50xf32>, tensor<64x50xf32>) outs(%o : tensor<64x50xf32>) {
   ^bb0(%x: f32, %y: f32, %out: f32):
