@@ -502,27 +502,8 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
 /// Results below this many elements stay on the calling thread.
 constexpr int64_t kMinParallelElements = int64_t(1) << 11;
 
-/// Threads for the large loop nests that are not contractions (elementwise
-/// ops, im2col gathers, windows, reductions): an `scf.forall` over 8, 4 or
-/// 2 equal chunks of their outermost parallel loop of extent > 1. Register
-/// tile marks move to the chunk's op.
-void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op);
-
-void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
-  SmallVector<linalg::LinalgOp> nests;
-  for (Operation &op : func.getBody().front())
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-      if ((!isa<linalg::FillOp>(&op) || op.hasAttr(mlc::target::kPadFillAttr)) &&
-          linalgOp.hasPureTensorSemantics() &&
-          linalgOp.getNumDpsInits() == 1 &&
-          !op.hasAttr(mlc::target::kEpilogueAttr) &&
-          !op.hasAttr(mlc::target::kAccumulatorInitAttr))
-        nests.push_back(linalgOp);
-  for (linalg::LinalgOp op : nests)
-    parallelizeLoopNest(rewriter, op);
-}
-
-/// One loop nest of parallelizeOtherLoopNests.
+/// Splits one loop nest of parallelizeOtherLoopNests into chunks for
+/// threads when it is large enough.
 void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto resultType =
       dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
@@ -564,6 +545,25 @@ void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
   (*chunk)->setAttr(kRegisterTiles, registerTiles);
   (*chunk)->setAttr(kLoopOrder, loopOrder);
 }
+
+/// Threads for the large loop nests that are not contractions (elementwise
+/// ops, im2col gathers, windows, reductions): an `scf.forall` over 8, 4 or
+/// 2 equal chunks of their outermost parallel loop of extent > 1. Register
+/// tile marks move to the chunk's op.
+void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> nests;
+  for (Operation &op : func.getBody().front())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+      if ((!isa<linalg::FillOp>(&op) || op.hasAttr(mlc::target::kPadFillAttr)) &&
+          linalgOp.hasPureTensorSemantics() &&
+          linalgOp.getNumDpsInits() == 1 &&
+          !op.hasAttr(mlc::target::kEpilogueAttr) &&
+          !op.hasAttr(mlc::target::kAccumulatorInitAttr))
+        nests.push_back(linalgOp);
+  for (linalg::LinalgOp op : nests)
+    parallelizeLoopNest(rewriter, op);
+}
+
 
 /// Register tiles left over at the end of a row (ResNet's 49 and
 /// SqueezeNet's 169 columns leave 1 and 9) become a tile of whole vector
