@@ -214,29 +214,24 @@ linalg::LinalgOp startAccumulators(RewriterBase &rewriter,
   OpBuilder builder(reduction);
   IRMapping mapping;
   SmallVector<OpFoldResult> offsets, sizes;
-  for (auto [j, ofr] : llvm::enumerate(slice.getMixedOffsets())) {
+  // Per result dim: the slice's offset and size, or the whole dim for dims
+  // the loops inside the reduction loop walk.
+  for (auto [j, offset, size] : llvm::enumerate(slice.getMixedOffsets(),
+                                                slice.getMixedSizes())) {
     auto dim = dyn_cast<AffineDimExpr>(resultMap.getResult(j));
     if (dim && spanned.contains(dim.getPosition())) {
       offsets.push_back(builder.getIndexAttr(0));
-      continue;
-    }
-    FailureOr<OpFoldResult> before =
-        availableBefore(builder, ofr, reduction, mapping);
-    if (failed(before))
-      return fail();
-    offsets.push_back(*before);
-  }
-  for (auto [j, ofr] : llvm::enumerate(slice.getMixedSizes())) {
-    auto dim = dyn_cast<AffineDimExpr>(resultMap.getResult(j));
-    if (dim && spanned.contains(dim.getPosition())) {
       sizes.push_back(builder.getIndexAttr(whole.getDimSize(j)));
       continue;
     }
-    FailureOr<OpFoldResult> before =
-        availableBefore(builder, ofr, reduction, mapping);
-    if (failed(before))
+    FailureOr<OpFoldResult> offsetBefore =
+        availableBefore(builder, offset, reduction, mapping);
+    FailureOr<OpFoldResult> sizeBefore =
+        availableBefore(builder, size, reduction, mapping);
+    if (failed(offsetBefore) || failed(sizeBefore))
       return fail();
-    sizes.push_back(*before);
+    offsets.push_back(*offsetBefore);
+    sizes.push_back(*sizeBefore);
   }
   // The slice must come from the loop's own tensor: the iter_args of the
   // loops between it and the tile only pass it on.
