@@ -73,19 +73,10 @@ struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
     int64_t rank = result.getRank();
     if (batch + k > data.getRank() || rank != q - 1 + data.getRank() - batch - k)
       return rewriter.notifyMatchFailure(op, "inconsistent shapes");
-    Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                         result.getElementType());
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
     Value source = adaptor.getData(), tuples = adaptor.getIndices();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result}, ValueRange{}, init, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> out;
-          for (int64_t d = 0; d < rank; ++d)
-            out.push_back(linalg::IndexOp::create(b, l, d));
+    Value gathered = mlc::detail::buildGatherByIndex(
+        rewriter, op.getLoc(), result, source,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> out) {
           // Batch dims, then the k indexed dims, then the sliced dims.
           SmallVector<Value> position(out.begin(), out.begin() + batch);
           SmallVector<Value> tuple(out.begin(), out.begin() + (q - 1));
@@ -97,10 +88,9 @@ struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
                 normalizeIndex(b, l, i, data.getDimSize(batch + t)));
           }
           position.append(out.begin() + (q - 1), out.end());
-          linalg::YieldOp::create(
-              b, l, Value(tensor::ExtractOp::create(b, l, source, position)));
+          return position;
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, gathered);
     return success();
   }
 };
