@@ -189,7 +189,44 @@ FailureOr<Value> mlc::detail::buildConv2D(
   auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
   int64_t c = x.getDimSize(1), m = w.getDimSize(0);
   Value conv;
-  if (group == 1) {
+  auto padded = cast<RankedTensorType>(input.getType());
+  bool onePixel = result.getDimSize(2) == 1 && result.getDimSize(3) == 1 &&
+                  padded.getDimSize(2) == w.getDimSize(2) &&
+                  padded.getDimSize(3) == w.getDimSize(3);
+  if (group == 1 && onePixel && isa<FloatType>(element)) {
+    // The window covers the whole input (a squeeze-excitation block's 1x1
+    // convolutions on pooled channels): a matrix product with the weights
+    // transposed to [C*kh*kw, M], whose columns (output channels) vectorize;
+    // as a convolution its one output pixel per image left a register tile
+    // of scalar multiply-adds. The transpose of constant weights folds at
+    // compile time.
+    int64_t n = x.getDimSize(0), k = c * w.getDimSize(2) * w.getDimSize(3);
+    SmallVector<ReassociationIndices> flat = {{0}, {1, 2, 3}};
+    Value lhs = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, k}, element), input, flat);
+    // [M, C, kh, kw] -> [C, kh, kw, M] -> [K, M]: the transpose reads the
+    // weights themselves, so that a constant one folds.
+    SmallVector<int64_t> wShape = {c, w.getDimSize(2), w.getDimSize(3), m};
+    Value transposed = linalg::TransposeOp::create(
+                           rewriter, loc, weightValue,
+                           tensor::EmptyOp::create(rewriter, loc, wShape,
+                                                   element),
+                           ArrayRef<int64_t>{1, 2, 3, 0})
+                           .getResult()[0];
+    transposed = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({k, m}, element), transposed,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    Value flatAcc = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, m}, element), acc,
+        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+    Value product = linalg::MatmulOp::create(
+                        rewriter, loc, TypeRange{flatAcc.getType()},
+                        ValueRange{lhs, transposed}, ValueRange{flatAcc})
+                        .getResult(0);
+    conv = tensor::ExpandShapeOp::create(
+        rewriter, loc, result, product,
+        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+  } else if (group == 1) {
     conv = linalg::Conv2DNchwFchwOp::create(
                rewriter, loc, TypeRange{result},
                ValueRange{input, weightValue}, ValueRange{acc},

@@ -80,6 +80,23 @@ struct CPUFoldWeightTransposesPass
       op.erase();
       if (constant->use_empty())
         constant.erase();
+      // A reshape of the transposed weights (a convolution's [C, kh, kw, M]
+      // read as a [C*kh*kw, M] matrix) shares the blob, so that the
+      // contraction sees a constant it can pack.
+      for (Operation *user : llvm::make_early_inc_range(folded->getUsers())) {
+        if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+          continue;
+        b.setInsertionPoint(user);
+        auto reshaped = arith::ConstantOp::create(
+            b, user->getLoc(),
+            DenseResourceElementsAttr::get(
+                cast<ShapedType>(user->getResult(0).getType()),
+                transposed.getRawHandle()));
+        user->getResult(0).replaceAllUsesWith(reshaped.getResult());
+        user->erase();
+      }
+      if (folded->use_empty())
+        folded.erase();
     }
   }
 };

@@ -9,6 +9,9 @@
 #include "mlc/Target/CPU/ModelABI.h"
 #include "mlc/Target/CPU/Passes.h"
 
+#include "StackScratch.h"
+
+
 #include "llvm/Support/MathExtras.h"
 
 namespace mlc::target {
@@ -113,6 +116,8 @@ LogicalResult planFunction(func::FuncOp f) {
   SmallVector<Buffer> buffers;
   WalkResult walk = f.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
+    if (mlc::target::isStackScratch(alloc))
+      return WalkResult::advance();
     if (alloc->getBlock() != &body)
       return alloc.emitError("buffer ")
                  << type

@@ -21,6 +21,7 @@
 #include "AccumulatorInits.h"
 #include "ContractedMulAdd.h"
 #include "Epilogues.h"
+#include "Packing.h"
 #include "Pads.h"
 #include "Schedules.h"
 #include "WindowPhases.h"
@@ -97,23 +98,23 @@ constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
 
 using mlc::target::ContractionSchedule;
 
-/// Rows per thread chunk of a contraction with `rows` rows: a size that
-/// divides them into at least two chunks. The rows past the last multiple
-/// of `mTile` in a chunk run in narrower register tiles; the smallest size
-/// that loses at most 2% of the work that way, else the one that loses
-/// least (SqueezeNet's classifier has 1000 rows: chunks of 8 left 2 of
-/// every 8 rows to 2-row tiles, a sixth of the work at a third of the
-/// speed; chunks of 125 leave 5 of 125 to 5-row tiles). 0 if none divides.
-int64_t chooseRowChunk(int64_t rows, int64_t mTile) {
+/// Size of the thread chunks of a contraction loop of extent `range` whose
+/// register tile is `tile` wide: a size that divides the loop into at least
+/// two chunks. The iterations past the last multiple of `tile` in a chunk
+/// run in narrower register tiles; the smallest size that loses at most 2%
+/// of the work that way, else the one that loses least (SqueezeNet's
+/// classifier has 1000 rows: chunks of 8 left 2 of every 8 rows to 2-row
+/// tiles, a sixth of the work at a third of the speed; chunks of 125 leave
+/// 5 of 125 to 5-row tiles). 0 if none divides.
+int64_t chooseChunk(int64_t range, int64_t tile) {
   auto lost = [&](int64_t size) {
-    int64_t rest = size % mTile;
-    return double(rest) * double(mTile - rest) / double(mTile) /
-           double(size);
+    int64_t rest = size % tile;
+    return double(rest) * double(tile - rest) / double(tile) / double(size);
   };
   SmallVector<int64_t> sizes;
-  for (int64_t size : {int64_t(8), int64_t(16), int64_t(32), rows / 8,
-                       rows / 4, rows / 2})
-    if (size >= mTile && rows % size == 0 && rows / size >= 2)
+  for (int64_t size : {int64_t(8), int64_t(16), int64_t(32), range / 8,
+                       range / 4, range / 2})
+    if (size >= tile && range % size == 0 && range / size >= 2)
       sizes.push_back(size);
   llvm::sort(sizes);
   for (int64_t size : sizes)
@@ -122,6 +123,31 @@ int64_t chooseRowChunk(int64_t rows, int64_t mTile) {
   int64_t best = 0;
   for (int64_t size : sizes)
     if (!best || lost(size) < lost(best))
+      best = size;
+  return best;
+}
+
+/// Size of the thread chunks of the columns of a contraction when no
+/// multiple of the register tile `tile` divides them (a 1000-class
+/// classifier at batch 1). Each chunk ends in a narrower tile; one whose
+/// width is not a multiple of `lanes` runs about as slowly again. Among the
+/// sizes that divide the columns into at least two chunks, the one with the
+/// least work lost to both, counting an odd number of chunks as leaving a
+/// second thread idle for one chunk: 1000 columns take two chunks of 500.
+/// 0 if none divides.
+int64_t chooseColumnChunk(int64_t range, int64_t tile, int64_t lanes) {
+  lanes = std::max<int64_t>(1, lanes);
+  auto lost = [&](int64_t size) {
+    int64_t rest = size % tile;
+    double cost = double(size / tile) + (rest ? 1.0 : 0.0) +
+                  (rest % lanes ? 1.0 : 0.0);
+    int64_t chunks = range / size;
+    return 1.0 - double(size) / double(tile) / cost +
+           (chunks % 2 ? 1.0 / double(chunks) : 0.0);
+  };
+  int64_t best = 0;
+  for (int64_t size = tile; size <= range / 2; ++size)
+    if (range % size == 0 && (!best || lost(size) < lost(best)))
       best = size;
   return best;
 }
@@ -136,7 +162,8 @@ bool isStaticF32(Type type) {
 /// dim an `n` dim that is also innermost in the operand that carries it.
 std::optional<ContractionSchedule>
 scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
-                    int64_t kTile, int64_t nBlock, bool parallel) {
+                    int64_t kTile, int64_t nBlock, int64_t lanes,
+                    bool parallel) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return std::nullopt;
@@ -220,10 +247,15 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
     // output channels, would make every thread read what all others
     // wrote); for a matmul each thread streams only its share of the
     // packed weights.
+    // Columns that no multiple of the register tile divides (a 1000-class
+    // classifier at batch 1 has one row) take chunks with a narrower tile at
+    // their end rather than staying on one thread.
     if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
       schedule.parallelTiles[nDim] = cols;
-    else if (int64_t rows = chooseRowChunk(ranges[*mDim], mTile))
+    else if (int64_t rows = chooseChunk(ranges[*mDim], mTile))
       schedule.parallelTiles[*mDim] = rows;
+    else if (int64_t cols = chooseColumnChunk(ranges[nDim], nTile, lanes))
+      schedule.parallelTiles[nDim] = cols;
     else
       // A packed right-hand side: chunks of panels (ViT's 197-row matmuls
       // have no row chunk and 16 columns per panel).
@@ -289,6 +321,70 @@ FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
       nest->tile = nullptr;
   }
   return tiled->tiledOps.back();
+}
+
+/// Reductions shallower than this read their right-hand side in place:
+/// packing a block costs a pass over it that the register tiles of a short
+/// reduction do not win back.
+constexpr int64_t kMinPackedDepth = 64;
+
+/// Packs the right-hand side of a contraction's cache tile into panels of
+/// `panel` columns right before the register tiles that read it (see
+/// Packing.h), when it is computed at run time (an im2col matrix), its
+/// reduction is deep and at least two register tiles of rows reuse it.
+/// Returns the op reading the packed block, with its register tiles and
+/// loop order extended by the new in-panel loop, or null.
+linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
+                               int64_t mTile, int64_t panel) {
+  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2)
+    return nullptr;
+  auto tiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
+  auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!tiles || !order || failed(dims) || tiles.size() != ranges.size())
+    return nullptr;
+  int64_t rows = 1;
+  for (unsigned d : dims->m)
+    rows *= ranges[d];
+  if (rows < 2 * mTile)
+    return nullptr;
+  for (OpOperand *rhs : op.getDpsInputOperands()) {
+    Value source = rhs->get();
+    while (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>())
+      source = slice.getSource();
+    if (source.getDefiningOp<arith::ConstantOp>())
+      continue;
+    std::optional<std::pair<unsigned, unsigned>> kn =
+        mlc::target::getPackableOperand(op, rhs, panel);
+    if (!kn || ranges[kn->first] < kMinPackedDepth ||
+        tiles[kn->second] != panel)
+      continue;
+    auto [kDim, nDim] = *kn;
+    unsigned n0 = ranges.size();
+    rewriter.setInsertionPoint(op);
+    Value packed =
+        mlc::target::packPanels(rewriter, op.getLoc(), rhs->get(), panel);
+    SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
+    linalg::GenericOp generic = mlc::target::readPacked(
+        rewriter, op, rhs, packed, kDim, nDim, panel);
+    for (NamedAttribute attr : attrs)
+      generic->setAttr(attr.getName(), attr.getValue());
+    SmallVector<int64_t> newTiles(tiles.asArrayRef());
+    newTiles[nDim] = 1;
+    newTiles.push_back(panel);
+    SmallVector<int64_t> newOrder;
+    for (int64_t d : order.asArrayRef()) {
+      newOrder.push_back(d);
+      if (d == nDim)
+        newOrder.push_back(n0);
+    }
+    generic->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(newTiles));
+    generic->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(newOrder));
+    return cast<linalg::LinalgOp>(generic.getOperation());
+  }
+  return nullptr;
 }
 
 /// Peels every marked loop (and the copies peeling makes of marked loops
@@ -499,42 +595,52 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   (*interchanged)->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(identity));
 }
 
-/// Results below this many elements stay on the calling thread.
+/// Loop nests of fewer iterations than this stay on the calling thread.
 constexpr int64_t kMinParallelElements = int64_t(1) << 11;
 
 /// Splits one loop nest of parallelizeOtherLoopNests into chunks for
-/// threads when it is large enough.
+/// threads when it is large enough: by its iterations, so that a reduction
+/// into a small result (a global average pool's 576 channels of 49 pixels)
+/// is split as well as an elementwise op of the same work.
 void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto resultType =
       dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
-  if (!resultType || !resultType.hasStaticShape() ||
-      resultType.getNumElements() < kMinParallelElements)
+  if (!resultType || !resultType.hasStaticShape())
     return;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return;
+  int64_t iterations = 1;
+  for (int64_t r : ranges)
+    iterations *= r;
+  if (iterations < kMinParallelElements)
+    return;
   // Contractions (those the schedule left whole) go by their flops.
-  if (linalg::isaContractionOpInterface(op)) {
-    int64_t flops = 2;
-    for (int64_t r : ranges)
-      flops *= ShapedType::isDynamic(r) ? 1 : r;
-    if (flops < kMinParallelFlops)
-      return;
-  }
+  if (linalg::isaContractionOpInterface(op) &&
+      2 * iterations < kMinParallelFlops)
+    return;
+  // The outermost parallel loop that splits into 8, 4 or 2 equal chunks,
+  // each a whole number of register tiles (the input copy of a 3-channel
+  // image splits by rows).
+  auto registerTiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
   for (auto [d, range] : llvm::enumerate(ranges)) {
-    if (iterators[d] != utils::IteratorType::parallel ||
-        ShapedType::isDynamic(range) || range < 2)
+    if (iterators[d] != utils::IteratorType::parallel || range < 2)
       continue;
+    int64_t tile = registerTiles && registerTiles.size() == ranges.size()
+                       ? registerTiles[d]
+                       : 1;
     for (int64_t chunks : {8, 4, 2})
-      if (range % chunks == 0) {
+      if (range % chunks == 0 && (range / chunks) % tile == 0) {
         sizes[d] = range / chunks;
         break;
       }
-    break;
+    if (sizes[d])
+      break;
   }
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return;
-  auto registerTiles = op->getAttr(kRegisterTiles);
   auto loopOrder = op->getAttr(kLoopOrder);
   SmallVector<int64_t> identity = llvm::to_vector(
       llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
@@ -672,7 +778,8 @@ struct CPUTileAndVectorizePass
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
     func.walk([&](linalg::LinalgOp op) {
       if (auto schedule =
-              scheduleContraction(op, mTile, nTile, kTile, nBlock, parallel))
+              scheduleContraction(op, mTile, nTile, kTile, nBlock,
+                                  vectorWidth, parallel))
         work.emplace_back(op, *schedule);
     });
     if (failed(overrideAndPrint(work)))
@@ -736,6 +843,9 @@ struct CPUTileAndVectorizePass
         cacheTiles.push_back(op);
     });
     for (linalg::LinalgOp op : cacheTiles) {
+      if (packBlocks)
+        if (linalg::LinalgOp packed = packCacheTile(rewriter, op, mTile, nTile))
+          op = packed;
       auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
       auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
       // Contractions had theirs at the cache level.

@@ -107,3 +107,18 @@ func.func @max_pool_indices(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64> {
   %0 = mlc_graph.max_pool_indices %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xi64>
   return %0 : tensor<1x1x2x2xi64>
 }
+
+// A window that covers the whole input (a squeeze-excitation block's 1x1
+// convolution on pooled channels) is a matrix product with the weights
+// transposed to [C*kh*kw, M], whose columns vectorize.
+// CHECK-LABEL: func @one_pixel
+// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2, 3]] : tensor<1x16x1x1xf32> into tensor<1x16xf32>
+// CHECK: %[[T:.*]] = linalg.transpose ins(%arg1 : tensor<8x16x1x1xf32>) outs(%{{.*}} : tensor<16x1x1x8xf32>) permutation = [1, 2, 3, 0]
+// CHECK: %[[W:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0, 1, 2], [3]] : tensor<16x1x1x8xf32> into tensor<16x8xf32>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[X]], %[[W]] : tensor<1x16xf32>, tensor<16x8xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[}}[0], [1, 2, 3]] output_shape [1, 8, 1, 1]
+// CHECK-NOT: linalg.conv_2d
+func.func @one_pixel(%x: tensor<1x16x1x1xf32>, %w: tensor<8x16x1x1xf32>, %b: tensor<8xf32>) -> tensor<1x8x1x1xf32> {
+  %0 = mlc_graph.conv %x, %w, %b : (tensor<1x16x1x1xf32>, tensor<8x16x1x1xf32>, tensor<8xf32>) -> tensor<1x8x1x1xf32>
+  return %0 : tensor<1x8x1x1xf32>
+}

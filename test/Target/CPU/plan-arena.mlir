@@ -48,13 +48,30 @@ func.func @dynamic(%n: index, %out: memref<4xf32>) {
 
 // -----
 
+// A loop-local scratch buffer of at most 512 KiB is left to
+// mlc-cpu-stack-scratch.
+// CHECK-LABEL: func.func @scratch_in_loop
+// CHECK: scf.for
+// CHECK-NEXT: memref.alloc() : memref<4xf32>
+func.func @scratch_in_loop(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.alloc() : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @in_loop(%out: memref<4xf32>) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %c4 step %c1 {
     // expected-error @below {{is allocated inside a loop or branch}}
-    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<262144xf32>
   }
   return
 }

@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32}))' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 parallel=true}))' | FileCheck %s --check-prefix=PAR
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 pack-blocks=false}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 parallel=true pack-blocks=false}))' | FileCheck %s --check-prefix=PAR
 
 // A 64x136 * 136x50 matmul: k is split 64 + 64 + 8 (it is more than twice
 // the k-tile) and n 32 + 18 at the cache
@@ -191,4 +191,43 @@ func.func @remainder(%a: tensor<64x96xf32>, %b: tensor<96x25xf32>) -> tensor<64x
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x25xf32>) -> tensor<64x25xf32>
   %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x25xf32>) outs(%f : tensor<64x25xf32>) -> tensor<64x25xf32>
   return %r : tensor<64x25xf32>
+}
+
+// -----
+
+// Threads split a matrix-vector product whose 1000 columns no multiple of
+// the register tile divides into two chunks of 500 (each ends in a
+// narrower tile).
+// CHECK-LABEL: func.func @matvec
+// PAR-LABEL: func.func @matvec
+// PAR: scf.forall (%{{.*}}) = (0) to (1000) step (500)
+func.func @matvec(%a: tensor<1x1024xf32>, %b: tensor<1024x1000xf32>) -> tensor<1x1000xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1000xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x1024xf32>, tensor<1024x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
+}
+
+// -----
+
+// A reduction into a small result splits by its iterations (a global
+// average pool's 96 channels of 784 pixels), and a loop nest whose outer
+// loop does not split evenly (3 channels) splits the next one.
+// CHECK-LABEL: func.func @pool_and_copy
+// PAR-LABEL: func.func @pool_and_copy
+// PAR: scf.forall (%{{.*}}) = (0) to (96) step (12)
+// PAR: scf.forall (%{{.*}}) = (0) to (224) step (28)
+func.func @pool_and_copy(%x: tensor<1x96x784xf32>, %img: tensor<1x3x224x224xf32>) -> (tensor<1x96xf32>, tensor<1x3x224x224xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x96xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x96xf32>) -> tensor<1x96xf32>
+  %s = linalg.reduce ins(%x : tensor<1x96x784xf32>) outs(%f : tensor<1x96xf32>) dimensions = [2]
+    (%in: f32, %acc: f32) {
+      %0 = arith.addf %in, %acc : f32
+      linalg.yield %0 : f32
+    }
+  %e2 = tensor.empty() : tensor<1x3x224x224xf32>
+  %c = linalg.copy ins(%img : tensor<1x3x224x224xf32>) outs(%e2 : tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf32>
+  return %s, %c : tensor<1x96xf32>, tensor<1x3x224x224xf32>
 }

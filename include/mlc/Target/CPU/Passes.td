@@ -63,10 +63,28 @@ def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {
     decreasing size, first fit, 64-byte aligned. The arena size is recorded
     as `mlc.arena_size`.
 
-    A buffer of dynamic size, or one allocated inside a loop or branch,
-    cannot be planned statically; the pass reports it as an error.
+    A scratch buffer allocated inside a loop (a cache block of a
+    right-hand side packed at run time), statically shaped and at most
+    512 KiB, is left to `mlc-cpu-stack-scratch`. Any other buffer of dynamic
+    size, or allocated inside a loop or branch, cannot be planned
+    statically; the pass reports it as an error.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def CPUStackScratch : Pass<"mlc-cpu-stack-scratch", "mlir::ModuleOp"> {
+  let summary = "Loop-local scratch buffers on the stack of their thread";
+  let description = [{
+    Runs after the parallel loops became OpenMP loops. Every scratch buffer
+    that `mlc-cpu-plan-arena` left (statically shaped, at most 512 KiB,
+    allocated inside a loop: a cache block of a right-hand side packed at
+    run time) becomes a `memref.alloca` on the stack of the thread that runs
+    the loop body, between a stack save and a restore at the end of its
+    block, so that the stack does not grow with the trip count. (Upstream's
+    `memref.alloca_scope` cannot hold it: its region must stay one block.)
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::memref::MemRefDialect"];
 }
 
@@ -328,6 +346,10 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
            "16 floats, so that they start on cache lines">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run a contraction's elementwise user on each finished tile">,
+    Option<"packBlocks", "pack-blocks", "bool", /*default=*/"true",
+           "Copy each cache block of a right-hand side computed at run time "
+           "(an im2col matrix) into panels before its register tiles read "
+           "it">,
   ];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",

@@ -1,0 +1,143 @@
+//===- Packing.cpp - Right-hand sides read in panels ----------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Packing.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace {
+/// The dim `e` refers to.
+unsigned dimOf(AffineExpr e) { return cast<AffineDimExpr>(e).getPosition(); }
+
+bool isStatic(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape();
+}
+} // namespace
+
+std::optional<std::pair<unsigned, unsigned>>
+mlc::target::getPackableOperand(linalg::LinalgOp op, OpOperand *operand,
+                                int64_t panel) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
+      !llvm::all_of(op->getOperandTypes(), isStatic) || panel <= 0)
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.size() != 1)
+    return std::nullopt;
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!resultMap.isProjectedPermutation() || resultMap.getNumResults() == 0)
+    return std::nullopt;
+  unsigned kDim = dims->k[0], nDim = dimOf(resultMap.getResults().back());
+  if (!llvm::is_contained(dims->n, nDim))
+    return std::nullopt;
+  // B[batch..., k, n]: every result before k a dim of the result too (a
+  // batch dim, or an outer column dim such as the image of an im2col
+  // matrix [N, C*kh*kw, OH*OW]).
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  unsigned rank = map.getNumResults();
+  if (rank < 2 || !map.isProjectedPermutation() ||
+      dimOf(map.getResult(rank - 2)) != kDim ||
+      dimOf(map.getResult(rank - 1)) != nDim)
+    return std::nullopt;
+  for (AffineExpr e : map.getResults().drop_back(2))
+    if (!llvm::is_contained(dims->batch, dimOf(e)) &&
+        !llvm::is_contained(dims->n, dimOf(e)))
+      return std::nullopt;
+  int64_t n = cast<RankedTensorType>(operand->get().getType()).getShape().back();
+  if (n % panel != 0 || n <= panel)
+    return std::nullopt;
+  return std::make_pair(kDim, nDim);
+}
+
+linalg::GenericOp mlc::target::readPacked(RewriterBase &rewriter,
+                                          linalg::LinalgOp op,
+                                          OpOperand *operand, Value packed,
+                                          unsigned kDim, unsigned nDim,
+                                          int64_t panel) {
+  // Loops: the old ones, with nDim now counting panels (n1), plus n0 last.
+  MLIRContext *ctx = rewriter.getContext();
+  unsigned numLoops = op.getNumLoops();
+  AffineExpr n0 = getAffineDimExpr(numLoops, ctx);
+  SmallVector<AffineMap> maps;
+  for (OpOperand &each : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&each);
+    SmallVector<AffineExpr> results(map.getResults());
+    if (&each == operand) {
+      results.pop_back();
+      results.pop_back();
+      results.append({getAffineDimExpr(nDim, ctx), getAffineDimExpr(kDim, ctx),
+                      n0});
+    } else if (&each == op.getDpsInitOperand(0)) {
+      results.push_back(n0);
+    }
+    maps.push_back(AffineMap::get(numLoops + 1, 0, results, ctx));
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::parallel);
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value init = op.getDpsInitOperand(0)->get();
+  auto initType = cast<RankedTensorType>(init.getType());
+  int64_t n = initType.getShape().back();
+  SmallVector<int64_t> panelShape(initType.getShape().drop_back());
+  panelShape.append({n / panel, panel});
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d + 1 < initType.getRank(); ++d)
+    reassociation.push_back({d});
+  reassociation.push_back({initType.getRank() - 1, initType.getRank()});
+  auto panelType = RankedTensorType::get(panelShape, initType.getElementType());
+  Value panelInit = tensor::ExpandShapeOp::create(rewriter, loc, panelType,
+                                                  init, reassociation);
+  SmallVector<Value> inputs;
+  for (OpOperand *input : op.getDpsInputOperands())
+    inputs.push_back(input == operand ? packed : input->get());
+  auto generic = linalg::GenericOp::create(rewriter, loc, panelType, inputs,
+                                           panelInit, maps, iterators);
+  rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                             generic.getRegion().end());
+  Value result = tensor::CollapseShapeOp::create(
+      rewriter, loc, initType, generic.getResult(0), reassociation);
+  rewriter.replaceOp(op, result);
+  return generic;
+}
+
+Value mlc::target::packPanels(RewriterBase &rewriter, Location loc,
+                              Value value, int64_t panel) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  int64_t k = type.getDimSize(rank - 2), n = type.getDimSize(rank - 1);
+  SmallVector<int64_t> shape(type.getShape().drop_back(2));
+  shape.append({n / panel, k, panel});
+  // Loops (batch..., n1, k, n0) over the packed tensor.
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<AffineExpr> read;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    read.push_back(getAffineDimExpr(d, ctx));
+  AffineExpr n1 = getAffineDimExpr(rank - 2, ctx),
+             kk = getAffineDimExpr(rank - 1, ctx),
+             n0 = getAffineDimExpr(rank, ctx);
+  read.append({kk, n1 * panel + n0});
+  SmallVector<AffineMap> maps = {AffineMap::get(rank + 1, 0, read, ctx),
+                                 rewriter.getMultiDimIdentityMap(rank + 1)};
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  return linalg::GenericOp::create(
+             rewriter, loc, empty.getType(), value, empty, maps,
+             SmallVector<utils::IteratorType>(rank + 1,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(b, l, args[0]);
+             })
+      .getResult(0);
+}

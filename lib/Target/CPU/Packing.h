@@ -1,0 +1,57 @@
+//===- Packing.h - Right-hand sides read in panels --------------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A register tile of a contraction reads `panel` consecutive columns of its
+// right-hand side B[k, n] at every step of its reduction loop. Row-major,
+// those are `n` floats apart from one step to the next: for an im2col matrix
+// of a 56x56 image, 12.5 KB, a new page at every step. In panels,
+// B'[n / panel, k, panel], they follow each other. Constant weights are
+// packed at compile time (mlc-cpu-pack-weights); a right-hand side computed
+// at run time is packed one cache block at a time, right before the register
+// tiles that reuse it (mlc-cpu-tile-and-vectorize).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_CPU_PACKING_H
+#define MLC_LIB_TARGET_CPU_PACKING_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlc::target {
+
+/// The reduction and column dims of `op` when `operand` is its right-hand
+/// side B[batch..., k, n] with `n` the innermost dim of the result, so that
+/// it can be read in panels of `panel` columns (n a multiple of `panel`,
+/// and more than one panel).
+std::optional<std::pair<unsigned, unsigned>>
+getPackableOperand(mlir::linalg::LinalgOp op, mlir::OpOperand *operand,
+                   int64_t panel);
+
+/// Rewrites `op` (for which getPackableOperand gave `kDim`, `nDim`) to read
+/// `operand` from `packed`, B'[batch..., n / panel, k, panel]: `nDim` then
+/// counts panels and a new innermost loop the columns in a panel. The
+/// result is computed in [..., n / panel, panel] and collapsed back.
+/// Returns the new op.
+mlir::linalg::GenericOp readPacked(mlir::RewriterBase &rewriter,
+                                   mlir::linalg::LinalgOp op,
+                                   mlir::OpOperand *operand,
+                                   mlir::Value packed, unsigned kDim,
+                                   unsigned nDim, int64_t panel);
+
+/// B'[batch..., n / panel, k, panel] = B[batch..., k, n] as a copy into a
+/// new tensor (a `linalg.generic` that only moves elements: rows of `panel`
+/// floats once bufferized).
+mlir::Value packPanels(mlir::RewriterBase &rewriter, mlir::Location loc,
+                       mlir::Value value, int64_t panel);
+
+} // namespace mlc::target
+
+#endif // MLC_LIB_TARGET_CPU_PACKING_H
