@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 pack-blocks=true}))' | FileCheck %s
 
 // A right-hand side computed at run time is copied into panels of 16
 // columns once per cache block (32 columns: two panels) and the register

@@ -346,10 +346,11 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
            "16 floats, so that they start on cache lines">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run a contraction's elementwise user on each finished tile">,
-    Option<"packBlocks", "pack-blocks", "bool", /*default=*/"true",
+    Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
            "Copy each cache block of a right-hand side computed at run time "
            "(an im2col matrix) into panels before its register tiles read "
-           "it">,
+           "it (off by default: within noise on ResNet-18/50 and "
+           "MobileNetV2 on AVX2, see docs/CPU.md)">,
   ];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",
