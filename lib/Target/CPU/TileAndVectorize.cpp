@@ -629,7 +629,7 @@ void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
     if (iterators[d] != utils::IteratorType::parallel || range < 2)
       continue;
     int64_t tile = registerTiles && registerTiles.size() == ranges.size()
-                       ? registerTiles[d]
+                       ? std::max<int64_t>(1, registerTiles[d])
                        : 1;
     for (int64_t chunks : {8, 4, 2})
       if (range % chunks == 0 && (range / chunks) % tile == 0) {
