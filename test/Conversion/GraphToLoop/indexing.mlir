@@ -126,3 +126,22 @@ func.func @reverse_sequence(%x: tensor<3x4x2xf32>, %l: tensor<4xi64>) -> tensor<
   %0 = mlc_graph.reverse_sequence %x, %l : (tensor<3x4x2xf32>, tensor<4xi64>) -> tensor<3x4x2xf32>
   return %0 : tensor<3x4x2xf32>
 }
+
+// -----
+
+// A negative step walks its axis backwards (starts clamp to dim - 1): a
+// copy whose input map counts down, as x[:, ::-1] and a reflection pad's
+// reversed edge are exported.
+// CHECK-DAG: #[[REV:.*]] = affine_map<(d0, d1) -> (d0, -d1 + 9)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func @slice_reverse
+// CHECK: linalg.generic {indexing_maps = [#[[REV]], #[[ID]]]
+// CHECK-SAME: ins(%{{.*}} : tensor<2x10xf32>) outs(%{{.*}} : tensor<2x10xf32>)
+func.func @slice_reverse(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
+  %start = mlc_graph.constant dense<100> : tensor<1xi64>
+  %end = mlc_graph.constant dense<-9223372036854775807> : tensor<1xi64>
+  %axis = mlc_graph.constant dense<1> : tensor<1xi64>
+  %step = mlc_graph.constant dense<-1> : tensor<1xi64>
+  %0 = mlc_graph.slice %x, %start, %end axes %axis steps %step : (tensor<2x10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x10xf32>
+  return %0 : tensor<2x10xf32>
+}

@@ -64,3 +64,47 @@ func.func @conflict(%x: tensor<3x4xf32>) -> tensor<5x4xf32> {
   %1 = mlc_graph.relu %0 : (tensor<?x4xf32>) -> tensor<5x4xf32>
   return %1 : tensor<5x4xf32>
 }
+
+// -----
+
+// An If whose condition becomes constant once shapes are known (exporters
+// test a rank at run time) is replaced by the branch it takes, even when
+// the other branch yields another rank; what follows becomes static.
+// CHECK-LABEL: func @if_on_rank
+// CHECK-SAME: -> tensor<1x4x8xf32>
+// CHECK-NOT: mlc_graph.if
+// CHECK: mlc_graph.unsqueeze {{.*}} -> tensor<1x4x8xf32>
+// CHECK-NOT: mlc_graph.if
+// CHECK: mlc_graph.relu {{.*}} -> tensor<1x4x8xf32>
+func.func @if_on_rank(%x: tensor<4x8xf32>) -> tensor<*xf32> {
+  %two = mlc_graph.constant dense<2> : tensor<1xi64>
+  %s = mlc_graph.shape %x : (tensor<4x8xf32>) -> tensor<?xi64>
+  %r = mlc_graph.shape %s : (tensor<?xi64>) -> tensor<1xi64>
+  %c = mlc_graph.equal %r, %two : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi1>
+  %0 = mlc_graph.if %c {
+    %u = mlc_graph.unsqueeze %x {axes = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<*xf32>
+    mlc_graph.yield %u : tensor<*xf32>
+  } else {
+    mlc_graph.yield %x : tensor<4x8xf32>
+  } : (tensor<1xi1>) -> tensor<*xf32>
+  %1 = mlc_graph.relu %0 : (tensor<*xf32>) -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+// -----
+
+// An If on a run-time condition stays; its results take the dims both
+// branches agree on.
+// CHECK-LABEL: func @if_runtime
+// CHECK-SAME: -> tensor<2x?xf32>
+// CHECK: mlc_graph.if
+// CHECK: } : (tensor<i1>) -> tensor<2x?xf32>
+func.func @if_runtime(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<*xf32> {
+  %0 = mlc_graph.if %c {
+    %r = mlc_graph.relu %a : (tensor<2x3xf32>) -> tensor<*xf32>
+    mlc_graph.yield %r : tensor<*xf32>
+  } else {
+    mlc_graph.yield %b : tensor<2x5xf32>
+  } : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

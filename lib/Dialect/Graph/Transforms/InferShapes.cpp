@@ -84,6 +84,69 @@ bool foldToConstant(Operation *op) {
   return true;
 }
 
+/// The most static type that both `a` and `b` refine: their shared dims,
+/// dynamic where they differ, unranked when their ranks differ.
+TensorType join(TensorType a, TensorType b) {
+  if (!a.hasRank() || !b.hasRank() || a.getRank() != b.getRank())
+    return UnrankedTensorType::get(a.getElementType());
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
+/// The value of a one-element constant condition, if `v` is one.
+std::optional<bool> getConstantCondition(Value v) {
+  auto constant = v.getDefiningOp<ConstantOp>();
+  auto value =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!value || value.getNumElements() != 1)
+    return std::nullopt;
+  return !(*value.getValues<APInt>().begin()).isZero();
+}
+
+/// An If whose condition is a constant becomes the ops of the branch it
+/// takes (exporters guard rank-dependent code with conditions that only
+/// become constant once shapes are known, and the untaken branch may not
+/// even type-check for the actual shapes). Otherwise its results get the
+/// types that both branches' yields agree on. Returns true when `op` was
+/// erased.
+bool refineIf(IfOp op) {
+  std::optional<bool> taken = getConstantCondition(op.getCondition());
+  if (taken) {
+    Block &block = (*taken ? op.getThenBranch() : op.getElseBranch()).front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    bool replaceable = llvm::all_of(
+        llvm::zip(op.getResults(), yield.getValues()), [](auto pair) {
+          auto [result, value] = pair;
+          return result.getType() == value.getType() ||
+                 usersAcceptRefinement(result);
+        });
+    if (replaceable) {
+      SmallVector<Value> values(yield.getValues());
+      yield.erase();
+      op->getBlock()->getOperations().splice(
+          op->getIterator(), block.getOperations(), block.begin(),
+          block.end());
+      for (auto [result, value] : llvm::zip(op.getResults(), values))
+        result.replaceAllUsesWith(value);
+      op.erase();
+      return true;
+    }
+  }
+  auto thenYield = cast<YieldOp>(op.getThenBranch().front().getTerminator());
+  auto elseYield = cast<YieldOp>(op.getElseBranch().front().getTerminator());
+  for (auto [result, a, b] : llvm::zip(op.getResults(), thenYield.getValues(),
+                                       elseYield.getValues())) {
+    auto current = cast<TensorType>(result.getType());
+    TensorType refined = meet(current, join(cast<TensorType>(a.getType()),
+                                            cast<TensorType>(b.getType())));
+    if (refined && refined != current && usersAcceptRefinement(result))
+      result.setType(refined);
+  }
+  return false;
+}
+
 struct GraphInferShapesPass
     : mlc::graph::impl::GraphInferShapesBase<GraphInferShapesPass> {
   using Base::Base;
@@ -93,6 +156,12 @@ struct GraphInferShapesPass
     WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
       if (!isa<GraphDialect>(op->getDialect()) || isa<ConstantOp>(op))
         return WalkResult::advance();
+      // Post-order walk: the branches are refined already, and erasing the
+      // visited op is safe.
+      if (auto ifOp = dyn_cast<IfOp>(op)) {
+        refineIf(ifOp);
+        return WalkResult::advance();
+      }
       if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
         SmallVector<Type> inferred;
         if (failed(infer.inferReturnTypes(
