@@ -12,7 +12,7 @@
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
 #   make conformance   run ONNX's node tests, rewrite docs/Conformance.md
 #   make models-check  export real PyTorch models, compile, run, compare (slow)
-#   make wild-check    paddle2onnx models from npm against ONNX Runtime
+#   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
 #

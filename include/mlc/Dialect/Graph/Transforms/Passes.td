@@ -20,7 +20,9 @@ def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
     input shapes (for example pinned by `--shape` on the command line)
     reach every op of an imported model. Results used by ops of other
     dialects are refined only when those users are casts
-    (`CastOpInterface`) or `func.return`.
+    (`CastOpInterface`) or `func.return`. An `mlc_graph.if` whose condition
+    has become a constant is replaced by the ops of the branch it takes;
+    a run-time If's results get the dims both branches' yields agree on.
 
     Before:
     ```mlir
