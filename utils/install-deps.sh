@@ -38,9 +38,13 @@ if [ "${1:-}" = "--models" ]; then
   PACKAGES+=(python3-torch python3-torchvision)
 fi
 # `--bench` adds those, node/npm for ONNX Runtime (onnxruntime-node) and
-# OpenBLAS for the matmul microbenchmark.
+# OpenBLAS for the matmul microbenchmark. Node and npm come from Debian only
+# when the machine has none: Debian's npm conflicts with a Node.js installed
+# from elsewhere (NodeSource's nodejs package bundles its own npm).
 if [ "${1:-}" = "--bench" ]; then
-  PACKAGES+=(python3-torch python3-torchvision nodejs npm libopenblas-dev)
+  PACKAGES+=(python3-torch python3-torchvision libopenblas-dev)
+  command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+  command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 fi
 # `--asan` adds clang's sanitizer runtime for `make asan-check`.
 if [ "${1:-}" = "--asan" ]; then
