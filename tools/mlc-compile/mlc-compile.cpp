@@ -98,6 +98,11 @@ cl::opt<std::string>
                        "x86-64 without AVX/FMA; 'native' = this machine's "
                        "CPU and features, needed for vectorized speed)"),
          cl::cat(category));
+cl::opt<std::string>
+    mattr("mattr",
+          cl::desc("Target features to add or remove, comma-separated, as "
+                   "LLVM spells them (e.g. +avx2,+fma or +prefer-256-bit)"),
+          cl::value_desc("+a,-b"), cl::cat(category));
 cl::opt<std::string> functionName(
     "name",
     cl::desc("Symbol prefix of the compiled model: <name>_run, "
@@ -307,6 +312,7 @@ int compileForCPU(ModuleOp module, Emit kind) {
   mlc::target::CPUTargetOptions targetOptions;
   targetOptions.triple = mtriple;
   targetOptions.cpu = mcpu;
+  targetOptions.features = mattr;
   targetOptions.sharedLibrary = kind == Emit::Shared;
   targetOptions.parallel =
       parallel.getNumOccurrences() ? bool(parallel) : mtriple.empty();

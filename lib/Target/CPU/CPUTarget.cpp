@@ -147,19 +147,14 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
     return module.emitError("unknown target triple '")
            << triple.str() << "': " << error;
 
-  std::string cpu = options.cpu;
-  llvm::SubtargetFeatures features(options.features);
-  if (cpu == "native") {
-    cpu = llvm::sys::getHostCPUName().str();
-    for (const auto &feature : llvm::sys::getHostCPUFeatures())
-      features.AddFeature(feature.getKey(), feature.getValue());
-  }
+  ResolvedCPU resolved = resolveCPU(options);
+  const std::string &cpu = resolved.cpu;
 
   llvm::TargetOptions targetOptions;
   auto optLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features.getString(), targetOptions, llvm::Reloc::PIC_,
+      triple, cpu, resolved.features, targetOptions, llvm::Reloc::PIC_,
       std::nullopt, optLevel));
   if (!machine)
     return module.emitError("cannot create a target machine for '")

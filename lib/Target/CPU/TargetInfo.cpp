@@ -36,43 +36,74 @@ int64_t hostCacheBytes([[maybe_unused]] int name) {
 }
 } // namespace
 
-CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
+namespace {
+void initializeTargets() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeAllTargetInfos();
     llvm::InitializeAllTargetMCs();
   });
+}
 
-  CPUTargetInfo info;
-  llvm::Triple triple(options.triple.empty()
+llvm::Triple getTriple(const CPUTargetOptions &options) {
+  return llvm::Triple(options.triple.empty()
                           ? llvm::sys::getDefaultTargetTriple()
                           : options.triple);
-  info.arch = triple.getArchName().str();
-  std::string cpu = options.cpu;
-  llvm::SubtargetFeatures features(options.features);
-  bool native = cpu == "native";
-  if (native) {
-    cpu = llvm::sys::getHostCPUName().str();
-    for (const auto &feature : llvm::sys::getHostCPUFeatures())
-      features.AddFeature(feature.getKey(), feature.getValue());
-  }
-  info.cpu = cpu.empty() ? "generic" : cpu;
+}
 
+std::unique_ptr<llvm::MCSubtargetInfo>
+createSubtarget(const llvm::Triple &triple, const ResolvedCPU &resolved) {
   std::string error;
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, error);
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
-  if (target)
-    subtarget.reset(target->createMCSubtargetInfo(triple, cpu,
-                                                  features.getString()));
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::MCSubtargetInfo>(target->createMCSubtargetInfo(
+      triple, resolved.cpu, resolved.features));
+}
+} // namespace
+
+ResolvedCPU mlc::target::resolveCPU(const CPUTargetOptions &options) {
+  initializeTargets();
+  llvm::Triple triple = getTriple(options);
+  ResolvedCPU resolved;
+  resolved.cpu = options.cpu;
+  llvm::SubtargetFeatures features(options.features);
+  if (resolved.cpu == "native") {
+    resolved.cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(feature.getKey(), feature.getValue());
+  }
+  resolved.features = features.getString();
+  if (!triple.isX86() ||
+      llvm::StringRef(options.features).contains("prefer-256-bit"))
+    return resolved;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
+      createSubtarget(triple, resolved);
+  if (subtarget && subtarget->checkFeatures("+avx512f")) {
+    features.AddFeature("prefer-256-bit");
+    resolved.features = features.getString();
+  }
+  return resolved;
+}
+
+CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
+  CPUTargetInfo info;
+  llvm::Triple triple = getTriple(options);
+  info.arch = triple.getArchName().str();
+  ResolvedCPU resolved = resolveCPU(options);
+  bool native = options.cpu == "native";
+  info.cpu = resolved.cpu.empty() ? "generic" : resolved.cpu;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
+      createSubtarget(triple, resolved);
   auto has = [&](llvm::StringRef feature) {
     return subtarget && subtarget->checkFeatures(("+" + feature).str());
   };
   if (triple.isX86()) {
     info.vectorRegisters = triple.isArch64Bit() ? 16 : 8;
     if (has("avx512f")) {
-      // CPUs tuned to prefer 256-bit vectors (most AVX-512 ones, to avoid
-      // the frequency drop) get 512-bit types split in two by LLVM.
+      // With `prefer-256-bit` (mlc's default, see resolveCPU) LLVM splits
+      // 512-bit types in two; AVX-512VL still gives 32 registers.
       info.vectorBits = has("prefer-256-bit") ? 256 : 512;
       if (has("avx512vl") || info.vectorBits == 512)
         info.vectorRegisters = 32;

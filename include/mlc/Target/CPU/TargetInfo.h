@@ -56,6 +56,20 @@ struct ContractionTiles {
   int64_t nBlock = 128;
 };
 
+/// The LLVM CPU name and feature string that `options` compile for: cpu
+/// "native" becomes the host's CPU and features, then mlc's defaults are
+/// added. On x86 CPUs with AVX-512 that is `+prefer-256-bit` unless the
+/// features already set or clear it: 256-bit vectors (with AVX-512VL's 32
+/// registers), as LLVM itself prefers on most of those CPUs; on Zen 4,
+/// whose 512-bit instructions run as two 256-bit halves, 14 x 16 tiles of
+/// 256-bit vectors ran ResNet-18 in 41-47 ms against 55-66 ms for 14 x 32
+/// tiles of 512-bit ones. `--mattr=-prefer-256-bit` keeps 512-bit vectors.
+struct ResolvedCPU {
+  std::string cpu;
+  std::string features;
+};
+ResolvedCPU resolveCPU(const CPUTargetOptions &options);
+
 /// The CPU that `options` (triple, cpu, features; cpu "native" = the
 /// host's CPU, features and cache sizes) compiles for. An unknown triple
 /// gives generic 128-bit values (the backend reports the triple itself).
@@ -64,7 +78,8 @@ CPUTargetInfo getCPUTargetInfo(const CPUTargetOptions &options);
 /// Register tile: the rows x vector columns whose accumulators, column
 /// loads and row broadcast fit the registers and that keep the FMA units
 /// busiest per load (2 FMAs and 2 loads per cycle), the larger tile on a
-/// tie (AVX2: 6 x 16, AVX-512: 14 x 32, NEON: 14 x 8). Cache tile: the
+/// tie (AVX2: 6 x 16, AVX-512 at 256 bits: 14 x 16, at 512 bits: 14 x 32,
+/// NEON: 14 x 8). Cache tile: the
 /// deepest k (a multiple of 64) whose row and column micro-panels fill at
 /// most 3/4 of L1, and the widest column block (a multiple of the register
 /// tile) whose k x columns block of the right-hand side fills at most 1/4
