@@ -65,25 +65,19 @@ createSubtarget(const llvm::Triple &triple, const ResolvedCPU &resolved) {
 
 ResolvedCPU mlc::target::resolveCPU(const CPUTargetOptions &options) {
   initializeTargets();
-  llvm::Triple triple = getTriple(options);
   ResolvedCPU resolved;
   resolved.cpu = options.cpu;
-  llvm::SubtargetFeatures features(options.features);
+  llvm::SubtargetFeatures features;
   if (resolved.cpu == "native") {
     resolved.cpu = llvm::sys::getHostCPUName().str();
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features.AddFeature(feature.getKey(), feature.getValue());
   }
+  // The user's features last: LLVM applies them in order.
+  llvm::SubtargetFeatures user(options.features);
+  for (const std::string &feature : user.getFeatures())
+    features.AddFeature(feature);
   resolved.features = features.getString();
-  if (!triple.isX86() ||
-      llvm::StringRef(options.features).contains("prefer-256-bit"))
-    return resolved;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
-      createSubtarget(triple, resolved);
-  if (subtarget && subtarget->checkFeatures("+avx512f")) {
-    features.AddFeature("prefer-256-bit");
-    resolved.features = features.getString();
-  }
   return resolved;
 }
 
@@ -102,8 +96,9 @@ CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
   if (triple.isX86()) {
     info.vectorRegisters = triple.isArch64Bit() ? 16 : 8;
     if (has("avx512f")) {
-      // With `prefer-256-bit` (mlc's default, see resolveCPU) LLVM splits
-      // 512-bit types in two; AVX-512VL still gives 32 registers.
+      // CPUs tuned to prefer 256-bit vectors (most Intel AVX-512 ones), or
+      // given `--mattr=+prefer-256-bit`, get 512-bit types split in two by
+      // LLVM; AVX-512VL still gives them 32 registers.
       info.vectorBits = has("prefer-256-bit") ? 256 : 512;
       if (has("avx512vl") || info.vectorBits == 512)
         info.vectorRegisters = 32;

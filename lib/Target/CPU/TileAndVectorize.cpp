@@ -250,7 +250,10 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
     // Columns that no multiple of the register tile divides (a 1000-class
     // classifier at batch 1 has one row) take chunks with a narrower tile at
     // their end rather than staying on one thread.
-    if (int64_t cols = chunk(nDim, {nBlock, nBlock / 2, nTile}))
+    // Chunks of 8, 4 or 1 register tiles, whatever the cache block: a
+    // 336-column block (256-bit vectors, 1 MiB L2) divides no convolution's
+    // pixels and left every one of them in 16-column chunks.
+    if (int64_t cols = chunk(nDim, {8 * nTile, 4 * nTile, nTile}))
       schedule.parallelTiles[nDim] = cols;
     else if (int64_t rows = chooseChunk(ranges[*mDim], mTile))
       schedule.parallelTiles[*mDim] = rows;

@@ -57,13 +57,8 @@ struct ContractionTiles {
 };
 
 /// The LLVM CPU name and feature string that `options` compile for: cpu
-/// "native" becomes the host's CPU and features, then mlc's defaults are
-/// added. On x86 CPUs with AVX-512 that is `+prefer-256-bit` unless the
-/// features already set or clear it: 256-bit vectors (with AVX-512VL's 32
-/// registers), as LLVM itself prefers on most of those CPUs; on Zen 4,
-/// whose 512-bit instructions run as two 256-bit halves, 14 x 16 tiles of
-/// 256-bit vectors ran ResNet-18 in 41-47 ms against 55-66 ms for 14 x 32
-/// tiles of 512-bit ones. `--mattr=-prefer-256-bit` keeps 512-bit vectors.
+/// "native" becomes the host's CPU and features. One resolution for the
+/// tiling heuristic and the TargetMachine, so both see the same vectors.
 struct ResolvedCPU {
   std::string cpu;
   std::string features;
