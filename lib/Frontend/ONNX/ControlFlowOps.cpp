@@ -14,6 +14,8 @@
 
 #include "NodeImporter.h"
 
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
+
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
@@ -25,12 +27,10 @@ Type join(Type a, Type b) {
   auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
   if (!ta || !tb || ta.getElementType() != tb.getElementType())
     return {};
-  if (!ta.hasRank() || !tb.hasRank() || ta.getRank() != tb.getRank())
-    return UnrankedTensorType::get(ta.getElementType());
-  SmallVector<int64_t> dims;
-  for (auto [x, y] : llvm::zip(ta.getShape(), tb.getShape()))
-    dims.push_back(x == y ? x : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, ta.getElementType());
+  if (ta.hasRank() && tb.hasRank())
+    if (auto dims = joinShapes(ta.getShape(), tb.getShape()))
+      return RankedTensorType::get(*dims, ta.getElementType());
+  return UnrankedTensorType::get(ta.getElementType());
 }
 
 /// `type` with every dim dynamic (rank kept): what a loop-carried value may

@@ -153,3 +153,10 @@ TEST(NumElements, Overflow) {
   EXPECT_EQ(formatShape({}), "scalar");
 }
 } // namespace
+
+TEST(JoinShapes, EqualDimsKeptOthersDynamic) {
+  auto joined = joinShapes({2, 3, kDyn}, {2, 5, kDyn});
+  ASSERT_TRUE(joined.has_value());
+  EXPECT_EQ(*joined, (SmallVector<int64_t>{2, kDyn, kDyn}));
+  EXPECT_FALSE(joinShapes({2, 3}, {2, 3, 1}).has_value());
+}

@@ -10,6 +10,7 @@
 
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
+#include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -87,12 +88,10 @@ bool foldToConstant(Operation *op) {
 /// The most static type that both `a` and `b` refine: their shared dims,
 /// dynamic where they differ, unranked when their ranks differ.
 TensorType join(TensorType a, TensorType b) {
-  if (!a.hasRank() || !b.hasRank() || a.getRank() != b.getRank())
-    return UnrankedTensorType::get(a.getElementType());
-  SmallVector<int64_t> dims;
-  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
-    dims.push_back(x == y ? x : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, a.getElementType());
+  if (a.hasRank() && b.hasRank())
+    if (auto dims = joinShapes(a.getShape(), b.getShape()))
+      return RankedTensorType::get(*dims, a.getElementType());
+  return UnrankedTensorType::get(a.getElementType());
 }
 
 /// The value of a one-element constant condition, if `v` is one.

@@ -203,3 +203,13 @@ mlc::graph::resolveReshape(ArrayRef<int64_t> input, ArrayRef<int64_t> target,
                      " (" + Twine(*outCount) + " elements)");
   return result;
 }
+
+std::optional<SmallVector<int64_t>> mlc::graph::joinShapes(ArrayRef<int64_t> a,
+                                                           ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return std::nullopt;
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a, b))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return dims;
+}

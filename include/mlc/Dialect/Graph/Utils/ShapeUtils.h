@@ -75,6 +75,12 @@ resolveReshape(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> target,
 /// overflows int64_t.
 std::optional<int64_t> getNumElements(llvm::ArrayRef<int64_t> shape);
 
+/// The most static shape that both `a` and `b` refine: their equal dims,
+/// dynamic where they differ (the type of a value that is one or the other,
+/// as If results are). Nothing when the ranks differ.
+std::optional<llvm::SmallVector<int64_t>> joinShapes(llvm::ArrayRef<int64_t> a,
+                                                     llvm::ArrayRef<int64_t> b);
+
 /// Formats a shape as `2x?x4` for diagnostics.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
