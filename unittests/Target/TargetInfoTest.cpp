@@ -83,6 +83,22 @@ TEST(ContractionTiles, RegisterTileFitsTheRegisters) {
   }
 }
 
+TEST(ContractionTiles, RowsOfTheRightHandSideAreOneCacheLine) {
+  // One 16-float vector per row leaves registers for 16 rows: 16 + 1 + 1.
+  ContractionTiles avx512 =
+      chooseContractionTiles(vectorUnit(512, 32), kCacheLineFloats);
+  EXPECT_EQ(avx512.mTile, 16);
+  EXPECT_EQ(avx512.nTile, 16);
+  EXPECT_EQ(avx512.nBlock % avx512.nTile, 0);
+  // Where the widest tile is a cache line already, nothing changes.
+  for (CPUTargetInfo info : {vectorUnit(256, 16), vectorUnit(128, 32)}) {
+    ContractionTiles wide = chooseContractionTiles(info);
+    ContractionTiles rows = chooseContractionTiles(info, kCacheLineFloats);
+    EXPECT_EQ(rows.mTile, wide.mTile);
+    EXPECT_EQ(rows.nTile, wide.nTile);
+  }
+}
+
 TEST(ContractionTiles, CacheTilesFollowTheCaches) {
   CPUTargetInfo small = vectorUnit(256, 16);
   CPUTargetInfo large = small;

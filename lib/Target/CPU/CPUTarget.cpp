@@ -16,6 +16,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -104,14 +105,16 @@ public:
     text.replace(text.find("%w"), 2, weights);
     CPUTargetInfo info = getCPUTargetInfo(options);
     ContractionTiles tiles = chooseContractionTiles(info);
+    ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
     std::string tiling = llvm::formatv(
         "parallel={0} m-tile={1} n-tile={2} k-tile={3} n-block={4} "
-        "vector-width={5}",
+        "unpacked-tiles={5},{6},{7},{8} vector-width={9}",
         options.parallel ? "true" : "false", tiles.mTile, tiles.nTile,
-        tiles.kTile, tiles.nBlock, info.lanes());
+        tiles.kTile, tiles.nBlock, unpacked.mTile, unpacked.nTile,
+        unpacked.kTile, unpacked.nBlock, info.lanes());
     if (options.printSchedules) {
       tiling += " print-schedules=true";
-      llvm::outs() << "// target: " << describe(info, tiles) << "\n";
+      llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";
     }
     if (!options.scheduleFile.empty())
       tiling += " schedule-file=\"" + options.scheduleFile + "\"";
@@ -167,6 +170,15 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
     return module.emitError("cannot translate the module to LLVM IR");
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(triple);
+  // The tiling heuristic sized the register tiles for the vector width the
+  // CPU prefers (getCPUTargetInfo); without this attribute x86's LLVM keeps
+  // 512-bit types legal in every function and puts a 16-float vector in one
+  // zmm register even where the CPU prefers 256-bit ones
+  // (`--mattr=+prefer-256-bit`, Skylake-AVX512).
+  if (triple.isX86())
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration())
+        function.addFnAttr("min-legal-vector-width", "0");
 
   auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                             machine.get());

@@ -126,16 +126,20 @@ CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
 }
 
 ContractionTiles
-mlc::target::chooseContractionTiles(const CPUTargetInfo &info) {
+mlc::target::chooseContractionTiles(const CPUTargetInfo &info,
+                                    int64_t maxColumns) {
   ContractionTiles tiles;
   int64_t lanes = std::max<int64_t>(1, info.lanes());
   int64_t registers = info.vectorRegisters;
+  int64_t maxVectors = 4;
+  if (maxColumns > 0)
+    maxVectors = std::max<int64_t>(1, std::min(maxVectors, maxColumns / lanes));
   // Per step of k a tile of m rows by n vectors loads n vectors and
   // broadcasts m values (m + n loads) for m * n FMAs; at 2 FMAs and 2 loads
   // per cycle its FMA units are busy min(1, m * n / (m + n)) of the time.
   double bestBusy = 0;
   int64_t bestFmas = 0, bestRows = 1, bestVectors = 1;
-  for (int64_t vectors = 1; vectors <= 4; ++vectors) {
+  for (int64_t vectors = 1; vectors <= maxVectors; ++vectors) {
     for (int64_t rows = 1; rows <= 16; ++rows) {
       if (rows * vectors + vectors + 1 > registers)
         break;
@@ -165,12 +169,15 @@ mlc::target::chooseContractionTiles(const CPUTargetInfo &info) {
 }
 
 std::string mlc::target::describe(const CPUTargetInfo &info,
-                                  const ContractionTiles &tiles) {
+                                  const ContractionTiles &tiles,
+                                  const ContractionTiles &unpacked) {
   return llvm::formatv(
       "{0} {1}: {2}-bit vectors ({3} f32 lanes), {4} vector registers, L1d "
       "{5} KiB, L2 {6} KiB ({7}) -> register tile {8} x {9}, k-tile {10}, "
-      "n-block {11}",
+      "n-block {11}; right-hand sides in rows: {12} x {13}, k-tile {14}, "
+      "n-block {15}",
       info.arch, info.cpu, info.vectorBits, info.lanes(), info.vectorRegisters,
       info.l1DataBytes / 1024, info.l2Bytes / 1024, info.cacheSource,
-      tiles.mTile, tiles.nTile, tiles.kTile, tiles.nBlock);
+      tiles.mTile, tiles.nTile, tiles.kTile, tiles.nBlock, unpacked.mTile,
+      unpacked.nTile, unpacked.kTile, unpacked.nBlock);
 }

@@ -152,6 +152,18 @@ int64_t chooseColumnChunk(int64_t range, int64_t tile, int64_t lanes) {
   return best;
 }
 
+/// Register and cache tiles of a contraction (see ContractionTiles).
+struct Tiles {
+  int64_t m, n, k, nBlock;
+};
+
+/// Whether `value` is a constant or a slice of one.
+bool isConstant(Value value) {
+  while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+    value = slice.getSource();
+  return value.getDefiningOp<arith::ConstantOp>() != nullptr;
+}
+
 bool isStaticF32(Type type) {
   auto shaped = dyn_cast<RankedTensorType>(type);
   return shaped && shaped.hasStaticShape() && shaped.getElementType().isF32();
@@ -161,9 +173,8 @@ bool isStaticF32(Type type) {
 /// knows how to vectorize: f32, static, two inputs, and its innermost result
 /// dim an `n` dim that is also innermost in the operand that carries it.
 std::optional<ContractionSchedule>
-scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
-                    int64_t kTile, int64_t nBlock, int64_t lanes,
-                    bool parallel) {
+scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
+                    const Tiles &unpackedTiles, int64_t lanes, bool parallel) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return std::nullopt;
@@ -180,16 +191,26 @@ scheduleContraction(linalg::LinalgOp op, int64_t mTile, int64_t nTile,
   if (!innermost || !llvm::is_contained(dims->n, innermost.getPosition()))
     return std::nullopt;
   unsigned nDim = innermost.getPosition();
+  OpOperand *rhs = nullptr;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (!map.isProjectedPermutation())
       return std::nullopt;
     if (map.getNumResults() && llvm::any_of(map.getResults(), [&](AffineExpr e) {
           return cast<AffineDimExpr>(e).getPosition() == nDim;
-        }) &&
-        cast<AffineDimExpr>(map.getResults().back()).getPosition() != nDim)
-      return std::nullopt;
+        })) {
+      if (cast<AffineDimExpr>(map.getResults().back()).getPosition() != nDim)
+        return std::nullopt;
+      rhs = input;
+    }
   }
+  // Packed weights (mlc-cpu-pack-weights: a constant read with the column
+  // dim split into panels and columns) take the tiles their panels were
+  // made for; any other right-hand side is read in rows.
+  bool packed = rhs && dims->n.size() >= 2 && isConstant(rhs->get());
+  const Tiles &tiles = packed ? packedTiles : unpackedTiles;
+  int64_t mTile = tiles.m, nTile = tiles.n, kTile = tiles.k,
+          nBlock = tiles.nBlock;
   // The register tile's rows: the innermost `m` dim of the result.
   std::optional<unsigned> mDim;
   for (AffineExpr e : resultMap.getResults())
@@ -755,9 +776,25 @@ struct CPUTileAndVectorizePass
     for (linalg::Conv2DNchwFchwOp conv : convs)
       convolutionToContraction(rewriter, conv, alignColumns);
 
+    // Tiles for right-hand sides read in rows: the unpacked-tiles option,
+    // or the same as for packed weights.
+    Tiles packedTiles{mTile, nTile, kTile, nBlock};
+    Tiles unpackedTiles = packedTiles;
+    if (!unpackedTilesOption.empty()) {
+      if (unpackedTilesOption.size() != 4 ||
+          llvm::any_of(unpackedTilesOption, [](int64_t t) { return t < 0; }) ||
+          unpackedTilesOption[0] < 1 || unpackedTilesOption[1] < 1) {
+        func.emitError("mlc-cpu-tile-and-vectorize: unpacked-tiles takes "
+                       "four sizes (m, n, k, n-block), m and n at least 1");
+        return signalPassFailure();
+      }
+      unpackedTiles = {unpackedTilesOption[0], unpackedTilesOption[1],
+                       unpackedTilesOption[2], unpackedTilesOption[3]};
+    }
+
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
-      interchangeWindowLoops(rewriter, op, nTile);
+      interchangeWindowLoops(rewriter, op, unpackedTiles.n);
     // Windows start their accumulators from their init too: their window
     // loops are register-level loops only.
     int64_t nextInit = 0;
@@ -781,7 +818,7 @@ struct CPUTileAndVectorizePass
     std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
     func.walk([&](linalg::LinalgOp op) {
       if (auto schedule =
-              scheduleContraction(op, mTile, nTile, kTile, nBlock,
+              scheduleContraction(op, packedTiles, unpackedTiles,
                                   vectorWidth, parallel))
         work.emplace_back(op, *schedule);
     });
@@ -847,7 +884,8 @@ struct CPUTileAndVectorizePass
     });
     for (linalg::LinalgOp op : cacheTiles) {
       if (packBlocks)
-        if (linalg::LinalgOp packed = packCacheTile(rewriter, op, mTile, nTile))
+        if (linalg::LinalgOp packed = packCacheTile(rewriter, op, unpackedTiles.m,
+                                                          unpackedTiles.n))
           op = packed;
       auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
       auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);

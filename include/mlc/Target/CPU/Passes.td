@@ -324,6 +324,11 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
            "Reduction depth per cache tile (0: not tiled)">,
     Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
            "Columns of the result per cache tile (0: not tiled)">,
+    ListOption<"unpackedTilesOption", "unpacked-tiles", "int64_t",
+               "Tiles (m, n, k, n-block) of contractions whose right-hand "
+               "side is read in rows (activations, im2col matrices, weights "
+               "not packed) and of sliding windows (n only); default: the "
+               "tiles above, which packed weights always use">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
            "f32 lanes of a vector register: left-over register tiles wider "
            "than this are split into whole vectors and the rest">,

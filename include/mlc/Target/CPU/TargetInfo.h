@@ -79,11 +79,22 @@ CPUTargetInfo getCPUTargetInfo(const CPUTargetOptions &options);
 /// most 3/4 of L1, and the widest column block (a multiple of the register
 /// tile) whose k x columns block of the right-hand side fills at most 1/4
 /// of L2.
-ContractionTiles chooseContractionTiles(const CPUTargetInfo &info);
+/// With `maxColumns`, register tiles are at most that many columns wide (a
+/// right-hand side read in rows: one cache line per step of k).
+ContractionTiles chooseContractionTiles(const CPUTargetInfo &info,
+                                        int64_t maxColumns = 0);
+
+/// Columns of f32 in a cache line: the widest register tile of a
+/// contraction whose right-hand side is read in rows rather than in packed
+/// panels (activations, im2col matrices), so that each step of its
+/// reduction loads one line.
+constexpr int64_t kCacheLineFloats = 64 / 4;
 
 /// One line for --print-schedules: the CPU, what the heuristic read and
-/// the tiles it chose.
-std::string describe(const CPUTargetInfo &info, const ContractionTiles &tiles);
+/// the tiles it chose for packed weights and for right-hand sides read in
+/// rows.
+std::string describe(const CPUTargetInfo &info, const ContractionTiles &tiles,
+                     const ContractionTiles &unpacked);
 
 } // namespace mlc::target
 
