@@ -7,9 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "Packing.h"
+#include "mlc/Target/CPU/TargetInfo.h"
+
+#include "ConstantData.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cstring>
 
 using namespace mlir;
 
@@ -140,4 +146,45 @@ Value mlc::target::packPanels(RewriterBase &rewriter, Location loc,
                linalg::YieldOp::create(b, l, args[0]);
              })
       .getResult(0);
+}
+
+Value mlc::target::readWithUnaliasedRows(RewriterBase &rewriter, Location loc,
+                                         Value value) {
+  // Rows 2 KiB apart fall into 2 of 64 sets (8 of 16 rows in each), 4 KiB
+  // apart into one. Measured on Zen 5 (48 KiB 12-way L1d), 512 x K x 196
+  // 1x1 convolutions at one thread: K 1024 103 -> 160 GFLOP/s, K 2048
+  // 72 -> 135 GFLOP/s with rows one line longer; K 512 within noise.
+  constexpr int64_t kAliasingBytes = 2048;
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!constant || !type || !type.hasStaticShape() || type.getRank() < 2 ||
+      !type.getElementType().isF32())
+    return {};
+  int64_t rows = type.getDimSize(0);
+  if (rows < 2)
+    return {};
+  int64_t cols = type.getNumElements() / rows;
+  if ((cols * 4) % kAliasingBytes != 0)
+    return {};
+  std::optional<ArrayRef<char>> data =
+      getConstantBytes(cast<ElementsAttr>(constant.getValue()));
+  if (!data)
+    return {};
+  int64_t stride = cols + kCacheLineFloats;
+  auto paddedType = RankedTensorType::get({rows, stride}, type.getElementType());
+  DenseResourceElementsAttr padded = makeConstantBlob(
+      paddedType, "unaliased_rows", size_t(rows * stride * 4),
+      [&](MutableArrayRef<char> out) {
+        std::memset(out.data(), 0, out.size());
+        for (int64_t r = 0; r < rows; ++r)
+          std::memcpy(out.data() + r * stride * 4, data->data() + r * cols * 4,
+                      size_t(cols * 4));
+      });
+  Value paddedValue = arith::ConstantOp::create(rewriter, loc, padded);
+  return tensor::ExtractSliceOp::create(
+      rewriter, loc, paddedValue,
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(rows),
+                             rewriter.getIndexAttr(cols)},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)});
 }

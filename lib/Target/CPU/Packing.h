@@ -52,6 +52,18 @@ mlir::linalg::GenericOp readPacked(mlir::RewriterBase &rewriter,
 mlir::Value packPanels(mlir::RewriterBase &rewriter, mlir::Location loc,
                        mlir::Value value, int64_t panel);
 
+/// The left-hand side of a contraction is read a column at a time: each
+/// step of k broadcasts one element from each of a register tile's rows.
+/// Rows a multiple of 2 KiB apart (a K of 512, 1024, 2048 floats: ResNet's
+/// 1x1 convolutions) all map to a handful of the 64 sets of a level 1 data
+/// cache, and 16 of them no longer fit its 8 or 12 ways. For a constant
+/// `value` of static f32 type [rows, ...] whose rows (the other dims
+/// flattened, `cols` floats) are so spaced, returns the same matrix
+/// [rows, cols] read from a constant whose rows are one cache line longer
+/// (a `tensor.extract_slice`); else null.
+mlir::Value readWithUnaliasedRows(mlir::RewriterBase &rewriter,
+                                  mlir::Location loc, mlir::Value value);
+
 } // namespace mlc::target
 
 #endif // MLC_LIB_TARGET_CPU_PACKING_H

@@ -536,9 +536,11 @@ void convolutionToContraction(RewriterBase &rewriter,
         gather.getResult(0),
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
   }
-  Value weights = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value weights = mlc::target::readWithUnaliasedRows(rewriter, loc, filter);
+  if (!weights)
+    weights = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
   Value acc = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({n, f, oh * ow}, f32), init,
       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
