@@ -1,0 +1,23 @@
+// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=6 n-tile=4 k-tile=0 n-block=0 vector-width=4 parallel=true print-schedules=true}))' | FileCheck %s
+
+// Weights packed into 24 panels of 4 columns (as mlc-cpu-pack-weights
+// leaves them) are split among threads by panels before rows: each thread
+// streams its share of the weights. 3 chunks of 8 panels would leave one of
+// two threads idle a third of the time: 6 chunks of 4.
+// CHECK: "?" loops = [64, 24, 128, 4] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 4, 0, 0]
+#a = affine_map<(m, n1, k, n0) -> (m, k)>
+#b = affine_map<(m, n1, k, n0) -> (n1, k, n0)>
+#c = affine_map<(m, n1, k, n0) -> (m, n1, n0)>
+func.func @packed(%a: tensor<64x128xf32>) -> tensor<64x24x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<24x128x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x24x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x24x4xf32>) -> tensor<64x24x4xf32>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%a, %w : tensor<64x128xf32>, tensor<24x128x4xf32>) outs(%f : tensor<64x24x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x24x4xf32>
+  return %r : tensor<64x24x4xf32>
+}
