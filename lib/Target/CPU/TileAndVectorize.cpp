@@ -285,10 +285,10 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     // Chunks of 8, 4 or 1 register tiles, whatever the cache block: a
     // 336-column block (256-bit vectors, 1 MiB L2) divides no convolution's
     // pixels and left every one of them in 16-column chunks.
-    // Packed weights: chunks of panels before rows, so that each thread
-    // streams its share of the weights, with no row tile cut short
-    // (BERT's 128 rows made two chunks of 64, each ending in an 8-row
-    // tile of 14-row tiles).
+    // Packed weights: chunks of panels (outer column dims) before rows, so
+    // that each thread streams its share of the weights, with no row tile
+    // cut short (BERT's 128 rows made two chunks of 64, each ending in an
+    // 8-row tile of 14-row tiles).
     auto panelChunk = [&]() {
       for (unsigned d : dims->n)
         if (d != nDim)
@@ -300,12 +300,17 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     };
     if (int64_t cols = chunk(nDim, {8 * nTile, 4 * nTile, nTile}))
       schedule.parallelTiles[nDim] = cols;
-    else if (packed && panelChunk())
-      ;
-    else if (int64_t rows = chooseChunk(ranges[*mDim], mTile))
+    else if (packed && panelChunk()) {
+      // Split by panels.
+    } else if (int64_t rows = chooseChunk(ranges[*mDim], mTile)) {
       schedule.parallelTiles[*mDim] = rows;
-    else if (int64_t cols = chooseColumnChunk(ranges[nDim], nTile, lanes))
+    } else if (int64_t cols =
+                   chooseColumnChunk(ranges[nDim], nTile, lanes)) {
       schedule.parallelTiles[nDim] = cols;
+    } else {
+      // An outer column dim (the images of a batched im2col matrix).
+      (void)panelChunk();
+    }
   }
   return schedule;
 }
@@ -392,10 +397,7 @@ linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
   if (rows < 2 * mTile)
     return nullptr;
   for (OpOperand *rhs : op.getDpsInputOperands()) {
-    Value source = rhs->get();
-    while (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>())
-      source = slice.getSource();
-    if (source.getDefiningOp<arith::ConstantOp>())
+    if (isConstant(rhs->get()))
       continue;
     std::optional<std::pair<unsigned, unsigned>> kn =
         mlc::target::getPackableOperand(op, rhs, panel);
