@@ -292,11 +292,18 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     - a register level of `m-tile` rows by `n-tile` columns of the result,
       with `k` innermost and stepping by one.
 
-    With `parallel`, a contraction of at least a few MFLOP first gets an
+    These sizes are for weights packed by `mlc-cpu-pack-weights` (a
+    constant right-hand side whose column dim is split into panels); a
+    right-hand side read in rows (activations, im2col matrices, unpacked
+    weights) and sliding windows take `unpacked-tiles` when given (the CPU
+    pipeline gives tiles at most one cache line wide there).
+
+    With `parallel`, a contraction of at least 1 MFLOP first gets an
     `scf.forall` level over chunks of its columns (`n`: a convolution's
-    output pixels, so that each thread reads back what it wrote), or of its
-    rows when no column chunk divides evenly; the CPU pipeline maps it to
-    OpenMP.
+    output pixels, so that each thread reads back what it wrote), else of
+    its weight panels when they are packed (each thread streams its share),
+    else of its rows; chunk counts are even or at least 8 where a size
+    allows. The CPU pipeline maps it to OpenMP.
 
     An elementwise op that is the contraction's only user and reads nothing
     else but scalars (an activation: ReLU, Clip, SiLU, GELU, HardSwish),
