@@ -16,7 +16,9 @@
 #     tanh/relu RNN stacks: 2 layers, bidirectional, 7 steps, batch 3, some
 #     batch_first (ONNX's node tests have single steps only);
 #   - grid_sample in every mode x padding mode x align_corners (18 cases;
-#     the node tests have 8), with grid points outside [-1, 1].
+#     the node tests have 8), with grid points outside [-1, 1];
+#   - grouped and depthwise 3-D convolutions with strides, dilations,
+#     padding and bias (the node tests have ungrouped ones only).
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -100,6 +102,14 @@ def main():
                     failures += check(
                         run, tmp, f"grid_sample_{mode}_{padding}_{int(align)}",
                         GridSample(mode, padding, align), (x, grid), 16)
+        x = torch.randn(2, 4, 6, 7, 5)
+        for name, conv in [
+                ("conv3d_groups2", torch.nn.Conv3d(
+                    4, 6, (3, 2, 3), groups=2, stride=(1, 2, 1),
+                    padding=(1, 0, 1), dilation=(2, 1, 1))),
+                ("conv3d_depthwise", torch.nn.Conv3d(
+                    4, 8, 3, groups=4, padding=1, bias=False))]:
+            failures += check(run, tmp, name, conv.eval(), (x,), 13)
         for kind, batch_first in [("lstm", False), ("gru", True),
                                   ("rnn_tanh", False), ("rnn_relu", True)]:
             model = Stack(kind, batch_first).eval()

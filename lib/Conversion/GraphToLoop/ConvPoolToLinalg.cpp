@@ -277,18 +277,81 @@ FailureOr<Value> mlc::detail::buildConv2D(
 }
 
 namespace {
+/// Splits dim 1 of the rank-5 `value` into (`group`, rest).
+Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t group) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape = {type.getDimSize(0), group,
+                                type.getDimSize(1) / group};
+  llvm::append_range(shape, type.getShape().drop_front(2));
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
+}
+
+/// A grouped 3-D convolution of the padded NCDHW `input` with `weight`
+/// [M, C/G, kd, kh, kw], accumulated onto `acc` [N, M, OD, OH, OW].
+Value groupedConv3D(OpBuilder &b, Location loc, Value input, Value weight,
+                    Value acc, int64_t group, ArrayRef<int64_t> strides,
+                    ArrayRef<int64_t> dilations) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  auto wType = cast<RankedTensorType>(weight.getType());
+  // Weights [M, C/G, ...] viewed as [G, M/G, C/G, ...].
+  SmallVector<int64_t> wShape = {group, wType.getDimSize(0) / group};
+  llvm::append_range(wShape, wType.getShape().drop_front(1));
+  Value gw = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(wShape, wType.getElementType()), weight,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}, {5}});
+  Value gi = splitGroups(b, loc, input, group);
+  Value ga = splitGroups(b, loc, acc, group);
+  // Loops (n, g, m, od, oh, ow, c, kd, kh, kw).
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> d;
+  for (unsigned i = 0; i < 10; ++i)
+    d.push_back(getAffineDimExpr(i, ctx));
+  SmallVector<AffineExpr> in = {d[0], d[1], d[6]};
+  for (unsigned s = 0; s < 3; ++s)
+    in.push_back(d[3 + s] * strides[s] + d[7 + s] * dilations[s]);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(10, 0, in, ctx),
+      AffineMap::get(10, 0, {d[1], d[2], d[6], d[7], d[8], d[9]}, ctx),
+      AffineMap::get(10, 0, {d[0], d[1], d[2], d[3], d[4], d[5]}, ctx)};
+  SmallVector<utils::IteratorType> iterators(6, utils::IteratorType::parallel);
+  iterators.append(4, utils::IteratorType::reduction);
+  Value conv =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{ga.getType()}, ValueRange{gi, gw}, ValueRange{ga},
+          maps, iterators,
+          [](OpBuilder &bb, Location l, ValueRange args) {
+            Value product = arith::MulFOp::create(bb, l, args[0], args[1]);
+            linalg::YieldOp::create(
+                bb, l, arith::AddFOp::create(bb, l, args[2], product)
+                           .getResult());
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, accType, conv,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
+}
+
 struct ConvLowering : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  /// An ungrouped 3-D convolution: upstream's NCDHW named op.
+  /// A 3-D convolution: upstream's NCDHW named op, or with groups a
+  /// generic over the grouped views [N, G, C/G, D, H, W] x
+  /// [G, M/G, C/G, kd, kh, kw] -> [N, G, M/G, OD, OH, OW] (upstream has no
+  /// grouped 3-D named op).
   static LogicalResult lower3D(ConvOp op, OpAdaptor adaptor,
                                ConversionPatternRewriter &rewriter) {
     auto x = getStaticType(adaptor.getInput());
     auto w = getStaticType(adaptor.getWeight());
     auto result = getStaticType(op.getResult());
+    int64_t group = op.getGroup();
     if (!x || !w || x.getRank() != 5 || w.getRank() != 5 ||
-        !isa<FloatType>(result.getElementType()) || op.getGroup() != 1)
-      return rewriter.notifyMatchFailure(op, "only ungrouped float 3-D conv");
+        !isa<FloatType>(result.getElementType()) || group < 1 ||
+        x.getDimSize(1) % group != 0 || w.getDimSize(0) % group != 0 ||
+        w.getDimSize(1) * group != x.getDimSize(1))
+      return rewriter.notifyMatchFailure(
+          op, "only float 3-D conv with channels divisible by the groups");
     SmallVector<int64_t> strides = orOnes(op.getStrides(), 3);
     SmallVector<int64_t> dilations = orOnes(op.getDilations(), 3);
     if (strides.size() != 3 || dilations.size() != 3)
@@ -302,12 +365,16 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
     Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads,
                              rewriter.getZeroAttr(element));
     Value acc = createFilledTensor(rewriter, loc, result, 0.0);
-    Value conv = linalg::Conv3DNcdhwFcdhwOp::create(
-                     rewriter, loc, TypeRange{result},
-                     ValueRange{input, adaptor.getWeight()}, ValueRange{acc},
-                     rewriter.getI64TensorAttr(strides),
-                     rewriter.getI64TensorAttr(dilations))
-                     .getResult(0);
+    Value conv =
+        group == 1
+            ? linalg::Conv3DNcdhwFcdhwOp::create(
+                  rewriter, loc, TypeRange{result},
+                  ValueRange{input, adaptor.getWeight()}, ValueRange{acc},
+                  rewriter.getI64TensorAttr(strides),
+                  rewriter.getI64TensorAttr(dilations))
+                  .getResult(0)
+            : groupedConv3D(rewriter, loc, input, adaptor.getWeight(), acc,
+                            group, strides, dilations);
     if (Value bias = adaptor.getBias())
       conv = channelwise(rewriter, loc, conv, bias,
                          [](OpBuilder &b, Location l, ValueRange a) -> Value {

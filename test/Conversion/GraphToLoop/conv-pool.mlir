@@ -1,5 +1,9 @@
 // RUN: mlc-opt %s -mlc-convert-graph-to-loop | FileCheck %s
 
+// The maps of @conv3d_grouped below (printed at the top of the module).
+// CHECK-DAG: #[[GIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9) -> (d0, d1, d6, d3 + d7 * 2, d4 * 2 + d8, d5 + d9)>
+// CHECK-DAG: #[[GW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9) -> (d1, d2, d6, d7, d8, d9)>
+
 // CHECK-LABEL: func @conv_bias
 // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 3, 3] high[0, 0, 3, 3]
 // CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<1x3x38x38xf32>, tensor<8x3x7x7xf32>)
@@ -32,6 +36,19 @@ func.func @conv1d(%x: tensor<1x3x20xf32>, %w: tensor<8x3x5xf32>) -> tensor<1x8x1
 func.func @conv3d(%x: tensor<1x2x4x4x4xf32>, %w: tensor<3x2x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x4x4x4xf32> {
   %0 = mlc_graph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x2x4x4x4xf32>, tensor<3x2x3x3x3xf32>, tensor<3xf32>) -> tensor<1x3x4x4x4xf32>
   return %0 : tensor<1x3x4x4x4xf32>
+}
+
+// A grouped 3-D convolution is a generic over the grouped views: input
+// [N, G, C/G, D, H, W], weights [G, M/G, C/G, kd, kh, kw], result
+// [N, G, M/G, OD, OH, OW], with the window offset by strides and dilations.
+// CHECK-LABEL: func @conv3d_grouped
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3], [4], [5]] output_shape [2, 3, 2, 3, 3, 3] : tensor<6x2x3x3x3xf32> into tensor<2x3x2x3x3x3xf32>
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4], [5]] {{.*}} into tensor<1x2x2x6x7x5xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[GIN]], #[[GW]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4], [5]] : tensor<1x2x3x2x3x3xf32> into tensor<1x6x2x3x3xf32>
+func.func @conv3d_grouped(%x: tensor<1x4x6x7x5xf32>, %w: tensor<6x2x3x3x3xf32>) -> tensor<1x6x2x3x3xf32> {
+  %0 = mlc_graph.conv %x, %w {group = 2 : i64, strides = array<i64: 1, 2, 1>, dilations = array<i64: 2, 1, 1>} : (tensor<1x4x6x7x5xf32>, tensor<6x2x3x3x3xf32>) -> tensor<1x6x2x3x3xf32>
+  return %0 : tensor<1x6x2x3x3xf32>
 }
 
 // CHECK-LABEL: func @depthwise_and_grouped
