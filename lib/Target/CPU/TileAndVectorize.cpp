@@ -389,7 +389,8 @@ linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (!tiles || !order || failed(dims) || tiles.size() != ranges.size())
+  if (!tiles || !order || failed(dims) ||
+      static_cast<size_t>(tiles.size()) != ranges.size())
     return nullptr;
   int64_t rows = 1;
   for (unsigned d : dims->m)
@@ -673,9 +674,9 @@ void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
   for (auto [d, range] : llvm::enumerate(ranges)) {
     if (iterators[d] != utils::IteratorType::parallel || range < 2)
       continue;
-    int64_t tile = registerTiles && registerTiles.size() == ranges.size()
-                       ? std::max<int64_t>(1, registerTiles[d])
-                       : 1;
+    bool tiled = registerTiles &&
+                 static_cast<size_t>(registerTiles.size()) == ranges.size();
+    int64_t tile = tiled ? std::max<int64_t>(1, registerTiles[d]) : 1;
     for (int64_t chunks : {8, 4, 2})
       if (range % chunks == 0 && (range / chunks) % tile == 0) {
         sizes[d] = range / chunks;

@@ -351,7 +351,10 @@ std::optional<HostTensor> evalReduce(ReduceOp op, const HostTensor &in,
       return in;
     reduced.assign(rank, true);
   } else {
-    for (int64_t a : *op.getAxes()) {
+    // A named ArrayRef: iterating `*op.getAxes()` would read it out of a
+    // temporary optional destroyed before the loop body.
+    ArrayRef<int64_t> axes = *op.getAxes();
+    for (int64_t a : axes) {
       a = a < 0 ? a + rank : a;
       if (a < 0 || a >= rank)
         return std::nullopt;
