@@ -152,8 +152,9 @@ Value mlc::target::readWithUnaliasedRows(RewriterBase &rewriter, Location loc,
                                          Value value) {
   // Rows 2 KiB apart fall into 2 of 64 sets (8 of 16 rows in each), 4 KiB
   // apart into one. Measured on Zen 5 (48 KiB 12-way L1d), 512 x K x 196
-  // 1x1 convolutions at one thread: K 1024 103 -> 160 GFLOP/s, K 2048
-  // 72 -> 135 GFLOP/s with rows one line longer; K 512 within noise.
+  // 1x1 convolutions at one thread: K 1024 103 -> 162 GFLOP/s, K 2048
+  // 97 -> 147-163 GFLOP/s with rows one line longer; K 512 within noise
+  // (docs/CPU.md).
   constexpr int64_t kAliasingBytes = 2048;
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   auto type = dyn_cast<RankedTensorType>(value.getType());

@@ -13,7 +13,9 @@
 // B'[n / panel, k, panel], they follow each other. Constant weights are
 // packed at compile time (mlc-cpu-pack-weights); a right-hand side computed
 // at run time is packed one cache block at a time, right before the register
-// tiles that reuse it (mlc-cpu-tile-and-vectorize).
+// tiles that reuse it (mlc-cpu-tile-and-vectorize). Constant left-hand sides
+// (convolution filters) keep their rows, one cache line longer where their
+// spacing would map them to a few cache sets (readWithUnaliasedRows).
 //
 //===----------------------------------------------------------------------===//
 
