@@ -19,6 +19,7 @@
 #include "mlc/Target/CPU/Passes.h"
 
 #include "AccumulatorInits.h"
+#include "ChunkGathers.h"
 #include "ContractedMulAdd.h"
 #include "Epilogues.h"
 #include "Packing.h"
@@ -97,6 +98,11 @@ constexpr llvm::StringLiteral kPeel = "mlc.peel";
 constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
 
 using mlc::target::ContractionSchedule;
+
+/// Work an im2col contraction's chunks of whole output rows may lose to
+/// narrower register tiles and odd chunk counts (see chooseRowChunk) before
+/// its gather stays whole.
+constexpr double kMaxRowChunkLoss = 0.02;
 
 /// Size of the thread chunks of a contraction loop of extent `range` whose
 /// register tile is `tile` wide: a size that divides the loop into at least
@@ -298,7 +304,15 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
           }
       return false;
     };
-    if (int64_t cols = chunk(nDim, {8 * nTile, 4 * nTile, nTile}))
+    // An im2col matrix: chunks of whole output rows, each gathering its
+    // own columns (ChunkGathers.h).
+    linalg::GenericOp gather =
+        rhs ? mlc::target::getIm2colGather(rhs->get()) : nullptr;
+    if (int64_t cols = gather ? mlc::target::chooseRowChunk(
+                                    gather, nTile, lanes, kMaxRowChunkLoss)
+                              : 0)
+      schedule.parallelTiles[nDim] = cols;
+    else if (int64_t cols = chunk(nDim, {8 * nTile, 4 * nTile, nTile}))
       schedule.parallelTiles[nDim] = cols;
     else if (packed && panelChunk()) {
       // Split by panels.
@@ -546,6 +560,7 @@ void convolutionToContraction(RewriterBase &rewriter,
         [](OpBuilder &b, Location l, ValueRange args) {
           linalg::YieldOp::create(b, l, args[0]);
         });
+    gather->setAttr(mlc::target::kIm2colAttr, rewriter.getUnitAttr());
     // With unit column strides each output row is a copy of an input row
     // segment: mlc-cpu-lower-copies makes the gather row copies (memcpy)
     // after bufferization. (Left to LLVM as loops it would be a fully
@@ -873,6 +888,9 @@ struct CPUTileAndVectorizePass
           /*forall=*/true);
       if (failed(chunk))
         return signalPassFailure();
+      if (*chunk != op.getOperation())
+        (void)mlc::target::gatherInChunk(rewriter,
+                                         cast<linalg::LinalgOp>(*chunk));
       mlc::target::TiledContraction nest;
       FailureOr<Operation *> tiled =
           tileAndMark(rewriter, cast<linalg::LinalgOp>(*chunk),

@@ -1,0 +1,147 @@
+//===- ChunkGathers.cpp - im2col gathers inside each thread's chunk -------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkGathers.h"
+#include "StackScratch.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+
+linalg::GenericOp mlc::target::getIm2colGather(Value value) {
+  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return nullptr;
+  auto gather = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  if (!gather || !gather->hasAttr(kIm2colAttr) ||
+      gather->getNumResults() != 1)
+    return nullptr;
+  auto type = dyn_cast<RankedTensorType>(gather->getResult(0).getType());
+  if (!type || type.getRank() != 6 || !type.hasStaticShape() ||
+      collapse.getResultType().getRank() != 3)
+    return nullptr;
+  return gather;
+}
+
+namespace {
+/// Bytes of `columns` columns of the matrix `gather` makes.
+int64_t chunkBytes(linalg::GenericOp gather, int64_t columns) {
+  auto type = cast<RankedTensorType>(gather->getResult(0).getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t elementBytes =
+      llvm::divideCeil(type.getElementTypeBitWidth(), int64_t(8));
+  return shape[1] * shape[2] * shape[3] * columns * elementBytes;
+}
+} // namespace
+
+int64_t mlc::target::chooseRowChunk(linalg::GenericOp gather, int64_t nTile,
+                                    int64_t lanes, double maxLost) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(gather->getResult(0).getType()).getShape();
+  int64_t oh = shape[4], ow = shape[5];
+  nTile = std::max<int64_t>(1, nTile);
+  lanes = std::max<int64_t>(1, lanes);
+  int64_t best = 0;
+  double bestLost = 0;
+  for (int64_t rows = 1; 2 * rows <= oh; ++rows) {
+    int64_t columns = rows * ow;
+    if (chunkBytes(gather, columns) > kMaxStackScratchBytes)
+      break;
+    if (oh % rows != 0)
+      continue;
+    // A narrower tile at the chunk's end costs about as much as a full one,
+    // and as much again when it is not a whole number of vectors
+    // (SqueezeNet's 111-column rows ran 3% slower at one thread in chunks
+    // of one row than in 256-column blocks); an odd chunk count leaves one
+    // thread of two idle for one chunk.
+    int64_t chunks = oh / rows, rest = columns % nTile;
+    double tiles = double(columns / nTile) + (rest ? 1.0 : 0.0) +
+                   (rest % lanes ? 1.0 : 0.0);
+    double lost = 1.0 - double(columns) / (double(nTile) * tiles) +
+                  (chunks % 2 ? 1.0 / double(chunks) : 0.0);
+    if (!best || lost < bestLost - 1e-9) {
+      best = columns;
+      bestLost = lost;
+    }
+  }
+  return best && bestLost <= maxLost ? best : 0;
+}
+
+bool mlc::target::gatherInChunk(RewriterBase &rewriter,
+                                linalg::LinalgOp chunk) {
+  bool changed = false;
+  for (OpOperand *input : chunk.getDpsInputOperands()) {
+    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      continue;
+    linalg::GenericOp gather = getIm2colGather(slice.getSource());
+    if (!gather)
+      continue;
+    auto collapse = slice.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(gather->getResult(0).getType()).getShape();
+    RankedTensorType sliceType = slice.getResultType();
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    int64_t ow = shape[5];
+    // Some whole output rows (not all: a chunk of the matrix's rows reads
+    // every column) of every matrix row, within the stack's share.
+    if (sliceType.getRank() != 3 || !slice.hasUnitStride() ||
+        !sliceType.hasStaticShape() ||
+        sliceType.getDimSize(2) >= shape[4] * shape[5] ||
+        sliceType.getDimSize(1) != shape[1] * shape[2] * shape[3] ||
+        !isZeroInteger(offsets[1]) || sliceType.getDimSize(2) % ow != 0 ||
+        chunkBytes(gather, sliceType.getDimSize(2)) > kMaxStackScratchBytes)
+      continue;
+    // The chunk's offsets are multiples of its size, a multiple of `ow`.
+    Location loc = slice.getLoc();
+    rewriter.setInsertionPoint(slice);
+    AffineExpr column = rewriter.getAffineDimExpr(0);
+    OpFoldResult row = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, column.floorDiv(ow), {offsets[2]});
+    OpFoldResult zero = rewriter.getIndexAttr(0);
+    SmallVector<OpFoldResult> tileOffsets{offsets[0], zero, zero, zero, row,
+                                          zero};
+    SmallVector<OpFoldResult> tileSizes{
+        rewriter.getIndexAttr(sliceType.getDimSize(0)),
+        rewriter.getIndexAttr(shape[1]),
+        rewriter.getIndexAttr(shape[2]),
+        rewriter.getIndexAttr(shape[3]),
+        rewriter.getIndexAttr(sliceType.getDimSize(2) / ow),
+        rewriter.getIndexAttr(ow)};
+    FailureOr<TilingResult> tile =
+        cast<TilingInterface>(gather.getOperation())
+            .generateResultTileValue(rewriter, 0, tileOffsets, tileSizes);
+    if (failed(tile) || tile->tiledValues.size() != 1 ||
+        tile->tiledOps.size() != 1)
+      continue;
+    // The gather writes every element of its block: a block of its own
+    // (a scratch buffer on the thread's stack), not a slice of the whole
+    // matrix's buffer.
+    auto tiled = cast<linalg::GenericOp>(tile->tiledOps.front());
+    OpOperand &init = tiled.getDpsInitsMutable()[0];
+    auto blockType = cast<RankedTensorType>(init.get().getType());
+    rewriter.setInsertionPoint(tiled);
+    Value block = tensor::EmptyOp::create(rewriter, loc, blockType.getShape(),
+                                          blockType.getElementType());
+    rewriter.modifyOpInPlace(tiled, [&] { init.set(block); });
+    rewriter.setInsertionPoint(slice);
+    Value columns = tensor::CollapseShapeOp::create(
+        rewriter, loc, sliceType, tile->tiledValues[0],
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+    rewriter.replaceOp(slice, columns);
+    if (collapse->use_empty()) {
+      rewriter.eraseOp(collapse);
+      if (gather->use_empty())
+        rewriter.eraseOp(gather);
+    }
+    changed = true;
+  }
+  return changed;
+}
