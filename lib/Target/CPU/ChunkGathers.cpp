@@ -31,13 +31,15 @@ linalg::GenericOp mlc::target::getIm2colGather(Value value) {
 }
 
 namespace {
-/// Bytes of `columns` columns of the matrix `gather` makes.
-int64_t chunkBytes(linalg::GenericOp gather, int64_t columns) {
+/// Bytes of `columns` columns of `images` images of the matrix `gather`
+/// makes.
+int64_t chunkBytes(linalg::GenericOp gather, int64_t images,
+                   int64_t columns) {
   auto type = cast<RankedTensorType>(gather->getResult(0).getType());
   ArrayRef<int64_t> shape = type.getShape();
   int64_t elementBytes =
       llvm::divideCeil(type.getElementTypeBitWidth(), int64_t(8));
-  return shape[1] * shape[2] * shape[3] * columns * elementBytes;
+  return images * shape[1] * shape[2] * shape[3] * columns * elementBytes;
 }
 } // namespace
 
@@ -52,7 +54,7 @@ int64_t mlc::target::chooseRowChunk(linalg::GenericOp gather, int64_t nTile,
   double bestLost = 0;
   for (int64_t rows = 1; 2 * rows <= oh; ++rows) {
     int64_t columns = rows * ow;
-    if (chunkBytes(gather, columns) > kMaxStackScratchBytes)
+    if (chunkBytes(gather, shape[0], columns) > kMaxStackScratchBytes)
       break;
     if (oh % rows != 0)
       continue;
@@ -97,7 +99,8 @@ bool mlc::target::gatherInChunk(RewriterBase &rewriter,
         sliceType.getDimSize(2) >= shape[4] * shape[5] ||
         sliceType.getDimSize(1) != shape[1] * shape[2] * shape[3] ||
         !isZeroInteger(offsets[1]) || sliceType.getDimSize(2) % ow != 0 ||
-        chunkBytes(gather, sliceType.getDimSize(2)) > kMaxStackScratchBytes)
+        chunkBytes(gather, sliceType.getDimSize(0), sliceType.getDimSize(2)) >
+            kMaxStackScratchBytes)
       continue;
     // The chunk's offsets are multiples of its size, a multiple of `ow`.
     Location loc = slice.getLoc();

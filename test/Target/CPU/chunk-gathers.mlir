@@ -43,3 +43,21 @@ func.func @ragged(%x: tensor<1x16x32x32xf32>) -> tensor<1x32x30x30xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x32x32xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<1x32x30x30xf32>) -> tensor<1x32x30x30xf32>
   return %r : tensor<1x32x30x30xf32>
 }
+
+// A batch of 64 images: one output row of all of them is 1.2 MB of im2col
+// block, more than a thread's stack takes, so the matrix is gathered whole
+// (by a thread loop over the images) before the contraction's loop.
+// CHECK-LABEL: func.func @batched
+// CHECK: scf.forall (%{{.*}}) = (0) to (64) step (8)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16x3x3x32x32xf32>)
+// CHECK: scf.forall (%{{.*}}) = (0) to (1024) step (128)
+// CHECK-NOT: mlc.im2col
+// CHECK: return
+func.func @batched(%x: tensor<64x16x34x34xf32>) -> tensor<64x32x32x32xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x16x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32x32x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x32x32x32xf32>) -> tensor<64x32x32x32xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<64x16x34x34xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<64x32x32x32xf32>) -> tensor<64x32x32x32xf32>
+  return %r : tensor<64x32x32x32xf32>
+}
