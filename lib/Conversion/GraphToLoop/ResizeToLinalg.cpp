@@ -11,11 +11,14 @@
 // 1-D ones), so where each output index reads from is known at compile time:
 // this lowering computes, per resized axis, the input indices and weights of
 // the taps of every output position (1 tap for nearest, 2 for linear, 4 for
-// cubic), in double precision following the ONNX reference implementation,
-// and stores them as small constant tables. The result is one generic over
-// the output whose body looks its taps up and sums weight * input over
-// their product. Axes that map every output index onto the same input index
-// (N and C in a spatial resize) read through directly.
+// cubic, and with opset 18's `antialias` as many as the filter stretched by
+// 1 / scale reaches when downsampling), in double precision following the
+// ONNX reference implementation, and stores them as small constant tables.
+// The result is one generic over the output whose body looks its taps up
+// and sums weight * input over their product, or, when that product is
+// large (antialiased downsampling), one generic per resized axis. Axes that
+// map every output index onto the same input index (N and C in a spatial
+// resize) read through directly.
 //
 // Taps outside the input are clamped onto its edge (the reference pads with
 // edge values); `exclude_outside` gives them weight 0 and renormalizes the
@@ -93,6 +96,11 @@ FailureOr<double> sourceCoordinate(StringRef transform, double x, double scale,
   return failure();
 }
 
+/// Above this many taps per output (the product over the resized axes:
+/// 4 x 4 for a 2-D cubic resize, 20 x 20 for a 2-D antialiased linear one
+/// at a tenth of the size) the axes are resized one after the other.
+constexpr int64_t kMaxJointTaps = 16;
+
 struct ResizeLowering : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -120,6 +128,10 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
         return rewriter.notifyMatchFailure(op, "needs constant scales");
       scales = *given;
     }
+    if (scales.empty() && op.getSizesScales()) {
+      ArrayRef<double> given = *op.getSizesScales();
+      scales.assign(given.begin(), given.end());
+    }
     if (scales.empty()) {
       for (int64_t d = 0; d < rank; ++d)
         scales.push_back(static_cast<double>(resultType.getDimSize(d)) /
@@ -146,9 +158,32 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
       if (axes[d].anyOutside && !isa<FloatType>(element))
         return rewriter.notifyMatchFailure(op, "extrapolates floats only");
     }
-    rewriter.replaceOp(op, build(rewriter, op.getLoc(), mode, adaptor.getInput(),
-                                 resultType, axes,
-                                 op.getExtrapolationValue().convertToDouble()));
+    double extrapolation = op.getExtrapolationValue().convertToDouble();
+    int64_t product = 1;
+    for (const AxisTaps &axis : axes)
+      if (!axis.direct)
+        product *= axis.taps;
+    if (product <= kMaxJointTaps) {
+      rewriter.replaceOp(op, build(rewriter, op.getLoc(), mode,
+                                   adaptor.getInput(), resultType, axes,
+                                   extrapolation));
+      return success();
+    }
+    // One axis at a time, the innermost first (as the reference nests its
+    // 1-D interpolations): taps add up instead of multiplying.
+    Value current = adaptor.getInput();
+    SmallVector<int64_t> shape(inputType.getShape());
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (axes[d].direct)
+        continue;
+      shape[d] = resultType.getDimSize(d);
+      SmallVector<AxisTaps> one(rank);
+      one[d] = axes[d];
+      current = build(rewriter, op.getLoc(), mode, current,
+                      RankedTensorType::get(shape, element), one,
+                      extrapolation);
+    }
+    rewriter.replaceOp(op, current);
     return success();
   }
 
@@ -187,16 +222,21 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
       }
       SmallVector<double, 4> w;
       int64_t first;
-      if (mode == Mode::Linear) {
+      if (op.getAntialias()) {
+        antialiasTaps(mode, a, scale, s, first, w);
+        axis.taps = static_cast<int64_t>(w.size());
+      } else if (mode == Mode::Linear) {
         w = {1 - t, t};
         first = i0;
       } else {
         w = {cubicWeight(t + 1, a), cubicWeight(t, a), cubicWeight(1 - t, a),
              cubicWeight(2 - t, a)};
         first = i0 - 1;
+      }
+      if (mode == Mode::Cubic || op.getAntialias())
         if (op.getExcludeOutside()) {
           double sum = 0;
-          for (int64_t k = 0; k < 4; ++k) {
+          for (int64_t k = 0, e = w.size(); k < e; ++k) {
             if (first + k < 0 || first + k > in - 1)
               w[k] = 0;
             sum += w[k];
@@ -204,7 +244,6 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           for (double &v : w)
             v = sum != 0 ? v / sum : 0;
         }
-      }
       bool direct = !outside;
       for (int64_t k = 0; k < axis.taps; ++k) {
         axis.index.push_back(clamp(first + k));
@@ -216,6 +255,40 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     }
     axis.direct &= in == out;
     return success();
+  }
+
+  /// The taps of opset 18's antialiasing filter at source coordinate `s`:
+  /// the linear (triangle) or cubic kernel stretched by 1 / scale when
+  /// downsampling (scale < 1), over the input indices it reaches, with
+  /// weights that sum to 1. As in ONNX's reference, the taps are counted
+  /// from the input index left of `s` (the one below it when `s` is an
+  /// integer), and their number depends on the scale only: every output
+  /// position of an axis has the same number of taps.
+  static void antialiasTaps(Mode mode, double a, double scale, double s,
+                            int64_t &first, SmallVector<double, 4> &w) {
+    double stretch = std::min(scale, 1.0);
+    double base = std::floor(s);
+    double ratio = s - base;
+    if (ratio == 0) {
+      ratio = 1;
+      base -= 1;
+    }
+    // Offsets [start, 1 - start] reach the kernel's support of 1 (linear)
+    // or 2 (cubic) input steps, each 1 / stretch wide.
+    double support = mode == Mode::Linear ? 1.0 : 2.0;
+    auto start = static_cast<int64_t>(std::floor(-support / stretch) + 1);
+    first = static_cast<int64_t>(base) + start;
+    w.clear();
+    double sum = 0;
+    for (int64_t i = start; i <= 1 - start; ++i) {
+      double x = (static_cast<double>(i) - ratio) * stretch;
+      double v = mode == Mode::Linear ? std::clamp(1 - std::fabs(x), 0.0, 1.0)
+                                      : cubicWeight(x, a);
+      w.push_back(v);
+      sum += v;
+    }
+    for (double &v : w)
+      v = sum != 0 ? v / sum : 0;
   }
 
   /// A constant table of `values` with shape [out, taps].

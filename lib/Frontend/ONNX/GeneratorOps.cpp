@@ -221,6 +221,49 @@ LogicalResult expandResizeAxes(NodeImporter &n, Value &roi, Value &scales,
   return success();
 }
 
+/// Opset 18's keep_aspect_ratio_policy on constant `sizes` (already one per
+/// dim): the resized axes (those of the axes attribute, else all) take one
+/// scale, the smallest (not_larger) or largest (not_smaller) of
+/// sizes / input, and the output size round_half_up(scale * input), as the
+/// ONNX reference computes them. `sizes` becomes those output sizes and
+/// `sizesScales` the scale of every axis for the coordinate transformation.
+LogicalResult keepAspectRatio(NodeImporter &n, bool notLarger, Value &sizes,
+                              DenseF64ArrayAttr &sizesScales) {
+  auto type = dyn_cast<RankedTensorType>(n.getInput(0).getType());
+  auto given = n.getConstantInts(sizes);
+  if (!type || !type.hasStaticShape() || !given ||
+      given->size() != static_cast<size_t>(type.getRank()))
+    return n.fail("keep_aspect_ratio_policy needs constant sizes and an "
+                  "input of static shape");
+  int64_t rank = type.getRank();
+  SmallVector<bool> resized(rank, true);
+  if (auto axes = n.getAttr("axes")) {
+    resized.assign(rank, false);
+    for (int64_t axis : axes->ints())
+      resized[axis < 0 ? axis + rank : axis] = true;
+  }
+  std::optional<double> scale;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resized[d])
+      continue;
+    if (type.getDimSize(d) == 0)
+      return n.fail("keep_aspect_ratio_policy on an empty axis");
+    double s = static_cast<double>((*given)[d]) / type.getDimSize(d);
+    if (!scale || (notLarger ? s < *scale : s > *scale))
+      scale = s;
+  }
+  SmallVector<int64_t> out(type.getShape());
+  SmallVector<double> scales(rank, 1.0);
+  for (int64_t d = 0; d < rank; ++d)
+    if (resized[d] && scale) {
+      scales[d] = *scale;
+      out[d] = static_cast<int64_t>(*scale * type.getDimSize(d) + 0.5);
+    }
+  sizes = n.getI64Constant(out);
+  sizesScales = n.builder.getDenseF64ArrayAttr(scales);
+  return success();
+}
+
 /// Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and the older
 /// Upsample (scales as an attribute at opset 7, an input at 9).
 LogicalResult convertResize(NodeImporter &n) {
@@ -262,13 +305,21 @@ LogicalResult convertResize(NodeImporter &n) {
   std::string transform =
       n.getString("coordinate_transformation_mode")
           .value_or(n.opset < 11 ? "asymmetric" : "half_pixel");
-  if (n.getInt("antialias", 0) != 0)
-    return n.fail("antialias = 1 is not supported");
+  bool antialias = n.getInt("antialias", 0) != 0;
+  if (antialias && mode == "nearest")
+    return n.fail("antialias = 1 needs mode linear or cubic");
   if (n.getAttr("axes") && failed(expandResizeAxes(n, roi, scales, sizes)))
     return failure();
-  if (n.getString("keep_aspect_ratio_policy").value_or("stretch") != "stretch")
-    return n.fail(
-        "keep_aspect_ratio_policy other than stretch is not supported");
+  DenseF64ArrayAttr sizesScales;
+  std::string policy =
+      n.getString("keep_aspect_ratio_policy").value_or("stretch");
+  if (policy != "stretch") {
+    if (policy != "not_larger" && policy != "not_smaller")
+      return n.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
+    if (sizes && failed(keepAspectRatio(n, policy == "not_larger", sizes,
+                                        sizesScales)))
+      return failure();
+  }
   Builder &b = n.builder;
   return n.emit<ResizeOp>(
       n.getInput(0), roi, scales, sizes, b.getStringAttr(mode),
@@ -278,7 +329,8 @@ LogicalResult convertResize(NodeImporter &n) {
               .value_or(n.opset < 11 ? "floor" : "round_prefer_floor")),
       b.getF32FloatAttr(n.getFloat("cubic_coeff_a", -0.75f)),
       b.getBoolAttr(n.getInt("exclude_outside", 0) != 0),
-      b.getF32FloatAttr(n.getFloat("extrapolation_value", 0.0f)));
+      b.getF32FloatAttr(n.getFloat("extrapolation_value", 0.0f)),
+      b.getBoolAttr(antialias), sizesScales);
 }
 } // namespace
 

@@ -157,6 +157,63 @@ def resize18_axes():
                  opset=18)
 
 
+def resize18_antialias():
+    """Opset-18 antialiased Resize: ONNX's published examples (4x4 -> 2x2
+    by scales 0.6, edge-padded taps; 4x4 -> 3x3 by sizes) and PyTorch's
+    antialiased interpolation (taps outside the image excluded: a 23x17
+    image to 5x4 and to 30x9, down- and upsampled at once)."""
+    return model([node("Resize", ["x", "", "s06"], ["lin_s"], mode="linear",
+                       antialias=1),
+                  node("Resize", ["x", "", "s06"], ["cub_s"], mode="cubic",
+                       antialias=1),
+                  node("Resize", ["x", "", "", "z33"], ["lin_z"],
+                       mode="linear", antialias=1),
+                  node("Resize", ["x", "", "", "z33"], ["cub_z"],
+                       mode="cubic", antialias=1),
+                  node("Resize", ["img", "", "", "z54"], ["lin_ex"],
+                       mode="linear", antialias=1, exclude_outside=1),
+                  node("Resize", ["img", "", "", "z309"], ["cub_ex"],
+                       mode="cubic", antialias=1, exclude_outside=1,
+                       cubic_coeff_a=-0.5)],
+                 [vi("x", F, [1, 1, 4, 4]), vi("img", F, [2, 3, 23, 17])],
+                 [vi(n, F, None) for n in
+                  ["lin_s", "cub_s", "lin_z", "cub_z", "lin_ex", "cub_ex"]],
+                 inits=[const("s06", np.array([1, 1, 0.6, 0.6], np.float32)),
+                        const("z33", np.array([1, 1, 3, 3], np.int64)),
+                        const("z54", np.array([2, 3, 5, 4], np.int64)),
+                        const("z309", np.array([2, 3, 30, 9], np.int64))],
+                 opset=18)
+
+
+def resize18_keep_aspect():
+    """keep_aspect_ratio_policy on a 12x8 image asked for 3x6: not_larger
+    scales both axes by 0.25 (3x2), not_smaller by 0.75 (9x6)."""
+    sizes = const("sizes", np.array([3, 6], np.int64))
+    return model([node("Resize", ["x", "", "", "sizes"], [policy],
+                       axes=[2, 3], mode="linear",
+                       keep_aspect_ratio_policy=policy)
+                  for policy in ["not_larger", "not_smaller"]],
+                 [vi("x", F, [1, 2, 12, 8])],
+                 [vi("not_larger", F, None), vi("not_smaller", F, None)],
+                 inits=[sizes], opset=18)
+
+
+def resize18_bad_antialias():
+    sizes = const("sizes", np.array([1, 1, 2, 2], np.int64))
+    return model([node("Resize", ["x", "", "", "sizes"], ["y"], name="y",
+                       antialias=1)],
+                 [vi("x", F, [1, 1, 4, 4])], [vi("y", F, None)],
+                 inits=[sizes], opset=18)
+
+
+def resize18_bad_policy():
+    sizes = const("sizes", np.array([1, 1, 2, 2], np.int64))
+    return model([node("Resize", ["x", "", "", "sizes"], ["z"], name="z",
+                       keep_aspect_ratio_policy="stretchy")],
+                 [vi("x", F, [1, 1, 4, 4])], [vi("z", F, None)],
+                 inits=[sizes], opset=18)
+
+
 def resize18_bad_axes():
     return model([node("Resize", ["x", "", "scales"], ["y"], axes=[2, 2])],
                  [vi("x", F, [1, 2, 4, 6])], [vi("y", F, None)],
@@ -333,7 +390,8 @@ def ops_used_by_model_zoo():
 MODELS = {f.__name__: f for f in [
     add_broadcast, variadic, clip10, clip13, activations, compare_where,
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
-    reduce18, pad_modes19, resize18_axes, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
+    reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
+    resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo]}

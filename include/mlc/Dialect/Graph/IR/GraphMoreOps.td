@@ -161,7 +161,12 @@ def Graph_ResizeOp : Graph_InferOp<"resize", [AttrSizedOperandSegments]> {
   let description = [{
     Output dims come from `sizes` or `floor(input * scales)`. `mode` is
     `nearest`, `linear` or `cubic`; the other attributes have their ONNX
-    meaning and defaults.
+    meaning and defaults (`antialias`: opset 18's antialiasing filter for
+    `linear` and `cubic` when downsampling). With `sizes`, the coordinate
+    transformation divides by `output / input` on each axis, or by
+    `sizes_scales` when given: the importer resolves opset 18's
+    `keep_aspect_ratio_policy` into the rounded output sizes and the one
+    scale it implies for the resized axes.
   }];
   let arguments = (ins Graph_Tensor:$input,
                        Optional<Graph_FloatTensor>:$roi,
@@ -172,7 +177,9 @@ def Graph_ResizeOp : Graph_InferOp<"resize", [AttrSizedOperandSegments]> {
                        DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
                        DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
                        DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
-                       DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value);
+                       DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value,
+                       DefaultValuedAttr<BoolAttr, "false">:$antialias,
+                       OptionalAttr<DenseF64ArrayAttr>:$sizes_scales);
   let results = (outs Graph_Tensor:$output);
   let assemblyFormat = [{
     $input (`roi` $roi^)? (`scales` $scales^)? (`sizes` $sizes^)? attr-dict `:`
