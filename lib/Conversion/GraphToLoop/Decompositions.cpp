@@ -208,60 +208,9 @@ struct DynamicQuantizeLinearDecomposition
 };
 } // namespace
 
-namespace {
-struct IfSpeculation : OpConversionPattern<IfOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(IfOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    for (Value r : op.getResults())
-      if (!getStaticType(r))
-        return rewriter.notifyMatchFailure(op, "needs static results");
-    auto cond = getStaticType(adaptor.getCondition());
-    if (!cond || cond.getNumElements() != 1)
-      return rewriter.notifyMatchFailure(op, "needs a one-element condition");
-    for (Region *region : {&op.getThenBranch(), &op.getElseBranch()}) {
-      Block &block = region->front();
-      auto yield = dyn_cast<YieldOp>(block.getTerminator());
-      if (!yield)
-        return rewriter.notifyMatchFailure(op, "branch without a yield");
-      for (auto [v, r] : llvm::zip(yield.getValues(), op.getResults()))
-        if (v.getType() != r.getType())
-          return rewriter.notifyMatchFailure(op, "branch type differs");
-      for (Operation &inner : block.without_terminator())
-        if (inner.getNumRegions() > 0 || isa<RandomOp>(inner))
-          return rewriter.notifyMatchFailure(op, "branch is not speculatable");
-    }
-    Location loc = op.getLoc();
-    Value condition = adaptor.getCondition();
-    // where() broadcasts a rank-0 condition; reshape others to rank 0.
-    if (cond.getRank() != 0)
-      condition = tensor::CollapseShapeOp::create(
-          rewriter, loc, RankedTensorType::get({}, cond.getElementType()),
-          condition, SmallVector<ReassociationIndices>{});
-    SmallVector<Value> thenValues, elseValues;
-    for (auto [region, values] :
-         {std::pair(&op.getThenBranch(), &thenValues),
-          std::pair(&op.getElseBranch(), &elseValues)}) {
-      Block &block = region->front();
-      auto yield = cast<YieldOp>(block.getTerminator());
-      llvm::append_range(*values, yield.getValues());
-      rewriter.eraseOp(yield);
-      rewriter.inlineBlockBefore(&block, op);
-    }
-    SmallVector<Value> results;
-    for (auto [r, a, b] : llvm::zip(op.getResults(), thenValues, elseValues))
-      results.push_back(
-          WhereOp::create(rewriter, loc, r.getType(), condition, a, b));
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-} // namespace
-
 void mlc::populateGraphDecompositionPatterns(RewritePatternSet &patterns) {
   patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition,
                GlobalMaxPoolDecomposition, InstanceNormDecomposition,
-               DynamicQuantizeLinearDecomposition, IfSpeculation>(
+               DynamicQuantizeLinearDecomposition>(
       patterns.getContext());
 }

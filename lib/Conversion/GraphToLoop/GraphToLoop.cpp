@@ -29,6 +29,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphReductionsToLinalgPatterns(patterns);
   populateGraphIndexingToLinalgPatterns(patterns);
   populateGraphDecompositionPatterns(patterns);
+  populateGraphIfToSCFPatterns(patterns);
   populateGraphQuantToLinalgPatterns(patterns);
   populateGraphEinsumToLinalgPatterns(patterns);
   populateGraphRoiAlignToLinalgPatterns(patterns);

@@ -11,6 +11,8 @@
 
 #include "StackScratch.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 
 #include "llvm/Support/MathExtras.h"
 
@@ -107,7 +109,32 @@ int64_t place(MutableArrayRef<Buffer> buffers) {
       llvm::alignTo(arenaSize, mlc::abi::kArenaAlignment));
 }
 
+/// Buffers allocated inside the branches of `scf.if`s (an ONNX If decided
+/// at run time) move before the outermost of those `if`s: the plan gives
+/// them their place for the whole `if`, whichever branch runs.
+void hoistBranchBuffers(func::FuncOp f) {
+  Block &body = f.front();
+  SmallVector<std::pair<memref::AllocOp, Operation *>> moves;
+  f.walk([&](memref::AllocOp alloc) {
+    if (alloc->getBlock() == &body || alloc->getNumOperands() != 0 ||
+        mlc::target::isStackScratch(alloc))
+      return;
+    Operation *top = nullptr;
+    for (Operation *parent = alloc->getParentOp(); parent != f;
+         parent = parent->getParentOp()) {
+      if (!isa<scf::IfOp>(parent))
+        return;
+      top = parent;
+    }
+    if (top)
+      moves.emplace_back(alloc, top);
+  });
+  for (auto [alloc, top] : moves)
+    alloc->moveBefore(top);
+}
+
 LogicalResult planFunction(func::FuncOp f) {
+  hoistBranchBuffers(f);
   Block &body = f.front();
   DenseMap<Operation *, unsigned> index;
   for (auto [i, op] : llvm::enumerate(body))

@@ -48,15 +48,18 @@ func.func @weights() -> tensor<2x2xf32> {
 
 // -----
 
-// A straight-line If evaluates both branches and selects: the static memory
-// plan has no place for buffers that exist only when a branch is taken.
-// CHECK-LABEL: func @if_speculated
-// CHECK-DAG: math.exp
-// CHECK-DAG: math.log
-// CHECK: linalg.generic
-// CHECK: arith.select
+// An If on a run-time condition branches on its one element: each branch
+// computes only in its own region.
+// CHECK-LABEL: func @if_runtime
+// CHECK: %[[FLAG:.*]] = tensor.extract %arg0[] : tensor<i1>
+// CHECK: scf.if %[[FLAG]] -> (tensor<4xf32>) {
+// CHECK: math.exp
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: math.log
+// CHECK: scf.yield
 // CHECK-NOT: mlc_graph.if
-func.func @if_speculated(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @if_runtime(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = mlc_graph.if %c {
     %a = mlc_graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>
     mlc_graph.yield %a : tensor<4xf32>

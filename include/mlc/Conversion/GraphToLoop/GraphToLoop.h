@@ -81,6 +81,10 @@ void populateGraphQuantComputeToLinalgPatterns(
 /// global_max_pool, instance_norm).
 void populateGraphDecompositionPatterns(mlir::RewritePatternSet &patterns);
 
+/// ONNX If with a run-time condition -> `scf.if` (only the branch taken
+/// runs).
+void populateGraphIfToSCFPatterns(mlir::RewritePatternSet &patterns);
+
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc

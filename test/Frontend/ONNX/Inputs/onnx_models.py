@@ -329,6 +329,25 @@ def if_outer_scope():
                  [vi("y", F, None)])
 
 
+def if_runtime():
+    """An If decided at run time whose branches compute (a matmul with a
+    constant and a GELU-like chain on one side, a log of abs on the other)
+    from the enclosing graph's x, and a node after it."""
+    w = const("w", np.linspace(-1, 1, 64, dtype=np.float32).reshape(8, 8))
+    then_g = helper.make_graph(
+        [node("Exp", ["x"], ["ex"]), node("MatMul", ["ex", "w"], ["mm"]),
+         node("Tanh", ["mm"], ["t"])], "then", [], [vi("t", F, [4, 8])])
+    else_g = helper.make_graph(
+        [node("Abs", ["x"], ["ab"]), node("Add", ["ab", "one"], ["ab1"]),
+         node("Log", ["ab1"], ["e"])], "else", [], [vi("e", F, [4, 8])])
+    return model([node("If", ["c"], ["y"], name="branch",
+                       then_branch=then_g, else_branch=else_g),
+                  node("Mul", ["y", "x"], ["z"])],
+                 [vi("c", TensorProto.BOOL, [1]), vi("x", F, [4, 8])],
+                 [vi("z", F, None)],
+                 inits=[w, const("one", np.array(1, np.float32))])
+
+
 def loop_scan():
     # Sums x over 'n' iterations and stacks each partial sum.
     body = helper.make_graph(
@@ -393,7 +412,7 @@ MODELS = {f.__name__: f for f in [
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
-    if_outer_scope, loop_scan, if_unsupported_inside, lstm_bidirectional,
+    if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo]}
 
 
