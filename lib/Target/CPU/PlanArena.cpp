@@ -13,7 +13,6 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-
 #include "llvm/Support/MathExtras.h"
 
 namespace mlc::target {

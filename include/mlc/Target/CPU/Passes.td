@@ -65,9 +65,11 @@ def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {
 
     A scratch buffer allocated inside a loop (a cache block of a
     right-hand side packed at run time), statically shaped and at most
-    512 KiB, is left to `mlc-cpu-stack-scratch`. Any other buffer of dynamic
-    size, or allocated inside a loop or branch, cannot be planned
-    statically; the pass reports it as an error.
+    512 KiB, is left to `mlc-cpu-stack-scratch`. A buffer allocated inside
+    the branches of `scf.if`s (an ONNX If decided at run time) is allocated
+    before the outermost of them: it gets its place for the whole `if`.
+    Any other buffer of dynamic size, or allocated inside a loop, cannot be
+    planned statically; the pass reports it as an error.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];
@@ -303,7 +305,12 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     output pixels, so that each thread reads back what it wrote), else of
     its weight panels when they are packed (each thread streams its share),
     else of its rows; chunk counts are even or at least 8 where a size
-    allows. The CPU pipeline maps it to OpenMP.
+    allows. The CPU pipeline maps it to OpenMP. A convolution whose columns
+    split into chunks of whole output rows (a whole number of vectors, an
+    even chunk count or at least 8, at most 512 KiB of im2col block for the
+    batch) gathers each chunk's block of the im2col matrix inside the
+    thread loop, right before its register tiles read it, instead of the
+    whole matrix before the loop.
 
     An elementwise op that is the contraction's only user and reads nothing
     else but scalars (an activation: ReLU, Clip, SiLU, GELU, HardSwish),
