@@ -75,3 +75,34 @@ func.func @in_loop(%out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Buffers allocated inside the branches of a run-time if get places for the
+// whole if: the then-branch's 1 KiB and the else-branch's 2 KiB do not share
+// (either may run), and the if's result, yielded from either, lives until
+// its last use after the if.
+// CHECK-LABEL: func.func @branches
+// CHECK-SAME: mlc.arena_size = 3072
+// CHECK: memref.view {{.*}} to memref<256xf32>
+// CHECK: memref.view {{.*}} to memref<512xf32>
+// CHECK: scf.if
+// CHECK-NOT: memref.alloc
+// CHECK: } else {
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @branches(%c: i1, %in: memref<256xf32>, %out: memref<256xf32>) {
+  %r = scf.if %c -> (memref<256xf32>) {
+    %t = memref.alloc() : memref<256xf32>
+    linalg.copy ins(%in : memref<256xf32>) outs(%t : memref<256xf32>)
+    scf.yield %t : memref<256xf32>
+  } else {
+    %e = memref.alloc() : memref<512xf32>
+    %s = memref.subview %e[0] [256] [1] : memref<512xf32> to memref<256xf32, strided<[1]>>
+    linalg.copy ins(%in : memref<256xf32>) outs(%s : memref<256xf32, strided<[1]>>)
+    %cast = memref.cast %s : memref<256xf32, strided<[1]>> to memref<256xf32>
+    scf.yield %cast : memref<256xf32>
+  }
+  linalg.copy ins(%r : memref<256xf32>) outs(%out : memref<256xf32>)
+  return
+}
