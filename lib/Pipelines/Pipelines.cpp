@@ -48,8 +48,10 @@ void mlc::buildGraphOptimizePipeline(
     OpPassManager &pm, const GraphOptimizePipelineOptions &options) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createCanonicalizerPass());
-  if (options.inferShapes)
+  if (options.inferShapes) {
     funcPm.addPass(graph::createGraphInferShapes());
+    funcPm.addPass(graph::createGraphFoldChannelScales());
+  }
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(createCSEPass());
 }
@@ -66,6 +68,7 @@ void mlc::registerMLCPipelines() {
       buildLoopToCPUPipeline);
   PassPipelineRegistration<GraphOptimizePipelineOptions>(
       "mlc-graph-optimize-pipeline",
-      "Graph-level cleanup: canonicalize, infer shapes, CSE",
+      "Graph-level cleanup: canonicalize, infer shapes, fold channel scales "
+      "into convolution weights, CSE",
       buildGraphOptimizePipeline);
 }

@@ -49,7 +49,8 @@ struct GraphOptimizePipelineOptions
 };
 
 /// Graph-level cleanup on each function: canonicalize (folding constants and
-/// identities), refine shapes, CSE.
+/// identities), refine shapes, move per-channel scales of convolution inputs
+/// into their weights (once shapes are known), CSE.
 void buildGraphOptimizePipeline(mlir::OpPassManager &pm,
                                 const GraphOptimizePipelineOptions &options);
 

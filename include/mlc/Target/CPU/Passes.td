@@ -242,8 +242,14 @@ def CPUReassociateSums : Pass<"mlc-cpu-reassociate-sums",
     and adds them at the end. Summing in a different order changes
     rounding, and partial sums are usually closer to the exact sum than
     one running sum.
+
+    Trailing reduction loops that the input reads as its innermost dims
+    (GlobalAveragePool's rows and columns) become one loop over a collapsed
+    view first, so the vectorizer sees one long contiguous sum; with a
+    row-long inner loop LLVM vectorized across rows with gathers.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def CPUApproximateMath : Pass<"mlc-cpu-approximate-math",

@@ -241,6 +241,29 @@ def reshape_transpose():
                  inits=[const("shape", np.array([0, 0, 12, 64], np.int64))])
 
 
+def squeeze_excitation():
+    """A squeeze-and-excitation block: x scaled per channel by
+    sigmoid(conv(relu(conv(mean(x))))), into a 1x1 convolution with bias
+    and, through a second product, a padded 3x3 convolution."""
+    rng = np.random.default_rng(1)
+    def w(name, *shape):
+        return const(name, rng.standard_normal(shape).astype(np.float32))
+    return model([node("GlobalAveragePool", ["x"], ["g"]),
+                  node("Conv", ["g", "w1", "b1"], ["h"]),
+                  node("Relu", ["h"], ["r"]),
+                  node("Conv", ["r", "w2", "b2"], ["e"]),
+                  node("Sigmoid", ["e"], ["s"]),
+                  node("Mul", ["x", "s"], ["xs"]),
+                  node("Conv", ["xs", "w3", "b3"], ["y"]),
+                  node("Mul", ["s", "x"], ["sx"]),
+                  node("Conv", ["sx", "w4"], ["z"], pads=[1, 1, 1, 1])],
+                 [vi("x", F, [1, 16, 12, 12])],
+                 [vi("y", F, [1, 8, 12, 12]), vi("z", F, [1, 8, 12, 12])],
+                 inits=[w("w1", 4, 16, 1, 1), w("b1", 4), w("w2", 16, 4, 1, 1),
+                        w("b2", 16), w("w3", 8, 16, 1, 1), w("b3", 8),
+                        w("w4", 8, 16, 3, 3)])
+
+
 def squeeze11():
     return model([node("Unsqueeze", ["x"], ["u"], axes=[0, 3]),
                   node("Squeeze", ["u"], ["s"], axes=[0])],
@@ -413,7 +436,7 @@ MODELS = {f.__name__: f for f in [
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
-    einsum_attention, ops_used_by_model_zoo]}
+    einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}
 
 
 # --- Malformed corpus ------------------------------------------------------

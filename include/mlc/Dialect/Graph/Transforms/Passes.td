@@ -57,4 +57,34 @@ def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }
 
+def GraphFoldChannelScales : Pass<"mlc-graph-fold-channel-scales",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Move per-channel scales of a convolution's input into its "
+                "weights";
+  let description = [{
+    A convolution (group 1) whose input is `x * s`, with `s` of shape
+    `[1, C, 1, ...]` scaling x's channels, computes the same as the
+    convolution of `x` with weights `W * s` (`s` broadcasts over W's output
+    channels and kernel window; zero padding stays zero). The rewrite is
+    made when W has fewer elements than x, so that the multiplication runs
+    over the smaller tensor and the scaled copy of x is never written: the
+    squeeze-and-excitation blocks of EfficientNet and MobileNetV3 scale a
+    56x56x144 activation before a 1x1 convolution to 24 channels (451584
+    products) where scaling the weights takes 3456. The product must have
+    no other user, and shapes must be static.
+
+    Before:
+    ```mlir
+    %y = mlc_graph.mul %x, %s : (tensor<1x144x56x56xf32>, tensor<1x144x1x1xf32>) -> tensor<1x144x56x56xf32>
+    %z = mlc_graph.conv %y, %w, %b : (tensor<1x144x56x56xf32>, tensor<24x144x1x1xf32>, tensor<24xf32>) -> tensor<1x24x56x56xf32>
+    ```
+    After:
+    ```mlir
+    %ws = mlc_graph.mul %w, %s : (tensor<24x144x1x1xf32>, tensor<1x144x1x1xf32>) -> tensor<24x144x1x1xf32>
+    %z = mlc_graph.conv %x, %ws, %b : (tensor<1x144x56x56xf32>, tensor<24x144x1x1xf32>, tensor<24xf32>) -> tensor<1x24x56x56xf32>
+    ```
+  }];
+  let dependentDialects = ["mlc::graph::GraphDialect"];
+}
+
 #endif // MLC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
