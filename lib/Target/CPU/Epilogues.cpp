@@ -104,7 +104,7 @@ linalg::GenericOp mlc::target::findEpilogue(Operation *tiled) {
   return {};
 }
 
-void mlc::target::fuseEpilogue(RewriterBase &rewriter,
+linalg::GenericOp mlc::target::fuseEpilogue(RewriterBase &rewriter,
                                linalg::GenericOp epilogue, Value result,
                                const TiledContraction &nest) {
   Location loc = epilogue.getLoc();
@@ -185,4 +185,5 @@ void mlc::target::fuseEpilogue(RewriterBase &rewriter,
   // the part is the whole result and the clone's result replaces the
   // epilogue; otherwise the enclosing loops now yield the updated tiles.
   rewriter.replaceOp(epilogue, whole == result ? updated : result);
+  return cast<linalg::GenericOp>(tiled);
 }

@@ -57,8 +57,8 @@ mlir::linalg::GenericOp findEpilogue(mlir::Operation *tiled);
 /// Moves `epilogue` (from prepareEpilogue, reading `result`, the tiled
 /// contraction's final value) into `nest`: it runs on each part of the
 /// result that is complete, right after the outermost reduction loop, or
-/// on each tile when no loop tiles a reduction dim.
-void fuseEpilogue(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp epilogue,
+/// on each tile when no loop tiles a reduction dim. Returns the moved op.
+mlir::linalg::GenericOp fuseEpilogue(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp epilogue,
                   mlir::Value result, const TiledContraction &nest);
 
 } // namespace mlc::target

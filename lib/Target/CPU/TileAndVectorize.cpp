@@ -603,6 +603,9 @@ void convolutionToContraction(RewriterBase &rewriter,
   rewriter.replaceOp(conv, result);
 }
 
+/// Output rows per register tile of a sliding-window op.
+constexpr int64_t kWindowRows = 4;
+
 /// Sliding-window ops (depthwise convolution, pooling) iterate, as upstream
 /// defines them, with the window innermost and for depthwise NCHW even the
 /// channel inside the output columns. Reorders their loops to (output dims
@@ -634,6 +637,9 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   bool unitStrides =
       strides && !strides.empty() &&
       strides.getValues<int64_t>()[strides.getNumElements() - 1] == 1;
+  bool unitRowStrides =
+      unitStrides && llvm::all_of(strides.getValues<int64_t>(),
+                                  [](int64_t s) { return s == 1; });
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic =
       isa<linalg::GenericOp>(op.getOperation())
@@ -647,13 +653,33 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
     return;
   if (!unitStrides)
     return;
+  // Register tiles of kWindowRows output rows by nTile columns, with the
+  // window loops inside the column loop: the tile's rows are independent
+  // accumulators that stay in registers across the whole window (one row
+  // alone is a chain of dependent adds, one per tap, and bound by their
+  // latency).
+  int64_t numOut = resultMap.getNumResults();
+  int64_t numWindow = static_cast<int64_t>(order.size()) - numOut;
   SmallVector<int64_t> tiles(order.size(), 1);
   tiles.back() = nTile;
-  SmallVector<int64_t> identity = llvm::to_vector(
+  SmallVector<int64_t> loopOrder = llvm::to_vector(
       llvm::seq<int64_t>(0, static_cast<int64_t>(order.size())));
+  // Rows read with a stride do not vectorize as one block: such windows
+  // keep one row per tile. (Tiles of several channels instead vectorize,
+  // but with the row dim left between them their accumulators are not
+  // hoisted out of the window loops, and they measured no faster.)
+  if (unitRowStrides && numOut >= 2 && numWindow > 0) {
+    int64_t rowDim = numOut - 2;
+    int64_t rows = op.getStaticLoopRanges()[order[rowDim]];
+    tiles[rowDim] = std::min(kWindowRows, rows);
+    loopOrder.assign(llvm::to_vector(llvm::seq<int64_t>(0, numOut - 1)));
+    loopOrder.push_back(static_cast<int64_t>(order.size()) - 1);
+    for (int64_t d = numOut - 1; d < numOut - 1 + numWindow; ++d)
+      loopOrder.push_back(d);
+  }
   (*interchanged)->setAttr(kRegisterTiles,
                            rewriter.getDenseI64ArrayAttr(tiles));
-  (*interchanged)->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(identity));
+  (*interchanged)->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(loopOrder));
 }
 
 /// Loop nests of fewer iterations than this stay on the calling thread.
@@ -939,9 +965,25 @@ struct CPUTileAndVectorizePass
                       /*forall=*/false, &nest);
       if (failed(tiled))
         return signalPassFailure();
-      if (epilogue && nest.tile && *tiled != op.getOperation())
-        mlc::target::fuseEpilogue(rewriter, epilogue,
-                                  epilogue.getDpsInitOperand(0)->get(), nest);
+      if (epilogue && nest.tile && *tiled != op.getOperation()) {
+        linalg::GenericOp row = mlc::target::fuseEpilogue(
+            rewriter, epilogue, epilogue.getDpsInitOperand(0)->get(), nest);
+        // A window's epilogue runs on one output row: vectorized whole
+        // with it, it reads the row's last register tile straight from the
+        // registers that computed it (LLVM, vectorizing it alone, reloaded
+        // the row just stored in pieces: a store-forwarding stall per row).
+        // (A partial last tile of rows has a dynamic size until peeled.)
+        SmallVector<int64_t> rowShape = row.getStaticLoopRanges();
+        for (auto [i, e] : llvm::enumerate(nest.resultMap.getResults()))
+          if (i < rowShape.size() && ShapedType::isDynamic(rowShape[i]))
+            rowShape[i] = nest.sizes[cast<AffineDimExpr>(e).getPosition()];
+        if (!llvm::any_of(rowShape, ShapedType::isDynamic)) {
+          row->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(rowShape));
+          row->setAttr(kLoopOrder,
+                       rewriter.getDenseI64ArrayAttr(llvm::to_vector(
+                           llvm::seq<int64_t>(0, rowShape.size()))));
+        }
+      }
       // The tile's accumulators start from its init (vectorized with it).
       if (linalg::LinalgOp start =
               mlc::target::startAccumulators(rewriter, nest, failedInits)) {

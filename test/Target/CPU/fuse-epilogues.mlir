@@ -115,17 +115,17 @@ func.func @matmul_add(%a: tensor<64x136xf32>, %b: tensor<136x50xf32>, %r: tensor
 
 // -----
 
-// After a depthwise convolution (register tiles of a row of 16 output
-// columns, the 3x3 window looped over), the activation runs on each output
-// row once the window loops are done with it.
+// After a depthwise convolution (register tiles of 4 output rows by 16
+// columns, the 3x3 window looped over inside), the activation runs on each
+// tile's accumulators, still in registers, before its one write.
 // CHECK-LABEL: func.func @depthwise_relu
 // CHECK: scf.for %[[C:.*]] = %c0 to %c4
-// CHECK: scf.for %[[H:.*]] = %c0 to %c8
-// CHECK: %[[ROWS:.*]] = scf.for {{.*}} to %c3
-// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[ROWS]][0, %[[C]], %[[H]], 0] [1, 1, 1, 32]
-// CHECK: linalg.generic {{.*}} ins(%[[ROW]] : tensor<1x1x1x32xf32>) outs(%[[ROW]] : tensor<1x1x1x32xf32>)
-// CHECK: arith.maximumf
-// CHECK: tensor.insert_slice
+// CHECK: scf.for %[[H:.*]] = %c0 to %c8 step %c4
+// CHECK: scf.for %[[W:.*]] = %c0 to %c32 step %c16
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} to %c3 {{.*}} -> (vector<4x16xf32>)
+// CHECK: vector.transfer_read %arg0{{.*}} : tensor<1x4x10x34xf32>, vector<4x16xf32>
+// CHECK: %[[OUT:.*]] = arith.maximumf %[[ACC]], %{{.*}} : vector<4x16xf32>
+// CHECK: vector.transfer_write %[[OUT]], %{{.*}}[%c0, %[[C]], %[[H]], %[[W]]]
 // CHECK-NOT: linalg.generic
 // CHECK: return
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -106,18 +106,20 @@ func.func @integer(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<8x8xi32>
 
 // Depthwise convolutions (and pooling) iterate (n, c, oh, kh, kw, ow)
 // instead of upstream's (n, oh, ow, c, kh, kw). With unit strides, each
-// 16-column row of the output is an accumulator kept in a vector register
-// across the 3x3 window: per step one row load of the input times one
-// broadcast weight. The accumulator starts as the init's value (zero) in
-// the register, and the fill of the whole result is gone.
+// tile of 4 output rows by 16 columns is a block of accumulators kept in
+// vector registers across the 3x3 window (four independent sums, not one
+// chain of dependent adds): per step four row loads of the input times one
+// broadcast weight. The accumulators start as the init's value (zero) in
+// the registers, and the fill of the whole result is gone.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: %[[ACC:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK: %[[ACC:.*]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
 // CHECK-NOT: linalg.fill
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<16xf32>)
-// CHECK: scf.for {{.*}} -> (vector<16xf32>)
-// CHECK: vector.transfer_read %{{.*}} : tensor<1x32x18x18xf32>, vector<16xf32>
-// CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
-// CHECK: vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x32x16x16xf32>
+// CHECK: scf.for {{.*}} to %c16 step %c4
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<4x16xf32>)
+// CHECK: scf.for {{.*}} -> (vector<4x16xf32>)
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x32x18x18xf32>, vector<4x16xf32>
+// CHECK: vector.broadcast {{.*}} : f32 to vector<4x16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<1x32x16x16xf32>
 func.func @depthwise(%x: tensor<1x32x18x18xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x16x16xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x32x16x16xf32>
