@@ -46,6 +46,7 @@ namespace {
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
+    "mlc-cpu-small-convolutions-as-matmuls,mlc-cpu-fold-weight-transposes,"
     "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
     "mlc-cpu-pack-weights{%t},"
     "mlc-cpu-tile-and-vectorize{%p},"
