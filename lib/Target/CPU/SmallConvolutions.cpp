@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorTypes.h"
+
 #include "mlc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,11 +28,6 @@ namespace {
 /// 0.110 -> 0.090 ms; 13x13 and 14x14 got slower (14x14 256 -> 1024 0.71 ->
 /// 1.06 ms: the transposes cost more than the contraction saves).
 constexpr int64_t kMaxPixels = 64;
-
-bool isStaticF32(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && type.hasStaticShape() && type.getElementType().isF32();
-}
 
 Value transpose(RewriterBase &rewriter, Location loc, Value value,
                 ArrayRef<int64_t> perm) {
@@ -91,7 +88,7 @@ Value getBroadcastBias(Value init) {
 /// `transpose(matmul(transpose(x), W^T))`.
 bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
   if (!conv.hasPureTensorSemantics() ||
-      !llvm::all_of(conv->getOperands(), isStaticF32))
+      !llvm::all_of(conv->getOperandTypes(), mlc::target::isStaticF32))
     return false;
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];

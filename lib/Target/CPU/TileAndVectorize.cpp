@@ -25,6 +25,7 @@
 #include "Packing.h"
 #include "Pads.h"
 #include "Schedules.h"
+#include "TensorTypes.h"
 #include "WindowPhases.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -44,6 +45,7 @@ namespace mlc::target {
 } // namespace mlc::target
 
 using namespace mlir;
+using mlc::target::isStaticF32;
 
 namespace {
 /// insert_slice(transfer_write(v, t[0, ..., 0]), d[offsets]) where `v`
@@ -168,11 +170,6 @@ bool isConstant(Value value) {
   while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
     value = slice.getSource();
   return value.getDefiningOp<arith::ConstantOp>() != nullptr;
-}
-
-bool isStaticF32(Type type) {
-  auto shaped = dyn_cast<RankedTensorType>(type);
-  return shaped && shaped.hasStaticShape() && shaped.getElementType().isF32();
 }
 
 /// The schedule of `op`, or nothing when it is not a contraction this pass

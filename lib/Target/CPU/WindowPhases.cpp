@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WindowPhases.h"
+#include "TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -14,11 +15,6 @@
 using namespace mlir;
 
 namespace {
-bool isStaticF32(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && type.hasStaticShape() && type.getElementType().isF32();
-}
-
 /// input[n, c, h, j * stride + phase] for j < width: a copy, so that the
 /// phase's window reads contiguous rows.
 Value phaseColumns(RewriterBase &rewriter, Location loc, Value input,
@@ -46,7 +42,7 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
   if (!strides || !dilations || !op.hasPureTensorSemantics() ||
-      !llvm::all_of(op->getOperands(), isStaticF32))
+      !llvm::all_of(op->getOperandTypes(), mlc::target::isStaticF32))
     return;
   SmallVector<int64_t> s(strides.getValues<int64_t>());
   SmallVector<int64_t> d(dilations.getValues<int64_t>());
