@@ -46,7 +46,7 @@ namespace {
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
-    "mlc-cpu-small-convolutions-as-matmuls,mlc-cpu-fold-weight-transposes,"
+    "mlc-cpu-small-convolutions-as-matmuls{%t},mlc-cpu-fold-weight-transposes,"
     "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
     "mlc-cpu-pack-weights{%t},"
     "mlc-cpu-tile-and-vectorize{%p},"
@@ -120,7 +120,10 @@ public:
     if (!options.scheduleFile.empty())
       tiling += " schedule-file=\"" + options.scheduleFile + "\"";
     text.replace(text.find("%p"), 2, tiling);
-    text.replace(text.find("%t"), 2, "panel=" + std::to_string(tiles.nTile));
+    // Twice: the small convolutions' and the packing's panel width.
+    for (int i = 0; i < 2; ++i)
+      text.replace(text.find("%t"), 2,
+                   "panel=" + std::to_string(tiles.nTile));
     if (failed(parsePassPipeline(text, pm, llvm::errs())))
       llvm::report_fatal_error("mlc: invalid built-in CPU lowering pipeline");
   }

@@ -8,6 +8,7 @@
 
 #include "mlc/Target/CPU/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -87,17 +88,32 @@ struct CPUOutlineKernelsPass
       captured.insert(operand);
     getUsedValuesDefinedAbove(kernel->getRegions(), captured);
     SmallVector<Value> arguments;
-    SmallVector<Operation *> cloned;
-    for (Value v : captured) {
+    llvm::SetVector<Operation *> cloned;
+    // A strided view (a slice of a buffer whose rows are padded, an
+    // im2col matrix with aligned rows) is made again inside the kernel from
+    // the buffer it views, which is passed instead.
+    std::function<bool(Value)> capture = [&](Value v) {
       Operation *def = v.getDefiningOp();
       if (isRematerializable(def)) {
-        cloned.push_back(def);
-        continue;
+        cloned.insert(def);
+        return true;
       }
-      if (!isPassable(v.getType()))
+      if (isPassable(v.getType())) {
+        if (!llvm::is_contained(arguments, v))
+          arguments.push_back(v);
+        return true;
+      }
+      if (!isa_and_nonnull<memref::SubViewOp, memref::ExpandShapeOp,
+                           memref::CollapseShapeOp>(def) ||
+          !cast<MemRefType>(v.getType()).hasStaticShape() ||
+          def->getNumOperands() != 1 || !capture(def->getOperand(0)))
+        return false;
+      cloned.insert(def);
+      return true;
+    };
+    for (Value v : captured)
+      if (!capture(v))
         return;
-      arguments.push_back(v);
-    }
     if (!llvm::all_of(kernel->getResultTypes(), isPassable))
       return;
 

@@ -1,4 +1,4 @@
-//===- SmallConvolutions.cpp - 1x1 convolutions on small maps as matmuls --===//
+//===- SmallConvolutions.cpp - Convolutions on small maps as matmuls ------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkGathers.h"
 #include "TensorTypes.h"
 
 #include "mlc/Target/CPU/Passes.h"
@@ -22,12 +23,21 @@ namespace mlc::target {
 using namespace mlir;
 
 namespace {
-/// Output maps of at most this many pixels (7x7) are computed as matmuls.
-/// Measured on Zen 5, one thread, 1x1 convolution + bias + ReLU: 7x7
-/// 512 -> 2048 0.85 -> 0.61 ms, 2048 -> 512 0.82 -> 0.63 ms, 960 -> 160
-/// 0.110 -> 0.090 ms; 13x13 and 14x14 got slower (14x14 256 -> 1024 0.71 ->
-/// 1.06 ms: the transposes cost more than the contraction saves).
-constexpr int64_t kMaxPixels = 64;
+/// Which convolutions become matmuls (measured on Zen 5, one thread,
+/// convolution + bias + ReLU, medians of 100-200 runs):
+/// - 1x1 on maps of at most 64 pixels (7x7), any depth: 512 -> 2048 0.85 ->
+///   0.61 ms, 2048 -> 512 0.82 -> 0.63 ms, 960 -> 160 0.110 -> 0.090 ms.
+/// - any filter on maps of at most 196 pixels (14x14) with reductions at
+///   least 256 deep: 3x3 256 -> 256 on 14x14 1.10 -> 0.94 ms, 512 -> 512 on
+///   7x7 1.34 -> 0.92 ms, 1x1 1024 -> 256 on 14x14 0.49 -> 0.43 ms. With
+///   shallower reductions the result's transpose costs more than the
+///   contraction saves (1x1 96 -> 576 on 14x14: 0.105 -> 0.107-0.128 ms),
+///   and on larger maps the convolution's threads split pixels, each
+///   gathering its own (ChunkGathers.h), where a matmul's split output
+///   channels.
+constexpr int64_t kMaxPointwisePixels = 64;
+constexpr int64_t kMaxPixels = 196;
+constexpr int64_t kMinDepth = 256;
 
 Value transpose(RewriterBase &rewriter, Location loc, Value value,
                 ArrayRef<int64_t> perm) {
@@ -83,10 +93,13 @@ Value getBroadcastBias(Value init) {
   return bias;
 }
 
-/// Rewrites a 1x1 convolution (stride 1, batch 1) with constant weights
-/// over a map of at most kMaxPixels pixels as
-/// `transpose(matmul(transpose(x), W^T))`.
-bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
+/// Rewrites a convolution (batch 1, constant weights) chosen above as
+/// `transpose(X^T W^T)`, with `X` its input as `[c, p]` (1x1, stride 1) or
+/// its im2col matrix `[c*kh*kw, p]`, read in place through the matmul's
+/// indexing map. The output channels need to be a multiple of `panel`, so
+/// that the weights pack.
+bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
+             int64_t panel) {
   if (!conv.hasPureTensorSemantics() ||
       !llvm::all_of(conv->getOperandTypes(), mlc::target::isStaticF32))
     return false;
@@ -95,36 +108,47 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto filterType = cast<RankedTensorType>(filter.getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  if (inputType.getDimSize(0) != 1 || filterType.getDimSize(2) != 1 ||
-      filterType.getDimSize(3) != 1 ||
-      !filter.getDefiningOp<arith::ConstantOp>() ||
-      !llvm::all_of(conv.getStrides().getValues<int64_t>(),
-                    [](int64_t s) { return s == 1; }) ||
-      inputType.getDimSize(2) != outType.getDimSize(2) ||
-      inputType.getDimSize(3) != outType.getDimSize(3))
+  if (inputType.getDimSize(0) != 1 ||
+      !filter.getDefiningOp<arith::ConstantOp>())
     return false;
   int64_t c = inputType.getDimSize(1), f = filterType.getDimSize(0);
-  int64_t pixels = outType.getDimSize(2) * outType.getDimSize(3);
-  if (pixels > kMaxPixels)
+  int64_t kh = filterType.getDimSize(2), kw = filterType.getDimSize(3);
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  int64_t pixels = oh * ow, depth = c * kh * kw;
+  bool pointwise = kh == 1 && kw == 1 &&
+                   llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                                [](int64_t s) { return s == 1; }) &&
+                   inputType.getDimSize(2) == oh &&
+                   inputType.getDimSize(3) == ow;
+  if (!(pointwise && pixels <= kMaxPointwisePixels) &&
+      !(pixels <= kMaxPixels && depth >= kMinDepth &&
+        (panel <= 0 || f % panel == 0)))
     return false;
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
   Type f32 = outType.getElementType();
-  // x as [p, c].
-  Value rows = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({c, pixels}, f32), input,
-      ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-  Value lhs = transpose(rewriter, loc, rows, {1, 0});
-  // W as [c, f]: a transpose of the constant itself, which
+  MLIRContext *ctx = rewriter.getContext();
+  // X as [k, p]: the input itself, or the im2col matrix.
+  Value columns = input;
+  if (!pointwise) {
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, {1, c, kh, kw, oh, ow}, f32);
+    columns = mlc::target::createIm2colGather(rewriter, conv, empty)
+                  .getResult(0);
+  }
+  Value lhs = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({depth, pixels}, f32), columns,
+      pointwise ? ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}}
+                : ArrayRef<ReassociationIndices>{{0, 1, 2, 3}, {4, 5}});
+  // W as [k, f]: a transpose of the constant itself, which
   // mlc-cpu-fold-weight-transposes folds and mlc-cpu-pack-weights packs.
   Value rhs = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({c, f}, f32),
+      rewriter, loc, RankedTensorType::get({depth, f}, f32),
       transpose(rewriter, loc, filter, {1, 2, 3, 0}),
       ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   // The starting value as [p, f]: a fill again, or the init transposed.
   Value start;
-  MLIRContext *ctx = rewriter.getContext();
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
     Value empty = tensor::EmptyOp::create(rewriter, loc, {pixels, f}, f32);
     start = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
@@ -152,9 +176,26 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
         ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
     start = transpose(rewriter, loc, flat, {1, 0});
   }
-  Value product = linalg::MatmulOp::create(rewriter, loc, ValueRange{lhs, rhs},
-                                           ValueRange{start})
-                      .getResult(0);
+  // Loops (p, f, k); the left-hand side is read as X[k, p]: each step of k
+  // broadcasts a register tile's pixels from one row of X.
+  AffineExpr dp, df, dk;
+  bindDims(ctx, dp, df, dk);
+  Value product =
+      linalg::GenericOp::create(
+          rewriter, loc, start.getType(), ValueRange{lhs, rhs},
+          ValueRange{start},
+          ArrayRef<AffineMap>{AffineMap::get(3, 0, {dk, dp}, ctx),
+                              AffineMap::get(3, 0, {dk, df}, ctx),
+                              AffineMap::get(3, 0, {dp, df}, ctx)},
+          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction},
+          [](OpBuilder &b, Location l, ValueRange args) {
+            Value term = arith::MulFOp::create(b, l, args[0], args[1]);
+            linalg::YieldOp::create(
+                b, l, arith::AddFOp::create(b, l, args[2], term).getResult());
+          })
+          .getResult(0);
   // An activation that is the convolution's only user runs on the matmul's
   // result before the transpose back (elementwise ops commute with it), so
   // that it stays an epilogue of the contraction's tiles.
@@ -185,13 +226,14 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
 struct CPUSmallConvolutionsAsMatmulsPass
     : mlc::target::impl::CPUSmallConvolutionsAsMatmulsBase<
           CPUSmallConvolutionsAsMatmulsPass> {
+  using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     getOperation().walk(
         [&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
     for (linalg::Conv2DNchwFchwOp conv : convs)
-      (void)rewrite(rewriter, conv);
+      (void)rewrite(rewriter, conv, panel);
   }
 };
 } // namespace

@@ -47,3 +47,25 @@ func.func @model(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>) attrib
     }
   }
 #-}
+
+// -----
+
+// A strided view of a buffer (the first 49 columns of rows padded to 64)
+// cannot cross the entry as a bare pointer: the kernel takes the buffer and
+// makes the view again inside.
+// OUTLINE-LABEL: func.func private @padded_k0_Relu_1(%{{.*}}: memref<4x64xf32>, %{{.*}}: memref<4x49xf32>)
+// OUTLINE: %[[VIEW:.*]] = memref.subview %{{.*}}[0, 0] [4, 49] [1, 1] : memref<4x64xf32> to memref<4x49xf32, strided<[64, 1]>>
+// OUTLINE: linalg.generic {{.*}} ins(%[[VIEW]] : memref<4x49xf32, strided<[64, 1]>>)
+// OUTLINE-LABEL: func.func @padded(
+// OUTLINE: call @padded_k0_Relu_1(%arg0, %arg1)
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @padded(%x: memref<4x64xf32>, %y: memref<4x49xf32>) attributes {mlc.signature = "{}"} {
+  %zero = arith.constant 0.0 : f32
+  %v = memref.subview %x[0, 0] [4, 49] [1, 1] : memref<4x64xf32> to memref<4x49xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%v : memref<4x49xf32, strided<[64, 1]>>) outs(%y : memref<4x49xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } loc("Relu_1")
+  return
+}

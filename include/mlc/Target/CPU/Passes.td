@@ -165,24 +165,40 @@ def CPUFuseElementwise : Pass<"mlc-cpu-fuse-elementwise",
 
 def CPUSmallConvolutionsAsMatmuls
     : Pass<"mlc-cpu-small-convolutions-as-matmuls", "mlir::func::FuncOp"> {
-  let summary = "1x1 convolutions on small maps as matmuls with packed weights";
+  let summary = "Convolutions on small maps as matmuls with packed weights";
   let description = [{
-    A 1x1 convolution (stride 1, batch 1, constant weights) whose output map
-    has at most 64 pixels (the 7x7 maps at the end of ResNet, MobileNet and
-    EfficientNet) becomes `transpose(matmul(transpose(x), W^T))`: pixels are
-    the rows and output channels the columns of a matmul whose right-hand
-    side is the constant `W^T`, which `mlc-cpu-fold-weight-transposes`
-    transposes and `mlc-cpu-pack-weights` packs at compile time, the
-    layout in which matmuls reach OpenBLAS's speed. As a convolution the
-    49 pixels are the vector columns (3 x 16 + 1: the 1-column tail costs as
-    much as a full tile) and the weights are read in rows. The transposes
-    of the small input and result cost less than that: on Zen 5, one thread,
-    7x7 512 -> 2048 with bias and ReLU 0.85 -> 0.61 ms, 2048 -> 512 0.82 ->
-    0.63 ms, 960 -> 160 0.110 -> 0.090 ms. On 13x13 and larger maps the
-    transposes cost more (14x14 256 -> 1024: 0.71 -> 1.06 ms), so those stay
-    convolutions.
+    A convolution (batch 1, constant weights) on a small output map becomes
+    `transpose(X^T W^T)`: pixels are the rows and output channels the
+    columns of a contraction whose right-hand side is the constant `W^T`,
+    which `mlc-cpu-fold-weight-transposes` transposes and
+    `mlc-cpu-pack-weights` packs at compile time, the layout in which
+    matmuls reach OpenBLAS's speed. `X` is the input as `[c, p]` for a 1x1
+    convolution with unit strides, else its im2col matrix `[c*kh*kw, p]`;
+    the contraction reads it in place through its indexing map (each step of
+    the reduction broadcasts a register tile's pixels from one row of `X`).
+    As a convolution the pixels are the vector columns (49 = 3 x 16 + 1 on a
+    7x7 map, 196 = 12 x 16 + 4 on 14x14: the narrow tail costs as much as a
+    full tile) and the weights are read in rows.
+
+    Taken: 1x1 convolutions on maps of at most 64 pixels, and any
+    convolution on maps of at most 196 pixels whose reduction is at least
+    256 deep and whose output channels are a multiple of `panel` (so that
+    the weights pack). Measured on Zen 5, one thread, with bias and ReLU:
+    7x7 1x1 512 -> 2048 0.85 -> 0.61 ms, 14x14 3x3 256 -> 256 1.10 -> 0.94
+    ms, 7x7 3x3 512 -> 512 1.34 -> 0.92 ms, 14x14 1x1 1024 -> 256 0.49 ->
+    0.43 ms. Shallower reductions on 14x14 maps lose more to the result's
+    transpose than the contraction saves (96 -> 576: 0.105 -> 0.107-0.128
+    ms); larger maps stay convolutions, whose threads split pixels and
+    gather their own (where a matmul's threads split output channels).
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
+  let options = [
+    Option<"panel", "panel", "int64_t", /*default=*/"0",
+           "Panel width of mlc-cpu-pack-weights: only convolutions whose "
+           "output channels it divides are taken beyond 1x1 on 7x7 maps "
+           "(0: any)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
 }
 
