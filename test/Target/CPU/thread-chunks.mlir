@@ -21,3 +21,16 @@ func.func @packed(%a: tensor<64x128xf32>) -> tensor<64x24x4xf32> {
   } -> tensor<64x24x4xf32>
   return %r : tensor<64x24x4xf32>
 }
+
+// Columns that only single register tiles divide (196 = 49 x 4, as a 28x28
+// map's 784 = 49 x 16 on AVX-512) would make 49 chunks, each re-reading all
+// of the left-hand side: chunks of at least four tiles instead, here two of
+// 98 (24 tiles and a 2-column rest each).
+// CHECK: "?" loops = [64, 196, 64] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 98, 0]
+func.func @single_tiles(%a: tensor<64x64xf32>, %b: tensor<64x196xf32>) -> tensor<64x196xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x196xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x196xf32>) -> tensor<64x196xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x196xf32>) outs(%f : tensor<64x196xf32>) -> tensor<64x196xf32>
+  return %r : tensor<64x196xf32>
+}
