@@ -873,17 +873,25 @@ struct CPUTileAndVectorizePass
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       interchangeWindowLoops(rewriter, op, unpackedTiles.n);
-    // Transposes of matrices: square register tiles of one vector per row,
-    // transposed in registers.
+    // Transposes of the two innermost dims (matrices; the column phases of
+    // strided windows, WindowPhases.h): register tiles of one vector per
+    // output row, transposed in registers.
     func.walk([&](linalg::TransposeOp op) {
       auto type = dyn_cast<RankedTensorType>(op.getInit().getType());
-      if (!type || type.getRank() != 2 || !isStaticF32(type) ||
-          !op.hasPureTensorSemantics() || vectorWidth < 2 ||
-          type.getDimSize(0) < vectorWidth || type.getDimSize(1) < vectorWidth)
+      ArrayRef<int64_t> perm = op.getPermutation();
+      int64_t rank = type ? type.getRank() : 0;
+      if (rank < 2 || !isStaticF32(type) || !op.hasPureTensorSemantics() ||
+          vectorWidth < 2 || type.getDimSize(rank - 1) < vectorWidth ||
+          perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2 ||
+          llvm::any_of(llvm::seq<int64_t>(0, rank - 2),
+                       [&](int64_t d) { return perm[d] != d; }))
         return;
-      op->setAttr(kRegisterTiles,
-                  rewriter.getDenseI64ArrayAttr({vectorWidth, vectorWidth}));
-      op->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr({0, 1}));
+      SmallVector<int64_t> tiles(rank, 1);
+      tiles[rank - 2] = std::min<int64_t>(vectorWidth, type.getDimSize(rank - 2));
+      tiles[rank - 1] = vectorWidth;
+      op->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(tiles));
+      op->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(llvm::to_vector(
+                                  llvm::seq<int64_t>(0, rank))));
     });
     // Windows start their accumulators from their init too: their window
     // loops are register-level loops only.

@@ -21,7 +21,11 @@ namespace mlc::target {
 /// the input's columns `p, p + s, p + 2s, ...` with the window taps
 /// `p, p + s, ...` at column stride one, and the phases accumulate into the
 /// same result in turn. Each phase is then a unit-stride window whose output
-/// rows vectorize; the copies are plain loops over the input.
+/// rows vectorize. The phases' columns come from one transpose of the
+/// input's whole groups of `s` columns, `[.., W / s, s] -> [.., s, W / s]`,
+/// which mlc-cpu-tile-and-vectorize runs in register tiles (plus the column
+/// after the groups when a phase needs it); where a phase needs more, from
+/// one strided copy per phase.
 void splitStridedWindows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func);
 
 /// The sliding-window ops of `func` (NCHW depthwise convolution, max and

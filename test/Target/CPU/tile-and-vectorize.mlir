@@ -131,22 +131,29 @@ func.func @depthwise(%x: tensor<1x32x18x18xf32>, %w: tensor<32x3x3xf32>) -> tens
 // -----
 
 // With column stride 2 a row is not a vector load: the window is split into
-// its two column phases, each reading a copy of every other input column
-// (taps 0 and 2, then tap 1) at unit stride, and both vectorize; the row
-// stride stays in the index.
-// CHECK-DAG: #[[EVEN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3 * 2)>
-// CHECK-DAG: #[[ODD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3 * 2 + 1)>
+// its two column phases (taps 0 and 2 read the even input columns, tap 1
+// the odd ones) at unit stride, and both vectorize; the row stride stays in
+// the index. The phases are the input's 28 whole column pairs transposed,
+// [.., 28, 2] -> [.., 2, 28], in register tiles, plus the last (57th)
+// column after the even ones.
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0 * 2 + d1)>
 // CHECK-LABEL: func.func @depthwise_strided
-// CHECK: %[[EVENCOLS:.*]] = linalg.generic {indexing_maps = [#[[EVEN]], {{.*}}]} ins(%arg0 : tensor<1x32x57x57xf32>) outs(%{{.*}} : tensor<1x32x57x29xf32>)
+// CHECK: %[[PAIRS:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 32, 57, 56] [1, 1, 1, 1]
+// CHECK: %[[VIEW:.*]] = tensor.expand_shape %[[PAIRS]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 32, 57, 28, 2]
+// CHECK: %[[PHASES:.*]] = tensor.empty() : tensor<1x32x57x2x29xf32>
+// CHECK: tensor.extract_slice %[[PHASES]][0, 0, 0, 0, 0] [1, 32, 57, 2, 28]
+// CHECK: vector.transfer_write {{.*}} : vector<2x8xf32>, tensor<1x32x57x2x28xf32>
+// CHECK: %[[WHOLE:.*]] = tensor.insert_slice %{{.*}} into %[[PHASES]][0, 0, 0, 0, 0] [1, 32, 57, 2, 28]
+// CHECK: %[[LAST:.*]] = tensor.extract_slice %arg0[0, 0, 0, 56] [1, 32, 57, 1]
+// CHECK: %[[LASTCOL:.*]] = tensor.expand_shape %[[LAST]]
+// CHECK: %[[ALL:.*]] = tensor.insert_slice %[[LASTCOL]] into %[[WHOLE]][0, 0, 0, 0, 28] [1, 32, 57, 1, 1]
 // CHECK: tensor.extract_slice %arg1[0, 0, 0] [32, 3, 2] [1, 1, 2]
 // CHECK: %[[FIRST:.*]] = scf.for
 // CHECK: affine.apply #[[ROW]]
-// CHECK: vector.transfer_read %[[EVENCOLS]]{{.*}} : tensor<1x32x57x29xf32>, vector<16xf32>
-// CHECK: %[[ODDCOLS:.*]] = linalg.generic {indexing_maps = [#[[ODD]], {{.*}}]} ins(%arg0 : tensor<1x32x57x57xf32>) outs(%{{.*}} : tensor<1x32x57x28xf32>)
+// CHECK: vector.transfer_read %[[ALL]]{{.*}} : tensor<1x32x57x2x29xf32>, vector<16xf32>
 // CHECK: tensor.extract_slice %arg1[0, 0, 1] [32, 3, 1] [1, 1, 2]
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[FIRST]])
-// CHECK: vector.transfer_read %[[ODDCOLS]]{{.*}} : tensor<1x32x57x28xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %[[ALL]]{{.*}} : tensor<1x32x57x2x29xf32>, vector<16xf32>
 func.func @depthwise_strided(%x: tensor<1x32x57x57xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x28x28xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x32x28x28xf32>
@@ -160,9 +167,8 @@ func.func @depthwise_strided(%x: tensor<1x32x57x57xf32>, %w: tensor<32x3x3xf32>)
 // Max pooling 3x3 with stride 2 (SqueezeNet's): the same phases, each a
 // vector max over its taps.
 // CHECK-LABEL: func.func @max_pool_strided
-// CHECK: tensor<1x16x55x28xf32>
+// CHECK: tensor<1x16x55x2x28xf32>
 // CHECK: arith.maximumf {{.*}} : vector<16xf32>
-// CHECK: tensor<1x16x55x27xf32>
 // CHECK: arith.maximumf {{.*}} : vector<16xf32>
 func.func @max_pool_strided(%x: tensor<1x16x55x55xf32>) -> tensor<1x16x27x27xf32> {
   %lowest = arith.constant 0xFF800000 : f32
