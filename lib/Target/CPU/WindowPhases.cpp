@@ -126,6 +126,136 @@ Value phaseOf(RewriterBase &rewriter, Location loc, Value phases,
       getAsIndexOpFoldResult(ctx, {1, 1, 1, 1, 1}));
 }
 
+/// The column phases of a zero-or-constant padded input, built from the
+/// unpadded one without the padded copy. Padded phase `p` (columns
+/// `p, p + s, ...` of the padded input) is the unpadded input's phase
+/// `r = (p - left) mod s` shifted right by `d = (left - p + r) / s`
+/// columns. Each row of the result holds the unpadded phases one after
+/// another in blocks `pitch` apart, `slack` columns of padding before and
+/// `tail` after each block; the transpose of the input's column groups
+/// writes the blocks, fills write the padding around them and the padded
+/// rows, and phase `p` is the slice starting `d` columns before block `r`.
+struct PaddedPhases {
+  Value rows;
+  int64_t slack = 0, pitch = 0;
+  SmallVector<int64_t> block, shift;
+};
+
+std::optional<PaddedPhases>
+paddedPhases(RewriterBase &rewriter, Location loc, tensor::PadOp pad,
+             int64_t stride, int64_t count, ArrayRef<int64_t> widths) {
+  auto xType = cast<RankedTensorType>(pad.getSource().getType());
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  Value padValue = pad.getConstantPaddingValue();
+  if (!padValue || !xType.hasStaticShape() || xType.getRank() != 4 ||
+      low[0] != 0 || low[1] != 0 || high[0] != 0 || high[1] != 0 ||
+      llvm::any_of(low, ShapedType::isDynamic) ||
+      llvm::any_of(high, ShapedType::isDynamic) ||
+      xType.getDimSize(3) % stride != 0)
+    return std::nullopt;
+  SmallVector<int64_t> shape(xType.getShape());
+  int64_t groups = shape[3] / stride, left = low[3];
+  PaddedPhases result;
+  int64_t tail = 0;
+  for (int64_t p = 0; p < count; ++p) {
+    int64_t r = ((p - left) % stride + stride) % stride;
+    int64_t d = (left - p + r) / stride;
+    result.block.push_back(r);
+    result.shift.push_back(d);
+    result.slack = std::max(result.slack, d);
+    tail = std::max(tail, widths[p] - d - groups);
+  }
+  result.pitch = result.slack + groups + tail;
+  int64_t length = result.slack + stride * result.pitch;
+  int64_t height = shape[2] + low[2] + high[2];
+  Type f32 = xType.getElementType();
+  MLIRContext *ctx = rewriter.getContext();
+  auto ones = [&](int64_t rank) {
+    return getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(rank, 1));
+  };
+  SmallVector<int64_t> rowsShape{shape[0], shape[1], height, length};
+  Value rows = tensor::EmptyOp::create(rewriter, loc, rowsShape, f32);
+  // Padding: the padded rows, then in the other rows the columns around
+  // the blocks.
+  auto fill = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+    if (llvm::is_contained(sizes, 0))
+      return;
+    auto type = RankedTensorType::get(sizes, f32);
+    Value part = tensor::ExtractSliceOp::create(
+        rewriter, loc, type, rows, getAsIndexOpFoldResult(ctx, offsets),
+        getAsIndexOpFoldResult(ctx, sizes), ones(4));
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, padValue, part).getResult(0);
+    rows = tensor::InsertSliceOp::create(
+        rewriter, loc, filled, rows, getAsIndexOpFoldResult(ctx, offsets),
+        getAsIndexOpFoldResult(ctx, sizes), ones(4));
+  };
+  fill({0, 0, 0, 0}, {shape[0], shape[1], low[2], length});
+  fill({0, 0, low[2] + shape[2], 0}, {shape[0], shape[1], high[2], length});
+  for (int64_t r = 0; r < stride; ++r) {
+    int64_t start = result.slack + r * result.pitch;
+    fill({0, 0, low[2], start - result.slack},
+         {shape[0], shape[1], shape[2], result.slack});
+    fill({0, 0, low[2], start + groups}, {shape[0], shape[1], shape[2], tail});
+  }
+  // The blocks: the input's column groups transposed into a view of the
+  // interior rows with rows of `pitch` columns.
+  SmallVector<int64_t> interiorShape{shape[0], shape[1], shape[2],
+                                     stride * result.pitch};
+  SmallVector<int64_t> interiorOffsets{0, 0, low[2], result.slack};
+  Value interior = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get(interiorShape, f32), rows,
+      getAsIndexOpFoldResult(ctx, interiorOffsets),
+      getAsIndexOpFoldResult(ctx, interiorShape), ones(4));
+  SmallVector<ReassociationIndices> split{{0}, {1}, {2}, {3, 4}};
+  SmallVector<int64_t> pitched{shape[0], shape[1], shape[2], stride,
+                               result.pitch};
+  Value blocks = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get(pitched, f32), interior, split);
+  SmallVector<int64_t> blockShape{shape[0], shape[1], shape[2], stride,
+                                  groups};
+  Value target = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get(blockShape, f32), blocks,
+      getAsIndexOpFoldResult(ctx, {0, 0, 0, 0, 0}),
+      getAsIndexOpFoldResult(ctx, blockShape), ones(5));
+  Value view = tensor::ExpandShapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get({shape[0], shape[1], shape[2], groups, stride},
+                            f32),
+      pad.getSource(), split);
+  Value transposed =
+      linalg::TransposeOp::create(rewriter, loc, view, target,
+                                  ArrayRef<int64_t>{0, 1, 2, 4, 3})
+          ->getResult(0);
+  blocks = tensor::InsertSliceOp::create(
+      rewriter, loc, transposed, blocks,
+      getAsIndexOpFoldResult(ctx, {0, 0, 0, 0, 0}),
+      getAsIndexOpFoldResult(ctx, blockShape), ones(5));
+  interior = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get(interiorShape, f32), blocks, split);
+  result.rows = tensor::InsertSliceOp::create(
+      rewriter, loc, interior, rows,
+      getAsIndexOpFoldResult(ctx, interiorOffsets),
+      getAsIndexOpFoldResult(ctx, interiorShape), ones(4));
+  return result;
+}
+
+/// Padded phase `phase`, `width` columns, of paddedPhases' result.
+Value paddedPhaseOf(RewriterBase &rewriter, Location loc,
+                    const PaddedPhases &phases, int64_t phase, int64_t width) {
+  auto type = cast<RankedTensorType>(phases.rows.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t start = phases.slack + phases.block[phase] * phases.pitch -
+                  phases.shift[phase];
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<int64_t> sizes{shape[0], shape[1], shape[2], width};
+  return tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get(sizes, type.getElementType()),
+      phases.rows, getAsIndexOpFoldResult(ctx, {0, 0, 0, start}),
+      getAsIndexOpFoldResult(ctx, sizes),
+      getAsIndexOpFoldResult(ctx, {1, 1, 1, 1}));
+}
+
 void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
@@ -146,15 +276,25 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto phaseStrides = rewriter.getI64TensorAttr({s[0], 1});
   auto phaseDilations = rewriter.getI64TensorAttr({d[0], 1});
   rewriter.setInsertionPoint(op);
+  int64_t count = std::min(s[1], kw);
+  SmallVector<int64_t> widths;
+  for (int64_t p = 0; p < count; ++p)
+    widths.push_back(ow + (kw - p + s[1] - 1) / s[1] - 1);
+  // A padded input: the phases of the unpadded one, padded around.
+  std::optional<PaddedPhases> padded;
+  if (auto pad = input.getDefiningOp<tensor::PadOp>(); pad && pad->hasOneUse())
+    padded = paddedPhases(rewriter, loc, pad, s[1], count, widths);
   // Phase 0 has the most taps and columns.
-  Value phases = transposedPhases(rewriter, loc, input, s[1],
-                                  ow + (kw + s[1] - 1) / s[1] - 1);
-  for (int64_t p = 0; p < std::min(s[1], kw); ++p) {
+  Value phases = padded ? Value()
+                        : transposedPhases(rewriter, loc, input, s[1],
+                                           widths.front());
+  for (int64_t p = 0; p < count; ++p) {
     int64_t tapCount = (kw - p + s[1] - 1) / s[1];
-    int64_t width = ow + tapCount - 1;
+    int64_t width = widths[p];
     Value columns =
-        phases ? phaseOf(rewriter, loc, phases, p, width)
-               : phaseColumns(rewriter, loc, input, s[1], p, width);
+        padded   ? paddedPhaseOf(rewriter, loc, *padded, p, width)
+        : phases ? phaseOf(rewriter, loc, phases, p, width)
+                 : phaseColumns(rewriter, loc, input, s[1], p, width);
     SmallVector<int64_t> tapShape(windowType.getShape());
     tapShape.back() = tapCount;
     if (isa<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation())) {
@@ -185,7 +325,10 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
                 ValueRange{acc}, phaseStrides, phaseDilations)
                 .getResult(0);
   }
+  Operation *pad = input.getDefiningOp<tensor::PadOp>();
   rewriter.replaceOp(op, acc);
+  if (padded && pad->use_empty())
+    rewriter.eraseOp(pad);
 }
 } // namespace
 

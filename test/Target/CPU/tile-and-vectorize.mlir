@@ -164,6 +164,45 @@ func.func @depthwise_strided(%x: tensor<1x32x57x57xf32>, %w: tensor<32x3x3xf32>)
 
 // -----
 
+// A padded input (5x5, stride 2, padding 2, as EfficientNet's) is not
+// copied into a padded tensor first: the phases are built from the
+// unpadded input. Padded phase 0 (padded columns 0, 2, ...) is the
+// input's even columns shifted right by one column of padding, phase 1 its
+// odd columns, likewise shifted; each row holds [pad | 8 even | pad | pad |
+// 8 odd | pad] (blocks of pitch 10 after one column of slack), the
+// transpose writes the blocks, fills write the padded rows and the
+// columns around the blocks, and the windows read phase 0 from column 0
+// (10 columns) and phase 1 from column 10 (9 columns).
+// CHECK-LABEL: func.func @depthwise_strided_padded
+// CHECK-NOT: tensor.pad
+// CHECK: %[[ROWS:.*]] = tensor.empty() : tensor<1x32x20x21xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<1x32x2x21xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<1x32x2x21xf32>
+// CHECK-COUNT-4: linalg.fill {{.*}} -> tensor<1x32x16x1xf32>
+// CHECK: %[[INTERIOR:.*]] = tensor.extract_slice %{{.*}}[0, 0, 2, 1] [1, 32, 16, 20] [1, 1, 1, 1]
+// CHECK: %[[PITCHED:.*]] = tensor.expand_shape %[[INTERIOR]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 32, 16, 2, 10]
+// CHECK: tensor.extract_slice %[[PITCHED]][0, 0, 0, 0, 0] [1, 32, 16, 2, 8]
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 32, 16, 8, 2]
+// CHECK: vector.transfer_write {{.*}} : vector<2x8xf32>, tensor<1x32x16x2x8xf32>
+// CHECK: %[[PHASES:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 2, 1] [1, 32, 16, 20] [1, 1, 1, 1]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0] [32, 5, 3] [1, 1, 2]
+// CHECK: vector.transfer_read %[[PHASES]]{{.*}} : tensor<1x32x20x21xf32>, vector<8xf32>
+// CHECK: tensor.extract_slice %arg1[0, 0, 1] [32, 5, 2] [1, 1, 2]
+// CHECK: vector.transfer_read %[[PHASES]]{{.*}} : tensor<1x32x20x21xf32>, vector<8xf32>
+func.func @depthwise_strided_padded(%x: tensor<1x32x16x16xf32>, %w: tensor<32x5x5xf32>) -> tensor<1x32x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %z : f32
+  } : tensor<1x32x16x16xf32> to tensor<1x32x20x20xf32>
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x32x20x20xf32>, tensor<32x5x5xf32>) outs(%f : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  return %r : tensor<1x32x8x8xf32>
+}
+
+// -----
+
 // Max pooling 3x3 with stride 2 (SqueezeNet's): the same phases, each a
 // vector max over its taps.
 // CHECK-LABEL: func.func @max_pool_strided
