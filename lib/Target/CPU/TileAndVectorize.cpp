@@ -257,9 +257,6 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
       if (ranges[d] > panels)
         schedule.cacheTiles[d] = panels;
     }
-  // A reduction up to twice the k-tile stays whole: a second block would
-  // store and reload every accumulator and keep the result's init as a
-  // pass of its own (see AccumulatorInits.h).
   // Few rows against packed weights (a convolution on a 7x7 or 14x14 map as
   // a matmul, mlc-cpu-small-convolutions-as-matmuls): a block of the rows
   // stays in L2 while the weights stream past once, so a cache block is one
@@ -280,6 +277,9 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     int64_t depth = 2 * nBlock * kTile / (rows + ranges[nDim]);
     kTile = std::max(kTile, depth / kTile * kTile);
   }
+  // A reduction up to twice the k-tile stays whole: a second block would
+  // store and reload every accumulator and keep the result's init as a
+  // pass of its own (see AccumulatorInits.h).
   if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > 2 * kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
 

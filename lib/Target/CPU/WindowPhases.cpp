@@ -151,6 +151,8 @@ paddedPhases(RewriterBase &rewriter, Location loc, tensor::PadOp pad,
       low[0] != 0 || low[1] != 0 || high[0] != 0 || high[1] != 0 ||
       llvm::any_of(low, ShapedType::isDynamic) ||
       llvm::any_of(high, ShapedType::isDynamic) ||
+      llvm::any_of(low, [](int64_t v) { return v < 0; }) ||
+      llvm::any_of(high, [](int64_t v) { return v < 0; }) ||
       xType.getDimSize(3) % stride != 0)
     return std::nullopt;
   SmallVector<int64_t> shape(xType.getShape());
