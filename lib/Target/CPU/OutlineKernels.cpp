@@ -39,6 +39,33 @@ bool isRematerializable(Operation *op) {
           isa<memref::GetGlobalOp>(op));
 }
 
+/// Adds what a kernel needs to read `v` to `arguments` (values passed in)
+/// and `cloned` (ops made again inside, in order): constants and globals
+/// are made again, passable buffers passed, and a static strided view (a
+/// slice of a buffer whose rows are padded, an im2col matrix with aligned
+/// rows) is made again inside from the buffer it views. False when `v`
+/// cannot reach the kernel.
+bool capture(Value v, llvm::SetVector<Value> &arguments,
+             llvm::SetVector<Operation *> &cloned) {
+  Operation *def = v.getDefiningOp();
+  if (isRematerializable(def)) {
+    cloned.insert(def);
+    return true;
+  }
+  if (isPassable(v.getType())) {
+    arguments.insert(v);
+    return true;
+  }
+  if (!isa_and_nonnull<memref::SubViewOp, memref::ExpandShapeOp,
+                       memref::CollapseShapeOp>(def) ||
+      !cast<MemRefType>(v.getType()).hasStaticShape() ||
+      def->getNumOperands() != 1 ||
+      !capture(def->getOperand(0), arguments, cloned))
+    return false;
+  cloned.insert(def);
+  return true;
+}
+
 /// A symbol-friendly suffix from the op's location (the ONNX node name).
 std::string nodeSuffix(Location loc) {
   std::string name;
@@ -87,32 +114,10 @@ struct CPUOutlineKernelsPass
     for (Value operand : kernel->getOperands())
       captured.insert(operand);
     getUsedValuesDefinedAbove(kernel->getRegions(), captured);
-    SmallVector<Value> arguments;
+    llvm::SetVector<Value> arguments;
     llvm::SetVector<Operation *> cloned;
-    // A strided view (a slice of a buffer whose rows are padded, an
-    // im2col matrix with aligned rows) is made again inside the kernel from
-    // the buffer it views, which is passed instead.
-    std::function<bool(Value)> capture = [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      if (isRematerializable(def)) {
-        cloned.insert(def);
-        return true;
-      }
-      if (isPassable(v.getType())) {
-        if (!llvm::is_contained(arguments, v))
-          arguments.push_back(v);
-        return true;
-      }
-      if (!isa_and_nonnull<memref::SubViewOp, memref::ExpandShapeOp,
-                           memref::CollapseShapeOp>(def) ||
-          !cast<MemRefType>(v.getType()).hasStaticShape() ||
-          def->getNumOperands() != 1 || !capture(def->getOperand(0)))
-        return false;
-      cloned.insert(def);
-      return true;
-    };
     for (Value v : captured)
-      if (!capture(v))
+      if (!capture(v, arguments, cloned))
         return;
     if (!llvm::all_of(kernel->getResultTypes(), isPassable))
       return;
@@ -122,7 +127,7 @@ struct CPUOutlineKernelsPass
     std::string suffix = nodeSuffix(kernel->getLoc());
     if (!suffix.empty())
       name += "_" + suffix;
-    auto type = b.getFunctionType(ValueRange(arguments).getTypes(),
+    auto type = b.getFunctionType(ValueRange(arguments.getArrayRef()).getTypes(),
                                   kernel->getResultTypes());
     auto func = func::FuncOp::create(b, kernel->getLoc(), name, type);
     func.setPrivate();
@@ -143,7 +148,8 @@ struct CPUOutlineKernelsPass
     func::ReturnOp::create(inner, kernel->getLoc(), copy->getResults());
 
     OpBuilder outer(kernel);
-    auto call = func::CallOp::create(outer, kernel->getLoc(), func, arguments);
+    auto call = func::CallOp::create(outer, kernel->getLoc(), func,
+                                      arguments.getArrayRef());
     kernel->replaceAllUsesWith(call.getResults());
     kernel->erase();
   }

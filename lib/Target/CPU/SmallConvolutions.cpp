@@ -31,10 +31,12 @@ namespace {
 ///   least 256 deep: 3x3 256 -> 256 on 14x14 1.10 -> 0.94 ms, 512 -> 512 on
 ///   7x7 1.34 -> 0.92 ms, 1x1 1024 -> 256 on 14x14 0.49 -> 0.43 ms. With
 ///   shallower reductions the result's transpose costs more than the
-///   contraction saves (1x1 96 -> 576 on 14x14: 0.105 -> 0.107-0.128 ms),
-///   and on larger maps the convolution's threads split pixels, each
-///   gathering its own (ChunkGathers.h), where a matmul's split output
-///   channels.
+///   contraction saves (1x1 96 -> 576 on 14x14: 0.105 -> 0.107-0.128 ms).
+///   Larger maps stay convolutions: on 27x27 and 56x56 the matmul form is
+///   slower (3x3 32 -> 128 on 27x27 0.23 -> 0.27 ms), on 28x28 no faster
+///   than the convolution with its thread chunks of at least four register
+///   tiles, and a convolution's threads split pixels, each gathering its
+///   own (ChunkGathers.h), where a matmul's split output channels.
 constexpr int64_t kMaxPointwisePixels = 64;
 constexpr int64_t kMaxPixels = 196;
 constexpr int64_t kMinDepth = 256;
