@@ -204,9 +204,13 @@ func.func @depthwise_strided_padded(%x: tensor<1x32x16x16xf32>, %w: tensor<32x5x
 // -----
 
 // Max pooling 3x3 with stride 2 (SqueezeNet's): the same phases, each a
-// vector max over its taps.
+// vector max over its taps. The rows are read with a stride (one row per
+// tile), but the taps still loop inside the column loop, so that the row's
+// maximum stays in a register across them.
 // CHECK-LABEL: func.func @max_pool_strided
 // CHECK: tensor<1x16x55x2x28xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>)
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>)
 // CHECK: arith.maximumf {{.*}} : vector<16xf32>
 // CHECK: arith.maximumf {{.*}} : vector<16xf32>
 func.func @max_pool_strided(%x: tensor<1x16x55x55xf32>) -> tensor<1x16x27x27xf32> {
