@@ -38,7 +38,9 @@ namespace {
 /// mlc's model ABI: the signature is recorded while types are still
 /// tensors, results become destination arguments, every intermediate buffer
 /// is placed in the arena, and memrefs cross the entry point as bare
-/// pointers. `%t` is the weight packing's panel width and `%p` the tiling
+/// pointers. `%t` is the weight packing's panel width, `%d` the vector
+/// width for choosing depthwise convolutions computed channels-last and
+/// `%p` the tiling
 /// pass's options (tiles from the target's vector unit and caches,
 /// `parallel`, schedules), `%w`
 /// moves the weights out of the object when asked, `%s` is the entry-point
@@ -46,7 +48,8 @@ namespace {
 /// OpenMP parallel loops (`__kmpc_*` calls into libomp).
 constexpr llvm::StringLiteral kLoweringPipeline =
     "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
-    "mlc-cpu-small-convolutions-as-matmuls{%t},mlc-cpu-fold-weight-transposes,"
+    "mlc-cpu-small-convolutions-as-matmuls{%t},"
+    "mlc-cpu-channels-last-depthwise{%d},mlc-cpu-fold-weight-transposes,"
     "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
     "mlc-cpu-pack-weights{%t},"
     "mlc-cpu-tile-and-vectorize{%p},"
@@ -120,6 +123,8 @@ public:
     if (!options.scheduleFile.empty())
       tiling += " schedule-file=\"" + options.scheduleFile + "\"";
     text.replace(text.find("%p"), 2, tiling);
+    text.replace(text.find("%d"), 2,
+                 "lanes=" + std::to_string(info.lanes()));
     // Twice: the small convolutions' and the packing's panel width.
     for (int i = 0; i < 2; ++i)
       text.replace(text.find("%t"), 2,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChannelsLast.h"
 #include "ChunkGathers.h"
 #include "TensorTypes.h"
 
@@ -40,60 +41,6 @@ namespace {
 constexpr int64_t kMaxPointwisePixels = 64;
 constexpr int64_t kMaxPixels = 196;
 constexpr int64_t kMinDepth = 256;
-
-Value transpose(RewriterBase &rewriter, Location loc, Value value,
-                ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t d : perm)
-    shape.push_back(type.getDimSize(d));
-  Value empty =
-      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(rewriter, loc, value, empty, perm)
-      ->getResult(0);
-}
-
-/// The elementwise op that is `conv`'s only user and reads nothing else
-/// (an activation, possibly fused from several ops), or null.
-linalg::GenericOp getActivation(linalg::Conv2DNchwFchwOp conv) {
-  Value result = conv->getResult(0);
-  if (!result.hasOneUse())
-    return {};
-  auto generic = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      generic.hasIndexSemantics() ||
-      generic.getDpsInputs()[0] != result ||
-      generic->getResult(0).getType() != result.getType() ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }) ||
-      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
-    return {};
-  return generic;
-}
-
-/// The `[f]` vector that `init` (`[1, f, h, w]`) broadcasts, or null.
-Value getBroadcastBias(Value init) {
-  auto generic = init.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      generic.getNumLoops() != 4)
-    return {};
-  Value bias = generic.getDpsInputs()[0];
-  auto biasType = dyn_cast<RankedTensorType>(bias.getType());
-  Block &body = generic.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  AffineMap map = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
-  if (!biasType || biasType.getRank() != 1 ||
-      map != AffineMap::get(4, 0, {getAffineDimExpr(1, init.getContext())},
-                            init.getContext()) ||
-      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
-           .isIdentity() ||
-      yield.getNumOperands() != 1 || yield.getOperand(0) != body.getArgument(0))
-    return {};
-  return bias;
-}
 
 /// Rewrites a convolution (batch 1, constant weights) chosen above as
 /// `transpose(X^T W^T)`, with `X` its input as `[c, p]` (1x1, stride 1) or
@@ -147,37 +94,10 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // mlc-cpu-fold-weight-transposes folds and mlc-cpu-pack-weights packs.
   Value rhs = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({depth, f}, f32),
-      transpose(rewriter, loc, filter, {1, 2, 3, 0}),
+      mlc::target::createTranspose(rewriter, loc, filter, {1, 2, 3, 0}),
       ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-  // The starting value as [p, f]: a fill again, or the init transposed.
-  Value start;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc, {pixels, f}, f32);
-    start = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-                .getResult(0);
-  } else if (Value bias = getBroadcastBias(init)) {
-    // The bias broadcast that mlc-cpu-fuse-elementwise made the starting
-    // value, broadcast along the rows instead.
-    Value empty = tensor::EmptyOp::create(rewriter, loc, {pixels, f}, f32);
-    AffineExpr dp, df;
-    bindDims(ctx, dp, df);
-    start = linalg::GenericOp::create(
-                rewriter, loc, empty.getType(), ValueRange{bias},
-                ValueRange{empty},
-                ArrayRef<AffineMap>{AffineMap::get(2, 0, {df}, ctx),
-                                    AffineMap::getMultiDimIdentityMap(2, ctx)},
-                SmallVector<utils::IteratorType>(
-                    2, utils::IteratorType::parallel),
-                [](OpBuilder &b, Location l, ValueRange args) {
-                  linalg::YieldOp::create(b, l, args[0]);
-                })
-                .getResult(0);
-  } else {
-    Value flat = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({f, pixels}, f32), init,
-        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-    start = transpose(rewriter, loc, flat, {1, 0});
-  }
+  // The starting value as [p, f].
+  Value start = mlc::target::startAsPixelsByChannels(rewriter, loc, init);
   // Loops (p, f, k); the left-hand side is read as X[k, p]: each step of k
   // broadcasts a register tile's pixels from one row of X.
   AffineExpr dp, df, dk;
@@ -199,29 +119,9 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           })
           .getResult(0);
   // An activation that is the convolution's only user runs on the matmul's
-  // result before the transpose back (elementwise ops commute with it), so
-  // that it stays an epilogue of the contraction's tiles.
-  Operation *replaced = conv;
-  if (linalg::GenericOp activation = getActivation(conv)) {
-    rewriter.setInsertionPoint(activation);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, {pixels, f}, f32);
-    auto moved = linalg::GenericOp::create(
-        rewriter, activation.getLoc(), empty.getType(), ValueRange{product},
-        ValueRange{empty},
-        ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(2, ctx),
-                            AffineMap::getMultiDimIdentityMap(2, ctx)},
-        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel));
-    rewriter.inlineRegionBefore(activation.getRegion(), moved.getRegion(),
-                                moved.getRegion().begin());
-    product = moved.getResult(0);
-    replaced = activation;
-  }
-  Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, transpose(rewriter, loc, product, {1, 0}),
-      ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-  rewriter.replaceOp(replaced, result);
-  if (replaced != conv)
-    rewriter.eraseOp(conv);
+  // result before the transpose back, so that it stays an epilogue of the
+  // contraction's tiles.
+  (void)mlc::target::replaceFromPixelsByChannels(rewriter, conv, product);
   return true;
 }
 

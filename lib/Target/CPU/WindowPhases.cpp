@@ -338,7 +338,8 @@ SmallVector<linalg::LinalgOp>
 mlc::target::collectWindowOps(func::FuncOp func) {
   SmallVector<linalg::LinalgOp> windows;
   func.walk([&](Operation *op) {
-    if (isa<linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
+    if (isa<linalg::DepthwiseConv2DNchwChwOp, linalg::DepthwiseConv2DNhwcHwcOp,
+            linalg::PoolingNchwMaxOp,
             linalg::PoolingNchwSumOp>(op))
       windows.push_back(cast<linalg::LinalgOp>(op));
   });

@@ -202,6 +202,35 @@ def CPUSmallConvolutionsAsMatmuls
                            "mlir::tensor::TensorDialect"];
 }
 
+def CPUChannelsLastDepthwise
+    : Pass<"mlc-cpu-channels-last-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions on narrow maps with channels as lanes";
+  let description = [{
+    A depthwise convolution (batch 1, unit strides and dilations) on a
+    narrow map becomes `linalg.depthwise_conv_2d_nhwc_hwc` between
+    transposes: with NCHW rows as the vector, a 7x7 map fills 7 of 16
+    lanes and a 14-wide row is legalized as 8 + 4 + 2 lanes; with the
+    channels as the vector every lane works and each tap is one weight
+    vector for a tile of pixels. Taken: output rows that fill at most half
+    a vector of `lanes` floats, and rows narrower than two vectors on maps
+    of at most 196 pixels with windows of at least 25 taps (with fewer
+    taps, or on larger maps, the transposes cost more than the taps save).
+    The filter's transpose is a constant that
+    `mlc-cpu-fold-weight-transposes` folds; the input's is the transpose
+    back of a convolution computed channels-last before it
+    (`mlc-cpu-small-convolutions-as-matmuls`) when there is one, which then
+    cancels; a padded input is padded after its transpose; the activation
+    that follows runs before the transpose back, as an epilogue.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"0",
+           "Floats per vector register of the target; 0 takes none">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CPUFoldWeightTransposes : Pass<"mlc-cpu-fold-weight-transposes",
                                     "mlir::func::FuncOp"> {
   let summary = "Transpose constant weights at compile time";

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# ===- strided_windows.py - Strided windows against a numpy reference ---=== #
+# ===- windows.py - Sliding windows against a numpy reference -----------=== #
 #
 # Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 # See LICENSE for license information.
@@ -7,11 +7,13 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   strided_windows.py WORK_DIR
+#   windows.py WORK_DIR
 #
 # Builds depthwise convolutions and max poolings with column strides above
-# one (the column phases of mlc-cpu-tile-and-vectorize), with symmetric,
-# asymmetric and no padding, even and odd widths, compiles each with
+# one (the column phases of mlc-cpu-tile-and-vectorize) and stride-1
+# depthwise convolutions on narrow maps (mlc-cpu-channels-last-depthwise),
+# with symmetric, asymmetric and no padding, even and odd widths and
+# channel counts that are not a multiple of the vector, compiles each with
 # mlc-compile for the triple's generic CPU and for this machine's, runs it
 # with mlc-run (both from PATH) and compares with the
 # same window computed by numpy on the explicitly padded input. Exits
@@ -42,6 +44,13 @@ CASES = [
     (16, 17, 3, 2, [0, 0, 0, 0], "max"),  # SqueezeNet's: odd width
     (16, 64, 3, 2, [1, 1, 1, 1], "dw"),   # phases 32 wide: 16-lane tiles
     (16, 66, 3, 2, [1, 1, 1, 1], "max"),
+    # Stride 1 on narrow maps: channels-last for 16 lanes (7 wide; 14 wide
+    # with 5x5), for 4 lanes with 5x5 on 7 wide.
+    (48, 7, 3, 1, [1, 1, 1, 1], "dw"),    # MobileNetV2's 7x7
+    (40, 7, 5, 1, [2, 2, 2, 2], "dw"),    # EfficientNet's 7x7 5x5
+    (24, 14, 5, 1, [2, 2, 2, 2], "dw"),   # EfficientNet's 14x14 5x5
+    (20, 9, 3, 1, [0, 1, 2, 1], "dw"),    # asymmetric padding
+    (36, 6, 3, 1, [0, 0, 0, 0], "dw"),    # no padding
 ]
 # The generic CPU of the triple (SSE2: 4-lane tiles) and this machine's.
 TARGETS = [[], ["--mcpu=native"]]
