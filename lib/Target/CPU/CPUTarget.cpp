@@ -53,7 +53,7 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
     "mlc-cpu-pack-weights{%t},"
     "mlc-cpu-tile-and-vectorize{%p},"
-    "mlc-cpu-flatten-constants),"
+    "mlc-cpu-flatten-constants,mlc-cpu-concat-in-place),"
     "mlc-cpu-prepare-model-abi,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"

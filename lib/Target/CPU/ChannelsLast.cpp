@@ -31,8 +31,7 @@ linalg::GenericOp mlc::target::getActivation(Value result) {
   if (!generic || generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
-      generic.hasIndexSemantics() ||
-      generic.getDpsInputs()[0] != result ||
+      generic.hasIndexSemantics() || generic.getDpsInputs()[0] != result ||
       generic->getResult(0).getType() != result.getType() ||
       !llvm::all_of(generic.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isIdentity(); }) ||
@@ -69,9 +68,9 @@ Value flatten(RewriterBase &rewriter, Location loc, Value nchw) {
   auto type = cast<RankedTensorType>(nchw.getType());
   return tensor::CollapseShapeOp::create(
       rewriter, loc,
-      RankedTensorType::get({type.getDimSize(1),
-                             type.getDimSize(2) * type.getDimSize(3)},
-                            type.getElementType()),
+      RankedTensorType::get(
+          {type.getDimSize(1), type.getDimSize(2) * type.getDimSize(3)},
+          type.getElementType()),
       nchw, ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
 }
 } // namespace
@@ -89,8 +88,8 @@ Value mlc::target::toPixelsByChannels(RewriterBase &rewriter, Location loc,
   return createTranspose(rewriter, loc, flatten(rewriter, loc, nchw), {1, 0});
 }
 
-Value mlc::target::startAsPixelsByChannels(RewriterBase &rewriter,
-                                           Location loc, Value init) {
+Value mlc::target::startAsPixelsByChannels(RewriterBase &rewriter, Location loc,
+                                           Value init) {
   auto type = cast<RankedTensorType>(init.getType());
   int64_t channels = type.getDimSize(1);
   int64_t pixels = type.getDimSize(2) * type.getDimSize(3);

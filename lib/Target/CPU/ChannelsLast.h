@@ -1,4 +1,4 @@
-//===- ChannelsLast.h - Convolutions computed on [pixels, channels] -*- C++ -*-===//
+//===- ChannelsLast.h - Convolutions on [pixels, channels] ------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -38,8 +38,8 @@ mlir::linalg::GenericOp getActivation(mlir::Value result);
 
 /// `nchw` (`[1, c, h, w]`) as `[h*w, c]`: the matrix it is a transpose of
 /// when it is one (`expand_shape(transpose(m))`), else a transpose.
-mlir::Value toPixelsByChannels(mlir::RewriterBase &rewriter,
-                               mlir::Location loc, mlir::Value nchw);
+mlir::Value toPixelsByChannels(mlir::RewriterBase &rewriter, mlir::Location loc,
+                               mlir::Value nchw);
 
 /// A convolution's starting value `init` (`[1, c, h, w]`) as
 /// `[h*w, c]`: a fill again, the bias broadcast along the rows instead, or

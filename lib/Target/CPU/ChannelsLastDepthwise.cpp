@@ -37,9 +37,9 @@ Value transposeFilter(RewriterBase &rewriter, Location loc, Value filter) {
           rewriter, loc, collapse.getSrc(), {1, 2, 3, 0});
       return tensor::CollapseShapeOp::create(
           rewriter, loc,
-          RankedTensorType::get({type.getDimSize(1), type.getDimSize(2),
-                                 type.getDimSize(0)},
-                                type.getElementType()),
+          RankedTensorType::get(
+              {type.getDimSize(1), type.getDimSize(2), type.getDimSize(0)},
+              type.getElementType()),
           transposed, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
     }
   return mlc::target::createTranspose(rewriter, loc, filter, {1, 2, 0});
@@ -87,8 +87,8 @@ bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   int64_t taps = filterType.getDimSize(1) * filterType.getDimSize(2);
   if (outType.getDimSize(0) != 1 ||
-      !(2 * ow <= lanes || (ow < 2 * lanes && taps >= kMinWideTaps &&
-                            oh * ow <= kMaxWidePixels)))
+      !(2 * ow <= lanes ||
+        (ow < 2 * lanes && taps >= kMinWideTaps && oh * ow <= kMaxWidePixels)))
     return false;
   // A padded input is padded again after its transpose: only its rows and
   // columns, with a constant.
@@ -119,23 +119,22 @@ bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
       newLow.push_back(rewriter.getIndexAttr(v));
     for (int64_t v : {int64_t(0), high[2], high[3], int64_t(0)})
       newHigh.push_back(rewriter.getIndexAttr(v));
-    nhwc = tensor::PadOp::create(
-        rewriter, loc,
-        RankedTensorType::get({1, inputType.getDimSize(2),
-                               inputType.getDimSize(3),
-                               inputType.getDimSize(1)},
-                              inputType.getElementType()),
-        nhwc, newLow, newHigh, padValue);
+    nhwc =
+        tensor::PadOp::create(rewriter, loc,
+                              RankedTensorType::get({1, inputType.getDimSize(2),
+                                                     inputType.getDimSize(3),
+                                                     inputType.getDimSize(1)},
+                                                    inputType.getElementType()),
+                              nhwc, newLow, newHigh, padValue);
   }
   Value start = expandToNhwc(
       rewriter, loc, mlc::target::startAsPixelsByChannels(rewriter, loc, init),
       oh, ow);
-  Value result =
-      linalg::DepthwiseConv2DNhwcHwcOp::create(
-          rewriter, loc, TypeRange{start.getType()},
-          ValueRange{nhwc, transposeFilter(rewriter, loc, filter)},
-          ValueRange{start}, op.getStrides(), op.getDilations())
-          .getResult(0);
+  Value result = linalg::DepthwiseConv2DNhwcHwcOp::create(
+                     rewriter, loc, TypeRange{start.getType()},
+                     ValueRange{nhwc, transposeFilter(rewriter, loc, filter)},
+                     ValueRange{start}, op.getStrides(), op.getDilations())
+                     .getResult(0);
   (void)mlc::target::replaceFromPixelsByChannels(rewriter, op, result);
   return true;
 }

@@ -231,6 +231,28 @@ def CPUChannelsLastDepthwise
                            "mlir::tensor::TensorDialect"];
 }
 
+def CPUConcatInPlace : Pass<"mlc-cpu-concat-in-place", "mlir::func::FuncOp"> {
+  let summary = "Producers of a concatenation write into its slices";
+  let description = [{
+    A concatenation (a `tensor.empty` filled by a chain of
+    `tensor.insert_slice`s) is moved to where its parts are ready: the
+    destination right before the first part's producer, each insertion
+    right after its part. Then the `tensor.empty` each part is computed into
+    (followed back through reshapes, `scf.forall` shared outputs and
+    destination-style inits) is replaced by the destination's slice,
+    reshaped to its type, so that one-shot bufferization writes the part in
+    place: the convolutions of a SqueezeNet fire module write into the
+    concatenation instead of into buffers of their own copied after (5.8 MB
+    of copies per SqueezeNet 1.1 run, 2% of its time at one thread).
+    Upstream's empty-tensor elimination follows only values of one type,
+    and a convolution's `[1, c, h*w]` result is expanded before it is
+    inserted. Any value may stand for an empty tensor, so the rewrite is
+    always correct; bufferization still copies where writing in place would
+    conflict.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def CPUFoldWeightTransposes : Pass<"mlc-cpu-fold-weight-transposes",
                                     "mlir::func::FuncOp"> {
   let summary = "Transpose constant weights at compile time";
