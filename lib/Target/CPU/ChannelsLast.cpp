@@ -24,7 +24,10 @@ Value mlc::target::createTranspose(RewriterBase &rewriter, Location loc,
       ->getResult(0);
 }
 
-linalg::GenericOp mlc::target::getActivation(Value result) {
+namespace {
+/// The elementwise op that is `result`'s only user and reads nothing else
+/// (an activation, possibly fused from several ops), or null.
+linalg::GenericOp getActivation(Value result) {
   if (!result.hasOneUse())
     return {};
   auto generic = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
@@ -40,7 +43,6 @@ linalg::GenericOp mlc::target::getActivation(Value result) {
   return generic;
 }
 
-namespace {
 /// The `[c]` vector that `init` (`[1, c, h, w]`) broadcasts, or null.
 Value getBroadcastBias(Value init) {
   auto generic = init.getDefiningOp<linalg::GenericOp>();
@@ -123,8 +125,8 @@ Value mlc::target::startAsPixelsByChannels(RewriterBase &rewriter, Location loc,
   return createTranspose(rewriter, loc, flatten(rewriter, loc, init), {1, 0});
 }
 
-Value mlc::target::replaceFromPixelsByChannels(RewriterBase &rewriter,
-                                               Operation *op, Value result) {
+void mlc::target::replaceFromPixelsByChannels(RewriterBase &rewriter,
+                                              Operation *op, Value result) {
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   auto resultType = cast<RankedTensorType>(result.getType());
   Location loc = op->getLoc();
@@ -162,5 +164,4 @@ Value mlc::target::replaceFromPixelsByChannels(RewriterBase &rewriter,
   rewriter.replaceOp(replaced, back);
   if (replaced != op)
     rewriter.eraseOp(op);
-  return result;
 }

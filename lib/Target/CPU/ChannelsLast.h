@@ -32,10 +32,6 @@ namespace mlc::target {
 mlir::Value createTranspose(mlir::RewriterBase &rewriter, mlir::Location loc,
                             mlir::Value value, llvm::ArrayRef<int64_t> perm);
 
-/// The elementwise op that is `result`'s only user and reads nothing else
-/// (an activation, possibly fused from several ops), or null.
-mlir::linalg::GenericOp getActivation(mlir::Value result);
-
 /// `nchw` (`[1, c, h, w]`) as `[h*w, c]`: the matrix it is a transpose of
 /// when it is one (`expand_shape(transpose(m))`), else a transpose.
 mlir::Value toPixelsByChannels(mlir::RewriterBase &rewriter, mlir::Location loc,
@@ -48,13 +44,11 @@ mlir::Value startAsPixelsByChannels(mlir::RewriterBase &rewriter,
                                     mlir::Location loc, mlir::Value init);
 
 /// Replaces `op` (whose result is `[1, c, h, w]`) by `result`, the same
-/// values as `[h*w, c]`, transposed back. An activation that is `op`'s only
-/// user runs on `result` before the transpose (elementwise ops commute
-/// with it) and is replaced too. Returns the activation's channels-last
-/// result, or `result` when there is none.
-mlir::Value replaceFromPixelsByChannels(mlir::RewriterBase &rewriter,
-                                        mlir::Operation *op,
-                                        mlir::Value result);
+/// values as `[h*w, c]` or `[1, h, w, c]`, transposed back. An activation
+/// that is `op`'s only user runs on `result` before the transpose
+/// (elementwise ops commute with it) and is replaced too.
+void replaceFromPixelsByChannels(mlir::RewriterBase &rewriter,
+                                 mlir::Operation *op, mlir::Value result);
 
 } // namespace mlc::target
 

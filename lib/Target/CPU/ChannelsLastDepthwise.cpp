@@ -135,7 +135,7 @@ bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
                      ValueRange{nhwc, transposeFilter(rewriter, loc, filter)},
                      ValueRange{start}, op.getStrides(), op.getDilations())
                      .getResult(0);
-  (void)mlc::target::replaceFromPixelsByChannels(rewriter, op, result);
+  mlc::target::replaceFromPixelsByChannels(rewriter, op, result);
   return true;
 }
 

@@ -121,7 +121,7 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // An activation that is the convolution's only user runs on the matmul's
   // result before the transpose back, so that it stays an epilogue of the
   // contraction's tiles.
-  (void)mlc::target::replaceFromPixelsByChannels(rewriter, conv, product);
+  mlc::target::replaceFromPixelsByChannels(rewriter, conv, product);
   return true;
 }
 
