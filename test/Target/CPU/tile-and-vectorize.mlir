@@ -264,12 +264,15 @@ func.func @matvec(%a: tensor<1x1024xf32>, %b: tensor<1024x1000xf32>) -> tensor<1
 
 // A reduction into a small result splits by its iterations (a global
 // average pool's 96 channels of 784 pixels), and a loop nest whose outer
-// loop does not split evenly (3 channels) splits the next one.
+// loop does not split evenly (3 channels) splits the next one. When none
+// splits into 8, 4 or 2 (3 x 111 x 111), the outermost that splits into at
+// least 9 chunks does (37 chunks of 3 rows).
 // CHECK-LABEL: func.func @pool_and_copy
 // PAR-LABEL: func.func @pool_and_copy
 // PAR: scf.forall (%{{.*}}) = (0) to (96) step (12)
 // PAR: scf.forall (%{{.*}}) = (0) to (224) step (28)
-func.func @pool_and_copy(%x: tensor<1x96x784xf32>, %img: tensor<1x3x224x224xf32>) -> (tensor<1x96xf32>, tensor<1x3x224x224xf32>) {
+// PAR: scf.forall (%{{.*}}) = (0) to (111) step (3)
+func.func @pool_and_copy(%x: tensor<1x96x784xf32>, %img: tensor<1x3x224x224xf32>, %odd: tensor<1x3x111x111xf32>) -> (tensor<1x96xf32>, tensor<1x3x224x224xf32>, tensor<1x3x111x111xf32>) {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x96xf32>
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x96xf32>) -> tensor<1x96xf32>
@@ -280,5 +283,7 @@ func.func @pool_and_copy(%x: tensor<1x96x784xf32>, %img: tensor<1x3x224x224xf32>
     }
   %e2 = tensor.empty() : tensor<1x3x224x224xf32>
   %c = linalg.copy ins(%img : tensor<1x3x224x224xf32>) outs(%e2 : tensor<1x3x224x224xf32>) -> tensor<1x3x224x224xf32>
-  return %s, %c : tensor<1x96xf32>, tensor<1x3x224x224xf32>
+  %e3 = tensor.empty() : tensor<1x3x111x111xf32>
+  %c3 = linalg.copy ins(%odd : tensor<1x3x111x111xf32>) outs(%e3 : tensor<1x3x111x111xf32>) -> tensor<1x3x111x111xf32>
+  return %s, %c, %c3 : tensor<1x96xf32>, tensor<1x3x224x224xf32>, tensor<1x3x111x111xf32>
 }
