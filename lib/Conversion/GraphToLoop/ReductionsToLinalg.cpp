@@ -74,6 +74,8 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     auto result = getStaticType(op.getResult());
     if (!in || !result)
       return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (op.getDynamicAxes())
+      return rewriter.notifyMatchFailure(op, "axes computed at run time");
     Type element = in.getElementType();
     bool isFloat = isa<FloatType>(element);
     if (!isFloat && (!element.isSignlessInteger() || element.isInteger(1) ||

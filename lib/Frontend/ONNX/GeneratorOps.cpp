@@ -57,7 +57,7 @@ LogicalResult convertSize(NodeImporter &n) {
     return failure();
   return n.emit<ReduceProdOp>(shape->getResult(), DenseI64ArrayAttr(),
                               n.builder.getBoolAttr(false),
-                              n.builder.getBoolAttr(false));
+                              n.builder.getBoolAttr(false), Value());
 }
 
 LogicalResult convertGatherElements(NodeImporter &n) {
@@ -215,9 +215,9 @@ LogicalResult expandResizeAxes(NodeImporter &n, Value &roi, Value &scales,
   for (auto [i, value] : llvm::enumerate(given.getValues<APFloat>()))
     full[axes[i]] = static_cast<float>(value.convertToDouble());
   auto fullType = RankedTensorType::get({rank}, b.getF32Type());
-  scales = ConstantOp::create(
-      n.builder, n.loc, fullType,
-      cast<ElementsAttr>(DenseElementsAttr::get(fullType, ArrayRef<float>(full))));
+  scales = ConstantOp::create(n.builder, n.loc, fullType,
+                              cast<ElementsAttr>(DenseElementsAttr::get(
+                                  fullType, ArrayRef<float>(full))));
   return success();
 }
 
@@ -316,8 +316,8 @@ LogicalResult convertResize(NodeImporter &n) {
   if (policy != "stretch") {
     if (policy != "not_larger" && policy != "not_smaller")
       return n.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
-    if (sizes && failed(keepAspectRatio(n, policy == "not_larger", sizes,
-                                        sizesScales)))
+    if (sizes &&
+        failed(keepAspectRatio(n, policy == "not_larger", sizes, sizesScales)))
       return failure();
   }
   Builder &b = n.builder;

@@ -43,8 +43,8 @@ FailureOr<Value> buildNegativeLogLikelihood(NodeImporter &n, Value x, Value t,
   // Ignored targets read class 0 and get weight 0.
   Value mask;
   if (n.getAttr("ignore_index")) {
-    Value ignore = n.getScalarConstant(indexType,
-                                       double(n.getInt("ignore_index", 0)));
+    Value ignore =
+        n.getScalarConstant(indexType, double(n.getInt("ignore_index", 0)));
     FailureOr<EqualOp> eq = n.create<EqualOp>(t, ignore);
     if (failed(eq))
       return failure();
@@ -59,21 +59,23 @@ FailureOr<Value> buildNegativeLogLikelihood(NodeImporter &n, Value x, Value t,
     t = safe->getResult();
   }
 
-  FailureOr<UnsqueezeOp> index = n.create<UnsqueezeOp>(t, axis1);
+  FailureOr<UnsqueezeOp> index = n.create<UnsqueezeOp>(t, axis1, Value());
   if (failed(index))
     return failure();
-  FailureOr<GatherElementsOp> picked = n.create<GatherElementsOp>(
-      x, index->getResult(), b.getI64IntegerAttr(1));
+  FailureOr<GatherElementsOp> picked =
+      n.create<GatherElementsOp>(x, index->getResult(), b.getI64IntegerAttr(1));
   if (failed(picked))
     return failure();
-  FailureOr<SqueezeOp> value = n.create<SqueezeOp>(picked->getResult(), axis1);
+  FailureOr<SqueezeOp> value =
+      n.create<SqueezeOp>(picked->getResult(), axis1, Value());
   if (failed(value))
     return failure();
 
   // Per-element weights: w[t], masked; none means 1 (or the mask).
   Value w;
   if (weight) {
-    FailureOr<GatherOp> wt = n.create<GatherOp>(weight, t, b.getI64IntegerAttr(0));
+    FailureOr<GatherOp> wt =
+        n.create<GatherOp>(weight, t, b.getI64IntegerAttr(0));
     if (failed(wt))
       return failure();
     w = wt->getResult();
@@ -100,8 +102,9 @@ FailureOr<Value> buildNegativeLogLikelihood(NodeImporter &n, Value x, Value t,
     return loss->getResult();
 
   auto sumAll = [&](Value v) -> FailureOr<Value> {
-    FailureOr<ReduceSumOp> s = n.create<ReduceSumOp>(
-        v, DenseI64ArrayAttr(), b.getBoolAttr(false), b.getBoolAttr(false));
+    FailureOr<ReduceSumOp> s =
+        n.create<ReduceSumOp>(v, DenseI64ArrayAttr(), b.getBoolAttr(false),
+                              b.getBoolAttr(false), Value());
     if (failed(s))
       return failure();
     return s->getResult();
@@ -112,7 +115,7 @@ FailureOr<Value> buildNegativeLogLikelihood(NodeImporter &n, Value x, Value t,
   if (!w) {
     FailureOr<ReduceMeanOp> mean = n.create<ReduceMeanOp>(
         loss->getResult(), DenseI64ArrayAttr(), b.getBoolAttr(false),
-        b.getBoolAttr(false));
+        b.getBoolAttr(false), Value());
     if (failed(mean))
       return failure();
     return mean->getResult();

@@ -107,7 +107,8 @@ LogicalResult convertTrainingBatchNorm(NodeImporter &n) {
     axes.push_back(d);
   auto mean = [&](Value v, bool keep) {
     return n.create<ReduceMeanOp>(v, b.getDenseI64ArrayAttr(axes),
-                                  b.getBoolAttr(keep), b.getBoolAttr(false));
+                                  b.getBoolAttr(keep), b.getBoolAttr(false),
+                                  Value());
   };
   FailureOr<ReduceMeanOp> batchMean = mean(x, false);
   FailureOr<ReduceMeanOp> keptMean = mean(x, true);
@@ -123,10 +124,10 @@ LogicalResult convertTrainingBatchNorm(NodeImporter &n) {
   FailureOr<ReduceMeanOp> batchVar = mean(squared->getResult(), false);
   if (failed(batchVar))
     return failure();
-  if (failed(n.emit<BatchNormOp>(
-          x, n.getInput(1), n.getInput(2), batchMean->getResult(),
-          batchVar->getResult(),
-          b.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)))))
+  if (failed(
+          n.emit<BatchNormOp>(x, n.getInput(1), n.getInput(2),
+                              batchMean->getResult(), batchVar->getResult(),
+                              b.getF32FloatAttr(n.getFloat("epsilon", 1e-5f)))))
     return failure();
   Type element = type.getElementType();
   float momentum = n.getFloat("momentum", 0.9f);
@@ -186,14 +187,16 @@ LogicalResult convertMVN(NodeImporter &n) {
   Builder &b = n.builder;
   auto mean = [&](Value v) {
     return n.create<ReduceMeanOp>(v, b.getDenseI64ArrayAttr(axes),
-                                  b.getBoolAttr(true), b.getBoolAttr(false));
+                                  b.getBoolAttr(true), b.getBoolAttr(false),
+                                  Value());
   };
   FailureOr<ReduceMeanOp> mu = mean(x);
   FailureOr<MulOp> squared = n.create<MulOp>(x, x);
   if (failed(mu) || failed(squared))
     return failure();
   FailureOr<ReduceMeanOp> meanOfSquares = mean(squared->getResult());
-  FailureOr<MulOp> squaredMean = n.create<MulOp>(mu->getResult(), mu->getResult());
+  FailureOr<MulOp> squaredMean =
+      n.create<MulOp>(mu->getResult(), mu->getResult());
   if (failed(meanOfSquares) || failed(squaredMean))
     return failure();
   FailureOr<SubOp> variance =
@@ -242,7 +245,7 @@ LogicalResult convertLayerNorm(NodeImporter &n) {
       b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
   auto mean = [&](Value v) {
     return n.create<ReduceMeanOp>(v, axes, b.getBoolAttr(true),
-                                  b.getBoolAttr(false));
+                                  b.getBoolAttr(false), Value());
   };
   FailureOr<ReduceMeanOp> mu = mean(x);
   if (failed(mu))

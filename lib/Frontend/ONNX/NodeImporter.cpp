@@ -118,6 +118,14 @@ NodeImporter::getConstantInts(Value v) const {
                       [](const llvm::APInt &a) { return a.getSExtValue(); }));
 }
 
+LogicalResult NodeImporter::checkRunTimeAxes(Value axes) {
+  auto type = dyn_cast<TensorType>(axes.getType());
+  if (!type || !type.getElementType().isInteger(64) ||
+      (type.hasRank() && type.getRank() != 1))
+    return fail("axes must be a 1-D int64 tensor");
+  return success();
+}
+
 Type NodeImporter::getElementType(Value v) {
   return cast<TensorType>(v.getType()).getElementType();
 }
@@ -164,6 +172,7 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addControlFlowConverters(t);
     addSequenceConverters(t);
     addLossConverters(t);
+    addSelectionConverters(t);
     return t;
   }();
   return table;

@@ -102,7 +102,7 @@ public:
   mlir::FailureOr<OpTy> create(Args &&...args) {
     mlir::OperationState state(loc, OpTy::getOperationName());
     // Placeholder result types, replaced by the inferred ones below.
-    llvm::SmallVector<mlir::Type, 3> placeholders(getNumResults<OpTy>());
+    llvm::SmallVector<mlir::Type, 4> placeholders(getNumResults<OpTy>());
     OpTy::build(builder, state, mlir::TypeRange(placeholders),
                 std::forward<Args>(args)...);
     state.types.clear();
@@ -121,10 +121,12 @@ public:
       return 1;
     else if constexpr (OpTy::template hasTrait<NResults<2>::Impl>())
       return 2;
-    else {
-      static_assert(OpTy::template hasTrait<NResults<3>::Impl>(),
-                    "create<> supports ops with 1 to 3 results");
+    else if constexpr (OpTy::template hasTrait<NResults<3>::Impl>())
       return 3;
+    else {
+      static_assert(OpTy::template hasTrait<NResults<4>::Impl>(),
+                    "create<> supports ops with 1 to 4 results");
+      return 4;
     }
   }
 
@@ -145,6 +147,9 @@ public:
   /// The values of a constant integer tensor input, or nullopt.
   std::optional<llvm::SmallVector<int64_t>>
   getConstantInts(mlir::Value v) const;
+  /// Checks that `axes`, a node input computed at run time, is a 1-D i64
+  /// tensor, for an op's `dynamic_axes` operand.
+  llvm::LogicalResult checkRunTimeAxes(mlir::Value axes);
   /// The element type of tensor value `v`.
   static mlir::Type getElementType(mlir::Value v);
 
@@ -191,6 +196,7 @@ void addQuantConverters(ConverterTable &table);
 void addControlFlowConverters(ConverterTable &table);
 void addSequenceConverters(ConverterTable &table);
 void addLossConverters(ConverterTable &table);
+void addSelectionConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

@@ -25,12 +25,12 @@ template <typename OpTy> ConvertFn reduce(int64_t axesAsInputSince) {
     if (failed(n.expectInputs(1, axesInput ? 2 : 1)))
       return failure();
     std::optional<llvm::SmallVector<int64_t>> axes;
+    Value dynamicAxes;
     if (axesInput) {
       if (n.hasInput(1)) {
         axes = n.getConstantInts(n.getInput(1));
-        if (!axes)
-          return n.fail("axes must be a constant (computed axes are not "
-                        "supported)");
+        if (!axes && failed(n.checkRunTimeAxes(dynamicAxes = n.getInput(1))))
+          return failure();
       }
     } else {
       axes = n.getInts("axes");
@@ -40,7 +40,7 @@ template <typename OpTy> ConvertFn reduce(int64_t axesAsInputSince) {
         n.getInput(0),
         axes ? b.getDenseI64ArrayAttr(*axes) : DenseI64ArrayAttr(),
         b.getBoolAttr(n.getInt("keepdims", 1) != 0),
-        b.getBoolAttr(n.getInt("noop_with_empty_axes", 0) != 0));
+        b.getBoolAttr(n.getInt("noop_with_empty_axes", 0) != 0), dynamicAxes);
   };
 }
 

@@ -83,8 +83,9 @@ LogicalResult convertEyeLike(NodeImporter &n) {
       else if (element.isInteger(1))
         values.push_back(n.builder.getBoolAttr(v != 0));
       else if (isa<IntegerType>(element))
-        values.push_back(n.builder.getIntegerAttr(element, APInt(
-            element.getIntOrFloatBitWidth(), static_cast<uint64_t>(v))));
+        values.push_back(n.builder.getIntegerAttr(
+            element,
+            APInt(element.getIntOrFloatBitWidth(), static_cast<uint64_t>(v))));
       else
         return n.fail("unsupported dtype");
     }
@@ -106,41 +107,50 @@ LogicalResult convertFlatten(NodeImporter &n) {
                            n.builder.getI64IntegerAttr(n.getInt("axis", 1)));
 }
 
-/// Squeeze/Unsqueeze axes: an attribute before opset 13, input 1 after.
-FailureOr<std::optional<llvm::SmallVector<int64_t>>> getAxes(NodeImporter &n) {
-  if (n.opset < 13)
-    return n.getInts("axes");
-  if (!n.hasInput(1))
-    return std::optional<llvm::SmallVector<int64_t>>();
-  auto axes = n.getConstantInts(n.getInput(1));
-  if (!axes) {
-    (void)n.fail("axes must be a constant");
-    return failure();
+/// Squeeze/Unsqueeze axes: an attribute before opset 13, input 1 after,
+/// which is either a constant (`axes`) or computed (`dynamic`).
+LogicalResult getAxes(NodeImporter &n,
+                      std::optional<llvm::SmallVector<int64_t>> &axes,
+                      Value &dynamic) {
+  if (n.opset < 13) {
+    axes = n.getInts("axes");
+    return success();
   }
-  return std::optional(*axes);
+  if (!n.hasInput(1))
+    return success();
+  axes = n.getConstantInts(n.getInput(1));
+  if (axes)
+    return success();
+  dynamic = n.getInput(1);
+  return n.checkRunTimeAxes(dynamic);
 }
 
 LogicalResult convertSqueeze(NodeImporter &n) {
   if (failed(n.expectInputs(1, n.opset < 13 ? 1 : 2)))
     return failure();
-  auto axes = getAxes(n);
-  if (failed(axes))
+  std::optional<llvm::SmallVector<int64_t>> axes;
+  Value dynamic;
+  if (failed(getAxes(n, axes, dynamic)))
     return failure();
   return n.emit<SqueezeOp>(n.getInput(0),
-                           *axes ? n.builder.getDenseI64ArrayAttr(**axes)
-                                 : DenseI64ArrayAttr());
+                           axes ? n.builder.getDenseI64ArrayAttr(*axes)
+                                : DenseI64ArrayAttr(),
+                           dynamic);
 }
 
 LogicalResult convertUnsqueeze(NodeImporter &n) {
   if (failed(n.expectInputs(n.opset < 13 ? 1 : 2, n.opset < 13 ? 1 : 2)))
     return failure();
-  auto axes = getAxes(n);
-  if (failed(axes))
+  std::optional<llvm::SmallVector<int64_t>> axes;
+  Value dynamic;
+  if (failed(getAxes(n, axes, dynamic)))
     return failure();
-  if (!*axes)
+  if (!axes && !dynamic)
     return n.fail("axes is required");
   return n.emit<UnsqueezeOp>(n.getInput(0),
-                             n.builder.getDenseI64ArrayAttr(**axes));
+                             axes ? n.builder.getDenseI64ArrayAttr(*axes)
+                                  : DenseI64ArrayAttr(),
+                             dynamic);
 }
 
 LogicalResult convertTranspose(NodeImporter &n) {
@@ -185,6 +195,38 @@ LogicalResult convertSlice(NodeImporter &n) {
                          n.getInput(3), n.getInput(4));
 }
 
+/// Split with sizes computed at run time: output i is the Slice between
+/// the sums of the first i and i + 1 sizes (ReduceSum of Slices of
+/// `split`, which constant evaluation folds once `split` is known).
+LogicalResult splitAtRunTime(NodeImporter &n, Value input, int64_t axis,
+                             Value split) {
+  auto splitType = dyn_cast<RankedTensorType>(split.getType());
+  if (!splitType || splitType.getRank() != 1 ||
+      !splitType.getElementType().isInteger(64))
+    return n.fail("split must be a 1-D int64 tensor");
+  int64_t outputs = n.node.output_size();
+  if (!splitType.isDynamicDim(0) && splitType.getDimSize(0) != outputs)
+    return n.fail("has " + llvm::Twine(outputs) + " outputs but " +
+                  llvm::Twine(splitType.getDimSize(0)) + " split sizes");
+  Builder &b = n.builder;
+  Value zero = n.getI64Constant({0}), axes = n.getI64Constant({axis});
+  Value start = zero;
+  for (int64_t i = 1; i <= outputs; ++i) {
+    FailureOr<SliceOp> head =
+        n.create<SliceOp>(split, zero, n.getI64Constant({i}), Value(), Value());
+    if (failed(head))
+      return failure();
+    FailureOr<ReduceSumOp> end = n.create<ReduceSumOp>(
+        head->getResult(), DenseI64ArrayAttr(), b.getBoolAttr(true),
+        b.getBoolAttr(false), Value());
+    if (failed(end) ||
+        failed(n.emit<SliceOp>(input, start, end->getResult(), axes, Value())))
+      return failure();
+    start = end->getResult();
+  }
+  return success();
+}
+
 /// Split becomes one Slice per output. The sizes come from the `split`
 /// attribute (before opset 13) or input, or divide the axis evenly, which
 /// then must be static.
@@ -202,14 +244,14 @@ LogicalResult convertSplit(NodeImporter &n) {
   if (axis < 0)
     axis += rank;
   std::optional<llvm::SmallVector<int64_t>> sizes;
+  int64_t outputs = n.node.output_size();
   if (n.opset < 13) {
     sizes = n.getInts("split");
   } else if (n.hasInput(1)) {
     sizes = n.getConstantInts(n.getInput(1));
     if (!sizes)
-      return n.fail("split sizes must be a constant");
+      return splitAtRunTime(n, input, axis, n.getInput(1));
   }
-  int64_t outputs = n.node.output_size();
   int64_t dim = type.getDimSize(axis);
   if (!sizes) {
     if (ShapedType::isDynamic(dim))

@@ -126,3 +126,22 @@ func.func @fold_shape(%x: tensor<2x3x4xf32>) -> tensor<2xi64> {
   %0 = mlc_graph.shape %x {start = -2 : i64} : (tensor<2x3x4xf32>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }
+
+// -----
+
+// Axes operands known at compile time (constants, or of length 0) move
+// into the attribute the lowerings read; run-time ones stay.
+// CHECK-LABEL: func @known_axes
+// CHECK: mlc_graph.squeeze %{{.*}} {axes = array<i64: 0>} : (tensor<1x3xf32>) -> tensor<3xf32>
+// CHECK: mlc_graph.reduce_sum %{{.*}} : (tensor<1x3xf32>) -> tensor<1x1xf32>
+// CHECK: mlc_graph.unsqueeze %{{.*}} {axes = array<i64>} : (tensor<1x3xf32>) -> tensor<1x3xf32>
+// CHECK: mlc_graph.reduce_l2 %{{.*}} axes %{{.*}} : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<1x?xf32>
+func.func @known_axes(%x: tensor<1x3xf32>, %none: tensor<0xi64>, %axes: tensor<1xi64>)
+    -> (tensor<3xf32>, tensor<1x1xf32>, tensor<1x3xf32>, tensor<1x?xf32>) {
+  %c = mlc_graph.constant dense<[0]> : tensor<1xi64>
+  %0 = mlc_graph.squeeze %x axes %c : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<3xf32>
+  %1 = mlc_graph.reduce_sum %x axes %none : (tensor<1x3xf32>, tensor<0xi64>) -> tensor<1x1xf32>
+  %2 = mlc_graph.unsqueeze %x axes %none : (tensor<1x3xf32>, tensor<0xi64>) -> tensor<1x3xf32>
+  %3 = mlc_graph.reduce_l2 %x axes %axes : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<1x?xf32>
+  return %0, %1, %2, %3 : tensor<3xf32>, tensor<1x1xf32>, tensor<1x3xf32>, tensor<1x?xf32>
+}

@@ -51,3 +51,17 @@ func.func @div_by_zero() -> tensor<2xi64> {
   %0 = mlc_graph.div %a, %b : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }
+
+// -----
+
+// A reduction whose axes operand is a constant folds with those axes.
+// CHECK-LABEL: func @reduce_constant_axes_operand
+// CHECK: mlc_graph.constant dense<[5, 7, 9]> : tensor<3xi64>
+// NOFOLD-LABEL: func @reduce_constant_axes_operand
+// NOFOLD: mlc_graph.reduce_sum
+func.func @reduce_constant_axes_operand() -> tensor<*xi64> {
+  %x = mlc_graph.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %axes = mlc_graph.constant dense<[0]> : tensor<1xi64>
+  %0 = mlc_graph.reduce_sum %x axes %axes {keepdims = false} : (tensor<2x3xi64>, tensor<1xi64>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}

@@ -108,3 +108,31 @@ func.func @if_runtime(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<2x5xf32>) 
   } : (tensor<i1>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Axes computed at run time leave only what does not depend on them: the
+// rank from how many axes there are (or kept dims), and kept size-1 dims.
+// Constant operands give the full shape.
+// CHECK-LABEL: func @run_time_axes
+// CHECK: mlc_graph.squeeze {{.*}} -> tensor<?x?xf32>
+// CHECK: mlc_graph.unsqueeze {{.*}} -> tensor<?x?x?x?x?xf32>
+// CHECK: mlc_graph.reduce_sum {{.*}} -> tensor<1x?x?xf32>
+// CHECK: mlc_graph.reduce_max {{.*}} {keepdims = false} {{.*}} -> tensor<?xf32>
+// CHECK: mlc_graph.unsqueeze {{.*}} -> tensor<?x?x?x?xf32>
+// CHECK: mlc_graph.reduce_mean {{.*}} -> tensor<1x3x1xf32>
+// CHECK: mlc_graph.unsqueeze {{.*}} -> tensor<1x3x4x1xf32>
+func.func @run_time_axes(%x: tensor<1x3x4xf32>, %axes: tensor<1xi64>,
+                         %two: tensor<2xi64>)
+    -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>,
+        tensor<*xf32>, tensor<*xf32>) {
+  %c = mlc_graph.constant dense<[-1]> : tensor<1xi64>
+  %0 = mlc_graph.squeeze %x axes %axes : (tensor<1x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %1 = mlc_graph.unsqueeze %x axes %two : (tensor<1x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %2 = mlc_graph.reduce_sum %x axes %axes : (tensor<1x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %3 = mlc_graph.reduce_max %x axes %two {keepdims = false} : (tensor<1x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %4 = mlc_graph.unsqueeze %0 axes %two : (tensor<*xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %5 = mlc_graph.reduce_mean %x axes %c : (tensor<1x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %6 = mlc_graph.unsqueeze %x axes %c : (tensor<1x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0, %1, %2, %3, %5, %6 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}

@@ -315,3 +315,27 @@ func.func @constant_type() {
   %0 = "mlc_graph.constant"() {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<3xi64>
   return
 }
+
+// -----
+
+func.func @axes_twice(%x: tensor<1x3xf32>, %axes: tensor<1xi64>) {
+  // expected-error @+1 {{'mlc_graph.squeeze' op takes axes as an attribute or an operand, not both}}
+  %0 = mlc_graph.squeeze %x axes %axes {axes = array<i64: 0>} : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @unsqueeze_without_axes(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'mlc_graph.unsqueeze' op needs axes}}
+  %0 = mlc_graph.unsqueeze %x : (tensor<3xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @axes_of_rank_two(%x: tensor<2x3xf32>, %axes: tensor<1x1xi64>) {
+  // expected-error @+1 {{'mlc_graph.reduce_sum' op expects 1-D dynamic_axes, got rank 2}}
+  %0 = mlc_graph.reduce_sum %x axes %axes : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<*xf32>
+  return
+}

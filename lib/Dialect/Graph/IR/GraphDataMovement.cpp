@@ -97,9 +97,22 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   if (!input)
     return pushTensor(types, std::nullopt, element);
   int64_t rank = input->size();
+  GivenAxes given = getGivenAxes(adaptor.getAxes(), adaptor.getDynamicAxes());
+  if (given.given && !given.values) {
+    // Axes known at run time only: the rank follows from how many.
+    if (given.count == kDyn)
+      return pushTensor(types, std::nullopt, element);
+    if (given.count > rank)
+      return shapeError(loc, getOperationName(), "cannot squeeze ", given.count,
+                        " dims of a rank-", rank, " input");
+    return pushTensor(
+        types,
+        ArrayRef<int64_t>(SmallVector<int64_t>(rank - given.count, kDyn)),
+        element);
+  }
   SmallVector<bool> drop(rank, false);
-  if (std::optional<ArrayRef<int64_t>> axesAttr = adaptor.getAxes()) {
-    auto axes = normalizeAxes(*axesAttr, rank);
+  if (given.values) {
+    auto axes = normalizeAxes(*given.values, rank);
     if (!axes)
       return shapeError(loc, getOperationName(), axes.takeError());
     for (int64_t a : *axes) {
@@ -123,14 +136,22 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return pushTensor(types, ArrayRef<int64_t>(out), element);
 }
 
+LogicalResult SqueezeOp::verify() {
+  return verifyAxesForms(*this, /*required=*/false);
+}
+
 LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
                                             Adaptor adaptor, Types &types) {
   Type element = getElementType(adaptor.getInput());
   auto input = getTensorShape(adaptor.getInput());
-  if (!input)
+  GivenAxes given = getGivenAxes(adaptor.getAxes(), adaptor.getDynamicAxes());
+  if (!input || given.count == kDyn)
     return pushTensor(types, std::nullopt, element);
-  int64_t rank = input->size() + adaptor.getAxes().size();
-  auto axes = normalizeAxes(adaptor.getAxes(), rank);
+  int64_t rank = input->size() + given.count;
+  if (!given.values)
+    return pushTensor(
+        types, ArrayRef<int64_t>(SmallVector<int64_t>(rank, kDyn)), element);
+  auto axes = normalizeAxes(*given.values, rank);
   if (!axes)
     return shapeError(loc, getOperationName(), axes.takeError());
   SmallVector<int64_t> out(rank, 1);
@@ -141,6 +162,10 @@ LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
     if (!inserted[i])
       out[i] = (*input)[j++];
   return pushTensor(types, ArrayRef<int64_t>(out), element);
+}
+
+LogicalResult UnsqueezeOp::verify() {
+  return verifyAxesForms(*this, /*required=*/true);
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, OptLoc loc,

@@ -223,6 +223,30 @@ struct ComposeReshapes : OpRewritePattern<ReshapeOp> {
     return success();
   }
 };
+
+/// Moves known `dynamic_axes` (a constant, or of static length 0) into the
+/// `axes` attribute, which is what the lowerings read; no axes at all
+/// stay an absent attribute except for Unsqueeze, which needs one. The
+/// result type was already refined by shape inference, which reads the
+/// operand the same way.
+template <typename OpTy> struct KnownAxesToAttribute : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value dynamic = op.getDynamicAxes();
+    if (!dynamic)
+      return rewriter.notifyMatchFailure(op, "no dynamic_axes");
+    GivenAxes axes = getGivenAxes(std::nullopt, dynamic);
+    if (!axes.values)
+      return rewriter.notifyMatchFailure(op, "axes known at run time only");
+    rewriter.modifyOpInPlace(op, [&] {
+      if (!axes.values->empty() || std::is_same_v<OpTy, UnsqueezeOp>)
+        op.setAxesAttr(rewriter.getDenseI64ArrayAttr(*axes.values));
+      op.getDynamicAxesMutable().clear();
+    });
+    return success();
+  }
+};
 } // namespace
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -234,3 +258,22 @@ void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
   results.add<ComposeReshapes>(context);
 }
+
+#define MLC_GRAPH_AXES_CANONICALIZATION(OP)                                    \
+  void OP::getCanonicalizationPatterns(RewritePatternSet &results,             \
+                                       MLIRContext *context) {                 \
+    results.add<KnownAxesToAttribute<OP>>(context);                            \
+  }
+MLC_GRAPH_AXES_CANONICALIZATION(SqueezeOp)
+MLC_GRAPH_AXES_CANONICALIZATION(UnsqueezeOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceSumOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceMeanOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceMaxOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceMinOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceProdOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceL2Op)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceLogSumExpOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceLogSumOp)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceL1Op)
+MLC_GRAPH_AXES_CANONICALIZATION(ReduceSumSquareOp)
+#undef MLC_GRAPH_AXES_CANONICALIZATION

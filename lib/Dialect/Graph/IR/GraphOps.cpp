@@ -124,9 +124,31 @@ LogicalResult inferReduce(OptLoc loc, StringRef opName, Adaptor adaptor,
   Value input = adaptor.getInput();
   auto shape = getTensorShape(input);
   Type element = getElementType(input);
-  std::optional<ArrayRef<int64_t>> axesAttr = adaptor.getAxes();
-  bool noAxes = !axesAttr || axesAttr->empty();
-  if (noAxes && getBoolOr(adaptor.getNoopWithEmptyAxesAttr(), false)) {
+  GivenAxes given = getGivenAxes(adaptor.getAxes(), adaptor.getDynamicAxes());
+  bool keepdims = getBoolOr(adaptor.getKeepdimsAttr(), true);
+  bool noop = getBoolOr(adaptor.getNoopWithEmptyAxesAttr(), false);
+  if (given.given && !given.values) {
+    // Axes known at run time only: the rank is known when dims are kept
+    // (size-1 dims stay 1 either way) or from how many axes there are.
+    if (!shape)
+      return pushTensor(types, std::nullopt, element);
+    int64_t rank = shape->size();
+    if (keepdims) {
+      SmallVector<int64_t> out;
+      for (int64_t d : *shape)
+        out.push_back(d == 1 ? 1 : kDyn);
+      return pushTensor(types, ArrayRef<int64_t>(out), element);
+    }
+    if (given.count == kDyn || (given.count == 0 && noop))
+      return pushTensor(types, std::nullopt, element);
+    if (given.count > rank)
+      return shapeError(loc, opName, given.count, " axes for rank ", rank);
+    int64_t outRank = given.count == 0 ? 0 : rank - given.count;
+    return pushTensor(
+        types, ArrayRef<int64_t>(SmallVector<int64_t>(outRank, kDyn)), element);
+  }
+  bool noAxes = !given.values || given.values->empty();
+  if (noAxes && noop) {
     types.push_back(input.getType());
     return success();
   }
@@ -135,7 +157,7 @@ LogicalResult inferReduce(OptLoc loc, StringRef opName, Adaptor adaptor,
   int64_t rank = shape->size();
   SmallVector<bool> reduced(rank, noAxes);
   if (!noAxes) {
-    auto axes = normalizeAxes(*axesAttr, rank);
+    auto axes = normalizeAxes(*given.values, rank);
     if (!axes)
       return shapeError(loc, opName, axes.takeError());
     for (int64_t a : *axes)
@@ -145,7 +167,7 @@ LogicalResult inferReduce(OptLoc loc, StringRef opName, Adaptor adaptor,
   for (int64_t i = 0; i < rank; ++i) {
     if (!reduced[i])
       out.push_back((*shape)[i]);
-    else if (getBoolOr(adaptor.getKeepdimsAttr(), true))
+    else if (keepdims)
       out.push_back(1);
   }
   return pushTensor(types, ArrayRef<int64_t>(out), element);
@@ -529,6 +551,9 @@ LogicalResult HardmaxOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   LogicalResult OP::inferReturnTypes(MLIRContext *, OptLoc loc,                \
                                      Adaptor adaptor, Types &types) {          \
     return inferReduce(loc, getOperationName(), adaptor, types);               \
+  }                                                                            \
+  LogicalResult OP::verify() {                                                 \
+    return verifyAxesForms(*this, /*required=*/false);                         \
   }
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceSumOp)
 MLC_GRAPH_REDUCE_SHAPE_FN(ReduceMeanOp)

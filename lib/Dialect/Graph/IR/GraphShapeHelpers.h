@@ -95,6 +95,53 @@ inline std::optional<SmallVector<double>> getConstantFloats(Value v) {
       [](const llvm::APFloat &a) { return a.convertToDouble(); }));
 }
 
+/// The axes of an op that takes them as an attribute or, computed at run
+/// time, as an operand (`dynamic`).
+struct GivenAxes {
+  /// False when neither form is present.
+  bool given = false;
+  /// The values, when the attribute is set or the operand is a constant.
+  std::optional<SmallVector<int64_t>> values;
+  /// How many axes there are (the operand's static length), or kDyn.
+  int64_t count = kDyn;
+};
+
+inline GivenAxes getGivenAxes(std::optional<ArrayRef<int64_t>> attr,
+                              Value dynamic) {
+  GivenAxes axes;
+  if (attr) {
+    axes.given = true;
+    axes.values = llvm::to_vector(*attr);
+  } else if (dynamic) {
+    axes.given = true;
+    axes.values = getConstantInts(dynamic);
+  }
+  if (axes.values)
+    axes.count = static_cast<int64_t>(axes.values->size());
+  else if (auto shape = dynamic ? getTensorShape(dynamic) : std::nullopt)
+    axes.count = shape->size() == 1 ? (*shape)[0] : kDyn;
+  // An operand of static length 0 is as known as a constant.
+  if (axes.count == 0)
+    axes.values.emplace();
+  return axes;
+}
+
+/// Verifies the axes forms of an op with an optional `axes` attribute and
+/// an optional `dynamic_axes` operand: not both, one when `required`, and a
+/// 1-D operand.
+template <typename OpTy> LogicalResult verifyAxesForms(OpTy op, bool required) {
+  if (op.getAxes() && op.getDynamicAxes())
+    return op.emitOpError("takes axes as an attribute or an operand, not both");
+  if (required && !op.getAxes() && !op.getDynamicAxes())
+    return op.emitOpError("needs axes");
+  if (Value dynamic = op.getDynamicAxes())
+    if (auto t = mlir::dyn_cast<RankedTensorType>(dynamic.getType());
+        t && t.getRank() != 1)
+      return op.emitOpError("expects 1-D dynamic_axes, got rank ")
+             << t.getRank();
+  return success();
+}
+
 /// Output spatial dims of a sliding window over `spatial` input dims,
 /// appended to `out`. `kernel` may hold dynamic sizes.
 LogicalResult inferWindow(OptLoc loc, StringRef opName,

@@ -20,6 +20,8 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -84,7 +86,8 @@ int64_t broadcastIndex(ArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
 std::optional<HostTensor> fromAttr(DenseElementsAttr attr) {
   auto type = dyn_cast<RankedTensorType>(attr.getType());
   if (!type || !type.hasStaticShape() ||
-      (!attr.isSplat() && type.getNumElements() > mlc::graph::kMaxFoldedElements))
+      (!attr.isSplat() &&
+       type.getNumElements() > mlc::graph::kMaxFoldedElements))
     return std::nullopt;
   HostTensor t;
   t.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -283,7 +286,8 @@ std::optional<HostTensor> evalConcat(ConcatOp op, ArrayRef<HostTensor> args) {
   shape[axis] = 0;
   for (const HostTensor &a : args)
     shape[axis] += a.shape[axis];
-  bool isFloat = llvm::any_of(args, [](const HostTensor &a) { return a.isFloat; });
+  bool isFloat =
+      llvm::any_of(args, [](const HostTensor &a) { return a.isFloat; });
   HostTensor out = like(shape, isFloat);
   int64_t k = 0;
   int64_t outer = 1;
@@ -346,14 +350,22 @@ std::optional<HostTensor> evalReduce(ReduceOp op, const HostTensor &in,
                                      function_ref<double(double, double)> fn) {
   int64_t rank = in.shape.size();
   SmallVector<bool> reduced(rank, false);
-  if (!op.getAxes() || op.getAxes()->empty()) {
+  // Axes from the attribute or from a constant `dynamic_axes` operand.
+  SmallVector<int64_t> axes;
+  if (Value dynamic = op.getDynamicAxes()) {
+    DenseIntElementsAttr attr;
+    if (!matchPattern(dynamic, mlir::m_Constant(&attr)))
+      return std::nullopt;
+    for (const APInt &a : attr.getValues<APInt>())
+      axes.push_back(a.getSExtValue());
+  } else if (std::optional<ArrayRef<int64_t>> attr = op.getAxes()) {
+    axes.assign(attr->begin(), attr->end());
+  }
+  if (axes.empty()) {
     if (op.getNoopWithEmptyAxes())
       return in;
     reduced.assign(rank, true);
   } else {
-    // A named ArrayRef: iterating `*op.getAxes()` would read it out of a
-    // temporary optional destroyed before the loop body.
-    ArrayRef<int64_t> axes = *op.getAxes();
     for (int64_t a : axes) {
       a = a < 0 ? a + rank : a;
       if (a < 0 || a >= rank)
@@ -505,8 +517,8 @@ std::optional<HostTensor> evaluate(Operation *op, ArrayRef<HostTensor> args,
                delta = args[2].asDouble(0);
         if (delta == 0)
           return std::nullopt;
-        int64_t n = std::max<int64_t>(
-            int64_t(std::ceil((limit - start) / delta)), 0);
+        int64_t n =
+            std::max<int64_t>(int64_t(std::ceil((limit - start) / delta)), 0);
         if (n > mlc::graph::kMaxFoldedElements)
           return std::nullopt;
         HostTensor out = like({n}, floatResult);

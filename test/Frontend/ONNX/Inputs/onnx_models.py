@@ -278,6 +278,71 @@ def squeeze13():
                         const("axes0", np.array([0], np.int64))])
 
 
+def computed_axes():
+    """Axes and split sizes fed as graph inputs: known at run time only."""
+    return model([node("Unsqueeze", ["x", "ax"], ["u"]),
+                  node("Squeeze", ["u", "ax"], ["s"]),
+                  node("ReduceSum", ["x", "ax"], ["r"]),
+                  node("Split", ["x", "sizes"], ["a", "b"], axis=1)],
+                 [vi("x", F, [2, 3]), vi("ax", I64, [1]),
+                  vi("sizes", I64, [2])],
+                 [vi("s", F, None), vi("r", F, None), vi("a", F, None),
+                  vi("b", F, None)])
+
+
+def folded_axes():
+    """Axes computed from the input's shape: constant once shapes fold."""
+    return model([node("Shape", ["x"], ["shape"]),
+                  node("Shape", ["shape"], ["rank"]),
+                  node("Sub", ["rank", "one"], ["last"]),
+                  node("ReduceSum", ["x", "last"], ["r"], keepdims=0),
+                  node("Unsqueeze", ["r", "last"], ["u"]),
+                  node("Add", ["last", "one"], ["two"]),
+                  node("Concat", ["last", "two"], ["sizes"], axis=0),
+                  node("Split", ["x", "sizes"], ["a", "b"], axis=1)],
+                 [vi("x", F, [2, 3])],
+                 [vi("u", F, None), vi("a", F, None), vi("b", F, None)],
+                 inits=[const("one", np.array([1], np.int64))])
+
+
+def windows17():
+    """Window functions of a constant size, scaled by an input."""
+    return model([node("HannWindow", ["n"], ["hann"]),
+                  node("HammingWindow", ["n"], ["hamming"], periodic=0),
+                  node("BlackmanWindow", ["n"], ["blackman"]),
+                  node("Mul", ["hann", "s"], ["a"]),
+                  node("Mul", ["hamming", "s"], ["b"]),
+                  node("Mul", ["blackman", "s"], ["c"])],
+                 [vi("s", F, [1])],
+                 [vi("a", F, None), vi("b", F, None), vi("c", F, None)],
+                 inits=[const("n", np.array(10, np.int32))], opset=17)
+
+
+def max_unpool():
+    """MaxUnpool with a constant output_shape larger than the inferred one."""
+    return model([node("MaxUnpool", ["x", "i", "shape"], ["y"],
+                       kernel_shape=[2, 2], strides=[2, 2])],
+                 [vi("x", F, [1, 1, 2, 2]), vi("i", I64, [1, 1, 2, 2])],
+                 [vi("y", F, None)],
+                 inits=[const("shape", np.array([1, 1, 5, 5], np.int64))],
+                 opset=11)
+
+
+def selections():
+    """Compress, Unique and NonMaxSuppression: sizes decided by values."""
+    return model([node("Compress", ["x", "keep"], ["c"], axis=1),
+                  node("Unique", ["x"], ["u", "first", "inverse", "counts"],
+                       axis=0),
+                  node("NonMaxSuppression", ["boxes", "scores", "most", "iou"],
+                       ["selected"], center_point_box=1)],
+                 [vi("x", F, [3, 4]), vi("keep", TensorProto.BOOL, [4]),
+                  vi("boxes", F, [1, 6, 4]), vi("scores", F, [1, 2, 6])],
+                 [vi("c", F, None), vi("u", F, None), vi("inverse", I64, None),
+                  vi("selected", I64, None)],
+                 inits=[const("most", np.array([3], np.int64)),
+                        const("iou", np.array([0.5], np.float32))], opset=11)
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -389,7 +454,8 @@ def loop_scan():
 
 
 def if_unsupported_inside():
-    then_g = helper.make_graph([node("Unique", ["x"], ["t"])], "then", [],
+    then_g = helper.make_graph([node("StringNormalizer", ["x"], ["t"])],
+                               "then", [],
                                [vi("t", F, None)])
     else_g = helper.make_graph([node("Relu", ["x"], ["e"])], "else", [],
                                [vi("e", F, None)])
@@ -419,11 +485,11 @@ def einsum_attention():
 
 def ops_used_by_model_zoo():
     # The unsupported-op report lists every op type once, with counts.
-    return model([node("NonMaxSuppression", ["x", "x"], ["n"]),
+    return model([node("StringNormalizer", ["x"], ["n"]),
                   node("Relu", ["x"], ["r"]),
-                  node("NonMaxSuppression", ["x", "x"], ["m"]),
+                  node("StringNormalizer", ["x"], ["m"]),
                   node("Custom", ["x"], ["c"], domain="com.example"),
-                  node("Unique", ["x"], ["u"])],
+                  node("TfIdfVectorizer", ["x"], ["u"])],
                  [vi("x", F, [4])],
                  [vi("n", I64, None), vi("r", F, None)],
                  extra_opsets=[helper.make_opsetid("com.example", 1)])
@@ -433,7 +499,8 @@ MODELS = {f.__name__: f for f in [
     add_broadcast, variadic, clip10, clip13, activations, compare_where,
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
-    resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, slice9, slice13,
+    resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
+    windows17, max_unpool, selections, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}

@@ -452,18 +452,33 @@ def Graph_HardmaxOp : Graph_SoftmaxBase<"hardmax", "Hardmax">;
 
 /// Absent `axes` reduce every dim unless `noop_with_empty_axes` is set.
 class Graph_ReduceOp<string mnemonic, string onnxName>
-    : Graph_InferOp<mnemonic, [SameOperandsAndResultElementType]> {
+    : Graph_InferOp<mnemonic, [AllElementTypesMatch<["input", "output"]>]> {
   let summary = "ONNX " # onnxName;
   let description = [{
     Reduces `input` over `axes` (negative values count from the back);
-    `keepdims` keeps reduced dims as 1.
+    `keepdims` keeps reduced dims as 1. Axes computed at run time are the
+    operand `dynamic_axes` instead of the attribute: the result then knows
+    its rank (with `keepdims`, or from the operand's length) but not which
+    dims shrink; canonicalization moves a constant operand into `axes`.
   }];
   let arguments = (ins Graph_NumericTensor:$input,
                        OptionalAttr<DenseI64ArrayAttr>:$axes,
                        DefaultValuedAttr<BoolAttr, "true">:$keepdims,
-                       DefaultValuedAttr<BoolAttr, "false">:$noop_with_empty_axes);
+                       DefaultValuedAttr<BoolAttr, "false">:$noop_with_empty_axes,
+                       Optional<Graph_I64Tensor>:$dynamic_axes);
   let results = (outs Graph_NumericTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::DenseI64ArrayAttr":$axes,
+                   CArg<"::mlir::BoolAttr", "{}">:$keepdims,
+                   CArg<"::mlir::BoolAttr", "{}">:$noop_with_empty_axes), [{
+      build($_builder, $_state, input, axes, keepdims, noop_with_empty_axes,
+            ::mlir::Value());
+    }]>];
+  let assemblyFormat = [{
+    $input (`axes` $dynamic_axes^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "ReduceSum">;
 def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "ReduceMean">;
@@ -515,20 +530,35 @@ def Graph_FlattenOp : Graph_InferOp<"flatten", [SameOperandsAndResultElementType
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_SqueezeOp : Graph_InferOp<"squeeze", [SameOperandsAndResultElementType]> {
-  let summary = "ONNX Squeeze: drop size-1 dims";
-  let description = "Absent `axes` drop every static size-1 dim.";
-  let arguments = (ins Graph_Tensor:$input, OptionalAttr<DenseI64ArrayAttr>:$axes);
+/// Squeeze and Unsqueeze: `axes` as an attribute, or computed at run time
+/// as the operand `dynamic_axes` (the result then has only its rank).
+class Graph_AxesReshapeOp<string mnemonic, string summaryText, string descText>
+    : Graph_InferOp<mnemonic, [AllElementTypesMatch<["input", "output"]>]> {
+  let summary = summaryText;
+  let description = descText # [{
+    Axes computed at run time are the operand `dynamic_axes` instead of the
+    attribute; canonicalization moves a constant operand into `axes`.
+  }];
+  let arguments = (ins Graph_Tensor:$input, OptionalAttr<DenseI64ArrayAttr>:$axes,
+                       Optional<Graph_I64Tensor>:$dynamic_axes);
   let results = (outs Graph_Tensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::DenseI64ArrayAttr":$axes), [{
+      build($_builder, $_state, input, axes, ::mlir::Value());
+    }]>];
+  let assemblyFormat = [{
+    $input (`axes` $dynamic_axes^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
-def Graph_UnsqueezeOp : Graph_InferOp<"unsqueeze", [SameOperandsAndResultElementType]> {
-  let summary = "ONNX Unsqueeze: insert size-1 dims at `axes` of the result";
-  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$axes);
-  let results = (outs Graph_Tensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
+def Graph_SqueezeOp : Graph_AxesReshapeOp<"squeeze", "ONNX Squeeze: drop size-1 dims",
+    "Absent `axes` drop every static size-1 dim.">;
+
+def Graph_UnsqueezeOp : Graph_AxesReshapeOp<"unsqueeze",
+    "ONNX Unsqueeze: insert size-1 dims at `axes` of the result",
+    "One of `axes` and `dynamic_axes` is required.">;
 
 def Graph_TransposeOp : Graph_InferOp<"transpose", [SameOperandsAndResultElementType]> {
   let summary = "ONNX Transpose";
@@ -616,5 +646,6 @@ include "mlc/Dialect/Graph/IR/GraphMoreOps.td"
 include "mlc/Dialect/Graph/IR/GraphQuantOps.td"
 include "mlc/Dialect/Graph/IR/GraphControlFlowOps.td"
 include "mlc/Dialect/Graph/IR/GraphSequenceOps.td"
+include "mlc/Dialect/Graph/IR/GraphSelectionOps.td"
 
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHOPS_TD
