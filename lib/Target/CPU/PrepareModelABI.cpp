@@ -98,7 +98,26 @@ struct CPUPrepareModelABIPass
       f->setAttr("mlc.signature", StringAttr::get(&getContext(),
                                                   mlc::abi::toJSON(signature)));
       flattenEmptyTensors(f);
+      separateRepeatedResults(f);
     }
+  }
+
+  /// A value returned more than once (outputs that name the same tensor,
+  /// like `y` and `Identity(y)`) gets a copy for each repetition: every
+  /// output has a buffer of its own, the caller's.
+  void separateRepeatedResults(func::FuncOp f) {
+    f.walk([&](func::ReturnOp ret) {
+      OpBuilder b(ret);
+      llvm::SmallPtrSet<Value, 8> seen;
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value v = operand.get();
+        auto type = dyn_cast<RankedTensorType>(v.getType());
+        if (seen.insert(v).second || !type)
+          continue;
+        operand.set(bufferization::AllocTensorOp::create(
+            b, ret.getLoc(), type, ValueRange(), /*copy=*/v));
+      }
+    });
   }
 
   /// Inputs and outputs with no elements and rank > 1 become rank-1 [0]

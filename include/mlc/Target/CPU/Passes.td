@@ -46,8 +46,11 @@ def CPUPrepareModelABI : Pass<"mlc-cpu-prepare-model-abi", "mlir::ModuleOp"> {
     one-shot bufferization so that a run never writes into a caller's
     input buffer. Inputs and outputs with no elements (a zero dim) become
     `tensor<0xT>` in the function type, since there is nothing to pass.
+    A value returned more than once is copied for each repetition, so that
+    every output has its own buffer.
   }];
-  let dependentDialects = ["mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::bufferization::BufferizationDialect"];
 }
 
 def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {

@@ -343,6 +343,17 @@ def selections():
                         const("iou", np.array([0.5], np.float32))], opset=11)
 
 
+def repeated_outputs():
+    """Outputs naming the same tensor: `r` and Identity(r), `x` twice."""
+    return model([node("Relu", ["x"], ["r"]),
+                  node("Identity", ["r"], ["s"]),
+                  node("Identity", ["x"], ["a"]),
+                  node("Identity", ["x"], ["b"])],
+                 [vi("x", F, [4])],
+                 [vi("r", F, None), vi("s", F, None), vi("a", F, None),
+                  vi("b", F, None)])
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -500,7 +511,7 @@ MODELS = {f.__name__: f for f in [
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
-    windows17, max_unpool, selections, slice9, slice13,
+    windows17, max_unpool, selections, repeated_outputs, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}
