@@ -24,6 +24,17 @@ namespace {
 /// The most static type compatible with both `a` and `b` (same element
 /// type required), or null.
 Type join(Type a, Type b) {
+  MLIRContext *ctx = a.getContext();
+  if (auto sa = dyn_cast<SequenceType>(a)) {
+    auto sb = dyn_cast<SequenceType>(b);
+    Type element = sb ? join(sa.getTensorType(), sb.getTensorType()) : Type();
+    return element ? SequenceType::get(ctx, cast<TensorType>(element)) : Type();
+  }
+  if (auto oa = dyn_cast<OptionalType>(a)) {
+    auto ob = dyn_cast<OptionalType>(b);
+    Type value = ob ? join(oa.getValueType(), ob.getValueType()) : Type();
+    return value ? OptionalType::get(ctx, value) : Type();
+  }
   auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
   if (!ta || !tb || ta.getElementType() != tb.getElementType())
     return {};
@@ -36,6 +47,11 @@ Type join(Type a, Type b) {
 /// `type` with every dim dynamic (rank kept): what a loop-carried value may
 /// be on any iteration.
 Type relax(Type type) {
+  if (auto sequence = dyn_cast<SequenceType>(type))
+    return SequenceType::get(type.getContext(),
+                             cast<TensorType>(relax(sequence.getTensorType())));
+  if (auto optional = dyn_cast<OptionalType>(type))
+    return OptionalType::get(type.getContext(), relax(optional.getValueType()));
   auto t = cast<TensorType>(type);
   if (!t.hasRank())
     return t;
@@ -121,7 +137,10 @@ LogicalResult convertLoop(NodeImporter &n) {
     types.push_back(type);
   }
   for (size_t i = carried + 1; i < outputs->size(); ++i) {
-    auto t = cast<TensorType>((*outputs)[i].getType());
+    auto t = dyn_cast<TensorType>((*outputs)[i].getType());
+    if (!t)
+      return n.fail("scan output " + llvm::Twine(i - carried - 1) +
+                    " is not a tensor");
     if (!t.hasRank()) {
       types.push_back(t);
       continue;

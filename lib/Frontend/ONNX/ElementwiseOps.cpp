@@ -244,10 +244,20 @@ LogicalResult convertWhere(NodeImporter &n) {
     return failure();
   return n.emit<WhereOp>(n.getInput(0), n.getInput(1), n.getInput(2));
 }
+/// Identity; sequences and optionals pass through as they are.
+LogicalResult convertIdentity(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  if (!isa<TensorType>(n.getInput(0).getType())) {
+    n.results.push_back(n.getInput(0));
+    return success();
+  }
+  return n.emit<IdentityOp>(n.getInput(0));
+}
 } // namespace
 
 void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
-  t.add("Identity", 1, unary<IdentityOp>());
+  t.add("Identity", 1, convertIdentity);
   t.add("Neg", 6, unary<NegOp>());
   t.add("Abs", 6, unary<AbsOp>());
   t.add("Exp", 6, unary<ExpOp>());

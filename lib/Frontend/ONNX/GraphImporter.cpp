@@ -77,6 +77,10 @@ private:
   LogicalResult checkSupport(const onnx::GraphProto &graph);
   FailureOr<Type> importValueType(const onnx::ValueInfoProto &info,
                                   bool isGraphInput);
+  /// A tensor, sequence or optional type; `name` is the value's, for
+  /// messages and `--shape`.
+  FailureOr<Type> importType(const onnx::TypeProto &type,
+                             const std::string &name, bool isGraphInput);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
   LogicalResult importNodes(const onnx::GraphProto &graph);
   FailureOr<SmallVector<Value>>
@@ -167,19 +171,49 @@ LogicalResult GraphImporter::checkSupport(const onnx::GraphProto &graph) {
 
 FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
                                                bool isGraphInput) {
-  if (!info.has_type() || !info.type().has_tensor_type())
+  if (!info.has_type())
+    return failWith<FailureOr<Type>>("value '" + info.name() + "' has no type");
+  return importType(info.type(), info.name(), isGraphInput);
+}
+
+FailureOr<Type> GraphImporter::importType(const onnx::TypeProto &type,
+                                          const std::string &name,
+                                          bool isGraphInput) {
+  auto elementOf = [&](const onnx::TypeProto &inner) -> FailureOr<Type> {
+    return importType(inner, name, /*isGraphInput=*/false);
+  };
+  if (type.has_sequence_type()) {
+    FailureOr<Type> element = elementOf(type.sequence_type().elem_type());
+    if (failed(element))
+      return failure();
+    auto tensor = dyn_cast<TensorType>(*element);
+    if (!tensor)
+      return failWith<FailureOr<Type>>("value '" + name +
+                                       "' is a sequence of non-tensors");
+    return Type(mlc::graph::SequenceType::get(context, tensor));
+  }
+  if (type.has_optional_type()) {
+    FailureOr<Type> value = elementOf(type.optional_type().elem_type());
+    if (failed(value))
+      return failure();
+    if (isa<mlc::graph::OptionalType>(*value))
+      return failWith<FailureOr<Type>>("value '" + name +
+                                       "' is an optional of an optional");
+    return Type(mlc::graph::OptionalType::get(context, *value));
+  }
+  if (!type.has_tensor_type())
     return failWith<FailureOr<Type>>(
-        "value '" + info.name() +
-        "' is not a tensor (sequences, maps and optionals are not "
-        "supported)");
-  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+        "value '" + name +
+        "' is not a tensor, sequence or optional (maps "
+        "and sparse tensors are not supported)");
+  const onnx::TypeProto::Tensor &tensor = type.tensor_type();
   Type element = getElementType(context, tensor.elem_type());
   if (!element)
-    return failWith<FailureOr<Type>>("value '" + info.name() +
+    return failWith<FailureOr<Type>>("value '" + name +
                                      "' has unsupported element type " +
                                      getDataTypeName(tensor.elem_type()));
-  auto pinned = isGraphInput ? options.inputShapes.find(info.name())
-                             : options.inputShapes.end();
+  auto pinned =
+      isGraphInput ? options.inputShapes.find(name) : options.inputShapes.end();
   if (!tensor.has_shape()) {
     if (pinned != options.inputShapes.end())
       return Type(RankedTensorType::get(pinned->second, element));
@@ -189,7 +223,7 @@ FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
   for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
     if (dim.has_dim_value()) {
       if (dim.dim_value() < 0)
-        return failWith<FailureOr<Type>>("value '" + info.name() +
+        return failWith<FailureOr<Type>>("value '" + name +
                                          "' has a negative dim " +
                                          Twine(dim.dim_value()));
       dims.push_back(dim.dim_value());
@@ -209,7 +243,7 @@ FailureOr<Type> GraphImporter::importValueType(const onnx::ValueInfoProto &info,
                    ShapedType::isDynamic(shape[i]);
     if (!compatible)
       return failWith<FailureOr<Type>>(
-          "--shape " + info.name() + "=" + mlc::graph::formatShape(shape) +
+          "--shape " + name + "=" + mlc::graph::formatShape(shape) +
           " contradicts the model's shape " + mlc::graph::formatShape(dims));
     for (size_t i = 0; i < dims.size(); ++i)
       if (!ShapedType::isDynamic(shape[i]))
@@ -238,6 +272,27 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                 "topological order)";
     inputs.push_back(value);
   }
+  // Only these take sequences and optionals; every other converter (and
+  // shape function) may assume tensors.
+  static const llvm::StringSet<> takesContainers = {"Identity",
+                                                    "If",
+                                                    "Loop",
+                                                    "SequenceInsert",
+                                                    "SequenceAt",
+                                                    "SequenceErase",
+                                                    "SequenceLength",
+                                                    "ConcatFromSequence",
+                                                    "Optional",
+                                                    "OptionalHasElement",
+                                                    "OptionalGetElement"};
+  if (!takesContainers.contains(node.op_type()))
+    for (auto [i, value] : llvm::enumerate(inputs))
+      if (value && !isa<TensorType>(value.getType()))
+        return emitError(UnknownLoc::get(context))
+               << header << "input '" << node.input(i) << "' is a "
+               << (isa<mlc::graph::SequenceType>(value.getType()) ? "sequence"
+                                                                  : "optional")
+               << ", but this op takes tensors";
   std::string nodeName = node.name().empty()
                              ? node.op_type() + "_" + std::to_string(index)
                              : node.name();

@@ -173,6 +173,7 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addSequenceConverters(t);
     addLossConverters(t);
     addSelectionConverters(t);
+    addContainerConverters(t);
     return t;
   }();
   return table;

@@ -197,6 +197,7 @@ void addControlFlowConverters(ConverterTable &table);
 void addSequenceConverters(ConverterTable &table);
 void addLossConverters(ConverterTable &table);
 void addSelectionConverters(ConverterTable &table);
+void addContainerConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

@@ -17,13 +17,6 @@ using namespace mlc::graph::detail;
 namespace {
 /// True when `a` and `b` are tensors of one element type and compatible
 /// shapes.
-bool areCompatible(Type a, Type b) {
-  auto ta = dyn_cast<TensorType>(a);
-  auto tb = dyn_cast<TensorType>(b);
-  return ta && tb && ta.getElementType() == tb.getElementType() &&
-         succeeded(verifyCompatibleShape(ta, tb));
-}
-
 /// Checks that `yield` yields values compatible with `expected`.
 LogicalResult checkYield(Operation *op, StringRef what, YieldOp yield,
                          TypeRange expected) {
@@ -32,7 +25,7 @@ LogicalResult checkYield(Operation *op, StringRef what, YieldOp yield,
                              << " values, expected " << expected.size();
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(yield.getValues().getTypes(), expected)))
-    if (!areCompatible(std::get<0>(pair), std::get<1>(pair)))
+    if (!areCompatibleValueTypes(std::get<0>(pair), std::get<1>(pair)))
       return op->emitOpError()
              << what << " yields " << std::get<0>(pair) << " as value " << i
              << ", incompatible with " << std::get<1>(pair);
@@ -81,8 +74,8 @@ LogicalResult LoopOp::verify() {
       return emitOpError("trip count and condition must hold one element");
   for (size_t i = 0; i < carried; ++i) {
     Type init = getInitial()[i].getType();
-    if (!areCompatible(init, body.getArgument(i + 2).getType()) ||
-        !areCompatible(init, getResult(i).getType()))
+    if (!areCompatibleValueTypes(init, body.getArgument(i + 2).getType()) ||
+        !areCompatibleValueTypes(init, getResult(i).getType()))
       return emitOpError("carried value ")
              << i << " has type " << init
              << ", incompatible with its body argument or result";
@@ -96,8 +89,8 @@ LogicalResult LoopOp::verify() {
            << getNumResults() + 1
            << " (condition, carried values, scan outputs)";
   for (size_t i = 0; i < carried; ++i)
-    if (!areCompatible(yield.getValues()[i + 1].getType(),
-                       getResult(i).getType()))
+    if (!areCompatibleValueTypes(yield.getValues()[i + 1].getType(),
+                                 getResult(i).getType()))
       return emitOpError("body yields ")
              << yield.getValues()[i + 1].getType() << " for carried value " << i
              << ", incompatible with " << getResult(i).getType();
@@ -142,7 +135,8 @@ LogicalResult ScanOp::verify() {
            << yield.getValues().size() << " values, expected "
            << getNumResults();
   for (int64_t i = 0; i < states; ++i)
-    if (!areCompatible(getInputs()[i].getType(), getResult(i).getType()))
+    if (!areCompatibleValueTypes(getInputs()[i].getType(),
+                                 getResult(i).getType()))
       return emitOpError("state ") << i << " changes type";
   return success();
 }

@@ -26,6 +26,8 @@ using namespace mlc::graph;
 #include "mlc/Dialect/Graph/IR/GraphEnums.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "mlc/Dialect/Graph/IR/GraphAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "mlc/Dialect/Graph/IR/GraphTypes.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
@@ -35,6 +37,10 @@ void GraphDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "mlc/Dialect/Graph/IR/GraphAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "mlc/Dialect/Graph/IR/GraphTypes.cpp.inc"
       >();
 }
 
@@ -47,16 +53,28 @@ Operation *GraphDialect::materializeConstant(OpBuilder &builder,
   return ConstantOp::create(builder, loc, type, elements);
 }
 
+bool mlc::graph::areCompatibleValueTypes(Type a, Type b) {
+  if (auto sa = dyn_cast<SequenceType>(a)) {
+    auto sb = dyn_cast<SequenceType>(b);
+    return sb &&
+           areCompatibleValueTypes(sa.getTensorType(), sb.getTensorType());
+  }
+  if (auto oa = dyn_cast<OptionalType>(a)) {
+    auto ob = dyn_cast<OptionalType>(b);
+    return ob && areCompatibleValueTypes(oa.getValueType(), ob.getValueType());
+  }
+  auto ta = dyn_cast<TensorType>(a);
+  auto tb = dyn_cast<TensorType>(b);
+  return ta && tb && ta.getElementType() == tb.getElementType() &&
+         succeeded(verifyCompatibleShape(ta, tb));
+}
+
 bool mlc::graph::areRefinableTypes(TypeRange declared, TypeRange inferred) {
   if (declared.size() != inferred.size())
     return false;
-  for (auto [d, i] : llvm::zip(declared, inferred)) {
-    auto dt = dyn_cast<TensorType>(d);
-    auto it = dyn_cast<TensorType>(i);
-    if (!dt || !it || dt.getElementType() != it.getElementType() ||
-        failed(verifyCompatibleShape(dt, it)))
+  for (auto [d, i] : llvm::zip(declared, inferred))
+    if (!areCompatibleValueTypes(d, i))
       return false;
-  }
   return true;
 }
 

@@ -48,6 +48,31 @@ TensorType meet(TensorType a, TensorType b) {
 /// True when every use of `v` tolerates a more static type: graph ops
 /// (their shape functions accept it), casts (they accept any compatible
 /// type) and the function's return (its type is updated).
+/// `combine` (meet or join) on tensor types, applied through sequences and
+/// optionals; null where the kinds differ.
+Type combineValueTypes(Type a, Type b, TensorType (*combine)(TensorType,
+                                                             TensorType)) {
+  if (a == b)
+    return a;
+  if (auto sa = dyn_cast<SequenceType>(a)) {
+    auto sb = dyn_cast<SequenceType>(b);
+    TensorType element =
+        sb ? combine(sa.getTensorType(), sb.getTensorType()) : TensorType();
+    return element ? SequenceType::get(a.getContext(), element) : Type();
+  }
+  if (auto oa = dyn_cast<OptionalType>(a)) {
+    auto ob = dyn_cast<OptionalType>(b);
+    Type value = ob ? combineValueTypes(oa.getValueType(), ob.getValueType(),
+                                        combine)
+                    : Type();
+    return value ? OptionalType::get(a.getContext(), value) : Type();
+  }
+  auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
+  if (!ta || !tb || ta.getElementType() != tb.getElementType())
+    return {};
+  return combine(ta, tb);
+}
+
 bool usersAcceptRefinement(Value v) {
   return llvm::all_of(v.getUsers(), [](Operation *user) {
     return isa<GraphDialect>(user->getDialect()) ||
@@ -137,9 +162,9 @@ bool refineIf(IfOp op) {
   auto elseYield = cast<YieldOp>(op.getElseBranch().front().getTerminator());
   for (auto [result, a, b] : llvm::zip(op.getResults(), thenYield.getValues(),
                                        elseYield.getValues())) {
-    auto current = cast<TensorType>(result.getType());
-    TensorType refined = meet(current, join(cast<TensorType>(a.getType()),
-                                            cast<TensorType>(b.getType())));
+    Type current = result.getType();
+    Type joined = combineValueTypes(a.getType(), b.getType(), join);
+    Type refined = joined ? combineValueTypes(current, joined, meet) : Type();
     if (refined && refined != current && usersAcceptRefinement(result))
       result.setType(refined);
   }
@@ -169,8 +194,8 @@ struct GraphInferShapesPass
                 op->getRegions(), inferred)))
           return WalkResult::interrupt();
         for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
-          auto current = cast<TensorType>(result.getType());
-          TensorType refined = meet(current, cast<TensorType>(type));
+          Type current = result.getType();
+          Type refined = combineValueTypes(current, type, meet);
           if (!refined) {
             op->emitOpError("result type ")
                 << current << " conflicts with the inferred type " << type;

@@ -33,7 +33,9 @@ def Graph_Dialect : Dialect {
     Shape-like parameters that ONNX passes as tensor inputs and that
     exporters often compute at run time (Reshape's shape, Slice's bounds,
     Pad's pads, Expand's shape) stay operands; axes, which fix the rank of
-    the result, are attributes. Result types are inferred through
+    the result, are attributes, or the operand `dynamic_axes` where they are
+    computed at run time. ONNX sequences and optionals are the types
+    `!mlc_graph.sequence<tensor type>` and `!mlc_graph.optional<type>`. Result types are inferred through
     `InferTypeOpInterface` (the shape functions double as verifiers), and a
     result type may be more static than the inferred one, so that the
     importer can keep what the model file already knows.
@@ -43,6 +45,7 @@ def Graph_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -78,7 +81,33 @@ def Graph_AutoPadAttr : EnumAttr<Graph_Dialect, Graph_AutoPad, "auto_pad"> {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Graph_SequenceType : TypeDef<Graph_Dialect, "Sequence"> {
+  let mnemonic = "sequence";
+  let summary = "ONNX sequence: an ordered list of tensors";
+  let description = [{
+    Every element has the element type of `tensorType`; its shape is what
+    all elements' shapes have in common (`?` where they differ, unranked
+    where their ranks do).
+  }];
+  let parameters = (ins "::mlir::TensorType":$tensorType);
+  let assemblyFormat = "`<` $tensorType `>`";
+}
+
+def Graph_OptionalType : TypeDef<Graph_Dialect, "Optional"> {
+  let mnemonic = "optional";
+  let summary = "ONNX optional: a tensor or sequence, or nothing";
+  let parameters = (ins "::mlir::Type":$valueType);
+  let assemblyFormat = "`<` $valueType `>`";
+}
+
 def Graph_Tensor : TensorOf<[AnyType]>;
+/// Any value an ONNX graph passes along: tensor, sequence or optional.
+def Graph_Value : AnyTypeOf<[Graph_Tensor, Graph_SequenceType,
+                             Graph_OptionalType]>;
 def Graph_FloatTensor : TensorOf<[AnyFloat]>;
 def Graph_NumericTensor : TensorOf<[AnyFloat, AnyInteger]>;
 def Graph_BoolTensor : TensorOf<[I1]>;

@@ -20,7 +20,7 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 def Graph_YieldOp : Graph_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["IfOp", "LoopOp", "ScanOp"]>]> {
   let summary = "Ends an If branch or a Loop or Scan body";
-  let arguments = (ins Variadic<Graph_Tensor>:$values);
+  let arguments = (ins Variadic<Graph_Value>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
@@ -32,7 +32,7 @@ def Graph_IfOp : Graph_Op<"if", [RecursiveMemoryEffects, NoRegionArguments]> {
     branches disagree on a dim, the result has it dynamic).
   }];
   let arguments = (ins Graph_BoolTensor:$condition);
-  let results = (outs Variadic<Graph_Tensor>:$results);
+  let results = (outs Variadic<Graph_Value>:$results);
   let regions = (region SizedRegion<1>:$then_branch,
                         SizedRegion<1>:$else_branch);
   let assemblyFormat = [{
@@ -56,8 +56,8 @@ def Graph_LoopOp : Graph_Op<"loop", [RecursiveMemoryEffects,
   }];
   let arguments = (ins Optional<Graph_I64Tensor>:$max_trip_count,
                        Optional<Graph_BoolTensor>:$condition,
-                       Variadic<Graph_Tensor>:$initial);
-  let results = (outs Variadic<Graph_Tensor>:$results);
+                       Variadic<Graph_Value>:$initial);
+  let results = (outs Variadic<Graph_Value>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`max_trip_count` $max_trip_count^)? (`condition` $condition^)?
@@ -83,13 +83,13 @@ def Graph_ScanOp : Graph_Op<"scan", [RecursiveMemoryEffects]> {
     final states, then the scan outputs stacked along `scan_output_axes`.
     Directions are 0 (forward) or 1 (reverse).
   }];
-  let arguments = (ins Variadic<Graph_Tensor>:$inputs,
+  let arguments = (ins Variadic<Graph_Value>:$inputs,
                        I64Attr:$num_scan_inputs,
                        OptionalAttr<DenseI64ArrayAttr>:$scan_input_axes,
                        OptionalAttr<DenseI64ArrayAttr>:$scan_input_directions,
                        OptionalAttr<DenseI64ArrayAttr>:$scan_output_axes,
                        OptionalAttr<DenseI64ArrayAttr>:$scan_output_directions);
-  let results = (outs Variadic<Graph_Tensor>:$results);
+  let results = (outs Variadic<Graph_Value>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `(` $inputs `)` $body attr-dict `:` functional-type(operands, results)

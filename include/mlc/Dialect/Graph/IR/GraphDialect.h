@@ -22,4 +22,7 @@
 #define GET_ATTRDEF_CLASSES
 #include "mlc/Dialect/Graph/IR/GraphAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "mlc/Dialect/Graph/IR/GraphTypes.h.inc"
+
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHDIALECT_H

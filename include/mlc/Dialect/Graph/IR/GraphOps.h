@@ -26,6 +26,10 @@
 
 namespace mlc::graph {
 
+/// True when `a` and `b` are tensor types of one element type and
+/// compatible shapes, or sequences or optionals of such types.
+bool areCompatibleValueTypes(mlir::Type a, mlir::Type b);
+
 /// True when each type in `declared` is a tensor type that refines (or
 /// equals) the matching type in `inferred`: same element type, compatible
 /// shape. Shared by every op's `isCompatibleReturnTypes`.

@@ -647,5 +647,6 @@ include "mlc/Dialect/Graph/IR/GraphQuantOps.td"
 include "mlc/Dialect/Graph/IR/GraphControlFlowOps.td"
 include "mlc/Dialect/Graph/IR/GraphSequenceOps.td"
 include "mlc/Dialect/Graph/IR/GraphSelectionOps.td"
+include "mlc/Dialect/Graph/IR/GraphContainerOps.td"
 
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHOPS_TD
