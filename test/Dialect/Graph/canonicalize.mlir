@@ -145,3 +145,46 @@ func.func @known_axes(%x: tensor<1x3xf32>, %none: tensor<0xi64>, %axes: tensor<1
   %3 = mlc_graph.reduce_l2 %x axes %axes : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<1x?xf32>
   return %0, %1, %2, %3 : tensor<3xf32>, tensor<1x1xf32>, tensor<1x3xf32>, tensor<1x?xf32>
 }
+
+// -----
+
+// Sequences known at compile time resolve: a split of a static dim becomes
+// a construct of slices, reads of a construct its elements, its length a
+// constant; a run-time position stays.
+// CHECK-LABEL: func @known_sequences
+// CHECK-DAG: %[[TWO:.*]] = mlc_graph.constant dense<2> : tensor<i64>
+// CHECK-DAG: %[[S0:.*]] = mlc_graph.slice %arg0, {{.*}} -> tensor<2x1xf32>
+// CHECK-DAG: %[[S1:.*]] = mlc_graph.slice %arg0, {{.*}} -> tensor<2x1xf32>
+// CHECK: %[[SEQ:.*]] = mlc_graph.sequence_construct %[[S0]], %[[S1]]
+// CHECK: %[[AT:.*]] = mlc_graph.sequence_at %[[SEQ]], %arg1
+// CHECK: return %[[S1]], %[[TWO]], %[[AT]]
+func.func @known_sequences(%x: tensor<2x2xf32>, %i: tensor<i64>)
+    -> (tensor<2x1xf32>, tensor<i64>, tensor<2x1xf32>) {
+  %one = mlc_graph.constant dense<1> : tensor<i64>
+  %seq = mlc_graph.split_to_sequence %x {axis = 1 : i64} : (tensor<2x2xf32>) -> !mlc_graph.sequence<tensor<2x1xf32>>
+  %0 = mlc_graph.sequence_at %seq, %one : (!mlc_graph.sequence<tensor<2x1xf32>>, tensor<i64>) -> tensor<2x1xf32>
+  %1 = mlc_graph.sequence_length %seq : (!mlc_graph.sequence<tensor<2x1xf32>>) -> tensor<i64>
+  %2 = mlc_graph.sequence_at %seq, %i : (!mlc_graph.sequence<tensor<2x1xf32>>, tensor<i64>) -> tensor<2x1xf32>
+  return %0, %1, %2 : tensor<2x1xf32>, tensor<i64>, tensor<2x1xf32>
+}
+
+// -----
+
+// An empty sequence grows by insertion (and the concat of its one element
+// is that element); an optional of a value folds.
+// CHECK-LABEL: func @empty_and_optional
+// CHECK-DAG: %[[TRUE:.*]] = mlc_graph.constant dense<true> : tensor<i1>
+// CHECK-DAG: %[[FALSE:.*]] = mlc_graph.constant dense<false> : tensor<i1>
+// CHECK: return %arg0, %arg0, %[[TRUE]], %[[FALSE]]
+func.func @empty_and_optional(%x: tensor<3xf32>)
+    -> (tensor<3xf32>, tensor<3xf32>, tensor<i1>, tensor<i1>) {
+  %e = mlc_graph.sequence_empty : !mlc_graph.sequence<tensor<*xf32>>
+  %s = mlc_graph.sequence_insert %e, %x : (!mlc_graph.sequence<tensor<*xf32>>, tensor<3xf32>) -> !mlc_graph.sequence<tensor<3xf32>>
+  %c = mlc_graph.concat_from_sequence %s {axis = 0 : i64} : (!mlc_graph.sequence<tensor<3xf32>>) -> tensor<3xf32>
+  %o = mlc_graph.optional %x : tensor<3xf32> : !mlc_graph.optional<tensor<3xf32>>
+  %v = mlc_graph.optional_get_element %o : (!mlc_graph.optional<tensor<3xf32>>) -> tensor<3xf32>
+  %h = mlc_graph.optional_has_element %o : (!mlc_graph.optional<tensor<3xf32>>) -> tensor<i1>
+  %n = mlc_graph.optional : !mlc_graph.optional<tensor<3xf32>>
+  %g = mlc_graph.optional_has_element %n : (!mlc_graph.optional<tensor<3xf32>>) -> tensor<i1>
+  return %c, %v, %h, %g : tensor<3xf32>, tensor<3xf32>, tensor<i1>, tensor<i1>
+}

@@ -339,3 +339,20 @@ func.func @axes_of_rank_two(%x: tensor<2x3xf32>, %axes: tensor<1x1xi64>) {
   %0 = mlc_graph.reduce_sum %x axes %axes : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @sequence_of_mixed(%a: tensor<3xf32>, %b: tensor<3xi64>) {
+  // expected-error @+2 {{'mlc_graph.sequence_construct' op tensors of 'f32' and 'i64'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mlc_graph.sequence_construct %a, %b : (tensor<3xf32>, tensor<3xi64>) -> !mlc_graph.sequence<tensor<3xf32>>
+  return
+}
+
+// -----
+
+func.func @optional_mismatch(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'mlc_graph.optional' op input 'tensor<3xf32>' does not fit '!mlc_graph.optional<tensor<3xi64>>'}}
+  %0 = mlc_graph.optional %a : tensor<3xf32> : !mlc_graph.optional<tensor<3xi64>>
+  return
+}

@@ -354,6 +354,38 @@ def repeated_outputs():
                   vi("b", F, None)])
 
 
+def sequences():
+    """Sequences known at compile time: split, insert, erase, read, join."""
+    return model([node("SplitToSequence", ["x", "three"], ["parts"], axis=1),
+                  node("SequenceAt", ["parts", "minus_one"], ["last"]),
+                  node("Relu", ["last"], ["relu"]),
+                  node("SequenceInsert", ["parts", "relu", "zero"], ["more"]),
+                  node("SequenceErase", ["more"], ["fewer"]),
+                  node("SequenceLength", ["fewer"], ["n"]),
+                  node("ConcatFromSequence", ["fewer"], ["stacked"], axis=0,
+                       new_axis=1),
+                  node("SequenceConstruct", ["x", "x"], ["pair"]),
+                  node("ConcatFromSequence", ["pair"], ["joined"], axis=-1),
+                  node("Optional", ["x"], ["maybe"]),
+                  node("OptionalGetElement", ["maybe"], ["got"]),
+                  node("OptionalHasElement", ["maybe"], ["has"])],
+                 [vi("x", F, [4, 6])],
+                 [vi("stacked", F, None), vi("n", I64, None),
+                  vi("joined", F, None), vi("got", F, None),
+                  vi("has", TensorProto.BOOL, None)],
+                 inits=[const("three", np.array(3, np.int64)),
+                        const("minus_one", np.array(-1, np.int64)),
+                        const("zero", np.array(0, np.int64))], opset=15)
+
+
+def sequence_into_add():
+    """A sequence where a tensor is needed."""
+    seq = helper.make_tensor_sequence_value_info("s", F, [2, 3])
+    return model([node("SequenceAt", ["s", "i"], ["y"]),
+                  node("Add", ["s", "y"], ["bad"])],
+                 [seq, vi("i", I64, [])], [vi("y", F, None), vi("bad", F, None)])
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -511,7 +543,8 @@ MODELS = {f.__name__: f for f in [
     conv_pool, gemm_softmax11, softmax11_axis1, layer_norm, reduce11,
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
-    windows17, max_unpool, selections, repeated_outputs, slice9, slice13,
+    windows17, max_unpool, selections, repeated_outputs,
+    sequences, sequence_into_add, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}
