@@ -8,8 +8,9 @@
 //
 // SequenceEmpty, SequenceConstruct, SequenceInsert, SequenceAt,
 // SequenceErase, SequenceLength, SplitToSequence, ConcatFromSequence
-// (opset 11) and Optional, OptionalHasElement, OptionalGetElement (opset
-// 15) onto the graph dialect's sequence and optional ops.
+// (opset 11), Optional, OptionalHasElement, OptionalGetElement (opset 15)
+// and SequenceMap (opset 17) onto the graph dialect's sequence and optional
+// ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -183,9 +184,57 @@ LogicalResult convertOptionalGetElement(NodeImporter &n) {
       n.builder, n.loc, optional.getValueType(), n.getInput(0)));
   return success();
 }
+/// SequenceMap: the body's arguments are the elements of the sequence
+/// inputs and the tensor inputs themselves; each yielded tensor makes one
+/// output sequence.
+LogicalResult convertSequenceMap(NodeImporter &n) {
+  if (n.getNumInputs() == 0 || failed(expectSequence(n, 0)))
+    return n.fail("needs an input sequence");
+  const onnx::AttributeProto *body = n.getAttr("body");
+  if (!body || !body->has_g())
+    return n.fail("body is required");
+  SmallVector<Value> additional;
+  SmallVector<Type> argTypes;
+  for (size_t i = 0; i < n.getNumInputs(); ++i) {
+    Value input = n.getInput(i);
+    if (!input)
+      return n.fail("input " + llvm::Twine(i) + " is absent");
+    if (i > 0)
+      additional.push_back(input);
+    if (auto sequence = dyn_cast<SequenceType>(input.getType()))
+      argTypes.push_back(sequence.getTensorType());
+    else if (isa<TensorType>(input.getType()))
+      argTypes.push_back(input.getType());
+    else
+      return n.fail("input " + llvm::Twine(i) +
+                    " must be a tensor or a sequence");
+  }
+  Region region;
+  auto outputs = n.subgraphs->importSubgraph(body->g(), region, argTypes);
+  if (failed(outputs))
+    return failure();
+  SmallVector<Type> types;
+  for (auto [i, v] : llvm::enumerate(*outputs)) {
+    auto tensor = dyn_cast<TensorType>(v.getType());
+    if (!tensor)
+      return n.fail("body output " + llvm::Twine(i) + " is not a tensor");
+    types.push_back(SequenceType::get(n.builder.getContext(), tensor));
+  }
+  {
+    OpBuilder::InsertionGuard guard(n.builder);
+    n.builder.setInsertionPointToEnd(&region.front());
+    YieldOp::create(n.builder, n.loc, *outputs);
+  }
+  OperationState state(n.loc, SequenceMapOp::getOperationName());
+  SequenceMapOp::build(n.builder, state, types, n.getInput(0), additional);
+  state.regions[0]->takeBody(region);
+  llvm::append_range(n.results, n.builder.create(state)->getResults());
+  return success();
+}
 } // namespace
 
 void mlc::onnx_import::addContainerConverters(ConverterTable &t) {
+  t.add("SequenceMap", 17, convertSequenceMap);
   t.add("SequenceEmpty", 11, convertSequenceEmpty);
   t.add("SequenceConstruct", 11, convertSequenceConstruct);
   t.add("SequenceInsert", 11, convertSequenceInsert);

@@ -282,6 +282,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                                     "SequenceErase",
                                                     "SequenceLength",
                                                     "ConcatFromSequence",
+                                                    "SequenceMap",
                                                     "Optional",
                                                     "OptionalHasElement",
                                                     "OptionalGetElement"};

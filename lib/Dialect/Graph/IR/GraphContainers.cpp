@@ -17,6 +17,7 @@
 
 #include "GraphShapeHelpers.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -392,7 +393,57 @@ struct SplitStatic : OpRewritePattern<SplitToSequenceOp> {
     return success();
   }
 };
+/// SequenceMap over sequences known at compile time: the body once per
+/// element, its yields gathered into SequenceConstructs.
+struct UnrollMapOfKnown : OpRewritePattern<SequenceMapOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SequenceMapOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<std::optional<SmallVector<Value>>> known;
+    std::optional<size_t> length;
+    for (Value input : op->getOperands()) {
+      if (!isa<SequenceType>(input.getType())) {
+        known.push_back(std::nullopt);
+        continue;
+      }
+      known.push_back(getKnownElements(input));
+      if (!known.back())
+        return rewriter.notifyMatchFailure(op, "a sequence is not known");
+      if (length && *length != known.back()->size())
+        return rewriter.notifyMatchFailure(op, "sequences differ in length");
+      length = known.back()->size();
+    }
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    for (size_t k = 0; k < *length; ++k) {
+      IRMapping mapping;
+      for (auto [i, arg] : llvm::enumerate(body.getArguments()))
+        mapping.map(arg, known[i] ? (*known[i])[k] : op->getOperand(i));
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, mapping);
+      for (auto [r, value] : llvm::enumerate(yield.getValues()))
+        results[r].push_back(mapping.lookupOrDefault(value));
+    }
+    SmallVector<Value> replacements;
+    for (auto [result, elements] : llvm::zip(op.getResults(), results)) {
+      Type type = result.getType();
+      replacements.push_back(
+          elements.empty()
+              ? Value(SequenceEmptyOp::create(rewriter, op.getLoc(), type))
+              : Value(SequenceConstructOp::create(rewriter, op.getLoc(), type,
+                                                  elements)));
+    }
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
 } // namespace
+
+void SequenceMapOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                MLIRContext *context) {
+  results.add<UnrollMapOfKnown>(context);
+}
 
 void SequenceInsertOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                    MLIRContext *context) {

@@ -140,3 +140,27 @@ LogicalResult ScanOp::verify() {
       return emitOpError("state ") << i << " changes type";
   return success();
 }
+
+LogicalResult SequenceMapOp::verify() {
+  Block &body = getBody().front();
+  size_t inputs = 1 + getAdditionalInputs().size();
+  if (body.getNumArguments() != inputs)
+    return emitOpError("body has ")
+           << body.getNumArguments() << " arguments, expected " << inputs;
+  for (auto [i, input] : llvm::enumerate(getOperands())) {
+    Type expected = input.getType();
+    if (auto sequence = dyn_cast<SequenceType>(expected))
+      expected = sequence.getTensorType();
+    if (!areCompatibleValueTypes(expected, body.getArgument(i).getType()))
+      return emitOpError("body argument ")
+             << i << " has type " << body.getArgument(i).getType()
+             << ", incompatible with " << expected;
+  }
+  YieldOp yield = getYield(getBody());
+  if (!yield)
+    return emitOpError("body does not end in mlc_graph.yield");
+  SmallVector<Type> elements;
+  for (Type t : getResultTypes())
+    elements.push_back(cast<SequenceType>(t).getTensorType());
+  return checkYield(*this, "body", yield, elements);
+}

@@ -50,8 +50,8 @@ TensorType meet(TensorType a, TensorType b) {
 /// type) and the function's return (its type is updated).
 /// `combine` (meet or join) on tensor types, applied through sequences and
 /// optionals; null where the kinds differ.
-Type combineValueTypes(Type a, Type b, TensorType (*combine)(TensorType,
-                                                             TensorType)) {
+Type combineValueTypes(Type a, Type b,
+                       TensorType (*combine)(TensorType, TensorType)) {
   if (a == b)
     return a;
   if (auto sa = dyn_cast<SequenceType>(a)) {
@@ -62,9 +62,9 @@ Type combineValueTypes(Type a, Type b, TensorType (*combine)(TensorType,
   }
   if (auto oa = dyn_cast<OptionalType>(a)) {
     auto ob = dyn_cast<OptionalType>(b);
-    Type value = ob ? combineValueTypes(oa.getValueType(), ob.getValueType(),
-                                        combine)
-                    : Type();
+    Type value =
+        ob ? combineValueTypes(oa.getValueType(), ob.getValueType(), combine)
+           : Type();
     return value ? OptionalType::get(a.getContext(), value) : Type();
   }
   auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
@@ -150,8 +150,7 @@ bool refineIf(IfOp op) {
       SmallVector<Value> values(yield.getValues());
       yield.erase();
       op->getBlock()->getOperations().splice(
-          op->getIterator(), block.getOperations(), block.begin(),
-          block.end());
+          op->getIterator(), block.getOperations(), block.begin(), block.end());
       for (auto [result, value] : llvm::zip(op.getResults(), values))
         result.replaceAllUsesWith(value);
       op.erase();

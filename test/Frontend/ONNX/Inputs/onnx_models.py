@@ -368,14 +368,21 @@ def sequences():
                   node("ConcatFromSequence", ["pair"], ["joined"], axis=-1),
                   node("Optional", ["x"], ["maybe"]),
                   node("OptionalGetElement", ["maybe"], ["got"]),
-                  node("OptionalHasElement", ["maybe"], ["has"])],
+                  node("OptionalHasElement", ["maybe"], ["has"]),
+                  node("SequenceMap", ["parts", "scale"], ["scaled"],
+                       body=helper.make_graph(
+                           [node("Mul", ["e", "k"], ["m"])], "scale_each",
+                           [vi("e", F, [4, None]), vi("k", F, [1])],
+                           [vi("m", F, None)])),
+                  node("ConcatFromSequence", ["scaled"], ["rejoined"], axis=1)],
                  [vi("x", F, [4, 6])],
                  [vi("stacked", F, None), vi("n", I64, None),
                   vi("joined", F, None), vi("got", F, None),
-                  vi("has", TensorProto.BOOL, None)],
+                  vi("has", TensorProto.BOOL, None), vi("rejoined", F, None)],
                  inits=[const("three", np.array(3, np.int64)),
                         const("minus_one", np.array(-1, np.int64)),
-                        const("zero", np.array(0, np.int64))], opset=15)
+                        const("zero", np.array(0, np.int64)),
+                        const("scale", np.array([2], np.float32))], opset=17)
 
 
 def sequence_into_add():

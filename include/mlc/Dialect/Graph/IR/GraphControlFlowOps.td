@@ -18,8 +18,8 @@
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 def Graph_YieldOp : Graph_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["IfOp", "LoopOp", "ScanOp"]>]> {
-  let summary = "Ends an If branch or a Loop or Scan body";
+    ParentOneOf<["IfOp", "LoopOp", "ScanOp", "SequenceMapOp"]>]> {
+  let summary = "Ends an If branch or a Loop, Scan or SequenceMap body";
   let arguments = (ins Variadic<Graph_Value>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
@@ -102,6 +102,27 @@ def Graph_ScanOp : Graph_Op<"scan", [RecursiveMemoryEffects]> {
              static_cast<int64_t>(getNumScanInputs());
     }
   }];
+}
+
+def Graph_SequenceMapOp : Graph_Op<"sequence_map", [RecursiveMemoryEffects]> {
+  let summary = "ONNX SequenceMap (opset 17): a body applied to every element";
+  let description = [{
+    The body runs once per element of `input_sequence`; its block arguments
+    are that element and, for each additional input, the element at the
+    same position (a sequence, of the same length) or the input itself (a
+    tensor). It yields one tensor per result, and each result is the
+    sequence of what it yielded.
+  }];
+  let arguments = (ins Graph_SequenceType:$input_sequence,
+                       Variadic<AnyTypeOf<[Graph_Tensor, Graph_SequenceType]>>:$additional_inputs);
+  let results = (outs Variadic<Graph_SequenceType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $input_sequence (`with` `(` $additional_inputs^ `:` type($additional_inputs) `)`)?
+    $body attr-dict `:` type($input_sequence) `->` type($results)
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHCONTROLFLOWOPS_TD
