@@ -174,6 +174,7 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addLossConverters(t);
     addSelectionConverters(t);
     addContainerConverters(t);
+    addFeatureConverters(t);
     return t;
   }();
   return table;

@@ -198,6 +198,7 @@ void addSequenceConverters(ConverterTable &table);
 void addLossConverters(ConverterTable &table);
 void addSelectionConverters(ConverterTable &table);
 void addContainerConverters(ConverterTable &table);
+void addFeatureConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

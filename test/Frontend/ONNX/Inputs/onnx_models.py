@@ -393,6 +393,20 @@ def sequence_into_add():
                  [seq, vi("i", I64, [])], [vi("y", F, None), vi("bad", F, None)])
 
 
+def tfidf_modes():
+    """TfIdfVectorizer's IDF and TFIDF modes (ONNX's tests cover only TF)."""
+    common = dict(min_gram_length=1, max_gram_length=2, max_skip_count=1,
+                  ngram_counts=[0, 3], ngram_indexes=[4, 0, 2, 1, 5],
+                  pool_int64s=[1, 2, 3, 1, 2, 3, 1],
+                  weights=[0.5, 2.0, 3.0, 0.25, 4.0])
+    return model([node("TfIdfVectorizer", ["x"], ["tfidf"], mode="TFIDF",
+                       **common),
+                  node("TfIdfVectorizer", ["x"], ["idf"], mode="IDF",
+                       **common)],
+                 [vi("x", I64, [2, 8])], [vi("tfidf", F, None),
+                                          vi("idf", F, None)], opset=9)
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -539,7 +553,7 @@ def ops_used_by_model_zoo():
                   node("Relu", ["x"], ["r"]),
                   node("StringNormalizer", ["x"], ["m"]),
                   node("Custom", ["x"], ["c"], domain="com.example"),
-                  node("TfIdfVectorizer", ["x"], ["u"])],
+                  node("RegexFullMatch", ["x"], ["u"])],
                  [vi("x", F, [4])],
                  [vi("n", I64, None), vi("r", F, None)],
                  extra_opsets=[helper.make_opsetid("com.example", 1)])
@@ -551,7 +565,7 @@ MODELS = {f.__name__: f for f in [
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
     windows17, max_unpool, selections, repeated_outputs,
-    sequences, sequence_into_add, slice9, slice13,
+    sequences, sequence_into_add, tfidf_modes, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}
