@@ -417,9 +417,14 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
       strides[a] = steps[i];
       reversed |= steps[i] < 0;
     }
+    // An empty result reads nothing (and an empty input leaves no offset
+    // in bounds for tensor.extract_slice).
+    if (result.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, result.getShape(),
+                                                   result.getElementType());
+      return success();
+    }
     if (reversed) {
-      if (result.getNumElements() == 0)
-        return rewriter.notifyMatchFailure(op, "empty result");
       SmallVector<AffineExpr> exprs;
       for (int64_t d = 0; d < rank; ++d)
         exprs.push_back(rewriter.getAffineDimExpr(d) * strides[d] +

@@ -407,6 +407,16 @@ def tfidf_modes():
                                           vi("idf", F, None)], opset=9)
 
 
+def empty_slice():
+    """A Slice whose start is past the end: a [3, 0] result."""
+    return model([node("Slice", ["x", "s", "e", "a"], ["y"]),
+                  node("Relu", ["x"], ["r"])],
+                 [vi("x", F, [3, 4])], [vi("y", F, None), vi("r", F, None)],
+                 inits=[const("s", np.array([5], np.int64)),
+                        const("e", np.array([9], np.int64)),
+                        const("a", np.array([1], np.int64))])
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -565,7 +575,7 @@ MODELS = {f.__name__: f for f in [
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
     windows17, max_unpool, selections, repeated_outputs,
-    sequences, sequence_into_add, tfidf_modes, slice9, slice13,
+    sequences, sequence_into_add, tfidf_modes, empty_slice, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}
