@@ -37,6 +37,9 @@ struct ConstantLowering : OpConversionPattern<ConstantOp> {
   LogicalResult
   matchAndRewrite(ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Type element = cast<TensorType>(op.getType()).getElementType();
+    if (!isa<IntegerType, FloatType>(element))
+      return rewriter.notifyMatchFailure(op, "not a number tensor");
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(),
                                                    op.getValue());
     return success();

@@ -96,7 +96,9 @@ LogicalResult convertCast(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
   int64_t to = n.getInt("to", 0);
-  Type element = getElementType(n.builder.getContext(), to);
+  Type element = to == onnx::TensorProto::STRING
+                     ? StringType::get(n.builder.getContext())
+                     : getElementType(n.builder.getContext(), to);
   if (!element)
     return n.fail("cannot cast to " + getDataTypeName(to));
   return castTo(n, n.getInput(0), element);

@@ -207,7 +207,9 @@ FailureOr<Type> GraphImporter::importType(const onnx::TypeProto &type,
         "' is not a tensor, sequence or optional (maps "
         "and sparse tensors are not supported)");
   const onnx::TypeProto::Tensor &tensor = type.tensor_type();
-  Type element = getElementType(context, tensor.elem_type());
+  Type element = tensor.elem_type() == onnx::TensorProto::STRING
+                     ? Type(mlc::graph::StringType::get(context))
+                     : getElementType(context, tensor.elem_type());
   if (!element)
     return failWith<FailureOr<Type>>("value '" + name +
                                      "' has unsupported element type " +
@@ -286,6 +288,24 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                                     "Optional",
                                                     "OptionalHasElement",
                                                     "OptionalGetElement"};
+  // And only these string tensors.
+  static const llvm::StringSet<> takesStrings = {"Identity",
+                                                 "If",
+                                                 "Loop",
+                                                 "Cast",
+                                                 "CastLike",
+                                                 "StringNormalizer",
+                                                 "SequenceConstruct",
+                                                 "SequenceInsert",
+                                                 "Optional"};
+  if (!takesStrings.contains(node.op_type()))
+    for (auto [i, value] : llvm::enumerate(inputs))
+      if (auto tensor =
+              value ? dyn_cast<TensorType>(value.getType()) : TensorType();
+          tensor && isa<mlc::graph::StringType>(tensor.getElementType()))
+        return emitError(UnknownLoc::get(context))
+               << header << "input '" << node.input(i)
+               << "' is a string tensor, which this op does not take";
   if (!takesContainers.contains(node.op_type()))
     for (auto [i, value] : llvm::enumerate(inputs))
       if (value && !isa<TensorType>(value.getType()))

@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Compress, Unique, NonMaxSuppression, STFT and MelWeightMatrix become
-// their graph ops; MaxUnpool becomes a ScatterElements into zeros, and the
-// window functions (Hann, Hamming, Blackman) their cosine sums over a
-// Range, as ONNX defines them, so both lower wherever their sizes are
-// constants.
+// Compress, Unique, NonMaxSuppression, StringNormalizer, STFT and
+// MelWeightMatrix become their graph ops; MaxUnpool becomes a ScatterElements
+// into zeros, and the window functions (Hann, Hamming, Blackman) their cosine
+// sums over a Range, as ONNX defines them, so both lower wherever their sizes
+// are constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -248,9 +248,28 @@ ConvertFn window(llvm::SmallVector<double> coefficients) {
     return success();
   };
 }
+LogicalResult convertStringNormalizer(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 1)))
+    return failure();
+  auto type = cast<TensorType>(n.getInput(0).getType());
+  if (!isa<StringType>(type.getElementType()))
+    return n.fail("input must be a string tensor");
+  Builder &b = n.builder;
+  SmallVector<StringRef> stopwords;
+  if (const onnx::AttributeProto *attr = n.getAttr("stopwords"))
+    stopwords.assign(attr->strings().begin(), attr->strings().end());
+  std::optional<std::string> locale = n.getString("locale");
+  return n.emit<StringNormalizerOp>(
+      n.getInput(0),
+      b.getStringAttr(n.getString("case_change_action").value_or("NONE")),
+      b.getBoolAttr(n.getInt("is_case_sensitive", 0) != 0),
+      locale ? b.getStringAttr(*locale) : StringAttr(),
+      b.getStrArrayAttr(stopwords));
+}
 } // namespace
 
 void mlc::onnx_import::addSelectionConverters(ConverterTable &t) {
+  t.add("StringNormalizer", 10, convertStringNormalizer);
   t.add("Compress", 9, convertCompress);
   t.add("Unique", 11, convertUnique);
   t.add("NonMaxSuppression", 10, convertNonMaxSuppression);

@@ -9,6 +9,7 @@
 #include "TensorImport.h"
 #include "ModelLoader.h"
 
+#include "mlc/Dialect/Graph/IR/GraphDialect.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
 #include "mlir/IR/AsmState.h"
@@ -158,10 +159,33 @@ std::string mlc::onnx_import::getDataTypeName(int32_t dataType) {
   return "data type " + std::to_string(dataType);
 }
 
+/// A STRING tensor (its `string_data`, never raw or external data) as a
+/// DenseStringElementsAttr of `!mlc_graph.string` elements.
+static llvm::Expected<ElementsAttr>
+importStringTensor(const onnx::TensorProto &tensor, MLIRContext *ctx) {
+  llvm::SmallVector<int64_t> dims;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0)
+      return makeError("has a negative dim " + Twine(d));
+    dims.push_back(d);
+  }
+  std::optional<int64_t> count = mlc::graph::getNumElements(dims);
+  if (!count || *count != tensor.string_data_size())
+    return makeError("has " + Twine(tensor.string_data_size()) +
+                     " strings but its shape needs " +
+                     (count ? Twine(*count) : Twine("too many")));
+  llvm::SmallVector<StringRef> values(tensor.string_data().begin(),
+                                      tensor.string_data().end());
+  auto type = RankedTensorType::get(dims, mlc::graph::StringType::get(ctx));
+  return cast<ElementsAttr>(DenseStringElementsAttr::get(type, values));
+}
+
 llvm::Expected<ElementsAttr>
 mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
                                MLIRContext *ctx, llvm::StringRef modelDir) {
   int32_t dataType = tensor.data_type();
+  if (dataType == onnx::TensorProto::STRING)
+    return importStringTensor(tensor, ctx);
   Type element = getElementType(ctx, dataType);
   if (!element)
     return makeError("has unsupported element type " +

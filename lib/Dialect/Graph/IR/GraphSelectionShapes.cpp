@@ -172,3 +172,28 @@ LogicalResult MelWeightMatrixOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   return pushTensor(types, ArrayRef<int64_t>({bins, mels}),
                     adaptor.getOutputType());
 }
+
+LogicalResult StringNormalizerOp::inferReturnTypes(MLIRContext *, OptLoc loc,
+                                                   Adaptor adaptor,
+                                                   Types &types) {
+  StringRef name = getOperationName();
+  StringRef action = adaptor.getCaseChangeAction();
+  if (action != "LOWER" && action != "UPPER" && action != "NONE")
+    return shapeError(loc, name,
+                      "case_change_action must be LOWER, UPPER or "
+                      "NONE, got '",
+                      action, "'");
+  auto input = getTensorShape(adaptor.getInput());
+  Type element = getElementType(adaptor.getInput());
+  if (!input)
+    return pushTensor(types, std::nullopt, element);
+  if (input->empty() || input->size() > 2 ||
+      (input->size() == 2 && !ShapedType::isDynamic((*input)[0]) &&
+       (*input)[0] != 1))
+    return shapeError(loc, name, "input must be [C] or [1, C], got ",
+                      formatShape(*input));
+  SmallVector<int64_t> out(*input);
+  if (!adaptor.getStopwords().empty())
+    out.back() = kDyn;
+  return pushTensor(types, ArrayRef<int64_t>(out), element);
+}

@@ -417,6 +417,27 @@ def empty_slice():
                         const("a", np.array([1], np.int64))])
 
 
+def strings():
+    """String tensors: an input, a constant, StringNormalizer, casts."""
+    words = helper.make_tensor("words", TensorProto.STRING, [2],
+                               [b"1.5", b"-2"])
+    return model([node("StringNormalizer", ["text"], ["normal"],
+                       case_change_action="LOWER", stopwords=["the"]),
+                  node("Cast", ["words"], ["numbers"], to=F),
+                  node("Cast", ["numbers"], ["again"], to=TensorProto.STRING)],
+                 [vi("text", TensorProto.STRING, [1, 3])],
+                 [vi("normal", TensorProto.STRING, None),
+                  vi("again", TensorProto.STRING, None)],
+                 inits=[words], opset=13)
+
+
+def string_into_add():
+    """A string tensor where numbers are needed."""
+    return model([node("Add", ["text", "text"], ["y"])],
+                 [vi("text", TensorProto.STRING, [3])],
+                 [vi("y", TensorProto.STRING, None)])
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -528,7 +549,7 @@ def loop_scan():
 
 
 def if_unsupported_inside():
-    then_g = helper.make_graph([node("StringNormalizer", ["x"], ["t"])],
+    then_g = helper.make_graph([node("StringSplit", ["x"], ["t"])],
                                "then", [],
                                [vi("t", F, None)])
     else_g = helper.make_graph([node("Relu", ["x"], ["e"])], "else", [],
@@ -559,9 +580,9 @@ def einsum_attention():
 
 def ops_used_by_model_zoo():
     # The unsupported-op report lists every op type once, with counts.
-    return model([node("StringNormalizer", ["x"], ["n"]),
+    return model([node("StringSplit", ["x"], ["n"]),
                   node("Relu", ["x"], ["r"]),
-                  node("StringNormalizer", ["x"], ["m"]),
+                  node("StringSplit", ["x"], ["m"]),
                   node("Custom", ["x"], ["c"], domain="com.example"),
                   node("RegexFullMatch", ["x"], ["u"])],
                  [vi("x", F, [4])],
@@ -575,7 +596,8 @@ MODELS = {f.__name__: f for f in [
     reduce18, pad_modes19, resize18_axes, resize18_antialias, resize18_keep_aspect,
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
     windows17, max_unpool, selections, repeated_outputs,
-    sequences, sequence_into_add, tfidf_modes, empty_slice, slice9, slice13,
+    sequences, sequence_into_add, tfidf_modes, empty_slice, strings,
+    string_into_add, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}
@@ -633,6 +655,19 @@ def write_malformed(out):
          model([node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2],
                      auto_pad="SIDEWAYS")],
                [vi("x", F, [1, 3, 8, 8])], [vi("y", F, None)]))
+    # A string initializer with fewer strings than its dims need.
+    t = TensorProto(name="w", data_type=TensorProto.STRING, dims=[3],
+                    string_data=[b"a", b"b"])
+    save("string_count.onnx",
+         model([node("Identity", ["w"], ["y"])], [vi("x", F, [2])],
+               [vi("y", TensorProto.STRING, None)], inits=[t]))
+    # A sequence of sequences as a graph input.
+    nested = helper.make_value_info(
+        "s", helper.make_sequence_type_proto(helper.make_sequence_type_proto(
+            helper.make_tensor_type_proto(TensorProto.FLOAT, [2]))))
+    save("nested_sequence.onnx",
+         model([node("Identity", ["s"], ["y"])], [nested],
+               [vi("y", F, None)]))
 
     def external(name, location, offset=0, length=16):
         t = TensorProto(name="w", data_type=F, dims=[4])

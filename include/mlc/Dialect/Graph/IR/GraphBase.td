@@ -104,7 +104,18 @@ def Graph_OptionalType : TypeDef<Graph_Dialect, "Optional"> {
   let assemblyFormat = "`<` $valueType `>`";
 }
 
+def Graph_StringType : TypeDef<Graph_Dialect, "String"> {
+  let mnemonic = "string";
+  let summary = "ONNX string tensor element (UTF-8 text)";
+  let description = [{
+    String tensors import (constants hold `DenseStringElementsAttr`s) for
+    Cast, Identity and StringNormalizer; the CPU backend does not lower
+    them.
+  }];
+}
+
 def Graph_Tensor : TensorOf<[AnyType]>;
+def Graph_StringTensor : TensorOf<[Graph_StringType]>;
 /// Any value an ONNX graph passes along: tensor, sequence or optional.
 def Graph_Value : AnyTypeOf<[Graph_Tensor, Graph_SequenceType,
                              Graph_OptionalType]>;

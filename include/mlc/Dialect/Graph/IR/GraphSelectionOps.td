@@ -7,8 +7,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Ops whose result sizes depend on input values, not only on input shapes:
-// selections (Compress, Unique, NonMaxSuppression) and the signal ops whose
-// sizes are scalar inputs (STFT, MelWeightMatrix). Their results carry `?`
+// selections (Compress, Unique, NonMaxSuppression, StringNormalizer's
+// stopwords) and the signal ops whose sizes are scalar inputs (STFT,
+// MelWeightMatrix). Their results carry `?`
 // where a value decides the size. Included from GraphOps.td; shape
 // functions in lib/Dialect/Graph/IR/GraphSelectionShapes.cpp.
 //
@@ -114,6 +115,24 @@ def Graph_MelWeightMatrixOp : Graph_InferOp<"mel_weight_matrix"> {
     $num_mel_bins `,` $dft_length `,` $sample_rate `,` $lower_edge_hertz `,`
     $upper_edge_hertz attr-dict `:` functional-type(operands, results)
   }];
+}
+
+def Graph_StringNormalizerOp : Graph_InferOp<"string_normalizer",
+    [AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "ONNX StringNormalizer: drop stopwords, change case";
+  let description = [{
+    `input` is [C] or [1, C]. Entries equal to a stopword (ignoring case
+    unless `is_case_sensitive`) are dropped, so the last dim is `?` when
+    there are stopwords; `case_change_action` is `LOWER`, `UPPER` or
+    `NONE`.
+  }];
+  let arguments = (ins Graph_StringTensor:$input,
+                       DefaultValuedAttr<StrAttr, "\"NONE\"">:$case_change_action,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_case_sensitive,
+                       OptionalAttr<StrAttr>:$locale,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$stopwords);
+  let results = (outs Graph_StringTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // MLC_DIALECT_GRAPH_IR_GRAPHSELECTIONOPS_TD
