@@ -128,6 +128,21 @@ LogicalResult convertLoop(NodeImporter &n) {
   if (outputs->size() < carried + 1)
     return n.fail("body has " + llvm::Twine(outputs->size()) +
                   " outputs, expected at least " + llvm::Twine(carried + 1));
+  // A carried optional may come back from the body as a plain value (ONNX
+  // Runtime accepts that): it is wrapped into the optional again.
+  for (size_t i = 0; i < carried; ++i) {
+    auto optional = dyn_cast<OptionalType>(initial[i].getType());
+    Value &next = (*outputs)[i + 1];
+    if (!optional || isa<OptionalType>(next.getType()))
+      continue;
+    Type value = join(optional.getValueType(), next.getType());
+    if (!value)
+      break;
+    OpBuilder::InsertionGuard guard(n.builder);
+    n.builder.setInsertionPointToEnd(&region.front());
+    next = OptionalOp::create(n.builder, n.loc, OptionalType::get(ctx, value),
+                              next);
+  }
   SmallVector<Type> types;
   for (size_t i = 0; i < carried; ++i) {
     Type type = join(initial[i].getType(), (*outputs)[i + 1].getType());
@@ -173,37 +188,28 @@ FailureOr<int64_t> getAxis(NodeImporter &n,
   return axis < 0 ? axis + rank : axis;
 }
 
-LogicalResult convertScan(NodeImporter &n) {
-  if (n.opset < 9)
-    return n.fail("Scan before opset 9 (with sequence_lens) is not supported");
-  const onnx::GraphProto *body = getGraphAttr(n, "body");
-  if (!body)
-    return n.fail("body is required");
-  int64_t scanned = n.getInt("num_scan_inputs", 0);
-  int64_t total = n.getNumInputs();
-  if (scanned < 1 || scanned > total)
-    return n.fail("num_scan_inputs = " + llvm::Twine(scanned) +
-                  " must be in [1, " + llvm::Twine(total) + "]");
+/// A Scan (opset 9 form) over `inputs` (states, then `scanned` scan inputs)
+/// with `body`; returns its results.
+FailureOr<SmallVector<Value>>
+buildScan(NodeImporter &n, const onnx::GraphProto &body, ArrayRef<Value> inputs,
+          int64_t scanned, DenseI64ArrayAttr inAxes,
+          DenseI64ArrayAttr inDirections, DenseI64ArrayAttr outAxes,
+          DenseI64ArrayAttr outDirections) {
+  int64_t total = inputs.size();
   int64_t states = total - scanned;
-  DenseI64ArrayAttr inAxes = n.getI64Array("scan_input_axes");
-  DenseI64ArrayAttr outAxes = n.getI64Array("scan_output_axes");
-  if (inAxes && static_cast<int64_t>(inAxes.size()) != scanned)
-    return n.fail("scan_input_axes needs one entry per scan input");
-  SmallVector<Value> inputs;
   SmallVector<Type> argTypes;
   int64_t length = ShapedType::kDynamic;
   for (int64_t i = 0; i < total; ++i) {
-    if (!n.hasInput(i))
-      return n.fail("input " + llvm::Twine(i) + " is absent");
-    Value v = n.getInput(i);
-    inputs.push_back(v);
+    Value v = inputs[i];
     if (i < states) {
       argTypes.push_back(relax(v.getType()));
       continue;
     }
     auto t = dyn_cast<RankedTensorType>(v.getType());
-    if (!t)
-      return n.fail("scan inputs must have a known rank");
+    if (!t) {
+      (void)n.fail("scan inputs must have a known rank");
+      return failure();
+    }
     auto axis =
         getAxis(n, inAxes ? std::optional(inAxes.asArrayRef()) : std::nullopt,
                 i - states, t.getRank());
@@ -216,25 +222,29 @@ LogicalResult convertScan(NodeImporter &n) {
     argTypes.push_back(RankedTensorType::get(dims, t.getElementType()));
   }
   Region region;
-  auto outputs = n.subgraphs->importSubgraph(*body, region, argTypes);
+  auto outputs = n.subgraphs->importSubgraph(body, region, argTypes);
   if (failed(outputs))
     return failure();
   int64_t scanOutputs = static_cast<int64_t>(outputs->size()) - states;
+  auto fail = [&](const llvm::Twine &message) {
+    (void)n.fail(message);
+    return failure();
+  };
   if (scanOutputs < 0)
-    return n.fail("body has fewer outputs than state variables");
+    return fail("body has fewer outputs than state variables");
   if (outAxes && static_cast<int64_t>(outAxes.size()) != scanOutputs)
-    return n.fail("scan_output_axes needs one entry per scan output");
+    return fail("scan_output_axes needs one entry per scan output");
   SmallVector<Type> types;
   for (int64_t i = 0; i < states; ++i) {
     Type type = join(inputs[i].getType(), (*outputs)[i].getType());
     if (!type)
-      return n.fail("state " + llvm::Twine(i) + " changes element type");
+      return fail("state " + llvm::Twine(i) + " changes element type");
     types.push_back(type);
   }
   for (int64_t k = 0; k < scanOutputs; ++k) {
     auto t = dyn_cast<RankedTensorType>((*outputs)[states + k].getType());
     if (!t)
-      return n.fail("scan outputs must have a known rank");
+      return fail("scan outputs must have a known rank");
     auto axis =
         getAxis(n, outAxes ? std::optional(outAxes.asArrayRef()) : std::nullopt,
                 k, t.getRank() + 1);
@@ -251,11 +261,108 @@ LogicalResult convertScan(NodeImporter &n) {
   }
   OperationState state(n.loc, ScanOp::getOperationName());
   ScanOp::build(n.builder, state, types, inputs,
-                n.builder.getI64IntegerAttr(scanned), inAxes,
-                n.getI64Array("scan_input_directions"), outAxes,
-                n.getI64Array("scan_output_directions"));
+                n.builder.getI64IntegerAttr(scanned), inAxes, inDirections,
+                outAxes, outDirections);
   state.regions[0]->takeBody(region);
-  llvm::append_range(n.results, n.builder.create(state)->getResults());
+  return SmallVector<Value>(n.builder.create(state)->getResults());
+}
+
+/// Scan before opset 9: every input has a leading batch dim (scan inputs
+/// [batch, sequence, ...]) and the body runs per batch entry. With a static
+/// batch it becomes one opset-9 Scan per entry on the entry's slices, whose
+/// results are stacked again; `sequence_lens` must be absent.
+LogicalResult convertScan8(NodeImporter &n) {
+  const onnx::GraphProto *body = getGraphAttr(n, "body");
+  if (!body)
+    return n.fail("body is required");
+  if (n.hasInput(0))
+    return n.fail("sequence_lens (Scan before opset 9) is not supported");
+  int64_t scanned = n.getInt("num_scan_inputs", 0);
+  int64_t total = static_cast<int64_t>(n.getNumInputs()) - 1;
+  if (scanned < 1 || scanned > total)
+    return n.fail("num_scan_inputs = " + llvm::Twine(scanned) +
+                  " must be in [1, " + llvm::Twine(total) + "]");
+  int64_t batch = ShapedType::kDynamic;
+  for (int64_t i = 1; i <= total; ++i) {
+    auto t = n.hasInput(i) ? dyn_cast<RankedTensorType>(n.getInput(i).getType())
+                           : RankedTensorType();
+    if (!t || t.getRank() < 1 || t.isDynamicDim(0))
+      return n.fail("Scan before opset 9 needs inputs with a static batch dim");
+    if (ShapedType::isDynamic(batch))
+      batch = t.getDimSize(0);
+    else if (batch != t.getDimSize(0))
+      return n.fail("the inputs disagree on the batch size");
+  }
+  Builder &b = n.builder;
+  auto axis0 = b.getDenseI64ArrayAttr({0});
+  SmallVector<SmallVector<Value>> perEntry;
+  for (int64_t e = 0; e < batch; ++e) {
+    SmallVector<Value> inputs;
+    for (int64_t i = 1; i <= total; ++i) {
+      FailureOr<SliceOp> slice = n.create<SliceOp>(
+          n.getInput(i), n.getI64Constant({e}), n.getI64Constant({e + 1}),
+          n.getI64Constant({0}), Value());
+      FailureOr<SqueezeOp> entry =
+          succeeded(slice)
+              ? n.create<SqueezeOp>(slice->getResult(), axis0, Value())
+              : FailureOr<SqueezeOp>(failure());
+      if (failed(entry))
+        return failure();
+      inputs.push_back(entry->getResult());
+    }
+    auto results = buildScan(n, *body, inputs, scanned, DenseI64ArrayAttr(),
+                             n.getI64Array("directions"), DenseI64ArrayAttr(),
+                             DenseI64ArrayAttr());
+    if (failed(results))
+      return failure();
+    perEntry.push_back(std::move(*results));
+  }
+  for (size_t r = 0; r < perEntry.front().size(); ++r) {
+    SmallVector<Value> stacked;
+    for (SmallVector<Value> &results : perEntry) {
+      FailureOr<UnsqueezeOp> u =
+          n.create<UnsqueezeOp>(results[r], axis0, Value());
+      if (failed(u))
+        return failure();
+      stacked.push_back(u->getResult());
+    }
+    if (stacked.size() == 1) {
+      n.results.push_back(stacked.front());
+      continue;
+    }
+    if (failed(n.emit<ConcatOp>(stacked, b.getI64IntegerAttr(0))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult convertScan(NodeImporter &n) {
+  if (n.opset < 9)
+    return convertScan8(n);
+  const onnx::GraphProto *body = getGraphAttr(n, "body");
+  if (!body)
+    return n.fail("body is required");
+  int64_t scanned = n.getInt("num_scan_inputs", 0);
+  int64_t total = n.getNumInputs();
+  if (scanned < 1 || scanned > total)
+    return n.fail("num_scan_inputs = " + llvm::Twine(scanned) +
+                  " must be in [1, " + llvm::Twine(total) + "]");
+  DenseI64ArrayAttr inAxes = n.getI64Array("scan_input_axes");
+  if (inAxes && static_cast<int64_t>(inAxes.size()) != scanned)
+    return n.fail("scan_input_axes needs one entry per scan input");
+  SmallVector<Value> inputs;
+  for (int64_t i = 0; i < total; ++i) {
+    if (!n.hasInput(i))
+      return n.fail("input " + llvm::Twine(i) + " is absent");
+    inputs.push_back(n.getInput(i));
+  }
+  auto results = buildScan(n, *body, inputs, scanned, inAxes,
+                           n.getI64Array("scan_input_directions"),
+                           n.getI64Array("scan_output_axes"),
+                           n.getI64Array("scan_output_directions"));
+  if (failed(results))
+    return failure();
+  llvm::append_range(n.results, *results);
   return success();
 }
 } // namespace
@@ -263,5 +370,5 @@ LogicalResult convertScan(NodeImporter &n) {
 void mlc::onnx_import::addControlFlowConverters(ConverterTable &t) {
   t.add("If", 1, convertIf);
   t.add("Loop", 1, convertLoop);
-  t.add("Scan", 9, convertScan);
+  t.add("Scan", 8, convertScan);
 }
