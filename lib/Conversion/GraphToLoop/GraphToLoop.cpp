@@ -30,6 +30,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphIndexingToLinalgPatterns(patterns);
   populateGraphDecompositionPatterns(patterns);
   populateGraphIfToSCFPatterns(patterns);
+  populateGraphLoopsToSCFPatterns(patterns);
   populateGraphQuantToLinalgPatterns(patterns);
   populateGraphEinsumToLinalgPatterns(patterns);
   populateGraphRoiAlignToLinalgPatterns(patterns);

@@ -60,6 +60,31 @@ Type relax(Type type) {
       t.getElementType());
 }
 
+/// Imports a Loop or Scan body whose arguments [first, first + count) are
+/// carried from one iteration to the next (yielded as [firstYield,
+/// firstYield + count)): with the initial values' exact types when the
+/// body yields the same types back, else again with every dim dynamic, as
+/// a value whose shape changes across iterations needs.
+FailureOr<SmallVector<Value>>
+importCarriedBody(NodeImporter &n, const onnx::GraphProto &body, Region &region,
+                  SmallVector<Type> argTypes, size_t first, size_t count,
+                  size_t firstYield) {
+  {
+    Region exact;
+    auto outputs = n.subgraphs->importSubgraph(body, exact, argTypes);
+    bool same = succeeded(outputs) && outputs->size() >= firstYield + count;
+    for (size_t i = 0; same && i < count; ++i)
+      same = (*outputs)[firstYield + i].getType() == argTypes[first + i];
+    if (same) {
+      region.takeBody(exact);
+      return outputs;
+    }
+  }
+  for (size_t i = 0; i < count; ++i)
+    argTypes[first + i] = relax(argTypes[first + i]);
+  return n.subgraphs->importSubgraph(body, region, argTypes);
+}
+
 const onnx::GraphProto *getGraphAttr(NodeImporter &n, llvm::StringRef name) {
   const onnx::AttributeProto *attr = n.getAttr(name);
   return attr && attr->has_g() ? &attr->g() : nullptr;
@@ -119,9 +144,10 @@ LogicalResult convertLoop(NodeImporter &n) {
       RankedTensorType::get({}, IntegerType::get(ctx, 64)),
       RankedTensorType::get({}, IntegerType::get(ctx, 1))};
   for (Value v : initial)
-    argTypes.push_back(relax(v.getType()));
+    argTypes.push_back(v.getType());
   Region region;
-  auto outputs = n.subgraphs->importSubgraph(*body, region, argTypes);
+  auto outputs =
+      importCarriedBody(n, *body, region, argTypes, 2, initial.size(), 1);
   if (failed(outputs))
     return failure();
   size_t carried = initial.size();
@@ -202,7 +228,7 @@ buildScan(NodeImporter &n, const onnx::GraphProto &body, ArrayRef<Value> inputs,
   for (int64_t i = 0; i < total; ++i) {
     Value v = inputs[i];
     if (i < states) {
-      argTypes.push_back(relax(v.getType()));
+      argTypes.push_back(v.getType());
       continue;
     }
     auto t = dyn_cast<RankedTensorType>(v.getType());
@@ -222,7 +248,7 @@ buildScan(NodeImporter &n, const onnx::GraphProto &body, ArrayRef<Value> inputs,
     argTypes.push_back(RankedTensorType::get(dims, t.getElementType()));
   }
   Region region;
-  auto outputs = n.subgraphs->importSubgraph(body, region, argTypes);
+  auto outputs = importCarriedBody(n, body, region, argTypes, 0, states, 0);
   if (failed(outputs))
     return failure();
   int64_t scanOutputs = static_cast<int64_t>(outputs->size()) - states;

@@ -85,6 +85,10 @@ void populateGraphDecompositionPatterns(mlir::RewritePatternSet &patterns);
 /// runs).
 void populateGraphIfToSCFPatterns(mlir::RewritePatternSet &patterns);
 
+/// Scan, and Loop with a constant trip count and a condition that stays
+/// true, as scf.for over tensors.
+void populateGraphLoopsToSCFPatterns(mlir::RewritePatternSet &patterns);
+
 void populateGraphToLoopConversionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc

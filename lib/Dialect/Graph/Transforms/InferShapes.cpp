@@ -12,6 +12,7 @@
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
@@ -170,6 +171,36 @@ bool refineIf(IfOp op) {
   return false;
 }
 
+/// A Loop that runs its constant trip count to the end (no condition or a
+/// constant true one, and a body that yields its condition argument or
+/// true) stacks that many scan outputs: their leading dim becomes static.
+void refineLoop(LoopOp op) {
+  DenseIntElementsAttr trips;
+  if (!op.getMaxTripCount() ||
+      !matchPattern(op.getMaxTripCount(), mlir::m_Constant(&trips)) ||
+      trips.getNumElements() != 1)
+    return;
+  if (op.getCondition() &&
+      getConstantCondition(op.getCondition()) != std::optional<bool>(true))
+    return;
+  Block &body = op.getBody().front();
+  Value next = cast<YieldOp>(body.getTerminator()).getValues().front();
+  if (next != body.getArgument(1) &&
+      getConstantCondition(next) != std::optional<bool>(true))
+    return;
+  int64_t count =
+      std::max<int64_t>((*trips.getValues<APInt>().begin()).getSExtValue(), 0);
+  for (Value result : op.getResults().drop_front(op.getInitial().size())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || type.getRank() == 0 || !type.isDynamicDim(0) ||
+        !usersAcceptRefinement(result))
+      continue;
+    SmallVector<int64_t> dims(type.getShape());
+    dims[0] = count;
+    result.setType(RankedTensorType::get(dims, type.getElementType()));
+  }
+}
+
 struct GraphInferShapesPass
     : mlc::graph::impl::GraphInferShapesBase<GraphInferShapesPass> {
   using Base::Base;
@@ -183,6 +214,10 @@ struct GraphInferShapesPass
       // visited op is safe.
       if (auto ifOp = dyn_cast<IfOp>(op)) {
         refineIf(ifOp);
+        return WalkResult::advance();
+      }
+      if (auto loop = dyn_cast<LoopOp>(op)) {
+        refineLoop(loop);
         return WalkResult::advance();
       }
       if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {

@@ -438,6 +438,55 @@ def string_into_add():
                  [vi("y", TensorProto.STRING, None)])
 
 
+def static_loop():
+    """A Loop with a constant trip count: x <- 2x + i, each x also stacked."""
+    body = helper.make_graph(
+        [node("Identity", ["cond_in"], ["cond_out"]),
+         node("Cast", ["i"], ["fi"], to=F),
+         node("Mul", ["x_in", "two"], ["doubled"]),
+         node("Add", ["doubled", "fi"], ["x_out"]),
+         node("Identity", ["x_out"], ["x_scan"])],
+        "body",
+        [vi("i", I64, []), vi("cond_in", TensorProto.BOOL, []),
+         vi("x_in", F, [2, 3])],
+        [vi("cond_out", TensorProto.BOOL, []), vi("x_out", F, [2, 3]),
+         vi("x_scan", F, [2, 3])],
+        initializer=[const("two", np.array(2, np.float32))])
+    return model([node("Loop", ["trips", "yes", "x"], ["last", "all"],
+                       body=body)],
+                 [vi("x", F, [2, 3])], [vi("last", F, None), vi("all", F, None)],
+                 inits=[const("trips", np.array(4, np.int64)),
+                        const("yes", np.array(True))])
+
+
+def reverse_scan():
+    """A Scan over axis 1, backwards, with its output stacked on axis 1."""
+    body = helper.make_graph(
+        [node("Add", ["acc", "column"], ["acc_out"]),
+         node("Mul", ["acc_out", "column"], ["product"])],
+        "body", [vi("acc", F, [2]), vi("column", F, [2])],
+        [vi("acc_out", F, [2]), vi("product", F, [2])])
+    return model([node("Scan", ["init", "x"], ["total", "products"], body=body,
+                       num_scan_inputs=1, scan_input_axes=[1],
+                       scan_input_directions=[1], scan_output_axes=[1])],
+                 [vi("init", F, [2]), vi("x", F, [2, 5])],
+                 [vi("total", F, None), vi("products", F, None)], opset=11)
+
+
+def growing_loop():
+    """A Loop whose carried value doubles in length every iteration."""
+    body = helper.make_graph(
+        [node("Identity", ["cond_in"], ["cond_out"]),
+         node("Concat", ["x_in", "x_in"], ["x_out"], axis=0)],
+        "body",
+        [vi("i", I64, []), vi("cond_in", TensorProto.BOOL, []),
+         vi("x_in", F, None)],
+        [vi("cond_out", TensorProto.BOOL, []), vi("x_out", F, None)])
+    return model([node("Loop", ["trips", "", "x"], ["y"], body=body)],
+                 [vi("x", F, [1])], [vi("y", F, None)],
+                 inits=[const("trips", np.array(3, np.int64))])
+
+
 def slice9():
     return model([node("Slice", ["x"], ["y"], starts=[1], ends=[1000],
                        axes=[1])],
@@ -597,7 +646,7 @@ MODELS = {f.__name__: f for f in [
     resize18_bad_antialias, resize18_bad_policy, resize18_bad_axes, reshape_transpose, squeeze11, squeeze13, computed_axes, folded_axes,
     windows17, max_unpool, selections, repeated_outputs,
     sequences, sequence_into_add, tfidf_modes, empty_slice, strings,
-    string_into_add, slice9, slice13,
+    string_into_add, static_loop, reverse_scan, growing_loop, slice9, slice13,
     pad10, pad13, constants, split_equal, split_gather_concat, shape_expand,
     if_outer_scope, if_runtime, loop_scan, if_unsupported_inside, lstm_bidirectional,
     einsum_attention, ops_used_by_model_zoo, squeeze_excitation]}

@@ -1,0 +1,248 @@
+//===- LoopsToSCF.cpp - Scan and Loop with static trip counts as scf.for --===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A Scan, and a Loop whose trip count is a constant and whose condition
+// stays true, become an scf.for over tensors: the carried values (Scan
+// states, Loop-carried values) are iteration arguments, each scan input is
+// read with tensor.extract_slice and each scan output written into an
+// iteration argument with tensor.insert_slice. The body's ops are moved
+// into the loop and lowered like any other. A carried value is copied into
+// its iteration argument at the end of the body so that one-shot
+// bufferization can keep it in one buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using mlc::detail::getStaticType;
+
+namespace {
+/// The slice of `type` at one position of `axis`: offsets 0 but `index` on
+/// the axis, size 1 there and the full dims elsewhere.
+void getSlice(OpBuilder &b, RankedTensorType type, int64_t axis, Value index,
+              SmallVectorImpl<OpFoldResult> &offsets,
+              SmallVectorImpl<OpFoldResult> &sizes,
+              SmallVectorImpl<OpFoldResult> &strides) {
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(d == axis ? OpFoldResult(index) : b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(1));
+  }
+}
+
+/// `type` without dim `axis`.
+RankedTensorType dropDim(RankedTensorType type, int64_t axis) {
+  SmallVector<int64_t> dims(type.getShape());
+  dims.erase(dims.begin() + axis);
+  return RankedTensorType::get(dims, type.getElementType());
+}
+
+/// The entry of a per-input attribute (axes, directions), 0 when absent,
+/// normalized against `rank` when `isAxis`.
+int64_t getEntry(std::optional<ArrayRef<int64_t>> values, size_t i,
+                 int64_t rank, bool isAxis) {
+  int64_t v = values && i < values->size() ? (*values)[i] : 0;
+  return isAxis && v < 0 ? v + rank : v;
+}
+
+/// Ends `forBody` (holding the moved graph body, whose yield is `yield`):
+/// carried values copied into their iteration arguments, each scan output
+/// inserted into its iteration argument at `outIndex(k)` along `outAxis(k)`.
+void finishBody(ConversionPatternRewriter &rewriter, Location loc,
+                Block *forBody, ValueRange carriedArgs, ValueRange outArgs,
+                ValueRange carried, ValueRange scanned,
+                function_ref<Value(size_t)> outIndex,
+                function_ref<int64_t(size_t)> outAxis) {
+  rewriter.setInsertionPointToEnd(forBody);
+  SmallVector<Value> next;
+  for (auto [value, arg] : llvm::zip(carried, carriedArgs))
+    next.push_back(
+        linalg::CopyOp::create(rewriter, loc, value, arg).getResult(0));
+  for (auto [k, pair] : llvm::enumerate(llvm::zip(scanned, outArgs))) {
+    auto [value, arg] = pair;
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    getSlice(rewriter, type, outAxis(k), outIndex(k), offsets, sizes, strides);
+    next.push_back(tensor::InsertSliceOp::create(rewriter, loc, value, arg,
+                                                 offsets, sizes, strides));
+  }
+  scf::YieldOp::create(rewriter, loc, next);
+}
+
+struct ScanToSCF : OpConversionPattern<ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value v : llvm::concat<Value>(op.getInputs(), op.getResults()))
+      if (!getStaticType(v))
+        return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    int64_t states = op.getNumStates();
+    for (int64_t i = 0; i < states; ++i)
+      if (body.getArgument(i).getType() != op.getInputs()[i].getType() ||
+          yield.getValues()[i].getType() != op.getInputs()[i].getType())
+        return rewriter.notifyMatchFailure(op, "a state changes type");
+    for (auto [arg, value] : llvm::zip(body.getArguments().drop_front(states),
+                                       op.getInputs().drop_front(states)))
+      if (!getStaticType(arg))
+        return rewriter.notifyMatchFailure(op, "dynamic body argument");
+    Location loc = op.getLoc();
+    ValueRange inputs = adaptor.getInputs();
+    // The scan length: every scan input's extent along its axis.
+    std::optional<ArrayRef<int64_t>> inAxes = op.getScanInputAxes(),
+                                     inDirs = op.getScanInputDirections(),
+                                     outAxes = op.getScanOutputAxes(),
+                                     outDirs = op.getScanOutputDirections();
+    int64_t length = -1;
+    for (int64_t j = 0; j < op.getNumScanInputs(); ++j) {
+      auto type = cast<RankedTensorType>(inputs[states + j].getType());
+      int64_t n = type.getDimSize(getEntry(inAxes, j, type.getRank(), true));
+      if (length >= 0 && n != length)
+        return rewriter.notifyMatchFailure(op, "scan lengths differ");
+      length = n;
+    }
+    SmallVector<Value> iterInit(inputs.take_front(states));
+    ResultRange scanResults = op.getResults().drop_front(states);
+    for (Value r : scanResults) {
+      auto type = getStaticType(r);
+      iterInit.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                                 type.getElementType()));
+    }
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value last = arith::ConstantIndexOp::create(rewriter, loc, length - 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero,
+        arith::ConstantIndexOp::create(rewriter, loc, length), one, iterInit);
+    Block *forBody = loop.getBody();
+    rewriter.setInsertionPointToStart(forBody);
+    Value iv = loop.getInductionVar();
+    Value reversed = arith::SubIOp::create(rewriter, loc, last, iv);
+    SmallVector<Value> args(loop.getRegionIterArgs().take_front(states));
+    for (int64_t j = 0; j < op.getNumScanInputs(); ++j) {
+      auto type = cast<RankedTensorType>(inputs[states + j].getType());
+      int64_t axis = getEntry(inAxes, j, type.getRank(), true);
+      Value index = getEntry(inDirs, j, 0, false) ? reversed : iv;
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      getSlice(rewriter, type, axis, index, offsets, sizes, strides);
+      args.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, dropDim(type, axis), inputs[states + j], offsets,
+          sizes, strides));
+    }
+    SmallVector<Value> carried(yield.getValues().take_front(states));
+    SmallVector<Value> scanned(yield.getValues().drop_front(states));
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&body, forBody, forBody->end(), args);
+    finishBody(
+        rewriter, loc, forBody, loop.getRegionIterArgs().take_front(states),
+        loop.getRegionIterArgs().drop_front(states), carried, scanned,
+        [&](size_t k) {
+          return getEntry(outDirs, k, 0, false) ? reversed : iv;
+        },
+        [&](size_t k) {
+          return getEntry(outAxes, k, getStaticType(scanResults[k]).getRank(),
+                          true);
+        });
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
+/// True when `v` is a constant whose every element is true.
+bool isConstantTrue(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) ||
+      !attr.getElementType().isInteger(1))
+    return false;
+  return llvm::all_of(attr.getValues<bool>(), [](bool b) { return b; });
+}
+
+struct LoopToSCF : OpConversionPattern<LoopOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DenseElementsAttr trips;
+    if (!op.getMaxTripCount() ||
+        !matchPattern(op.getMaxTripCount(), m_Constant(&trips)) ||
+        trips.getNumElements() != 1)
+      return rewriter.notifyMatchFailure(op, "trip count is not a constant");
+    int64_t count = (*trips.getValues<APInt>().begin()).getSExtValue();
+    if (count < 0)
+      count = 0;
+    if (op.getCondition() && !isConstantTrue(op.getCondition()))
+      return rewriter.notifyMatchFailure(op, "condition is not constant true");
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    Value nextCondition = yield.getValues().front();
+    if (nextCondition != body.getArgument(1) && !isConstantTrue(nextCondition))
+      return rewriter.notifyMatchFailure(op, "the body may stop early");
+    size_t carried = op.getInitial().size();
+    for (size_t i = 0; i < carried; ++i) {
+      Type type = op.getInitial()[i].getType();
+      if (!getStaticType(op.getInitial()[i]) ||
+          body.getArgument(i + 2).getType() != type ||
+          yield.getValues()[i + 1].getType() != type)
+        return rewriter.notifyMatchFailure(op, "a carried value changes type");
+    }
+    for (Value r : op.getResults())
+      if (!getStaticType(r))
+        return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Location loc = op.getLoc();
+    SmallVector<Value> iterInit(adaptor.getInitial());
+    ResultRange scanResults = op.getResults().drop_front(carried);
+    for (Value r : scanResults) {
+      auto type = getStaticType(r);
+      iterInit.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                                 type.getElementType()));
+    }
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero,
+        arith::ConstantIndexOp::create(rewriter, loc, count), one, iterInit);
+    Block *forBody = loop.getBody();
+    rewriter.setInsertionPointToStart(forBody);
+    Value iv = loop.getInductionVar();
+    Value iteration = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, rewriter.getI64Type()),
+        ValueRange{arith::IndexCastOp::create(rewriter, loc,
+                                              rewriter.getI64Type(), iv)});
+    Value alwaysTrue = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, rewriter.getI1Type()),
+                               true));
+    SmallVector<Value> args = {iteration, alwaysTrue};
+    llvm::append_range(args, loop.getRegionIterArgs().take_front(carried));
+    SmallVector<Value> next(
+        yield.getValues().drop_front(1).take_front(carried));
+    SmallVector<Value> scanned(yield.getValues().drop_front(1 + carried));
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&body, forBody, forBody->end(), args);
+    finishBody(
+        rewriter, loc, forBody, loop.getRegionIterArgs().take_front(carried),
+        loop.getRegionIterArgs().drop_front(carried), next, scanned,
+        [&](size_t) { return iv; }, [](size_t) { return int64_t(0); });
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphLoopsToSCFPatterns(RewritePatternSet &patterns) {
+  patterns.add<ScanToSCF, LoopToSCF>(patterns.getContext());
+}
