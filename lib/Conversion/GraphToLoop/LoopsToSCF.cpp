@@ -81,6 +81,23 @@ void finishBody(ConversionPatternRewriter &rewriter, Location loc,
   scf::YieldOp::create(rewriter, loc, next);
 }
 
+/// `scf.for` from 0 to `count` whose iteration arguments are `carried`,
+/// then one empty tensor per scan output (`scanResults`' types).
+scf::ForOp createLoop(ConversionPatternRewriter &rewriter, Location loc,
+                      int64_t count, ValueRange carried,
+                      ValueRange scanResults) {
+  SmallVector<Value> init(carried);
+  for (Value r : scanResults) {
+    auto type = getStaticType(r);
+    init.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                           type.getElementType()));
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value end = arith::ConstantIndexOp::create(rewriter, loc, count);
+  return scf::ForOp::create(rewriter, loc, zero, end, one, init);
+}
+
 struct ScanToSCF : OpConversionPattern<ScanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -115,19 +132,10 @@ struct ScanToSCF : OpConversionPattern<ScanOp> {
         return rewriter.notifyMatchFailure(op, "scan lengths differ");
       length = n;
     }
-    SmallVector<Value> iterInit(inputs.take_front(states));
     ResultRange scanResults = op.getResults().drop_front(states);
-    for (Value r : scanResults) {
-      auto type = getStaticType(r);
-      iterInit.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                                 type.getElementType()));
-    }
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value last = arith::ConstantIndexOp::create(rewriter, loc, length - 1);
-    auto loop = scf::ForOp::create(
-        rewriter, loc, zero,
-        arith::ConstantIndexOp::create(rewriter, loc, length), one, iterInit);
+    scf::ForOp loop = createLoop(rewriter, loc, length,
+                                 inputs.take_front(states), scanResults);
     Block *forBody = loop.getBody();
     rewriter.setInsertionPointToStart(forBody);
     Value iv = loop.getInductionVar();
@@ -203,18 +211,8 @@ struct LoopToSCF : OpConversionPattern<LoopOp> {
       if (!getStaticType(r))
         return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
-    SmallVector<Value> iterInit(adaptor.getInitial());
-    ResultRange scanResults = op.getResults().drop_front(carried);
-    for (Value r : scanResults) {
-      auto type = getStaticType(r);
-      iterInit.push_back(tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                                 type.getElementType()));
-    }
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    auto loop = scf::ForOp::create(
-        rewriter, loc, zero,
-        arith::ConstantIndexOp::create(rewriter, loc, count), one, iterInit);
+    scf::ForOp loop = createLoop(rewriter, loc, count, adaptor.getInitial(),
+                                 op.getResults().drop_front(carried));
     Block *forBody = loop.getBody();
     rewriter.setInsertionPointToStart(forBody);
     Value iv = loop.getInductionVar();

@@ -159,16 +159,26 @@ std::string mlc::onnx_import::getDataTypeName(int32_t dataType) {
   return "data type " + std::to_string(dataType);
 }
 
-/// A STRING tensor (its `string_data`, never raw or external data) as a
-/// DenseStringElementsAttr of `!mlc_graph.string` elements.
-static llvm::Expected<ElementsAttr>
-importStringTensor(const onnx::TensorProto &tensor, MLIRContext *ctx) {
+/// The dims of `tensor`, none negative.
+static llvm::Expected<llvm::SmallVector<int64_t>>
+importDims(const onnx::TensorProto &tensor) {
   llvm::SmallVector<int64_t> dims;
   for (int64_t d : tensor.dims()) {
     if (d < 0)
       return makeError("has a negative dim " + Twine(d));
     dims.push_back(d);
   }
+  return dims;
+}
+
+/// A STRING tensor (its `string_data`, never raw or external data) as a
+/// DenseStringElementsAttr of `!mlc_graph.string` elements.
+static llvm::Expected<ElementsAttr>
+importStringTensor(const onnx::TensorProto &tensor, MLIRContext *ctx) {
+  auto dimsOrError = importDims(tensor);
+  if (!dimsOrError)
+    return dimsOrError.takeError();
+  llvm::SmallVector<int64_t> dims = std::move(*dimsOrError);
   std::optional<int64_t> count = mlc::graph::getNumElements(dims);
   if (!count || *count != tensor.string_data_size())
     return makeError("has " + Twine(tensor.string_data_size()) +
@@ -190,12 +200,10 @@ mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
   if (!element)
     return makeError("has unsupported element type " +
                      getDataTypeName(dataType));
-  llvm::SmallVector<int64_t> dims;
-  for (int64_t d : tensor.dims()) {
-    if (d < 0)
-      return makeError("has a negative dim " + Twine(d));
-    dims.push_back(d);
-  }
+  auto dimsOrError = importDims(tensor);
+  if (!dimsOrError)
+    return dimsOrError.takeError();
+  llvm::SmallVector<int64_t> dims = std::move(*dimsOrError);
   std::optional<int64_t> count = mlc::graph::getNumElements(dims);
   int64_t width = getByteWidth(element);
   if (!count || *count > std::numeric_limits<int64_t>::max() / width)
