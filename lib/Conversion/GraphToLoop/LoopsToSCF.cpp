@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 //
 // A Scan, and a Loop whose trip count is a constant and whose condition
-// stays true, become an scf.for over tensors: the carried values (Scan
-// states, Loop-carried values) are iteration arguments, each scan input is
-// read with tensor.extract_slice and each scan output written into an
+// stays true, become an scf.for over tensors (any other Loop without scan
+// outputs an scf.while that checks its count and condition): the carried values
+// (Scan states, Loop-carried values) are iteration arguments, each scan input
+// is read with tensor.extract_slice and each scan output written into an
 // iteration argument with tensor.insert_slice. The body's ops are moved
 // into the loop and lowered like any other. A carried value is copied into
 // its iteration argument at the end of the body so that one-shot
@@ -239,8 +240,103 @@ struct LoopToSCF : OpConversionPattern<LoopOp> {
     return success();
   }
 };
+/// The i1 element of a one-element tensor.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> origin(type.getRank(),
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, tensor, origin);
+}
+
+/// A Loop without scan outputs whose trip count or condition is known at
+/// run time only: an scf.while that checks both before each iteration.
+struct LoopToWhile : OpConversionPattern<LoopOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoopOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    size_t carried = op.getInitial().size();
+    if (op.getNumResults() != carried)
+      return rewriter.notifyMatchFailure(op, "scan outputs of unknown length");
+    if (!op.getMaxTripCount() && !op.getCondition())
+      return rewriter.notifyMatchFailure(op, "no trip count or condition");
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    for (size_t i = 0; i < carried; ++i) {
+      Type type = op.getInitial()[i].getType();
+      if (!getStaticType(op.getInitial()[i]) ||
+          body.getArgument(i + 2).getType() != type ||
+          yield.getValues()[i + 1].getType() != type)
+        return rewriter.notifyMatchFailure(op, "a carried value changes type");
+    }
+    for (Value v : {adaptor.getMaxTripCount(), adaptor.getCondition()}) {
+      auto type = v ? getStaticType(v) : RankedTensorType();
+      if (v && (!type || type.getNumElements() != 1))
+        return rewriter.notifyMatchFailure(op, "needs one-element operands");
+    }
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type(), i1 = rewriter.getI1Type();
+    Value start = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+    Value go = adaptor.getCondition()
+                   ? extractScalar(rewriter, loc, adaptor.getCondition())
+                   : arith::ConstantIntOp::create(rewriter, loc, i1, 1);
+    Value bound = adaptor.getMaxTripCount()
+                      ? extractScalar(rewriter, loc, adaptor.getMaxTripCount())
+                      : Value();
+    // The carried tensors come first: one-shot bufferization matches
+    // scf.condition's and scf.yield's operands to the block arguments by
+    // position, and canonicalization may drop an unused trailing scalar.
+    SmallVector<Value> init(adaptor.getInitial());
+    init.append({start, go});
+    SmallVector<Type> types(op.getResultTypes());
+    types.append({i64, i1});
+    SmallVector<Location> locs(types.size(), loc);
+    auto loop = scf::WhileOp::create(rewriter, loc, types, init);
+    // Before: continue while the condition holds and the count is below
+    // the bound.
+    Block *before = rewriter.createBlock(&loop.getBefore(), {}, types, locs);
+    Value count = before->getArgument(carried);
+    Value keep = before->getArgument(carried + 1);
+    if (bound)
+      keep = arith::AndIOp::create(
+          rewriter, loc, keep,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, count,
+                                bound));
+    scf::ConditionOp::create(rewriter, loc, keep, before->getArguments());
+    // After: the body, on the iteration number as a tensor and the carried
+    // values; it yields the next carried values, count and condition.
+    Block *after = rewriter.createBlock(&loop.getAfter(), {}, types, locs);
+    Value iteration = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, i64),
+        ValueRange{after->getArgument(carried)});
+    Value condition = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, i1),
+        ValueRange{after->getArgument(carried + 1)});
+    SmallVector<Value> args = {iteration, condition};
+    llvm::append_range(args, after->getArguments().take_front(carried));
+    SmallVector<Value> next(yield.getValues().drop_front(1));
+    Value nextCondition = yield.getValues().front();
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&body, after, after->end(), args);
+    rewriter.setInsertionPointToEnd(after);
+    SmallVector<Value> results;
+    for (auto [value, arg] :
+         llvm::zip(next, after->getArguments().take_front(carried)))
+      results.push_back(
+          linalg::CopyOp::create(rewriter, loc, value, arg).getResult(0));
+    results.push_back(arith::AddIOp::create(
+        rewriter, loc, after->getArgument(carried),
+        arith::ConstantIntOp::create(rewriter, loc, i64, 1)));
+    results.push_back(extractScalar(rewriter, loc, nextCondition));
+    scf::YieldOp::create(rewriter, loc, results);
+    rewriter.replaceOp(op, loop.getResults().take_front(carried));
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphLoopsToSCFPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScanToSCF, LoopToSCF>(patterns.getContext());
+  patterns.add<ScanToSCF, LoopToWhile>(patterns.getContext());
+  // A constant trip count that runs to the end is an scf.for.
+  patterns.add<LoopToSCF>(patterns.getContext(), /*benefit=*/2);
 }
