@@ -237,21 +237,35 @@ void replaceBySequence(PatternRewriter &rewriter, Operation *op,
     rewriter.replaceOpWithNewOp<SequenceConstructOp>(op, type, elements);
 }
 
+/// The elements of a sequence known at compile time and a position among
+/// them: `position`'s constant value, or `fallback` (from the size) when it
+/// is absent; the end (one past the last) only when `allowEnd`.
+std::optional<std::pair<SmallVector<Value>, int64_t>>
+getKnownPosition(Value sequence, Value position,
+                 function_ref<int64_t(int64_t)> fallback, bool allowEnd) {
+  std::optional<SmallVector<Value>> elements = getKnownElements(sequence);
+  if (!elements)
+    return std::nullopt;
+  int64_t size = elements->size();
+  std::optional<int64_t> at =
+      position ? getPosition(position, size) : fallback(size);
+  if (!at || *at < 0 || (*at == size && !allowEnd))
+    return std::nullopt;
+  return std::make_pair(std::move(*elements), *at);
+}
+
 struct InsertIntoKnown : OpRewritePattern<SequenceInsertOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SequenceInsertOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<SmallVector<Value>> elements =
-        getKnownElements(op.getSequence());
-    if (!elements)
-      return rewriter.notifyMatchFailure(op, "sequence not known");
-    int64_t size = elements->size();
-    std::optional<int64_t> at =
-        op.getPosition() ? getPosition(op.getPosition(), size) : size;
-    if (!at)
-      return rewriter.notifyMatchFailure(op, "position not known");
-    elements->insert(elements->begin() + *at, op.getTensor());
-    replaceBySequence(rewriter, op, *elements);
+    auto known = getKnownPosition(
+        op.getSequence(), op.getPosition(), [](int64_t size) { return size; },
+        /*allowEnd=*/true);
+    if (!known)
+      return rewriter.notifyMatchFailure(op, "sequence or position unknown");
+    auto &[elements, at] = *known;
+    elements.insert(elements.begin() + at, op.getTensor());
+    replaceBySequence(rewriter, op, elements);
     return success();
   }
 };
@@ -260,17 +274,14 @@ struct EraseFromKnown : OpRewritePattern<SequenceEraseOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SequenceEraseOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<SmallVector<Value>> elements =
-        getKnownElements(op.getSequence());
-    if (!elements || elements->empty())
-      return rewriter.notifyMatchFailure(op, "sequence not known");
-    int64_t size = elements->size();
-    std::optional<int64_t> at =
-        op.getPosition() ? getPosition(op.getPosition(), size) : size - 1;
-    if (!at || *at == size)
-      return rewriter.notifyMatchFailure(op, "position not known");
-    elements->erase(elements->begin() + *at);
-    replaceBySequence(rewriter, op, *elements);
+    auto known = getKnownPosition(
+        op.getSequence(), op.getPosition(),
+        [](int64_t size) { return size - 1; }, /*allowEnd=*/false);
+    if (!known)
+      return rewriter.notifyMatchFailure(op, "sequence or position unknown");
+    auto &[elements, at] = *known;
+    elements.erase(elements.begin() + at);
+    replaceBySequence(rewriter, op, elements);
     return success();
   }
 };
@@ -281,15 +292,12 @@ struct AtOfKnown : OpRewritePattern<SequenceAtOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SequenceAtOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<SmallVector<Value>> elements =
-        getKnownElements(op.getSequence());
-    if (!elements)
-      return rewriter.notifyMatchFailure(op, "sequence not known");
-    int64_t size = elements->size();
-    std::optional<int64_t> at = getPosition(op.getPosition(), size);
-    if (!at || *at == size)
-      return rewriter.notifyMatchFailure(op, "position not known");
-    Value element = (*elements)[*at];
+    auto known = getKnownPosition(
+        op.getSequence(), op.getPosition(), [](int64_t) { return -1; },
+        /*allowEnd=*/false);
+    if (!known)
+      return rewriter.notifyMatchFailure(op, "sequence or position unknown");
+    Value element = known->first[known->second];
     if (element.getType() != op.getType() &&
         !llvm::all_of(op->getUsers(), [](Operation *user) {
           return isa<GraphDialect>(user->getDialect());
