@@ -180,6 +180,20 @@ bool isConstantTrue(Value v) {
   return llvm::all_of(attr.getValues<bool>(), [](bool b) { return b; });
 }
 
+/// True when every Loop-carried value is static and keeps its type as the
+/// body's argument and yield.
+bool hasStaticCarriedValues(LoopOp op) {
+  Block &body = op.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [i, initial] : llvm::enumerate(op.getInitial())) {
+    Type type = initial.getType();
+    if (!getStaticType(initial) || body.getArgument(i + 2).getType() != type ||
+        yield.getValues()[i + 1].getType() != type)
+      return false;
+  }
+  return true;
+}
+
 struct LoopToSCF : OpConversionPattern<LoopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -201,13 +215,8 @@ struct LoopToSCF : OpConversionPattern<LoopOp> {
     if (nextCondition != body.getArgument(1) && !isConstantTrue(nextCondition))
       return rewriter.notifyMatchFailure(op, "the body may stop early");
     size_t carried = op.getInitial().size();
-    for (size_t i = 0; i < carried; ++i) {
-      Type type = op.getInitial()[i].getType();
-      if (!getStaticType(op.getInitial()[i]) ||
-          body.getArgument(i + 2).getType() != type ||
-          yield.getValues()[i + 1].getType() != type)
-        return rewriter.notifyMatchFailure(op, "a carried value changes type");
-    }
+    if (!hasStaticCarriedValues(op))
+      return rewriter.notifyMatchFailure(op, "a carried value changes type");
     for (Value r : op.getResults())
       if (!getStaticType(r))
         return rewriter.notifyMatchFailure(op, "needs static shapes");
@@ -262,13 +271,8 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
       return rewriter.notifyMatchFailure(op, "no trip count or condition");
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
-    for (size_t i = 0; i < carried; ++i) {
-      Type type = op.getInitial()[i].getType();
-      if (!getStaticType(op.getInitial()[i]) ||
-          body.getArgument(i + 2).getType() != type ||
-          yield.getValues()[i + 1].getType() != type)
-        return rewriter.notifyMatchFailure(op, "a carried value changes type");
-    }
+    if (!hasStaticCarriedValues(op))
+      return rewriter.notifyMatchFailure(op, "a carried value changes type");
     for (Value v : {adaptor.getMaxTripCount(), adaptor.getCondition()}) {
       auto type = v ? getStaticType(v) : RankedTensorType();
       if (v && (!type || type.getNumElements() != 1))
