@@ -125,8 +125,8 @@ struct ScanToSCF : OpConversionPattern<ScanOp> {
                                      inDirs = op.getScanInputDirections(),
                                      outAxes = op.getScanOutputAxes(),
                                      outDirs = op.getScanOutputDirections();
-    int64_t length = -1;
-    for (int64_t j = 0; j < op.getNumScanInputs(); ++j) {
+    int64_t length = -1, scanInputs = op.getNumScanInputs();
+    for (int64_t j = 0; j < scanInputs; ++j) {
       auto type = cast<RankedTensorType>(inputs[states + j].getType());
       int64_t n = type.getDimSize(getEntry(inAxes, j, type.getRank(), true));
       if (length >= 0 && n != length)
@@ -142,7 +142,7 @@ struct ScanToSCF : OpConversionPattern<ScanOp> {
     Value iv = loop.getInductionVar();
     Value reversed = arith::SubIOp::create(rewriter, loc, last, iv);
     SmallVector<Value> args(loop.getRegionIterArgs().take_front(states));
-    for (int64_t j = 0; j < op.getNumScanInputs(); ++j) {
+    for (int64_t j = 0; j < scanInputs; ++j) {
       auto type = cast<RankedTensorType>(inputs[states + j].getType());
       int64_t axis = getEntry(inAxes, j, type.getRank(), true);
       Value index = getEntry(inDirs, j, 0, false) ? reversed : iv;
