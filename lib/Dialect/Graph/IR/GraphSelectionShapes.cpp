@@ -72,7 +72,7 @@ LogicalResult UniqueOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
   int64_t entries = kDyn;
   if (std::optional<int64_t> axisAttr = adaptor.getAxis()) {
     if (!input) {
-      pushTensor(types, std::nullopt, element);
+      (void)pushTensor(types, std::nullopt, element);
     } else {
       auto axis = normalizeAxis(*axisAttr, input->size());
       if (!axis)
@@ -80,16 +80,16 @@ LogicalResult UniqueOp::inferReturnTypes(MLIRContext *ctx, OptLoc loc,
       SmallVector<int64_t> out(*input);
       entries = out[*axis];
       out[*axis] = kDyn;
-      pushTensor(types, ArrayRef<int64_t>(out), element);
+      (void)pushTensor(types, ArrayRef<int64_t>(out), element);
     }
   } else {
     if (input)
       if (std::optional<int64_t> n = getNumElements(*input))
         entries = *n;
-    pushTensor(types, ArrayRef<int64_t>({kDyn}), element);
+    (void)pushTensor(types, ArrayRef<int64_t>({kDyn}), element);
   }
-  pushTensor(types, ArrayRef<int64_t>({kDyn}), i64);
-  pushTensor(types, ArrayRef<int64_t>({entries}), i64);
+  (void)pushTensor(types, ArrayRef<int64_t>({kDyn}), i64);
+  (void)pushTensor(types, ArrayRef<int64_t>({entries}), i64);
   return pushTensor(types, ArrayRef<int64_t>({kDyn}), i64);
 }
 
