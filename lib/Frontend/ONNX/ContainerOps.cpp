@@ -234,16 +234,17 @@ LogicalResult convertSequenceMap(NodeImporter &n) {
 } // namespace
 
 void mlc::onnx_import::addContainerConverters(ConverterTable &t) {
-  t.add("SequenceMap", 17, convertSequenceMap);
+  t.add("SequenceMap", 17, convertSequenceMap, Accepts::Anything);
   t.add("SequenceEmpty", 11, convertSequenceEmpty);
-  t.add("SequenceConstruct", 11, convertSequenceConstruct);
-  t.add("SequenceInsert", 11, convertSequenceInsert);
-  t.add("SequenceAt", 11, convertSequenceAt);
-  t.add("SequenceErase", 11, convertSequenceErase);
-  t.add("SequenceLength", 11, convertSequenceLength);
+  t.add("SequenceConstruct", 11, convertSequenceConstruct, Accepts::Strings);
+  t.add("SequenceInsert", 11, convertSequenceInsert, Accepts::Anything);
+  t.add("SequenceAt", 11, convertSequenceAt, Accepts::Containers);
+  t.add("SequenceErase", 11, convertSequenceErase, Accepts::Containers);
+  t.add("SequenceLength", 11, convertSequenceLength, Accepts::Containers);
   t.add("SplitToSequence", 11, convertSplitToSequence);
-  t.add("ConcatFromSequence", 11, convertConcatFromSequence);
-  t.add("Optional", 15, convertOptionalNode);
-  t.add("OptionalHasElement", 15, convertOptionalHasElement);
-  t.add("OptionalGetElement", 15, convertOptionalGetElement);
+  t.add("ConcatFromSequence", 11, convertConcatFromSequence,
+        Accepts::Containers);
+  t.add("Optional", 15, convertOptionalNode, Accepts::Anything);
+  t.add("OptionalHasElement", 15, convertOptionalHasElement, Accepts::Anything);
+  t.add("OptionalGetElement", 15, convertOptionalGetElement, Accepts::Anything);
 }

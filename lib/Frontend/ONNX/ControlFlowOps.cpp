@@ -395,6 +395,6 @@ LogicalResult convertScan(NodeImporter &n) {
 
 void mlc::onnx_import::addControlFlowConverters(ConverterTable &t) {
   t.add("If", 1, convertIf);
-  t.add("Loop", 1, convertLoop);
+  t.add("Loop", 1, convertLoop, Accepts::Anything);
   t.add("Scan", 8, convertScan);
 }

@@ -259,7 +259,7 @@ LogicalResult convertIdentity(NodeImporter &n) {
 } // namespace
 
 void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
-  t.add("Identity", 1, convertIdentity);
+  t.add("Identity", 1, convertIdentity, Accepts::Anything);
   t.add("Neg", 6, unary<NegOp>());
   t.add("Abs", 6, unary<AbsOp>());
   t.add("Exp", 6, unary<ExpOp>());
@@ -301,8 +301,8 @@ void mlc::onnx_import::addElementwiseConverters(ConverterTable &t) {
   t.add("HardSigmoid", 6, convertHardSigmoid);
   t.add("Gelu", 20, convertGelu);
   t.add("Clip", 6, convertClip);
-  t.add("Cast", 6, convertCast);
-  t.add("CastLike", 15, convertCastLike);
+  t.add("Cast", 6, convertCast, Accepts::Strings);
+  t.add("CastLike", 15, convertCastLike, Accepts::Strings);
   t.add("Dropout", 7, convertDropout);
 
   t.add("Add", 7, binary<AddOp>());

@@ -274,46 +274,27 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                 "topological order)";
     inputs.push_back(value);
   }
-  // Only these take sequences and optionals; every other converter (and
-  // shape function) may assume tensors.
-  static const llvm::StringSet<> takesContainers = {"Identity",
-                                                    "If",
-                                                    "Loop",
-                                                    "SequenceInsert",
-                                                    "SequenceAt",
-                                                    "SequenceErase",
-                                                    "SequenceLength",
-                                                    "ConcatFromSequence",
-                                                    "SequenceMap",
-                                                    "Optional",
-                                                    "OptionalHasElement",
-                                                    "OptionalGetElement"};
-  // And only these string tensors.
-  static const llvm::StringSet<> takesStrings = {"Identity",
-                                                 "If",
-                                                 "Loop",
-                                                 "Cast",
-                                                 "CastLike",
-                                                 "StringNormalizer",
-                                                 "SequenceConstruct",
-                                                 "SequenceInsert",
-                                                 "Optional"};
-  if (!takesStrings.contains(node.op_type()))
-    for (auto [i, value] : llvm::enumerate(inputs))
-      if (auto tensor =
-              value ? dyn_cast<TensorType>(value.getType()) : TensorType();
-          tensor && isa<mlc::graph::StringType>(tensor.getElementType()))
-        return emitError(UnknownLoc::get(context))
-               << header << "input '" << node.input(i)
-               << "' is a string tensor, which this op does not take";
-  if (!takesContainers.contains(node.op_type()))
-    for (auto [i, value] : llvm::enumerate(inputs))
-      if (value && !isa<TensorType>(value.getType()))
-        return emitError(UnknownLoc::get(context))
-               << header << "input '" << node.input(i) << "' is a "
-               << (isa<mlc::graph::SequenceType>(value.getType()) ? "sequence"
-                                                                  : "optional")
-               << ", but this op takes tensors";
+  std::string why;
+  const ConverterTable::Entry *entry =
+      getConverterTable().lookup(node.op_type(), opset, why);
+  auto accepts = [&](Accepts kind) {
+    return entry && (static_cast<unsigned>(entry->accepts) &
+                     static_cast<unsigned>(kind));
+  };
+  for (auto [i, value] : llvm::enumerate(inputs)) {
+    auto tensor = value ? dyn_cast<TensorType>(value.getType()) : TensorType();
+    if (tensor && isa<mlc::graph::StringType>(tensor.getElementType()) &&
+        !accepts(Accepts::Strings))
+      return emitError(UnknownLoc::get(context))
+             << header << "input '" << node.input(i)
+             << "' is a string tensor, which this op does not take";
+    if (value && !tensor && !accepts(Accepts::Containers))
+      return emitError(UnknownLoc::get(context))
+             << header << "input '" << node.input(i) << "' is a "
+             << (isa<mlc::graph::SequenceType>(value.getType()) ? "sequence"
+                                                                : "optional")
+             << ", but this op takes tensors";
+  }
   std::string nodeName = node.name().empty()
                              ? node.op_type() + "_" + std::to_string(index)
                              : node.name();
@@ -331,10 +312,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
         messages.push_back(diag.str());
       return success();
     });
-    std::string why;
-    const ConvertFn *convert =
-        getConverterTable().lookup(node.op_type(), opset, why);
-    converted = convert ? (*convert)(importer) : failure();
+    converted = entry ? entry->convert(importer) : failure();
   }
   if (failed(converted)) {
     if (messages.empty())

@@ -135,25 +135,26 @@ LogicalResult NodeImporter::fail(const llvm::Twine &message) {
 }
 
 void ConverterTable::add(llvm::StringRef opType, int64_t sinceVersion,
-                         ConvertFn fn) {
+                         ConvertFn fn, Accepts accepts) {
   auto &list = entries[opType];
-  list.push_back({sinceVersion, std::move(fn)});
+  list.push_back({sinceVersion, std::move(fn), accepts});
   llvm::sort(list, [](const Entry &a, const Entry &b) {
     return a.sinceVersion < b.sinceVersion;
   });
 }
 
-const ConvertFn *ConverterTable::lookup(llvm::StringRef opType, int64_t opset,
-                                        std::string &why) const {
+const ConverterTable::Entry *ConverterTable::lookup(llvm::StringRef opType,
+                                                    int64_t opset,
+                                                    std::string &why) const {
   auto it = entries.find(opType);
   if (it == entries.end()) {
     why = "no converter for this op";
     return nullptr;
   }
-  const ConvertFn *best = nullptr;
+  const Entry *best = nullptr;
   for (const Entry &e : it->second)
     if (e.sinceVersion <= opset)
-      best = &e.convert;
+      best = &e;
   if (!best)
     why = "supported from opset " +
           std::to_string(it->second.front().sinceVersion) + " on";

@@ -169,17 +169,31 @@ private:
 /// Converts one node; on failure it has emitted a diagnostic.
 using ConvertFn = std::function<llvm::LogicalResult(NodeImporter &)>;
 
+/// What a converter takes besides tensors of numbers; the importer rejects
+/// other inputs with a diagnostic before calling it, so converters and
+/// shape functions may assume what they did not declare.
+enum class Accepts : unsigned {
+  Numbers = 0,
+  /// Tensors of `!mlc_graph.string`.
+  Strings = 1,
+  /// Sequences and optionals.
+  Containers = 2,
+  Anything = Strings | Containers,
+};
+
 /// The converters of one op type, by the opset version each starts at.
 struct ConverterTable {
   struct Entry {
     int64_t sinceVersion;
     ConvertFn convert;
+    Accepts accepts;
   };
   /// Registers `fn` for `opType` from opset `sinceVersion` on.
-  void add(llvm::StringRef opType, int64_t sinceVersion, ConvertFn fn);
+  void add(llvm::StringRef opType, int64_t sinceVersion, ConvertFn fn,
+           Accepts accepts = Accepts::Numbers);
   /// The converter for `opType` at `opset`, or null with `why` set.
-  const ConvertFn *lookup(llvm::StringRef opType, int64_t opset,
-                          std::string &why) const;
+  const Entry *lookup(llvm::StringRef opType, int64_t opset,
+                      std::string &why) const;
 
   llvm::StringMap<llvm::SmallVector<Entry>> entries;
 };

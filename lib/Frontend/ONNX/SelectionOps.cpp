@@ -269,7 +269,7 @@ LogicalResult convertStringNormalizer(NodeImporter &n) {
 } // namespace
 
 void mlc::onnx_import::addSelectionConverters(ConverterTable &t) {
-  t.add("StringNormalizer", 10, convertStringNormalizer);
+  t.add("StringNormalizer", 10, convertStringNormalizer, Accepts::Strings);
   t.add("Compress", 9, convertCompress);
   t.add("Unique", 11, convertUnique);
   t.add("NonMaxSuppression", 10, convertNonMaxSuppression);
