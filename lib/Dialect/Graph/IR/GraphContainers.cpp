@@ -226,15 +226,21 @@ std::optional<SmallVector<Value>> getKnownElements(Value sequence) {
   return std::nullopt;
 }
 
+/// A sequence of `type` holding `elements`: a SequenceConstruct, or a
+/// SequenceEmpty when there are none.
+Value createSequence(OpBuilder &b, Location loc, Type type,
+                     ArrayRef<Value> elements) {
+  if (elements.empty())
+    return SequenceEmptyOp::create(b, loc, type);
+  return SequenceConstructOp::create(b, loc, type, elements);
+}
+
 /// Replaces `op`'s sequence result by a SequenceConstruct of `elements` (or
 /// a SequenceEmpty) of the same type.
 void replaceBySequence(PatternRewriter &rewriter, Operation *op,
                        ArrayRef<Value> elements) {
-  Type type = op->getResult(0).getType();
-  if (elements.empty())
-    rewriter.replaceOpWithNewOp<SequenceEmptyOp>(op, type);
-  else
-    rewriter.replaceOpWithNewOp<SequenceConstructOp>(op, type, elements);
+  rewriter.replaceOp(op, createSequence(rewriter, op->getLoc(),
+                                        op->getResult(0).getType(), elements));
 }
 
 /// The elements of a sequence known at compile time and a position among
@@ -401,6 +407,7 @@ struct SplitStatic : OpRewritePattern<SplitToSequenceOp> {
     return success();
   }
 };
+
 /// SequenceMap over sequences known at compile time: the body once per
 /// element, its yields gathered into SequenceConstructs.
 struct UnrollMapOfKnown : OpRewritePattern<SequenceMapOp> {
@@ -434,14 +441,9 @@ struct UnrollMapOfKnown : OpRewritePattern<SequenceMapOp> {
         results[r].push_back(mapping.lookupOrDefault(value));
     }
     SmallVector<Value> replacements;
-    for (auto [result, elements] : llvm::zip(op.getResults(), results)) {
-      Type type = result.getType();
+    for (auto [result, elements] : llvm::zip(op.getResults(), results))
       replacements.push_back(
-          elements.empty()
-              ? Value(SequenceEmptyOp::create(rewriter, op.getLoc(), type))
-              : Value(SequenceConstructOp::create(rewriter, op.getLoc(), type,
-                                                  elements)));
-    }
+          createSequence(rewriter, op.getLoc(), result.getType(), elements));
     rewriter.replaceOp(op, replacements);
     return success();
   }
