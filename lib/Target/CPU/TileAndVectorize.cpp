@@ -21,6 +21,7 @@
 #include "AccumulatorInits.h"
 #include "ChunkGathers.h"
 #include "ContractedMulAdd.h"
+#include "ElementwiseRows.h"
 #include "Epilogues.h"
 #include "Packing.h"
 #include "Pads.h"
@@ -701,6 +702,10 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   (*interchanged)->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(loopOrder));
 }
 
+/// Elementwise loop nests whose innermost loop is shorter than this run
+/// over their two innermost dims as one loop (ElementwiseRows.h).
+constexpr int64_t kLongRow = 256;
+
 /// Loop nests of fewer iterations than this stay on the calling thread.
 constexpr int64_t kMinParallelElements = int64_t(1) << 11;
 
@@ -992,6 +997,7 @@ struct CPUTileAndVectorizePass
                         rewriter.getDenseI64ArrayAttr(schedule.loopOrder));
     }
     mlc::target::rewritePadsAsFillAndCopy(rewriter, func);
+    mlc::target::collapseElementwiseRows(rewriter, func, kLongRow);
     if (parallel)
       parallelizeOtherLoopNests(rewriter, func);
     peelMarkedLoops(rewriter, func);

@@ -1,0 +1,77 @@
+//===- ElementwiseRows.cpp - Elementwise loop nests over long rows --------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "ElementwiseRows.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace {
+/// Whether `op`'s two innermost loops can be one: see
+/// collapseElementwiseRows.
+bool collapsible(linalg::GenericOp op, int64_t minRow) {
+  if (!op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op.getNumLoops() < 2 || !op->getDiscardableAttrDictionary().empty())
+    return false;
+  if (llvm::any_of(op.getIteratorTypesArray(), [](utils::IteratorType t) {
+        return t != utils::IteratorType::parallel;
+      }))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.back() >= minRow)
+    return false;
+  // The result is written in loop order, so the collapsed loop walks it
+  // contiguously.
+  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    // (Constants would be reshaped at compile time: weights stay as the
+    // importer laid them out.)
+    if (!type || !type.hasStaticShape() ||
+        operand.get().getDefiningOp<tensor::ExtractSliceOp>() ||
+        matchPattern(operand.get(), m_Constant()))
+      return false;
+  }
+  // Each operand reads some of the loops as its dims (no windows such as
+  // an im2col gather's `oh + kh`) or broadcasts.
+  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+      }))
+    return false;
+  unsigned inner = op.getNumLoops() - 1;
+  SmallVector<ReassociationIndices> groups{{inner - 1, inner}};
+  return linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), groups);
+}
+} // namespace
+
+void mlc::target::collapseElementwiseRows(RewriterBase &rewriter,
+                                          func::FuncOp func, int64_t minRow) {
+  SmallVector<linalg::GenericOp> ops;
+  for (Operation &op : func.getBody().front())
+    if (auto generic = dyn_cast<linalg::GenericOp>(&op))
+      if (collapsible(generic, minRow))
+        ops.push_back(generic);
+  for (linalg::GenericOp op : ops) {
+    unsigned inner = op.getNumLoops() - 1;
+    SmallVector<ReassociationIndices> groups;
+    for (unsigned d = 0; d + 1 < inner; ++d)
+      groups.push_back({d});
+    groups.push_back({inner - 1, inner});
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(op, groups, rewriter);
+    if (succeeded(collapsed))
+      rewriter.replaceOp(op, collapsed->results);
+  }
+}
