@@ -35,6 +35,23 @@ bool isBroadcast(linalg::GenericOp op) {
          op.getIndexingMapsArray()[0].isProjectedPermutation();
 }
 
+/// The value a generic with no inputs writes to every point of its result,
+/// when it is one defined outside it (the importer's zero init of a
+/// convolution without a bias, or whose bias folded away as zeros).
+std::optional<Value> filledValue(linalg::GenericOp op) {
+  if (!op || op.getNumDpsInputs() != 0 || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.hasPureTensorSemantics() ||
+      !op.getIndexingMapsArray()[0].isIdentity())
+    return std::nullopt;
+  Block &body = op.getRegion().front();
+  Value value = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  if (body.getOperations().size() != 1 ||
+      op.getRegion().isAncestor(value.getParentRegion()))
+    return std::nullopt;
+  return value;
+}
+
 std::optional<int64_t> markOf(Operation *op, StringRef name) {
   if (auto attr = op->getAttrOfType<IntegerAttr>(name))
     return attr.getInt();
@@ -149,9 +166,32 @@ void markAccumulatorInit(RewriterBase &rewriter, linalg::LinalgOp contraction,
   if (!def || !produced.hasOneUse() || (collapse && !init.hasOneUse()))
     return;
   auto generic = dyn_cast<linalg::GenericOp>(def);
+  if (std::optional<Value> value = filledValue(generic)) {
+    // As a fill, each register tile can start from the value itself.
+    rewriter.setInsertionPoint(generic);
+    auto fill = linalg::FillOp::create(rewriter, generic.getLoc(), *value,
+                                       generic.getDpsInits()[0]);
+    rewriter.replaceOp(generic, fill->getResults());
+    def = fill;
+    generic = nullptr;
+  }
   auto fill = dyn_cast<linalg::FillOp>(def);
   if ((!fill || !fill.hasPureTensorSemantics()) && !isBroadcast(generic))
     return;
+  if (fill && collapse) {
+    // Fill the collapsed destination instead, so that the mark is on the
+    // op the contraction reads (a fill read through a reshape is
+    // otherwise rebuilt, unmarked, by canonicalization).
+    rewriter.setInsertionPoint(collapse);
+    Value dest = tensor::CollapseShapeOp::create(
+        rewriter, collapse.getLoc(), fill.getOutputs()[0],
+        collapse.getReassociationIndices());
+    auto collapsedFill = linalg::FillOp::create(
+        rewriter, fill.getLoc(), fill.getInputs()[0], dest);
+    rewriter.replaceOp(collapse, collapsedFill->getResults());
+    rewriter.eraseOp(fill);
+    def = collapsedFill;
+  }
   if (generic && collapse) {
     // Rebuild the broadcast on the collapsed shape, so that the tiles'
     // offsets index it directly.

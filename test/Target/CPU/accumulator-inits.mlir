@@ -49,3 +49,25 @@ func.func @split_reduction(%a: tensor<12x640xf32>, %b: tensor<640x64xf32>) -> te
   %m = linalg.matmul ins(%a, %b : tensor<12x640xf32>, tensor<640x64xf32>) outs(%f : tensor<12x64xf32>) -> tensor<12x64xf32>
   return %m : tensor<12x64xf32>
 }
+
+// -----
+
+// A zero init written as a generic with no inputs (a convolution without
+// a bias, as the importer builds it) is a fill: the accumulators start as
+// zero vectors and no pass over the result writes the zeros first.
+// CHECK-LABEL: func.func @generic_zero_init
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.generic
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<6x16xf32>)
+#out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @generic_zero_init(%x: tensor<1x16x8x8xf32>, %w: tensor<72x16x1x1xf32>) -> tensor<1x72x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x72x8x8xf32>
+  %init = linalg.generic {indexing_maps = [#out], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x72x8x8xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %z : f32
+  } -> tensor<1x72x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x8x8xf32>, tensor<72x16x1x1xf32>) outs(%init : tensor<1x72x8x8xf32>) -> tensor<1x72x8x8xf32>
+  return %c : tensor<1x72x8x8xf32>
+}
