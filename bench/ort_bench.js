@@ -13,7 +13,9 @@
 // intra-op threads, sequential execution) on raw little-endian inputs, times
 // ITERATIONS runs after WARMUP untimed ones, writes output k as raw bytes to
 // OUTDIR/ort_output_<k>.bin and prints one JSON line: median_ms, p90_ms,
-// peak_rss_mb and the outputs' names, types and dims.
+// peak_rss_mb and the outputs' names, types and dims. With ORT_PROFILE=PREFIX
+// in the environment, ONNX Runtime's profiler records every run into
+// PREFIX_<date>.json, for bench/kernel_profile.py.
 //
 // ===--------------------------------------------------------------------=== //
 
@@ -35,6 +37,8 @@ async function main() {
     intraOpNumThreads: Number(threads),
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    enableProfiling: Boolean(process.env.ORT_PROFILE),
+    profileFilePrefix: process.env.ORT_PROFILE || 'onnxruntime_profile',
   });
   const feeds = {};
   for (const spec of specs) {
@@ -70,6 +74,8 @@ async function main() {
                                  t.data.byteLength));
     return {name, type: t.type, dims: t.dims};
   });
+  if (process.env.ORT_PROFILE)
+    session.endProfiling();
   console.log(JSON.stringify({median_ms: median, p90_ms: p90,
                               peak_rss_mb: peak / (1 << 20), outputs}));
 }
