@@ -43,11 +43,10 @@ bool collapsible(linalg::GenericOp op, int64_t minRow) {
         matchPattern(operand.get(), m_Constant()))
       return false;
   }
-  // Each operand reads some of the loops as its dims (no windows such as
-  // an im2col gather's `oh + kh`) or broadcasts.
-  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-        return map.isProjectedPermutation(/*allowZeroInResults=*/true);
-      }))
+  // Every operand reads the loops as its dims, in order (upstream's
+  // collapsing crashed on broadcasts through size-1 dims).
+  if (!llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
     return false;
   unsigned inner = op.getNumLoops() - 1;
   SmallVector<ReassociationIndices> groups{{inner - 1, inner}};

@@ -27,8 +27,8 @@ namespace mlc::target {
 
 /// Collapses the two innermost loops of every top-level, statically shaped,
 /// all-parallel `linalg.generic` of `func` into one when every operand
-/// reads them as its two innermost dims in order (or not at all, as a
-/// broadcast operand does), no operand is a slice of a larger tensor (its
+/// reads the loops as its dims in order, no operand is a slice of a larger
+/// tensor (its
 /// collapsed view would need a copy) and the op has no tiling marks. Ops
 /// whose innermost loop already spans at least `minRow` iterations are left
 /// alone.

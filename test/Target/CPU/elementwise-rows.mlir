@@ -1,23 +1,20 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{parallel=false}))' | FileCheck %s
 
 // An elementwise op over an NCHW map with 28-pixel rows runs over each
-// channel's 784 pixels as one loop, a broadcast per-channel operand with
-// it (read as it is).
+// channel's 784 pixels as one loop.
 // CHECK-LABEL: func.func @add_relu
 // CHECK-DAG: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : tensor<1x8x28x28xf32> into tensor<1x8x784xf32>
 // CHECK-DAG: %[[B:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1], [2, 3]] : tensor<1x8x28x28xf32> into tensor<1x8x784xf32>
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[A]], %[[B]], %arg2 : tensor<1x8x784xf32>, tensor<1x8x784xf32>, tensor<1x8x1x1xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[A]], %[[B]] : tensor<1x8x784xf32>, tensor<1x8x784xf32>)
 // CHECK: tensor.expand_shape %[[R]] {{\[}}[0], [1], [2, 3]] output_shape [1, 8, 28, 28]
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-#ch = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
-func.func @add_relu(%a: tensor<1x8x28x28xf32>, %b: tensor<1x8x28x28xf32>, %s: tensor<1x8x1x1xf32>) -> tensor<1x8x28x28xf32> {
+func.func @add_relu(%a: tensor<1x8x28x28xf32>, %b: tensor<1x8x28x28xf32>) -> tensor<1x8x28x28xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x28x28xf32>
-  %r = linalg.generic {indexing_maps = [#id, #id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b, %s : tensor<1x8x28x28xf32>, tensor<1x8x28x28xf32>, tensor<1x8x1x1xf32>) outs(%e : tensor<1x8x28x28xf32>) {
-  ^bb0(%x: f32, %y: f32, %w: f32, %o: f32):
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<1x8x28x28xf32>, tensor<1x8x28x28xf32>) outs(%e : tensor<1x8x28x28xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
     %sum = arith.addf %x, %y : f32
-    %m = arith.mulf %sum, %w : f32
-    %relu = arith.maximumf %m, %z : f32
+    %relu = arith.maximumf %sum, %z : f32
     linalg.yield %relu : f32
   } -> tensor<1x8x28x28xf32>
   return %r : tensor<1x8x28x28xf32>
