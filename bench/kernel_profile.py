@@ -42,16 +42,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def mlc_kernels(build, lib, npys, threads, runs, workdir):
     """ms per run of each kernel of `lib`, and mlc-run's median ms."""
     data = os.path.join(workdir, "perf.data")
-    cmd = ["perf", "record", "-q", "-F", "5000", "-o", data, "--",
-           os.path.join(build, "bin", "mlc-run"), lib, "--bench", str(runs),
-           "--warmup", "1", "--threads", str(threads)]
-    for f in npys:
-        cmd += ["-i", f]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    median = float(re.search(r"median_ms: ([\d.]+)", out.stdout).group(1))
-    report = subprocess.run(
+    cmd = ["perf", "record", "-q", "-F", "5000", "-o", data, "--"] + \
+        run_bench.mlc_bench_command(build, lib, npys, threads, runs)
+    out = run(cmd, capture_output=True, text=True)
+    median = run_bench.bench_median(out.stdout)
+    report = run(
         ["perf", "report", "-i", data, "--no-children", "--sort", "dso,sym",
-         "-n", "--stdio"], capture_output=True, text=True, check=True).stdout
+         "-n", "--stdio"], capture_output=True, text=True).stdout
     samples = collections.Counter()
     libc = 0
     stem = os.path.basename(lib)
@@ -78,10 +75,10 @@ def mlc_kernels(build, lib, npys, threads, runs, workdir):
 def ort_nodes(model, specs, threads, runs, workdir):
     """ms per run of each node ONNX Runtime ran, and its median ms."""
     env = dict(os.environ, ORT_PROFILE=os.path.join(workdir, "ort"))
-    out = subprocess.run(
+    out = run(
         ["node", os.path.join(ROOT, "bench", "ort_bench.js"), model,
          str(threads), str(runs), "1", workdir] + specs,
-        capture_output=True, text=True, check=True, env=env)
+        capture_output=True, text=True, env=env)
     result = json.loads(out.stdout.strip().splitlines()[-1])
     profiles = glob.glob(os.path.join(workdir, "ort_*.json"))
     if len(profiles) != 1:
@@ -98,6 +95,17 @@ def ort_nodes(model, specs, threads, runs, workdir):
     return nodes, result["median_ms"]
 
 
+def run(cmd, **kwargs):
+    """subprocess.run that exits with the command's own error, not a
+    traceback, when it fails."""
+    try:
+        return subprocess.run(cmd, check=True, **kwargs)
+    except (OSError, subprocess.CalledProcessError) as e:
+        detail = getattr(e, "stderr", None) or ""
+        sys.exit(f"kernel_profile: {' '.join(cmd[:2])} ... failed: "
+                 f"{detail.strip() or e}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
@@ -108,8 +116,8 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
         lib = os.path.join(workdir, "model.so")
-        subprocess.run([os.path.join(args.build, "bin", "mlc-compile"),
-                        args.model, "-o", lib, "--mcpu=native"], check=True)
+        run([os.path.join(args.build, "bin", "mlc-compile"), args.model,
+             "-o", lib, "--mcpu=native"], capture_output=True, text=True)
         npys, specs = run_bench.make_inputs(args.model, workdir)
         mlc, mlc_ms = mlc_kernels(args.build, lib, npys, args.threads,
                                   args.runs, workdir)

@@ -123,13 +123,25 @@ def compile_model(build, model_path, lib):
     return float(seconds), int(kib) / 1024.0, arena
 
 
-def mlc_round(build, lib, npys, threads, iterations):
+def mlc_bench_command(build, lib, npys, threads, iterations):
+    """`mlc-run --bench` of `lib` on the inputs `npys`."""
     cmd = [os.path.join(build, "bin", "mlc-run"), lib, "--bench",
            str(iterations), "--warmup", "1", "--threads", str(threads)]
     for f in npys:
         cmd += ["-i", f]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    return float(re.search(r"median_ms: ([\d.]+)", out.stdout).group(1))
+    return cmd
+
+
+def bench_median(stdout):
+    """The median mlc-run --bench printed."""
+    return float(re.search(r"median_ms: ([\d.]+)", stdout).group(1))
+
+
+def mlc_round(build, lib, npys, threads, iterations):
+    out = subprocess.run(mlc_bench_command(build, lib, npys, threads,
+                                           iterations),
+                         capture_output=True, text=True, check=True)
+    return bench_median(out.stdout)
 
 
 def ort_round(model_path, specs, threads, iterations, workdir):
