@@ -30,10 +30,6 @@ bool collapsible(linalg::GenericOp op, int64_t minRow) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.back() >= minRow)
     return false;
-  // The result is written in loop order, so the collapsed loop walks it
-  // contiguously.
-  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return false;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<RankedTensorType>(operand.get().getType());
     // (Constants would be reshaped at compile time: weights stay as the
@@ -43,14 +39,11 @@ bool collapsible(linalg::GenericOp op, int64_t minRow) {
         matchPattern(operand.get(), m_Constant()))
       return false;
   }
-  // Every operand reads the loops as its dims, in order (upstream's
-  // collapsing crashed on broadcasts through size-1 dims).
-  if (!llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isIdentity(); }))
-    return false;
-  unsigned inner = op.getNumLoops() - 1;
-  SmallVector<ReassociationIndices> groups{{inner - 1, inner}};
-  return linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), groups);
+  // Every operand reads the loops as its dims, in order, so each one
+  // collapses the same way (upstream's collapsing crashed on broadcasts
+  // through size-1 dims).
+  return llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); });
 }
 } // namespace
 

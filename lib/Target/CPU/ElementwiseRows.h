@@ -27,11 +27,10 @@ namespace mlc::target {
 
 /// Collapses the two innermost loops of every top-level, statically shaped,
 /// all-parallel `linalg.generic` of `func` into one when every operand
-/// reads the loops as its dims in order, no operand is a slice of a larger
-/// tensor (its
-/// collapsed view would need a copy) and the op has no tiling marks. Ops
-/// whose innermost loop already spans at least `minRow` iterations are left
-/// alone.
+/// reads the loops as its dims in order, none is a constant or a slice of
+/// a larger tensor (whose collapsed view would need a copy) and the op has
+/// no marks of the tiling pass. Ops whose innermost loop already spans at
+/// least `minRow` iterations are left alone.
 void collapseElementwiseRows(mlir::RewriterBase &rewriter,
                              mlir::func::FuncOp func, int64_t minRow);
 
