@@ -67,7 +67,8 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,"
     "convert-math-to-llvm,convert-math-to-libm,"
-    "arith-expand{include-bf16},convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+    "mlc-cpu-scalar-min-max,arith-expand{include-bf16},convert-arith-to-llvm,"
+    "convert-index-to-llvm,convert-cf-to-llvm,"
     "convert-ub-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
     "convert-openmp-to-llvm,"
     "mlc-cpu-emit-entry-points{%s},reconcile-unrealized-casts";

@@ -358,6 +358,24 @@ def CPUApproximateMath : Pass<"mlc-cpu-approximate-math",
                            "mlir::vector::VectorDialect"];
 }
 
+def CPUScalarMinMax : Pass<"mlc-cpu-scalar-min-max", "mlir::ModuleOp"> {
+  let summary = "Scalar float min/max as LLVM intrinsics, so reductions vectorize";
+  let description = [{
+    Rewrites scalar `arith.maxnumf`, `arith.minnumf`, `arith.maximumf` and
+    `arith.minimumf` into `llvm.intr.maxnum`, `minnum`, `maximum` and
+    `minimum`, which have the same NaN and signed-zero semantics. Runs just
+    before `arith-expand`, which would otherwise spell each one as compares
+    and selects: LLVM's loop vectorizer does not recognize those as a min or
+    max reduction, so a row maximum (softmax's, ReduceMax's) stayed scalar,
+    one element per iteration and a store of the running maximum each
+    time. The intrinsics are min/max recurrences it vectorizes. Vector
+    min/max (pooling windows the tiling pass vectorized) stays expanded:
+    the compare-and-select sequence is shorter on x86 than the intrinsic's
+    lowering.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def CPUPackWeights : Pass<"mlc-cpu-pack-weights", "mlir::func::FuncOp"> {
   let summary = "Pack constant right-hand sides of contractions into panels";
   let description = [{
