@@ -22,6 +22,23 @@ func.func @packed(%a: tensor<64x128xf32>) -> tensor<64x24x4xf32> {
   return %r : tensor<64x24x4xf32>
 }
 
+// 72 panels: 9 chunks of 8 would give one of two threads 5 of them; 18
+// chunks of 4 split evenly.
+// CHECK: "?" loops = [64, 72, 128, 4] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 4, 0, 0]
+func.func @packed_72(%a: tensor<64x128xf32>) -> tensor<64x72x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<72x128x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x72x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x72x4xf32>) -> tensor<64x72x4xf32>
+  %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%a, %w : tensor<64x128xf32>, tensor<72x128x4xf32>) outs(%f : tensor<64x72x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x72x4xf32>
+  return %r : tensor<64x72x4xf32>
+}
+
 // Columns that only single register tiles divide (196 = 49 x 4, as a 28x28
 // map's 784 = 49 x 16 on AVX-512) would make 49 chunks, each re-reading all
 // of the left-hand side: chunks of at least four tiles instead, here two of
