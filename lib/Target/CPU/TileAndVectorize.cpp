@@ -27,6 +27,7 @@
 #include "Pads.h"
 #include "Schedules.h"
 #include "TensorTypes.h"
+#include "StridedWindows.h"
 #include "WindowPhases.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -668,6 +669,8 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   bool unitRowStrides =
       unitStrides && llvm::all_of(strides.getValues<int64_t>(),
                                   [](int64_t s) { return s == 1; });
+  // Read off `op` before generalizing erases it.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic =
       isa<linalg::GenericOp>(op.getOperation())
@@ -702,7 +705,7 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   // stride-2 depthwise convolutions; one thread 4.50 -> 4.34 ms, Zen 5).
   if (numOut >= 2 && numWindow > 0) {
     int64_t rowDim = numOut - 2;
-    int64_t rows = op.getStaticLoopRanges()[order[rowDim]];
+    int64_t rows = ranges[order[rowDim]];
     tiles[rowDim] = unitRowStrides ? std::min(kWindowRows, rows) : 1;
     loopOrder.assign(llvm::to_vector(llvm::seq<int64_t>(0, numOut - 1)));
     loopOrder.push_back(static_cast<int64_t>(order.size()) - 1);
@@ -909,6 +912,8 @@ struct CPUTileAndVectorizePass
                        unpackedTilesOption[2], unpackedTilesOption[3]};
     }
 
+    if (stride2Windows)
+      mlc::target::lowerStride2Windows(rewriter, func, vectorWidth, parallel);
     mlc::target::splitStridedWindows(rewriter, func);
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       interchangeWindowLoops(rewriter, op, unpackedTiles.n);

@@ -1,0 +1,314 @@
+//===- StridedWindows.cpp - Stride-2 windows split in registers -----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "StridedWindows.h"
+#include "TensorTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace {
+/// Fewest output elements for which the planes are split among threads
+/// (as for the other non-contraction loop nests of the tiling pass).
+constexpr int64_t kMinParallelElements = int64_t(1) << 11;
+
+/// What one stride-2 depthwise convolution computes, read off the op.
+struct Window {
+  Value input;  // the unpadded input, [N, C, H, W]
+  Value filter; // [C, KH, KW]
+  Value init;   // [N, C, OH, OW]
+  int64_t n, c, h, w, oh, ow, kh, kw, rowStride, padTop, padLeft;
+};
+
+/// The window op `op` as a Window, when it is one this rewrite takes.
+std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
+  Window win;
+  if (!isa<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
+    return std::nullopt;
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!strides || !dilations || !op.hasPureTensorSemantics() ||
+      !llvm::all_of(op->getOperandTypes(), mlc::target::isStaticF32))
+    return std::nullopt;
+  SmallVector<int64_t> s(strides.getValues<int64_t>());
+  SmallVector<int64_t> d(dilations.getValues<int64_t>());
+  if (s.size() != 2 || s[1] != 2 || d[0] != 1 || d[1] != 1)
+    return std::nullopt;
+  win.rowStride = s[0];
+  win.input = op.getDpsInputs()[0];
+  win.filter = op.getDpsInputs()[1];
+  win.init = op.getDpsInits()[0];
+  win.padTop = win.padLeft = 0;
+  // A zero padding is read through the masks.
+  if (auto pad = win.input.getDefiningOp<tensor::PadOp>()) {
+    Value value = pad.getConstantPaddingValue();
+    FloatAttr padValue;
+    SmallVector<int64_t> low(pad.getStaticLow());
+    if (!value || !matchPattern(value, m_Constant(&padValue)) ||
+        low.size() != 4 || low[0] != 0 || low[1] != 0 ||
+        ShapedType::isDynamic(low[2]) || ShapedType::isDynamic(low[3]) ||
+        llvm::any_of(pad.getStaticHigh(), ShapedType::isDynamic))
+      return std::nullopt;
+    if (!padValue.getValue().isZero())
+      return std::nullopt;
+    win.padTop = low[2];
+    win.padLeft = low[3];
+    win.input = pad.getSource();
+  }
+  auto inputType = cast<RankedTensorType>(win.input.getType());
+  auto initType = cast<RankedTensorType>(win.init.getType());
+  auto filterType = cast<RankedTensorType>(win.filter.getType());
+  if (inputType.getRank() != 4 || initType.getRank() != 4)
+    return std::nullopt;
+  win.n = inputType.getDimSize(0);
+  win.c = inputType.getDimSize(1);
+  win.h = inputType.getDimSize(2);
+  win.w = inputType.getDimSize(3);
+  win.oh = initType.getDimSize(2);
+  win.ow = initType.getDimSize(3);
+  win.kh = filterType.getDimSize(filterType.getRank() - 2);
+  win.kw = filterType.getDimSize(filterType.getRank() - 1);
+  if (win.ow * 2 < lanes)
+    return std::nullopt;
+  return win;
+}
+
+/// Computes every output row of one channel plane `plane` (an index below
+/// N * C) into `out` (the [N, C, OH, OW] result so far) and returns the
+/// plane's [OH, OW] result.
+Value planeRows(OpBuilder &b, Location loc, const Window &win, Value plane,
+                Value out, int64_t lanes) {
+  Type f32 = b.getF32Type();
+  MLIRContext *ctx = b.getContext();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value cIndex = index(win.c);
+  Value n = arith::DivUIOp::create(b, loc, plane, cIndex);
+  Value c = arith::RemUIOp::create(b, loc, plane, cIndex);
+  auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
+    SmallVector<OpFoldResult> offsets{n, c, b.getIndexAttr(0),
+                                      b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(ctx, {1, 1, rows, cols});
+    SmallVector<OpFoldResult> steps = getAsIndexOpFoldResult(ctx, {1, 1, 1, 1});
+    return tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({rows, cols}, f32), source, offsets,
+        sizes, steps);
+  };
+  Value input = planeOf(win.input, win.h, win.w);
+  Value result = planeOf(out, win.oh, win.ow);
+
+  auto vecType = VectorType::get({lanes}, f32);
+  auto i32Vec = VectorType::get({lanes}, b.getI32Type());
+  SmallVector<int32_t> iotaValues;
+  for (int64_t i = 0; i < lanes; ++i)
+    iotaValues.push_back(static_cast<int32_t>(i));
+  Value iota = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(i32Vec, ArrayRef<int32_t>(iotaValues)));
+  Value zeroLanes = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(i32Vec, int32_t(0)));
+  Value widthLanes = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(i32Vec, static_cast<int32_t>(win.w)));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  SmallVector<int64_t> evens;
+  for (int64_t i = 0; i < lanes; ++i)
+    evens.push_back(2 * i);
+
+  SmallVector<int64_t> odds;
+  for (int64_t i = 0; i < lanes; ++i)
+    odds.push_back(2 * i + 1);
+  // Lanes `col + l` inside the row [0, W).
+  auto maskFrom = [&](OpBuilder &bb, Value col) -> Value {
+    Value col32 = arith::IndexCastOp::create(bb, loc, bb.getI32Type(), col);
+    Value at = arith::AddIOp::create(
+        bb, loc, iota, vector::BroadcastOp::create(bb, loc, i32Vec, col32));
+    return arith::AndIOp::create(
+        bb, loc,
+        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::sge, at,
+                              zeroLanes),
+        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, at,
+                              widthLanes));
+  };
+  // `lanes` input columns of `row` from `col` on (which may start left of
+  // the row or run past its end: those lanes read zeros).
+  auto loadColumns = [&](OpBuilder &bb, Value row, Value col,
+                         Value mask) -> Value {
+    auto map = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    return vector::TransferReadOp::create(
+        bb, loc, vecType, input, ValueRange{row, col}, AffineMapAttr::get(map),
+        zero, mask, bb.getBoolArrayAttr({true}));
+  };
+
+  // Taps 2m and 2m + 1 of a row are the even and odd lanes of the 2 *
+  // lanes columns from firstCol + 2m on.
+  int64_t pairs = (win.kw + 1) / 2;
+  Value zeroIndex = index(0), one = index(1);
+  auto rows = scf::ForOp::create(
+      b, loc, zeroIndex, index(win.oh), one, ValueRange{result},
+      [&](OpBuilder &rb, Location, Value oh, ValueRange rowArgs) {
+        Value firstRow = arith::SubIOp::create(
+            rb, loc, arith::MulIOp::create(rb, loc, oh, index(win.rowStride)),
+            index(win.padTop));
+        auto blocks = scf::ForOp::create(
+            rb, loc, zeroIndex, index(win.ow), index(lanes), rowArgs,
+            [&](OpBuilder &cb, Location, Value ob, ValueRange blockArgs) {
+              Value acc = vector::TransferReadOp::create(
+                  cb, loc, vecType, blockArgs[0], ValueRange{oh, ob},
+                  zero, ArrayRef<bool>{false});
+              Value firstCol = arith::SubIOp::create(
+                  cb, loc, arith::MulIOp::create(cb, loc, ob, index(2)),
+                  index(win.padLeft));
+              SmallVector<Value> cols, masks;
+              for (int64_t m = 0; m < pairs; ++m)
+                for (int64_t half = 0; half < 2; ++half) {
+                  cols.push_back(arith::AddIOp::create(
+                      cb, loc, firstCol, index(2 * m + half * lanes)));
+                  masks.push_back(maskFrom(cb, cols.back()));
+                }
+              // Each row's taps make a sum of their own, added to the
+              // accumulator after them: one chain of dependent FMAs per
+              // row instead of one through the whole window.
+              for (int64_t i = 0; i < win.kh; ++i) {
+                Value row =
+                    arith::AddIOp::create(cb, loc, firstRow, index(i));
+                Value inside = arith::AndIOp::create(
+                    cb, loc,
+                    arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::sge,
+                                          row, zeroIndex),
+                    arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::slt,
+                                          row, index(win.h)));
+                auto step = scf::IfOp::create(
+                    cb, loc, inside,
+                    [&](OpBuilder &tb, Location) {
+                      SmallVector<Value> loaded;
+                      for (auto [col, mask] : llvm::zip(cols, masks))
+                        loaded.push_back(loadColumns(tb, row, col, mask));
+                      Value sum;
+                      for (int64_t j = 0; j < win.kw; ++j) {
+                        Value tap = vector::ShuffleOp::create(
+                            tb, loc, loaded[2 * (j / 2)],
+                            loaded[2 * (j / 2) + 1], j % 2 ? odds : evens);
+                        Value weight = tensor::ExtractOp::create(
+                            tb, loc, win.filter,
+                            ValueRange{c, index(i), index(j)});
+                        Value weights =
+                            vector::BroadcastOp::create(tb, loc, vecType,
+                                                        weight);
+                        sum = sum ? vector::FMAOp::create(tb, loc, tap,
+                                                          weights, sum)
+                                        .getResult()
+                                  : arith::MulFOp::create(tb, loc, tap,
+                                                          weights)
+                                        .getResult();
+                      }
+                      scf::YieldOp::create(
+                          tb, loc,
+                          ValueRange{arith::AddFOp::create(tb, loc, acc, sum)});
+                    },
+                    [&](OpBuilder &eb, Location) {
+                      scf::YieldOp::create(eb, loc, acc);
+                    });
+                acc = step.getResult(0);
+              }
+              Value written = vector::TransferWriteOp::create(
+                  cb, loc, acc, blockArgs[0], ValueRange{oh, ob},
+                  ArrayRef<bool>{false})
+                                  .getResult();
+              scf::YieldOp::create(cb, loc, written);
+            });
+        scf::YieldOp::create(rb, loc, blocks.getResults());
+      });
+  return rows.getResult(0);
+}
+
+/// Replaces the depthwise convolution `op` (matched as `win`) by loops over
+/// its planes.
+void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
+                 const Window &win, int64_t lanes, bool parallel) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  int64_t planes = win.n * win.c;
+  auto imageAndChannel = [&](OpBuilder &b, Value plane) {
+    Value cIndex = arith::ConstantIndexOp::create(b, loc, win.c);
+    return std::make_pair(arith::DivUIOp::create(b, loc, plane, cIndex),
+                          arith::RemUIOp::create(b, loc, plane, cIndex));
+  };
+  auto insertPlane = [&](OpBuilder &b, Value rows, Value into, Value n,
+                         Value c, bool inParallel) -> Value {
+    SmallVector<OpFoldResult> offsets{n, c, b.getIndexAttr(0),
+                                      b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(ctx, {1, 1, win.oh, win.ow});
+    SmallVector<OpFoldResult> steps = getAsIndexOpFoldResult(ctx, {1, 1, 1, 1});
+    if (inParallel) {
+      tensor::ParallelInsertSliceOp::create(b, loc, rows, into, offsets, sizes,
+                                            steps);
+      return {};
+    }
+    return tensor::InsertSliceOp::create(b, loc, rows, into, offsets, sizes,
+                                         steps);
+  };
+  Value result;
+  if (parallel && planes >= 2 &&
+      planes * win.oh * win.ow >= kMinParallelElements) {
+    auto forall = scf::ForallOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(planes)},
+        ValueRange{win.init}, std::nullopt);
+    Block *body = forall.getBody();
+    Value plane = body->getArgument(0);
+    Value shared = body->getArgument(1);
+    OpBuilder b(ctx);
+    b.setInsertionPoint(forall.getTerminator());
+    Value rows = planeRows(b, loc, win, plane, shared, lanes);
+    auto [n, c] = imageAndChannel(b, plane);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    insertPlane(b, rows, shared, n, c, /*inParallel=*/true);
+    result = forall.getResult(0);
+  } else {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, planes);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, count, one, ValueRange{win.init},
+        [&](OpBuilder &b, Location, Value plane, ValueRange args) {
+          Value rows = planeRows(b, loc, win, plane, args[0], lanes);
+          auto [n, c] = imageAndChannel(b, plane);
+          scf::YieldOp::create(
+              b, loc, insertPlane(b, rows, args[0], n, c, false));
+        });
+    result = loop.getResult(0);
+  }
+  Operation *pad = op.getDpsInputs()[0].getDefiningOp<tensor::PadOp>();
+  rewriter.replaceOp(op, result);
+  if (pad && pad->use_empty())
+    rewriter.eraseOp(pad);
+}
+} // namespace
+
+void mlc::target::lowerStride2Windows(RewriterBase &rewriter,
+                                      func::FuncOp func, int64_t lanes,
+                                      bool parallel) {
+  if (lanes < 4)
+    return;
+  SmallVector<std::pair<linalg::LinalgOp, Window>> windows;
+  func.walk([&](linalg::LinalgOp op) {
+    if (auto win = matchWindow(op, lanes))
+      windows.emplace_back(op, *win);
+  });
+  for (auto &[op, win] : windows)
+    lowerWindow(rewriter, op, win, lanes, parallel);
+}
