@@ -113,10 +113,15 @@ public:
     ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
     std::string tiling = llvm::formatv(
         "parallel={0} m-tile={1} n-tile={2} k-tile={3} n-block={4} "
-        "unpacked-tiles={5},{6},{7},{8} vector-width={9}",
+        "unpacked-tiles={5},{6},{7},{8}{10} vector-width={9}",
         options.parallel ? "true" : "false", tiles.mTile, tiles.nTile,
         tiles.kTile, tiles.nBlock, unpacked.mTile, unpacked.nTile,
-        unpacked.kTile, unpacked.nBlock, info.lanes());
+        unpacked.kTile, unpacked.nBlock, info.lanes(),
+        unpacked.registerRows
+            ? llvm::formatv(",{0},{1}", unpacked.registerRows,
+                            unpacked.registerColumns)
+                  .str()
+            : std::string());
     if (options.printSchedules) {
       tiling += " print-schedules=true";
       llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";

@@ -158,6 +158,17 @@ mlc::target::chooseContractionTiles(const CPUTargetInfo &info,
   }
   tiles.mTile = bestRows;
   tiles.nTile = bestVectors * lanes;
+  // A tile one vector wide (a 16-float cache line with AVX-512) loads one
+  // column vector and broadcasts m values per m FMAs: 17 loads per 16 FMAs
+  // at 16 x 16, more than the load units keep up with beside the FMAs. Its
+  // registers compute 8 x 32 instead (10 loads per 16 FMAs), while thread
+  // chunks and cache blocks stay those of the line-wide tile: choosing them
+  // for 32 columns made two threads slower (docs/CPU.md).
+  if (maxColumns > 0 && bestVectors == 1 && bestRows >= 4 &&
+      bestRows / 2 * 2 + 3 <= registers) {
+    tiles.registerRows = bestRows / 2;
+    tiles.registerColumns = 2 * lanes;
+  }
   // The row micro-panel (m x k) and column micro-panel (k x n) in L1.
   int64_t perK = (tiles.mTile + tiles.nTile) * 4;
   tiles.kTile = std::max<int64_t>(64, (info.l1DataBytes * 3 / 4) / perK / 64 * 64);
@@ -175,9 +186,14 @@ std::string mlc::target::describe(const CPUTargetInfo &info,
       "{0} {1}: {2}-bit vectors ({3} f32 lanes), {4} vector registers, L1d "
       "{5} KiB, L2 {6} KiB ({7}) -> register tile {8} x {9}, k-tile {10}, "
       "n-block {11}; right-hand sides in rows: {12} x {13}, k-tile {14}, "
-      "n-block {15}",
+      "n-block {15}{16}",
       info.arch, info.cpu, info.vectorBits, info.lanes(), info.vectorRegisters,
       info.l1DataBytes / 1024, info.l2Bytes / 1024, info.cacheSource,
       tiles.mTile, tiles.nTile, tiles.kTile, tiles.nBlock, unpacked.mTile,
-      unpacked.nTile, unpacked.kTile, unpacked.nBlock);
+      unpacked.nTile, unpacked.kTile, unpacked.nBlock,
+      unpacked.registerRows
+          ? llvm::formatv(" (register tile {0} x {1})", unpacked.registerRows,
+                          unpacked.registerColumns)
+                .str()
+          : std::string());
 }

@@ -183,6 +183,9 @@ int64_t chooseColumnChunk(int64_t range, int64_t tile, int64_t lanes,
 /// Register and cache tiles of a contraction (see ContractionTiles).
 struct Tiles {
   int64_t m, n, k, nBlock;
+  /// When nonzero, the register tile computed in place of m x n, which
+  /// still sizes the thread chunks and cache blocks.
+  int64_t registerM = 0, registerN = 0;
 };
 
 /// Whether `value` is a constant or a slice of one.
@@ -373,6 +376,11 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
       // An outer column dim (the images of a batched im2col matrix).
       (void)panelChunk();
     }
+  }
+  if (tiles.registerM > 0 && ranges[*mDim] >= tiles.registerM &&
+      ranges[nDim] >= tiles.registerN) {
+    schedule.registerTiles[*mDim] = tiles.registerM;
+    schedule.registerTiles[nDim] = tiles.registerN;
   }
   return schedule;
 }
@@ -901,15 +909,21 @@ struct CPUTileAndVectorizePass
     Tiles packedTiles{mTile, nTile, kTile, nBlock};
     Tiles unpackedTiles = packedTiles;
     if (!unpackedTilesOption.empty()) {
-      if (unpackedTilesOption.size() != 4 ||
+      if ((unpackedTilesOption.size() != 4 &&
+           unpackedTilesOption.size() != 6) ||
           llvm::any_of(unpackedTilesOption, [](int64_t t) { return t < 0; }) ||
           unpackedTilesOption[0] < 1 || unpackedTilesOption[1] < 1) {
         func.emitError("mlc-cpu-tile-and-vectorize: unpacked-tiles takes "
-                       "four sizes (m, n, k, n-block), m and n at least 1");
+                       "four sizes (m, n, k, n-block) or six (and a register "
+                       "tile m, n), m and n at least 1");
         return signalPassFailure();
       }
       unpackedTiles = {unpackedTilesOption[0], unpackedTilesOption[1],
                        unpackedTilesOption[2], unpackedTilesOption[3]};
+      if (unpackedTilesOption.size() == 6) {
+        unpackedTiles.registerM = unpackedTilesOption[4];
+        unpackedTiles.registerN = unpackedTilesOption[5];
+      }
     }
 
     if (stride2Windows)

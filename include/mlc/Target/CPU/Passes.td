@@ -415,7 +415,10 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     constant right-hand side whose column dim is split into panels); a
     right-hand side read in rows (activations, im2col matrices, unpacked
     weights) and sliding windows take `unpacked-tiles` when given (the CPU
-    pipeline gives tiles at most one cache line wide there).
+    pipeline gives tiles at most one cache line wide there). Its optional
+    fifth and sixth sizes are a register tile for such contractions that
+    differs from the (m, n) that sizes their thread chunks and cache blocks
+    (the CPU pipeline gives 8 x 32 with AVX-512, chunks as for 16 x 16).
 
     With `parallel`, a contraction of at least 1 MFLOP first gets an
     `scf.forall` level over chunks of its columns (`n`: a convolution's
@@ -456,10 +459,11 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
            "Columns of the result per cache tile (0: not tiled)">,
     ListOption<"unpackedTilesOption", "unpacked-tiles", "int64_t",
-               "Tiles (m, n, k, n-block) of contractions whose right-hand "
-               "side is read in rows (activations, im2col matrices, weights "
-               "not packed) and of sliding windows (n only); default: the "
-               "tiles above, which packed weights always use">,
+               "Tiles (m, n, k, n-block[, register m, register n]) of "
+               "contractions whose right-hand side is read in rows "
+               "(activations, im2col matrices, weights not packed) and of "
+               "sliding windows (n only); default: the tiles above, which "
+               "packed weights always use">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
            "f32 lanes of a vector register: left-over register tiles wider "
            "than this are split into whole vectors and the rest">,
@@ -483,10 +487,9 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run a contraction's elementwise user on each finished tile">,
     Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",
-           "Depthwise convolutions and pooling with column stride 2 as "
-           "vector loops that split the columns in registers "
-           "(StridedWindows.h) instead of column phases copied through "
-           "memory">,
+           "Depthwise convolutions with column stride 2 as vector loops "
+           "that split the columns in registers (StridedWindows.h) instead "
+           "of column phases copied through memory">,
     Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
            "Copy each cache block of a right-hand side computed at run time "
            "(an im2col matrix) into panels before its register tiles read "

@@ -54,6 +54,10 @@ struct ContractionTiles {
   /// Cache tile: reduction depth and result columns.
   int64_t kTile = 256;
   int64_t nBlock = 128;
+  /// When nonzero, the register tile actually computed, with `mTile` x
+  /// `nTile` left to size thread chunks and cache blocks.
+  int64_t registerRows = 0;
+  int64_t registerColumns = 0;
 };
 
 /// The LLVM CPU name and feature string that `options` compile for: cpu
