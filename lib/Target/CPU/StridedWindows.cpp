@@ -79,7 +79,10 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   win.ow = initType.getDimSize(3);
   win.kh = filterType.getDimSize(filterType.getRank() - 2);
   win.kw = filterType.getDimSize(filterType.getRank() - 1);
-  if (win.ow * 2 < lanes)
+  // Even 7-column rows (16 lanes) beat the phases: MobileNetV2's 576 x 14
+  // x 14 stride-2 convolution 0.044 -> 0.030 ms, EfficientNet's 5x5 on
+  // 672 x 14 x 14 0.098 -> 0.043 ms (Zen 5, one thread).
+  if (win.ow * 4 < lanes)
     return std::nullopt;
   return win;
 }

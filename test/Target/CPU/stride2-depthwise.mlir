@@ -56,3 +56,24 @@ func.func @nonzero_pad(%x: tensor<1x32x56x56xf32>, %w: tensor<32x3x3xf32>) -> te
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x32x58x58xf32>, tensor<32x3x3xf32>) outs(%f : tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32>
   return %r : tensor<1x32x28x28xf32>
 }
+
+// -----
+
+// Output rows narrower than a vector (7 columns, 8 lanes) are one masked
+// block per row.
+// CHECK-LABEL: func.func @narrow
+// CHECK: scf.forall (%{{.*}}) in (64)
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: vector.shuffle
+// CHECK: vector.transfer_write {{.*}} : vector<8xf32>, tensor<7x7xf32>
+func.func @narrow(%x: tensor<1x64x14x14xf32>, %w: tensor<64x3x3xf32>) -> tensor<1x64x7x7xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %z : f32
+  } : tensor<1x64x14x14xf32> to tensor<1x64x16x16xf32>
+  %e = tensor.empty() : tensor<1x64x7x7xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x64x16x16xf32>, tensor<64x3x3xf32>) outs(%f : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
+  return %r : tensor<1x64x7x7xf32>
+}
