@@ -87,19 +87,16 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   return win;
 }
 
-/// Computes every output row of one channel plane `plane` (an index below
-/// N * C) into `out` (the [N, C, OH, OW] result so far) and returns the
+/// Computes every output row of the channel plane of image `n`, channel
+/// `c` into `out` (the [N, C, OH, OW] result so far) and returns the
 /// plane's [OH, OW] result.
-Value planeRows(OpBuilder &b, Location loc, const Window &win, Value plane,
-                Value out, int64_t lanes) {
+Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
+                Value c, Value out, int64_t lanes) {
   Type f32 = b.getF32Type();
   MLIRContext *ctx = b.getContext();
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value cIndex = index(win.c);
-  Value n = arith::DivUIOp::create(b, loc, plane, cIndex);
-  Value c = arith::RemUIOp::create(b, loc, plane, cIndex);
   auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
     SmallVector<OpFoldResult> offsets{n, c, b.getIndexAttr(0),
                                       b.getIndexAttr(0)};
@@ -276,8 +273,8 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
     Value shared = body->getArgument(1);
     OpBuilder b(ctx);
     b.setInsertionPoint(forall.getTerminator());
-    Value rows = planeRows(b, loc, win, plane, shared, lanes);
     auto [n, c] = imageAndChannel(b, plane);
+    Value rows = planeRows(b, loc, win, n, c, shared, lanes);
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     insertPlane(b, rows, shared, n, c, /*inParallel=*/true);
     result = forall.getResult(0);
@@ -288,8 +285,8 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, count, one, ValueRange{win.init},
         [&](OpBuilder &b, Location, Value plane, ValueRange args) {
-          Value rows = planeRows(b, loc, win, plane, args[0], lanes);
           auto [n, c] = imageAndChannel(b, plane);
+          Value rows = planeRows(b, loc, win, n, c, args[0], lanes);
           scf::YieldOp::create(
               b, loc, insertPlane(b, rows, args[0], n, c, false));
         });
