@@ -62,7 +62,7 @@ constexpr llvm::StringLiteral kLoweringPipeline =
     "mlc-cpu-plan-arena,%w"
     "mlc-cpu-lower-copies,mlc-cpu-outline-kernels,mlc-cpu-byte-weights,"
     "func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll}),"
-    "func.func(scf-forall-to-parallel),convert-scf-to-openmp,mlc-cpu-loop-barriers,"
+    "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
     "func.func(canonicalize),mlc-cpu-stack-scratch,"
     "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "finalize-memref-to-llvm,convert-vector-to-llvm,"

@@ -358,19 +358,6 @@ def CPUApproximateMath : Pass<"mlc-cpu-approximate-math",
                            "mlir::vector::VectorDialect"];
 }
 
-def CPULoopBarriers : Pass<"mlc-cpu-loop-barriers", "mlir::ModuleOp"> {
-  let summary = "No barrier after a parallel region's last loop";
-  let description = [{
-    Marks `nowait` every `omp.wsloop` that is the last op of its
-    `omp.parallel` region. `convert-scf-to-openmp` makes each parallel loop
-    nest a parallel region holding one worksharing loop; the loop's
-    implicit barrier is then followed at once by the region's own join,
-    which already waits for every thread, so each kernel synchronized its
-    threads twice.
-  }];
-  let dependentDialects = ["mlir::omp::OpenMPDialect"];
-}
-
 def CPUScalarMinMax : Pass<"mlc-cpu-scalar-min-max", "mlir::ModuleOp"> {
   let summary = "Scalar float min/max as LLVM intrinsics, so reductions vectorize";
   let description = [{
