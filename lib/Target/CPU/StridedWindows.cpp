@@ -87,6 +87,19 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   return win;
 }
 
+/// Offsets, sizes and unit strides of the [rows, cols] plane of image `n`,
+/// channel `c` in an NCHW tensor.
+struct PlaneSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+PlaneSlice planeSlice(OpBuilder &b, Value n, Value c, int64_t rows,
+                      int64_t cols) {
+  MLIRContext *ctx = b.getContext();
+  return {{n, c, b.getIndexAttr(0), b.getIndexAttr(0)},
+          getAsIndexOpFoldResult(ctx, {1, 1, rows, cols}),
+          getAsIndexOpFoldResult(ctx, {1, 1, 1, 1})};
+}
+
 /// Computes every output row of the channel plane of image `n`, channel
 /// `c` into `out` (the [N, C, OH, OW] result so far) and returns the
 /// plane's [OH, OW] result.
@@ -98,14 +111,10 @@ Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
-    SmallVector<OpFoldResult> offsets{n, c, b.getIndexAttr(0),
-                                      b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(ctx, {1, 1, rows, cols});
-    SmallVector<OpFoldResult> steps = getAsIndexOpFoldResult(ctx, {1, 1, 1, 1});
+    PlaneSlice slice = planeSlice(b, n, c, rows, cols);
     return tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get({rows, cols}, f32), source, offsets,
-        sizes, steps);
+        b, loc, RankedTensorType::get({rows, cols}, f32), source,
+        slice.offsets, slice.sizes, slice.strides);
   };
   Value input = planeOf(win.input, win.h, win.w);
   Value result = planeOf(out, win.oh, win.ow);
@@ -249,18 +258,14 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   auto insertPlane = [&](OpBuilder &b, Value rows, Value into, Value n,
                          Value c, bool inParallel) -> Value {
-    SmallVector<OpFoldResult> offsets{n, c, b.getIndexAttr(0),
-                                      b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(ctx, {1, 1, win.oh, win.ow});
-    SmallVector<OpFoldResult> steps = getAsIndexOpFoldResult(ctx, {1, 1, 1, 1});
+    PlaneSlice slice = planeSlice(b, n, c, win.oh, win.ow);
     if (inParallel) {
-      tensor::ParallelInsertSliceOp::create(b, loc, rows, into, offsets, sizes,
-                                            steps);
+      tensor::ParallelInsertSliceOp::create(b, loc, rows, into, slice.offsets,
+                                            slice.sizes, slice.strides);
       return {};
     }
-    return tensor::InsertSliceOp::create(b, loc, rows, into, offsets, sizes,
-                                         steps);
+    return tensor::InsertSliceOp::create(b, loc, rows, into, slice.offsets,
+                                         slice.sizes, slice.strides);
   };
   Value result;
   if (parallel && planes >= 2 &&
