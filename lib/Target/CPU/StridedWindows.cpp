@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace {
@@ -23,18 +25,21 @@ namespace {
 /// (as for the other non-contraction loop nests of the tiling pass).
 constexpr int64_t kMinParallelElements = int64_t(1) << 11;
 
-/// What one stride-2 depthwise convolution computes, read off the op.
+/// What one stride-2 depthwise convolution or max pool computes, read off
+/// the op.
 struct Window {
   Value input;  // the unpadded input, [N, C, H, W]
-  Value filter; // [C, KH, KW]
+  Value filter; // [C, KH, KW], or a pool's [KH, KW] window
   Value init;   // [N, C, OH, OW]
+  bool isMax;   // a max pool (the filter is only the window's shape)
   int64_t n, c, h, w, oh, ow, kh, kw, rowStride, padTop, padLeft;
 };
 
 /// The window op `op` as a Window, when it is one this rewrite takes.
 std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   Window win;
-  if (!isa<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
+  win.isMax = isa<linalg::PoolingNchwMaxOp>(op.getOperation());
+  if (!win.isMax && !isa<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
     return std::nullopt;
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
@@ -50,7 +55,8 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   win.filter = op.getDpsInputs()[1];
   win.init = op.getDpsInits()[0];
   win.padTop = win.padLeft = 0;
-  // A zero padding is read through the masks.
+  // The padding (zeros for a convolution, -inf for a max pool) is read
+  // through the masks.
   if (auto pad = win.input.getDefiningOp<tensor::PadOp>()) {
     Value value = pad.getConstantPaddingValue();
     FloatAttr padValue;
@@ -60,7 +66,8 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
         ShapedType::isDynamic(low[2]) || ShapedType::isDynamic(low[3]) ||
         llvm::any_of(pad.getStaticHigh(), ShapedType::isDynamic))
       return std::nullopt;
-    if (!padValue.getValue().isZero())
+    const APFloat &v = padValue.getValue();
+    if (win.isMax ? !(v.isInfinity() && v.isNegative()) : !v.isZero())
       return std::nullopt;
     win.padTop = low[2];
     win.padLeft = low[3];
@@ -84,6 +91,16 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   // 672 x 14 x 14 0.098 -> 0.043 ms (Zen 5, one thread).
   if (win.ow * 4 < lanes)
     return std::nullopt;
+  if (win.isMax) {
+    // A pool's rows are clamped into the image (a repeated row does not
+    // change a maximum), so every window must overlap it; its columns come
+    // from the two or three loads per block that a window of at most
+    // three columns needs.
+    if (win.kw > 3 || win.padTop >= win.kh || win.padLeft >= win.kw ||
+        (win.oh - 1) * win.rowStride - win.padTop >= win.h ||
+        (win.ow - 1) * 2 - win.padLeft >= win.w)
+      return std::nullopt;
+  }
   return win;
 }
 
@@ -100,65 +117,178 @@ PlaneSlice planeSlice(OpBuilder &b, Value n, Value c, int64_t rows,
           getAsIndexOpFoldResult(ctx, {1, 1, 1, 1})};
 }
 
+/// The input and result planes of one channel, and the masked column loads
+/// that both kinds of window read them with.
+struct PlaneReader {
+  PlaneReader(OpBuilder &b, Location loc, const Window &win, Value n, Value c,
+              Value out, int64_t lanes, float padding)
+      : loc(loc), lanes(lanes) {
+    Type f32 = b.getF32Type();
+    auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
+      PlaneSlice slice = planeSlice(b, n, c, rows, cols);
+      return tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({rows, cols}, f32), source,
+          slice.offsets, slice.sizes, slice.strides);
+    };
+    input = planeOf(win.input, win.h, win.w);
+    result = planeOf(out, win.oh, win.ow);
+    vecType = VectorType::get({lanes}, f32);
+    i32Vec = VectorType::get({lanes}, b.getI32Type());
+    SmallVector<int32_t> iotaValues;
+    for (int64_t i = 0; i < lanes; ++i)
+      iotaValues.push_back(static_cast<int32_t>(i));
+    iota = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(i32Vec, ArrayRef<int32_t>(iotaValues)));
+    zeroLanes = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32Vec, int32_t(0)));
+    widthLanes = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32Vec, static_cast<int32_t>(win.w)));
+    pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(padding));
+    for (int64_t i = 0; i < lanes; ++i) {
+      evens.push_back(2 * i);
+      odds.push_back(2 * i + 1);
+    }
+  }
+
+  /// Lanes `col + l` inside the row [0, W).
+  Value maskFrom(OpBuilder &b, Value col) const {
+    Value col32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), col);
+    Value at = arith::AddIOp::create(
+        b, loc, iota, vector::BroadcastOp::create(b, loc, i32Vec, col32));
+    return arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at,
+                              zeroLanes),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                              widthLanes));
+  }
+
+  /// `lanes` input columns of `row` from `col` on (which may start left of
+  /// the row or run past its end: those lanes read the padding).
+  Value load(OpBuilder &b, Value row, Value col, Value mask) const {
+    MLIRContext *ctx = b.getContext();
+    auto map = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    return vector::TransferReadOp::create(
+        b, loc, vecType, input, ValueRange{row, col}, AffineMapAttr::get(map),
+        pad, mask, b.getBoolArrayAttr({true}));
+  }
+
+  Location loc;
+  int64_t lanes;
+  Value input, result; // [H, W] and [OH, OW]
+  VectorType vecType, i32Vec;
+  Value iota, zeroLanes, widthLanes, pad;
+  SmallVector<int64_t> evens, odds;
+};
+
 /// Computes every output row of the channel plane of image `n`, channel
-/// `c` into `out` (the [N, C, OH, OW] result so far) and returns the
-/// plane's [OH, OW] result.
-Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
-                Value c, Value out, int64_t lanes) {
-  Type f32 = b.getF32Type();
-  MLIRContext *ctx = b.getContext();
+/// `c` of the max pool `win` into `out` (the [N, C, OH, OW] result so far)
+/// and returns the plane's [OH, OW] result. Per block of `lanes` output
+/// columns the window's rows are combined first, in the two or three
+/// column vectors the block reads (rows clamped into the image: a repeated
+/// row does not change a maximum); then column taps 0 and 1 are their even
+/// and odd lanes and tap 2 the even lanes one lane on. `readInit` combines
+/// the result with what `out` holds.
+Value planeMaxRows(OpBuilder &b, Location loc, const Window &win, Value n,
+                   Value c, Value out, int64_t lanes, bool readInit) {
+  PlaneReader reader(b, loc, win, n, c, out, lanes,
+                     -std::numeric_limits<float>::infinity());
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
-    PlaneSlice slice = planeSlice(b, n, c, rows, cols);
-    return tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get({rows, cols}, f32), source,
-        slice.offsets, slice.sizes, slice.strides);
-  };
-  Value input = planeOf(win.input, win.h, win.w);
-  Value result = planeOf(out, win.oh, win.ow);
+  // Lanes 1 .. lanes - 1 of the even taps, then the third load's first.
+  SmallVector<int64_t> shifted;
+  for (int64_t i = 1; i <= lanes; ++i)
+    shifted.push_back(i);
+  // The third load is needed for its first lane only.
+  Value firstLane = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, reader.iota, reader.zeroLanes);
+  int64_t vectors = win.kw == 3 ? 3 : 2;
+  Value zeroIndex = index(0), one = index(1), lastRow = index(win.h - 1);
+  auto rows = scf::ForOp::create(
+      b, loc, zeroIndex, index(win.oh), one, ValueRange{reader.result},
+      [&](OpBuilder &rb, Location, Value oh, ValueRange rowArgs) {
+        Value firstRow = arith::SubIOp::create(
+            rb, loc, arith::MulIOp::create(rb, loc, oh, index(win.rowStride)),
+            index(win.padTop));
+        SmallVector<Value> rowIndices;
+        for (int64_t i = 0; i < win.kh; ++i) {
+          Value row = arith::AddIOp::create(rb, loc, firstRow, index(i));
+          rowIndices.push_back(arith::MinSIOp::create(
+              rb, loc, arith::MaxSIOp::create(rb, loc, row, zeroIndex),
+              lastRow));
+        }
+        auto blocks = scf::ForOp::create(
+            rb, loc, zeroIndex, index(win.ow), index(lanes), rowArgs,
+            [&](OpBuilder &cb, Location, Value ob, ValueRange blockArgs) {
+              Value firstCol = arith::SubIOp::create(
+                  cb, loc, arith::MulIOp::create(cb, loc, ob, index(2)),
+                  index(win.padLeft));
+              SmallVector<Value> columns;
+              for (int64_t v = 0; v < vectors; ++v) {
+                Value col = arith::AddIOp::create(cb, loc, firstCol,
+                                                  index(v * lanes));
+                Value mask = reader.maskFrom(cb, col);
+                if (v == 2)
+                  mask = arith::AndIOp::create(cb, loc, mask, firstLane);
+                Value column;
+                for (Value row : rowIndices) {
+                  Value loaded = reader.load(cb, row, col, mask);
+                  column = column ? arith::MaximumFOp::create(cb, loc, column,
+                                                              loaded)
+                                        .getResult()
+                                  : loaded;
+                }
+                columns.push_back(column);
+              }
+              Value even = vector::ShuffleOp::create(
+                  cb, loc, columns[0], columns[1], reader.evens);
+              Value acc = arith::MaximumFOp::create(
+                  cb, loc, even,
+                  vector::ShuffleOp::create(cb, loc, columns[0], columns[1],
+                                            reader.odds));
+              if (vectors == 3)
+                acc = arith::MaximumFOp::create(
+                    cb, loc, acc,
+                    vector::ShuffleOp::create(cb, loc, even, columns[2],
+                                              shifted));
+              if (readInit)
+                acc = arith::MaximumFOp::create(
+                    cb, loc, acc,
+                    vector::TransferReadOp::create(
+                        cb, loc, reader.vecType, blockArgs[0],
+                        ValueRange{oh, ob}, reader.pad,
+                        ArrayRef<bool>{false}));
+              Value written = vector::TransferWriteOp::create(
+                                  cb, loc, acc, blockArgs[0],
+                                  ValueRange{oh, ob}, ArrayRef<bool>{false})
+                                  .getResult();
+              scf::YieldOp::create(cb, loc, written);
+            });
+        scf::YieldOp::create(rb, loc, blocks.getResults());
+      });
+  return rows.getResult(0);
+}
 
-  auto vecType = VectorType::get({lanes}, f32);
-  auto i32Vec = VectorType::get({lanes}, b.getI32Type());
-  SmallVector<int32_t> iotaValues;
-  for (int64_t i = 0; i < lanes; ++i)
-    iotaValues.push_back(static_cast<int32_t>(i));
-  Value iota = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(i32Vec, ArrayRef<int32_t>(iotaValues)));
-  Value zeroLanes = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(i32Vec, int32_t(0)));
-  Value widthLanes = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(i32Vec, static_cast<int32_t>(win.w)));
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  SmallVector<int64_t> evens;
-  for (int64_t i = 0; i < lanes; ++i)
-    evens.push_back(2 * i);
-
-  SmallVector<int64_t> odds;
-  for (int64_t i = 0; i < lanes; ++i)
-    odds.push_back(2 * i + 1);
-  // Lanes `col + l` inside the row [0, W).
-  auto maskFrom = [&](OpBuilder &bb, Value col) -> Value {
-    Value col32 = arith::IndexCastOp::create(bb, loc, bb.getI32Type(), col);
-    Value at = arith::AddIOp::create(
-        bb, loc, iota, vector::BroadcastOp::create(bb, loc, i32Vec, col32));
-    return arith::AndIOp::create(
-        bb, loc,
-        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::sge, at,
-                              zeroLanes),
-        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, at,
-                              widthLanes));
+/// Computes every output row of the channel plane of image `n`, channel
+/// `c` of the depthwise convolution `win` into `out` (the [N, C, OH, OW]
+/// result so far) and returns the plane's [OH, OW] result.
+Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
+                Value c, Value out, int64_t lanes) {
+  PlaneReader reader(b, loc, win, n, c, out, lanes, 0.0f);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // `lanes` input columns of `row` from `col` on (which may start left of
-  // the row or run past its end: those lanes read zeros).
-  auto loadColumns = [&](OpBuilder &bb, Value row, Value col,
-                         Value mask) -> Value {
-    auto map = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
-    return vector::TransferReadOp::create(
-        bb, loc, vecType, input, ValueRange{row, col}, AffineMapAttr::get(map),
-        zero, mask, bb.getBoolArrayAttr({true}));
+  Value result = reader.result;
+  Value zero = reader.pad;
+  VectorType vecType = reader.vecType;
+  const SmallVector<int64_t> &evens = reader.evens, &odds = reader.odds;
+  auto maskFrom = [&](OpBuilder &bb, Value col) {
+    return reader.maskFrom(bb, col);
+  };
+  auto loadColumns = [&](OpBuilder &bb, Value row, Value col, Value mask) {
+    return reader.load(bb, row, col, mask);
   };
 
   // Taps 2m and 2m + 1 of a row are the even and odd lanes of the 2 *
@@ -267,19 +397,38 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
     return tensor::InsertSliceOp::create(b, loc, rows, into, slice.offsets,
                                          slice.sizes, slice.strides);
   };
+  // A max pool whose result starts as -inf everywhere (as ONNX MaxPool's
+  // does) writes its windows' maxima without reading the start back.
+  Value init = win.init;
+  bool readInit = true;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && win.isMax) {
+    FloatAttr value;
+    if (matchPattern(fill.value(), m_Constant(&value)) &&
+        value.getValue().isInfinity() && value.getValue().isNegative()) {
+      init = tensor::EmptyOp::create(
+          rewriter, loc, cast<RankedTensorType>(init.getType()).getShape(),
+          rewriter.getF32Type());
+      readInit = false;
+    }
+  }
+  auto computeRows = [&](OpBuilder &b, Value n, Value c, Value into) {
+    return win.isMax
+               ? planeMaxRows(b, loc, win, n, c, into, lanes, readInit)
+               : planeRows(b, loc, win, n, c, into, lanes);
+  };
   Value result;
   if (parallel && planes >= 2 &&
       planes * win.oh * win.ow >= kMinParallelElements) {
     auto forall = scf::ForallOp::create(
         rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(planes)},
-        ValueRange{win.init}, std::nullopt);
+        ValueRange{init}, std::nullopt);
     Block *body = forall.getBody();
     Value plane = body->getArgument(0);
     Value shared = body->getArgument(1);
     OpBuilder b(ctx);
     b.setInsertionPoint(forall.getTerminator());
     auto [n, c] = imageAndChannel(b, plane);
-    Value rows = planeRows(b, loc, win, n, c, shared, lanes);
+    Value rows = computeRows(b, n, c, shared);
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     insertPlane(b, rows, shared, n, c, /*inParallel=*/true);
     result = forall.getResult(0);
@@ -288,19 +437,21 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value count = arith::ConstantIndexOp::create(rewriter, loc, planes);
     auto loop = scf::ForOp::create(
-        rewriter, loc, zero, count, one, ValueRange{win.init},
+        rewriter, loc, zero, count, one, ValueRange{init},
         [&](OpBuilder &b, Location, Value plane, ValueRange args) {
           auto [n, c] = imageAndChannel(b, plane);
-          Value rows = planeRows(b, loc, win, n, c, args[0], lanes);
+          Value rows = computeRows(b, n, c, args[0]);
           scf::YieldOp::create(
               b, loc, insertPlane(b, rows, args[0], n, c, false));
         });
     result = loop.getResult(0);
   }
   Operation *pad = op.getDpsInputs()[0].getDefiningOp<tensor::PadOp>();
+  Operation *start = win.init.getDefiningOp();
   rewriter.replaceOp(op, result);
-  if (pad && pad->use_empty())
-    rewriter.eraseOp(pad);
+  for (Operation *dead : {pad, start})
+    if (dead && dead->use_empty() && isa<tensor::PadOp, linalg::FillOp>(dead))
+      rewriter.eraseOp(dead);
 }
 } // namespace
 

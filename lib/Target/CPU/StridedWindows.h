@@ -14,19 +14,20 @@
 
 namespace mlc::target {
 
-/// Rewrites every static f32 NCHW depthwise convolution of `func` with
-/// column stride 2 and unit dilations, whose output rows are at least a
-/// quarter of a vector wide, into vector loops over its channel planes:
-/// each output row is computed `lanes` columns at a time, and window taps
-/// `2m` and `2m + 1` of an input row are the even and odd lanes of two
-/// masked loads of `lanes` consecutive input columns (one lane shuffle
-/// each). A zero padding before the convolution is read through the masks
-/// instead of copied. The planes are an `scf.forall` when `parallel` and
-/// the convolution is large enough for threads. This replaces the column
-/// phases of WindowPhases.h for these convolutions, which cost one more
-/// pass over the input through memory. (Max pooling the same way measured
-/// slower than its column phases, whose window needs no weights: it stays
-/// with them.)
+/// Rewrites every static f32 NCHW depthwise convolution and max pool of
+/// `func` with column stride 2 and unit dilations, whose output rows are at
+/// least a quarter of a vector wide, into vector loops over its channel
+/// planes: each output row is computed `lanes` columns at a time from
+/// masked loads of `lanes` consecutive input columns, whose even and odd
+/// lanes (one lane shuffle each) are window taps `2m` and `2m + 1`. The
+/// padding before the op (zeros for a convolution, -inf for a pool) is read
+/// through the masks instead of copied. A convolution shuffles each input
+/// row's loads; a pool (window at most three columns wide) first takes the
+/// maximum of its window rows, clamped into the image, then shuffles once
+/// per tap. The planes are an `scf.forall` when `parallel` and the op is
+/// large enough for threads. This replaces the column phases of
+/// WindowPhases.h for these ops, which cost one more pass over the input
+/// through memory.
 void lowerStride2Windows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
                          int64_t lanes, bool parallel);
 

@@ -487,9 +487,10 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run a contraction's elementwise user on each finished tile">,
     Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",
-           "Depthwise convolutions with column stride 2 as vector loops "
-           "that split the columns in registers (StridedWindows.h) instead "
-           "of column phases copied through memory">,
+           "Depthwise convolutions and max pools with column stride 2 as "
+           "vector loops that split the columns in registers "
+           "(StridedWindows.h) instead of column phases copied through "
+           "memory">,
     Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
            "Copy each cache block of a right-hand side computed at run time "
            "(an im2col matrix) into panels before its register tiles read "
