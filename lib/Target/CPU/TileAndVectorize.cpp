@@ -88,6 +88,102 @@ struct FoldFullWriteIntoInsertSlice : OpRewritePattern<tensor::InsertSliceOp> {
   }
 };
 
+/// Whether `op` reads or writes whole vectors in bounds at its indices: no
+/// mask, a minor identity map and every dim in bounds.
+bool isPlainTransfer(VectorTransferOpInterface op) {
+  return !op.getMask() && op.getPermutationMap().isMinorIdentity() &&
+         llvm::all_of(op.getInBoundsValues(), [](bool b) { return b; });
+}
+
+/// insert_slice(w_n(... w_1(extract_slice(T)[offsets]) ...), T[offsets]),
+/// where the w_i are transfer_writes into the slice (and transfer_reads may
+/// read the slice between them), becomes the same writes and reads on T at
+/// `offsets` plus their indices. A register tile split into a part of whole
+/// vectors and a narrower rest (splitRemainderTiles) writes its slice of
+/// the loop-carried tensor twice; on T directly each write is a subset of
+/// its own, and both accumulators are hoisted out of the reduction loop
+/// instead of stored and reloaded every step.
+struct FoldSliceTransfersIntoInsertSlice
+    : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    if (!insert.hasUnitStride() ||
+        insert.getSourceType().getRank() != insert.getDestType().getRank())
+      return failure();
+    // The writes, first to last, and the slice they start from.
+    SmallVector<vector::TransferWriteOp> writes;
+    Value value = insert.getSource();
+    while (auto write = value.getDefiningOp<vector::TransferWriteOp>()) {
+      writes.push_back(write);
+      value = write.getBase();
+    }
+    std::reverse(writes.begin(), writes.end());
+    auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+    if (writes.size() < 2 || !slice ||
+        slice.getSource() != insert.getDest() ||
+        !slice.hasUnitStride() ||
+        slice.getMixedOffsets() != insert.getMixedOffsets() ||
+        slice.getMixedSizes() != insert.getMixedSizes() ||
+        !insert.getSource().hasOneUse())
+      return failure();
+    // Every value of the chain but the last is read by plain transfer_reads
+    // and written by the next write only.
+    SmallVector<SmallVector<vector::TransferReadOp>> reads(writes.size());
+    for (auto [i, write] : llvm::enumerate(writes)) {
+      if (!isPlainTransfer(write))
+        return failure();
+      Value base = write.getBase();
+      for (OpOperand &use : base.getUses()) {
+        if (use.getOwner() == write.getOperation() &&
+            use.getOperandNumber() == write.getBaseMutable().getOperandNumber())
+          continue;
+        auto read = dyn_cast<vector::TransferReadOp>(use.getOwner());
+        if (!read || !isPlainTransfer(read))
+          return failure();
+        reads[i].push_back(read);
+      }
+    }
+    Location loc = insert.getLoc();
+    SmallVector<OpFoldResult> offsets = insert.getMixedOffsets();
+    auto shifted = [&](ValueRange indices) {
+      SmallVector<Value> result;
+      for (auto [offset, index] : llvm::zip(offsets, indices)) {
+        AffineExpr a, b;
+        bindSymbols(rewriter.getContext(), a, b);
+        result.push_back(getValueOrCreateConstantIndexOp(
+            rewriter, loc,
+            affine::makeComposedFoldedAffineApply(rewriter, loc, a + b,
+                                                  {offset, index})));
+      }
+      return result;
+    };
+    Value current = insert.getDest();
+    for (auto [i, write] : llvm::enumerate(writes)) {
+      for (vector::TransferReadOp read : reads[i]) {
+        rewriter.setInsertionPoint(read);
+        rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+            read, read.getVectorType(), current,
+            shifted(read.getIndices()), read.getPermutationMapAttr(),
+            read.getPadding(), /*mask=*/Value(), read.getInBoundsAttr());
+      }
+      rewriter.setInsertionPoint(write);
+      current = vector::TransferWriteOp::create(
+                    rewriter, write.getLoc(), write.getVector(), current,
+                    shifted(write.getIndices()),
+                    write.getPermutationMapAttr(), /*mask=*/Value(),
+                    write.getInBoundsAttr())
+                    .getResult();
+    }
+    rewriter.replaceOp(insert, current);
+    for (vector::TransferWriteOp write : llvm::reverse(writes))
+      rewriter.eraseOp(write);
+    if (slice->use_empty())
+      rewriter.eraseOp(slice);
+    return success();
+  }
+};
+
 /// Marks the contractions this pass schedules (the value is the register
 /// tile, one size per loop) and the loops it creates that must be peeled.
 constexpr llvm::StringLiteral kRegisterTiles = "mlc.register_tiles";
@@ -1164,7 +1260,8 @@ struct CPUTileAndVectorizePass
           vector::populateVectorTransferPermutationMapLoweringPatterns(p);
           vector::populateVectorReductionToContractPatterns(p);
           tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(p);
-          p.add<FoldFullWriteIntoInsertSlice>(p.getContext());
+          p.add<FoldFullWriteIntoInsertSlice,
+                FoldSliceTransfersIntoInsertSlice>(p.getContext());
           vector::TransferReadOp::getCanonicalizationPatterns(p,
                                                               p.getContext());
           vector::TransferWriteOp::getCanonicalizationPatterns(

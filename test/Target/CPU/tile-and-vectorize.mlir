@@ -226,14 +226,18 @@ func.func @max_pool_strided(%x: tensor<1x16x55x55xf32>) -> tensor<1x16x27x27xf32
 
 // 25 columns: one 16-wide register tile and 9 left over, which become an
 // 8-wide tile (one vector register per row) and a 1-wide one instead of a
-// 9-wide vector put together lane by lane.
+// 9-wide vector put together lane by lane. Both write the matrix directly,
+// so that their accumulators are carried through the reduction loop in
+// registers, not stored into a 4x9 slice and reloaded every step.
 // CHECK-LABEL: func.func @remainder
 // CHECK-NOT: vector<4x9xf32>
 // CHECK: vector<4x16xf32>
 // CHECK-NOT: vector<4x9xf32>
-// CHECK: vector<4x8xf32>
-// CHECK-NOT: vector<4x9xf32>
-// CHECK: vector<4x1xf32>
+// CHECK-NOT: tensor<4x9xf32>
+// CHECK: scf.for {{.*}} -> (vector<4x8xf32>, vector<4x1xf32>)
+// CHECK-NOT: tensor<4x9xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x1xf32>, tensor<64x25xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<4x8xf32>, tensor<64x25xf32>
 // CHECK-NOT: vector<4x9xf32>
 // CHECK: return
 func.func @remainder(%a: tensor<64x96xf32>, %b: tensor<96x25xf32>) -> tensor<64x25xf32> {
