@@ -250,6 +250,15 @@ int64_t chooseChunk(int64_t range, int64_t tile) {
   return best;
 }
 
+/// The smallest multiple of `tile` that divides `range` into an even number
+/// of chunks, or 0.
+int64_t evenChunk(int64_t range, int64_t tile) {
+  for (int64_t size = tile; 2 * size <= range; size += tile)
+    if (range % size == 0 && (range / size) % 2 == 0)
+      return size;
+  return 0;
+}
+
 /// Size of the thread chunks of the columns of a contraction when no
 /// multiple of the register tile `tile` divides them (a 1000-class
 /// classifier at batch 1). Each chunk ends in a narrower tile; one whose
@@ -443,6 +452,32 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
           }
       return false;
     };
+    // The register tile's rows size row chunks where it is narrower than
+    // the line-wide tile.
+    int64_t rowTile = tiles.registerM > 0 ? tiles.registerM : mTile;
+    auto oddPanelChunks = [&]() {
+      for (unsigned d : dims->n)
+        if (d != nDim)
+          if (int64_t panels = chunk(d, {8, 4, 2, 1}))
+            return (ranges[d] / panels) % 2 == 1 && ranges[d] / panels < 8;
+      return false;
+    };
+    auto evenRowChunk = [&]() {
+      return evenChunk(ranges[*mDim], rowTile);
+    };
+    // Chunks of line-wide row tiles, or of register tiles where only those
+    // split evenly: EfficientNet's 80- and 112-channel projections made 5
+    // and 7 chunks of 16 rows, one thread doing 3 of 5, where 10 and 14
+    // chunks of its 8-row register tile split evenly. (Rows that no
+    // line-wide tile splits stay with the column chunks below: SqueezeNet's
+    // 16-channel squeezes keep their threads on the pixels they read.)
+    auto rowChunk = [&]() -> int64_t {
+      int64_t rows = chooseChunk(ranges[*mDim], mTile);
+      if (rows && (ranges[*mDim] / rows) % 2 == 1)
+        if (int64_t even = evenRowChunk())
+          return even;
+      return rows;
+    };
     // An im2col matrix: chunks of whole output rows, each gathering its
     // own columns (ChunkGathers.h).
     linalg::GenericOp gather =
@@ -461,9 +496,14 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
               ? std::max(cols, chooseColumnChunk(ranges[nDim], nTile, lanes,
                                                  kMinChunkTiles))
               : cols;
+    else if (int64_t rows = packed && oddPanelChunks() ? evenRowChunk() : 0)
+      // A few panels split unevenly where the rows split evenly:
+      // MobileNetV2's 196-row projections to 96 channels made 3 chunks of
+      // one panel (one thread doing 2) instead of 2 chunks of 98 rows.
+      schedule.parallelTiles[*mDim] = rows;
     else if (packed && panelChunk()) {
       // Split by panels.
-    } else if (int64_t rows = chooseChunk(ranges[*mDim], mTile)) {
+    } else if (int64_t rows = rowChunk()) {
       schedule.parallelTiles[*mDim] = rows;
     } else if (int64_t cols =
                    chooseColumnChunk(ranges[nDim], nTile, lanes)) {
