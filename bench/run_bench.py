@@ -8,7 +8,8 @@
 # ===--------------------------------------------------------------------=== #
 #
 #   bench/run_bench.py BUILD_DIR [--models a,b] [--threads 1,2]
-#                      [--iterations N] [--rounds R] [--write-doc FILE]
+#                      [--iterations N] [--min-round-ms T] [--rounds R]
+#                      [--write-doc FILE]
 #
 # For each model exported by models/export_torch_models.py (BUILD_DIR/models,
 # `make models-check` makes them) it compiles the model with mlc-compile
@@ -16,7 +17,10 @@
 # random inputs (seed 0), and then, for each thread count, alternates R
 # rounds of `mlc-run --bench N` and ONNX Runtime (bench/ort_bench.js,
 # onnxruntime-node, graph optimizations 'all') so both see the same machine
-# noise. Reported: median of the per-round medians, the ratio mlc/ORT, the
+# noise. A round times at least N runs and, for models that run faster than
+# T / N ms, as many as take about T ms (from one untimed round of mlc-run
+# first), the same count for both tools: five runs of a 0.6 ms model are one
+# scheduler hiccup away from a different median. Reported: median of the per-round medians, the ratio mlc/ORT, the
 # geometric mean of the ratios, ORT's peak RSS, and how far mlc's output is
 # from ORT's (max |mlc - ORT| / max |ORT|), and mlc's achieved GFLOP/s
 # (multiply-adds of Conv/ConvTranspose/MatMul/Gemm counted as 2 FLOPs, from
@@ -144,6 +148,14 @@ def mlc_round(build, lib, npys, threads, iterations):
     return bench_median(out.stdout)
 
 
+def round_iterations(estimate_ms, at_least, min_round_ms, at_most=500):
+    """Timed runs per round: at least `at_least`, and enough for about
+    `min_round_ms` of a model that runs in `estimate_ms`."""
+    if estimate_ms <= 0:
+        return at_least
+    return max(at_least, min(at_most, math.ceil(min_round_ms / estimate_ms)))
+
+
 def ort_round(model_path, specs, threads, iterations, workdir):
     out = subprocess.run(
         ["node", os.path.join(ROOT, "bench", "ort_bench.js"), model_path,
@@ -248,6 +260,7 @@ def main():
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--iterations", type=int, default=5)
+    parser.add_argument("--min-round-ms", type=float, default=100.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--matmul-sizes", default="512,1024")
     parser.add_argument("--write-doc")
@@ -271,12 +284,15 @@ def main():
         flops = count_flops(model_path)
         for t in threads:
             mlc, ort = [], []
+            iterations = round_iterations(
+                mlc_round(build, lib, npys, t, 3), args.iterations,
+                args.min_round_ms)
             for _ in range(args.rounds):
-                mlc.append(mlc_round(build, lib, npys, t, args.iterations))
-                ort.append(ort_round(model_path, specs, t, args.iterations,
+                mlc.append(mlc_round(build, lib, npys, t, iterations))
+                ort.append(ort_round(model_path, specs, t, iterations,
                                      workdir))
             row = {
-                "model": name, "threads": t,
+                "model": name, "threads": t, "iterations": iterations,
                 "mlc_ms": statistics.median(mlc),
                 "ort_ms": statistics.median(r["median_ms"] for r in ort),
                 "ort_rss_mb": max(r["peak_rss_mb"] for r in ort),
@@ -302,9 +318,10 @@ def write_doc(path, rows, threads, args, micro):
         f.write("# Performance\n\n")
         f.write(f"Measured {datetime.date.today()} on {machine()} by "
                 "`bench/run_bench.py build --write-doc docs/Performance.md` "
-                f"({args.rounds} interleaved rounds of {args.iterations} "
-                "timed runs per tool and thread count; median of the round "
-                "medians). ONNX Runtime is onnxruntime-node "
+                f"({args.rounds} interleaved rounds per tool and thread "
+                f"count, each of at least {args.iterations} timed runs and "
+                f"about {args.min_round_ms:.0f} ms, the same count for both "
+                "tools (column 'runs'); median of the round medians). ONNX Runtime is onnxruntime-node "
                 "1.30.0 (CPU, graph optimizations 'all'); the models are "
                 "models/export_torch_models.py's opset-13 exports with random "
                 "weights. The machine is shared and noisy: compare the ratios, "
@@ -315,13 +332,14 @@ def write_doc(path, rows, threads, args, micro):
             f.write(f"Geometric mean of mlc/ORT latency at {t} thread(s): "
                     f"**{geo:.2f}** (mlc takes {geo:.2f} times as long as "
                     "ONNX Runtime).\n\n")
-        f.write("| model | threads | mlc median ms | ORT median ms | mlc/ORT "
+        f.write("| model | threads | runs | mlc median ms | ORT median ms | mlc/ORT "
                 "| mlc GFLOP/s | % of sgemm | mlc compile s | compile peak MB "
                 "| mlc arena MB | ORT peak RSS MB "
                 "| max abs(mlc-ORT)/max abs(ORT) |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write(f"| {r['model']} | {r['threads']} | {r['mlc_ms']:.2f} | "
+            f.write(f"| {r['model']} | {r['threads']} | {r['iterations']} | "
+                    f"{r['mlc_ms']:.2f} | "
                     f"{r['ort_ms']:.2f} | {r['ratio']:.2f} | "
                     f"{r['gflops']:.1f} | {r['sgemm_pct']:.0f} | "
                     f"{r['compile_s']:.1f} | {r['compile_mb']:.0f} | "
