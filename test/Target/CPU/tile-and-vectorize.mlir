@@ -291,3 +291,28 @@ func.func @pool_and_copy(%x: tensor<1x96x784xf32>, %img: tensor<1x3x224x224xf32>
   %c3 = linalg.copy ins(%odd : tensor<1x3x111x111xf32>) outs(%e3 : tensor<1x3x111x111xf32>) -> tensor<1x3x111x111xf32>
   return %s, %c, %c3 : tensor<1x96xf32>, tensor<1x3x224x224xf32>, tensor<1x3x111x111xf32>
 }
+
+// -----
+
+// Loop nests of fewer than 16384 iterations stay on the calling thread: an
+// OpenMP fork and join costs a few microseconds, more than a ReLU over 8192
+// floats takes. One of 16384 iterations splits.
+// PAR-LABEL: func.func @small_nests
+// PAR-NOT: scf.forall {{.*}} -> (tensor<1x8x
+// PAR: scf.forall (%{{.*}}) = (0) to (16) step (2) {{.*}} -> (tensor<1x16x1024xf32>)
+func.func @small_nests(%a: tensor<1x8x32x32xf32>, %b: tensor<1x16x32x32xf32>) -> (tensor<1x8x32x32xf32>, tensor<1x16x32x32xf32>) {
+  %z = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<1x8x32x32xf32>
+  %ra = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x8x32x32xf32>) outs(%ea : tensor<1x8x32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x32x32xf32>
+  %eb = tensor.empty() : tensor<1x16x32x32xf32>
+  %rb = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<1x16x32x32xf32>) outs(%eb : tensor<1x16x32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x32x32xf32>
+  return %ra, %rb : tensor<1x8x32x32xf32>, tensor<1x16x32x32xf32>
+}
