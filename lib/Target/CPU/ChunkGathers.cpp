@@ -57,17 +57,33 @@ namespace {
 /// Bytes of `columns` columns of `images` images of the matrix `gather`
 /// makes.
 int64_t chunkBytes(linalg::GenericOp gather, int64_t images,
-                   int64_t columns) {
+                   int64_t columns, int64_t rows = 0) {
   auto type = cast<RankedTensorType>(gather->getResult(0).getType());
   ArrayRef<int64_t> shape = type.getShape();
   int64_t elementBytes =
       llvm::divideCeil(type.getElementTypeBitWidth(), int64_t(8));
-  return images * shape[1] * shape[2] * shape[3] * columns * elementBytes;
+  if (rows <= 0)
+    rows = shape[1] * shape[2] * shape[3];
+  return images * rows * columns * elementBytes;
 }
 } // namespace
 
+int64_t mlc::target::chooseIm2colKBlock(linalg::GenericOp gather,
+                                        int64_t kTile) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(gather->getResult(0).getType()).getShape();
+  int64_t channels = shape[1], window = shape[2] * shape[3];
+  if (kTile <= 0 || channels * window <= 2 * kTile)
+    return 0;
+  for (int64_t perBlock = channels / 2; perBlock >= 1; --perBlock)
+    if (channels % perBlock == 0 && perBlock * window <= kTile + kTile / 8)
+      return perBlock * window;
+  return 0;
+}
+
 int64_t mlc::target::chooseRowChunk(linalg::GenericOp gather, int64_t nTile,
-                                    int64_t lanes, double maxLost) {
+                                    int64_t lanes, double maxLost,
+                                    int64_t kBlock) {
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(gather->getResult(0).getType()).getShape();
   int64_t oh = shape[4], ow = shape[5];
@@ -77,7 +93,7 @@ int64_t mlc::target::chooseRowChunk(linalg::GenericOp gather, int64_t nTile,
   double bestLost = 0;
   for (int64_t rows = 1; 2 * rows <= oh; ++rows) {
     int64_t columns = rows * ow;
-    if (chunkBytes(gather, shape[0], columns) > kMaxStackScratchBytes)
+    if (chunkBytes(gather, shape[0], columns, kBlock) > kMaxStackScratchBytes)
       break;
     if (oh % rows != 0)
       continue;
@@ -100,7 +116,7 @@ int64_t mlc::target::chooseRowChunk(linalg::GenericOp gather, int64_t nTile,
 }
 
 bool mlc::target::gatherInChunk(RewriterBase &rewriter,
-                                linalg::LinalgOp chunk) {
+                                linalg::LinalgOp chunk, int64_t kBlock) {
   bool changed = false;
   for (OpOperand *input : chunk.getDpsInputOperands()) {
     auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
@@ -114,32 +130,44 @@ bool mlc::target::gatherInChunk(RewriterBase &rewriter,
         cast<RankedTensorType>(gather->getResult(0).getType()).getShape();
     RankedTensorType sliceType = slice.getResultType();
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-    int64_t ow = shape[5];
-    // Some whole output rows (not all: a chunk of the matrix's rows reads
-    // every column) of every matrix row, within the stack's share.
+    int64_t ow = shape[5], window = shape[2] * shape[3];
+    int64_t rows = shape[1] * window, columns = shape[4] * ow;
+    // Only blocks of whole channels that divide the rows are gathered again.
+    int64_t rowsPerBlock =
+        kBlock > 0 && kBlock % window == 0 && rows % kBlock == 0 ? kBlock : 0;
+    // Whole output rows and whole channels, not all of the matrix (a chunk
+    // of the matrix's rows reads every column), within the stack's share.
     if (sliceType.getRank() != 3 || !slice.hasUnitStride() ||
-        !sliceType.hasStaticShape() ||
-        sliceType.getDimSize(2) >= shape[4] * shape[5] ||
-        sliceType.getDimSize(1) != shape[1] * shape[2] * shape[3] ||
-        !isZeroInteger(offsets[1]) || sliceType.getDimSize(2) % ow != 0 ||
-        chunkBytes(gather, sliceType.getDimSize(0), sliceType.getDimSize(2)) >
+        !sliceType.hasStaticShape())
+      continue;
+    int64_t sliceRows = sliceType.getDimSize(1);
+    int64_t sliceColumns = sliceType.getDimSize(2);
+    bool someRows = sliceRows < rows, someColumns = sliceColumns < columns;
+    if ((!someRows && !someColumns) || sliceRows % window != 0 ||
+        sliceColumns % ow != 0 ||
+        (!someRows && !isZeroInteger(offsets[1])) ||
+        chunkBytes(gather, sliceType.getDimSize(0), sliceColumns,
+                   someRows ? sliceRows : rowsPerBlock) >
             kMaxStackScratchBytes)
       continue;
-    // The chunk's offsets are multiples of its size, a multiple of `ow`.
+    // The slice's offsets are multiples of its sizes: of `ow` for columns,
+    // of `window` for rows.
     Location loc = slice.getLoc();
     rewriter.setInsertionPoint(slice);
-    AffineExpr column = rewriter.getAffineDimExpr(0);
+    AffineExpr offset = rewriter.getAffineDimExpr(0);
     OpFoldResult row = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, column.floorDiv(ow), {offsets[2]});
+        rewriter, loc, offset.floorDiv(ow), {offsets[2]});
+    OpFoldResult channel = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, offset.floorDiv(window), {offsets[1]});
     OpFoldResult zero = rewriter.getIndexAttr(0);
-    SmallVector<OpFoldResult> tileOffsets{offsets[0], zero, zero, zero, row,
-                                          zero};
+    SmallVector<OpFoldResult> tileOffsets{offsets[0], channel, zero, zero,
+                                          row, zero};
     SmallVector<OpFoldResult> tileSizes{
         rewriter.getIndexAttr(sliceType.getDimSize(0)),
-        rewriter.getIndexAttr(shape[1]),
+        rewriter.getIndexAttr(sliceRows / window),
         rewriter.getIndexAttr(shape[2]),
         rewriter.getIndexAttr(shape[3]),
-        rewriter.getIndexAttr(sliceType.getDimSize(2) / ow),
+        rewriter.getIndexAttr(sliceColumns / ow),
         rewriter.getIndexAttr(ow)};
     FailureOr<TilingResult> tile =
         cast<TilingInterface>(gather.getOperation())
@@ -156,12 +184,16 @@ bool mlc::target::gatherInChunk(RewriterBase &rewriter,
     rewriter.setInsertionPoint(tiled);
     Value block = tensor::EmptyOp::create(rewriter, loc, blockType.getShape(),
                                           blockType.getElementType());
-    rewriter.modifyOpInPlace(tiled, [&] { init.set(block); });
+    rewriter.modifyOpInPlace(tiled, [&] {
+      init.set(block);
+      // A chunk's gather may be split again into its reduction blocks.
+      tiled->setAttr(kIm2colAttr, rewriter.getUnitAttr());
+    });
     rewriter.setInsertionPoint(slice);
-    Value columns = tensor::CollapseShapeOp::create(
+    Value matrix = tensor::CollapseShapeOp::create(
         rewriter, loc, sliceType, tile->tiledValues[0],
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
-    rewriter.replaceOp(slice, columns);
+    rewriter.replaceOp(slice, matrix);
     if (collapse->use_empty()) {
       rewriter.eraseOp(collapse);
       if (gather->use_empty())

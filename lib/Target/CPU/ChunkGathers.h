@@ -43,21 +43,34 @@ createIm2colGather(mlir::RewriterBase &rewriter,
 /// The im2col gather whose collapsed result `value` is, or null.
 mlir::linalg::GenericOp getIm2colGather(mlir::Value value);
 
+/// Rows of the im2col matrix of `gather` per cache block of its
+/// contraction's reduction: the most channels' worth (KH * KW rows each)
+/// that divide the channels into at least two blocks, at most about
+/// `kTile` rows. 0 when the reduction is at most `2 * kTile` deep (it stays
+/// whole) or no such block exists. Blocks of whole channels can be gathered
+/// on their own (gatherInChunk).
+int64_t chooseIm2colKBlock(mlir::linalg::GenericOp gather, int64_t kTile);
+
 /// Columns per thread chunk for the contraction reading `gather`'s matrix
 /// with register tiles `nTile` wide (`lanes` per vector): a whole number of
-/// output rows, so that
-/// each chunk can gather its own columns, with at most
-/// kMaxStackScratchBytes per chunk, at least two chunks, and little work
-/// lost to narrower register tiles at the chunks' ends or to an odd chunk
-/// count. 0 when no such size loses at most `maxLost` of the work.
+/// output rows, so that each chunk can gather its own columns, with at most
+/// kMaxStackScratchBytes per chunk (of `kBlock` matrix rows when nonzero,
+/// the reduction's cache block, gathered block by block; else all of
+/// them), at least two chunks, and little work lost to narrower register
+/// tiles at the chunks' ends or to an odd chunk count. 0 when no such size
+/// loses at most `maxLost` of the work.
 int64_t chooseRowChunk(mlir::linalg::GenericOp gather, int64_t nTile,
-                       int64_t lanes, double maxLost);
+                       int64_t lanes, double maxLost, int64_t kBlock = 0);
 
-/// Where `chunk` (a contraction inside a thread loop) reads a slice of whole
-/// output rows of an im2col matrix, gathers just that slice there instead;
-/// the whole gather goes away when nothing else reads it. Returns whether
-/// anything changed.
-bool gatherInChunk(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp chunk);
+/// Where `tile` (a contraction inside a thread or cache loop) reads a slice
+/// of whole output rows and whole channels of an im2col matrix (or of the
+/// gather of an enclosing chunk), gathers just that slice there instead;
+/// the larger gather goes away when nothing else reads it. Blocks over
+/// kMaxStackScratchBytes (of `kBlock` rows per column when nonzero: a chunk
+/// whose reduction blocks are gathered again) are left alone. Returns
+/// whether anything changed.
+bool gatherInChunk(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tile,
+                   int64_t kBlock = 0);
 
 } // namespace mlc::target
 

@@ -401,6 +401,16 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   // pass of its own (see AccumulatorInits.h).
   if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > 2 * kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
+  // An im2col matrix's reduction blocks are whole channels, so that each
+  // thread chunk gathers one block at a time (ChunkGathers.h): a chunk of
+  // ResNet's 28x28 3x3 128 -> 128 convolutions then holds 288 of its 1152
+  // rows, and 7 output rows make 4 chunks where 4 rows of all 1152 made 7.
+  int64_t gatherKBlock = 0;
+  if (linalg::GenericOp gather =
+          rhs ? mlc::target::getIm2colGather(rhs->get()) : nullptr;
+      gather && dims->k.size() == 1 && parallel)
+    if ((gatherKBlock = mlc::target::chooseIm2colKBlock(gather, kTile)))
+      schedule.cacheTiles[dims->k[0]] = gatherKBlock;
 
   // Threads take chunks of columns, or of rows, that divide evenly (so that
   // every chunk keeps static shapes) and leave at least two chunks.
@@ -483,9 +493,15 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     linalg::GenericOp gather =
         rhs ? mlc::target::getIm2colGather(rhs->get()) : nullptr;
     if (int64_t cols = gather ? mlc::target::chooseRowChunk(
-                                    gather, nTile, lanes, kMaxRowChunkLoss)
-                              : 0)
+                                    gather, nTile, lanes, kMaxRowChunkLoss,
+                                    gatherKBlock)
+                              : 0) {
       schedule.parallelTiles[nDim] = cols;
+      // A chunk gathered block by block keeps its columns whole: its blocks
+      // are whole output rows (and fit the stack by the choice above).
+      if (gatherKBlock)
+        schedule.cacheTiles[nDim] = 0;
+    }
     else if (int64_t cols = chunk(nDim, {8 * nTile, 4 * nTile, nTile}))
       // Chunks of one register tile re-read the whole left-hand side (a
       // convolution's weights) per tile: a 28x28 map's 784 = 49 x 16
@@ -1147,9 +1163,16 @@ struct CPUTileAndVectorizePass
           /*forall=*/true);
       if (failed(chunk))
         return signalPassFailure();
+      // The reduction's cache block when the gather is split by it too.
+      int64_t kBlock = 0;
+      for (unsigned d = 0; d < ranges.size(); ++d)
+        if (iterators[d] == utils::IteratorType::reduction &&
+            d < schedule.cacheTiles.size() && schedule.cacheTiles[d] > 0 &&
+            schedule.cacheTiles[d] < ranges[d])
+          kBlock = schedule.cacheTiles[d];
       if (*chunk != op.getOperation())
-        (void)mlc::target::gatherInChunk(rewriter,
-                                         cast<linalg::LinalgOp>(*chunk));
+        (void)mlc::target::gatherInChunk(
+            rewriter, cast<linalg::LinalgOp>(*chunk), kBlock);
       mlc::target::TiledContraction nest;
       FailureOr<Operation *> tiled =
           tileAndMark(rewriter, cast<linalg::LinalgOp>(*chunk),
@@ -1157,6 +1180,10 @@ struct CPUTileAndVectorizePass
                       /*forall=*/false, &nest);
       if (failed(tiled))
         return signalPassFailure();
+      // A chunk's gather, split into the reduction's blocks.
+      if (kBlock && *tiled != *chunk)
+        (void)mlc::target::gatherInChunk(rewriter,
+                                         cast<linalg::LinalgOp>(*tiled));
       if (epilogue) {
         Value result = epilogue.getDpsInitOperand(0)->get();
         if (nest.tile && (*tiled)->getResult(0) != result)
