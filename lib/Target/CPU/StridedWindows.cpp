@@ -22,7 +22,8 @@ using namespace mlir;
 
 namespace {
 /// Fewest output elements for which the planes are split among threads
-/// (as for the other non-contraction loop nests of the tiling pass).
+/// (fewer than for the tiling pass's other loop nests: each output element
+/// here takes a whole window of loads and shuffles).
 constexpr int64_t kMinParallelElements = int64_t(1) << 11;
 
 /// What one stride-2 depthwise convolution or max pool computes, read off
@@ -122,7 +123,7 @@ PlaneSlice planeSlice(OpBuilder &b, Value n, Value c, int64_t rows,
 struct PlaneReader {
   PlaneReader(OpBuilder &b, Location loc, const Window &win, Value n, Value c,
               Value out, int64_t lanes, float padding)
-      : loc(loc), lanes(lanes) {
+      : loc(loc) {
     Type f32 = b.getF32Type();
     auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
       PlaneSlice slice = planeSlice(b, n, c, rows, cols);
@@ -175,7 +176,6 @@ struct PlaneReader {
   }
 
   Location loc;
-  int64_t lanes;
   Value input, result; // [H, W] and [OH, OW]
   VectorType vecType, i32Vec;
   Value iota, zeroLanes, widthLanes, pad;
@@ -284,12 +284,6 @@ Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
   Value zero = reader.pad;
   VectorType vecType = reader.vecType;
   const SmallVector<int64_t> &evens = reader.evens, &odds = reader.odds;
-  auto maskFrom = [&](OpBuilder &bb, Value col) {
-    return reader.maskFrom(bb, col);
-  };
-  auto loadColumns = [&](OpBuilder &bb, Value row, Value col, Value mask) {
-    return reader.load(bb, row, col, mask);
-  };
 
   // Taps 2m and 2m + 1 of a row are the even and odd lanes of the 2 *
   // lanes columns from firstCol + 2m on.
@@ -315,7 +309,7 @@ Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
                 for (int64_t half = 0; half < 2; ++half) {
                   cols.push_back(arith::AddIOp::create(
                       cb, loc, firstCol, index(2 * m + half * lanes)));
-                  masks.push_back(maskFrom(cb, cols.back()));
+                  masks.push_back(reader.maskFrom(cb, cols.back()));
                 }
               // Each row's taps make a sum of their own, added to the
               // accumulator after them: one chain of dependent FMAs per
@@ -334,7 +328,7 @@ Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
                     [&](OpBuilder &tb, Location) {
                       SmallVector<Value> loaded;
                       for (auto [col, mask] : llvm::zip(cols, masks))
-                        loaded.push_back(loadColumns(tb, row, col, mask));
+                        loaded.push_back(reader.load(tb, row, col, mask));
                       Value sum;
                       for (int64_t j = 0; j < win.kw; ++j) {
                         Value tap = vector::ShuffleOp::create(
