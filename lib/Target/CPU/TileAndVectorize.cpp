@@ -405,10 +405,10 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   // thread chunk gathers one block at a time (ChunkGathers.h): a chunk of
   // ResNet's 28x28 3x3 128 -> 128 convolutions then holds 288 of its 1152
   // rows, and 7 output rows make 4 chunks where 4 rows of all 1152 made 7.
+  linalg::GenericOp gather =
+      rhs ? mlc::target::getIm2colGather(rhs->get()) : nullptr;
   int64_t gatherKBlock = 0;
-  if (linalg::GenericOp gather =
-          rhs ? mlc::target::getIm2colGather(rhs->get()) : nullptr;
-      gather && dims->k.size() == 1 && parallel)
+  if (gather && dims->k.size() == 1 && parallel)
     if ((gatherKBlock = mlc::target::chooseIm2colKBlock(gather, kTile)))
       schedule.cacheTiles[dims->k[0]] = gatherKBlock;
 
@@ -490,8 +490,6 @@ scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     };
     // An im2col matrix: chunks of whole output rows, each gathering its
     // own columns (ChunkGathers.h).
-    linalg::GenericOp gather =
-        rhs ? mlc::target::getIm2colGather(rhs->get()) : nullptr;
     if (int64_t cols = gather ? mlc::target::chooseRowChunk(
                                     gather, nTile, lanes, kMaxRowChunkLoss,
                                     gatherKBlock)
