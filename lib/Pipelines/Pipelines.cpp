@@ -9,7 +9,8 @@
 #include "mlc/Pipelines/Pipelines.h"
 
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
-#include "mlc/Target/TargetBackend.h"
+#include "mlc/Conversion/Passes.h"
+#include "mlc/Target/CPU/LoopToCPUPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -56,16 +57,23 @@ void mlc::buildGraphOptimizePipeline(
   funcPm.addPass(createCSEPass());
 }
 
-void mlc::buildLoopToCPUPipeline(OpPassManager &pm) {
-  target::registerAllTargetBackends();
-  target::lookupTargetBackend("cpu")->buildLoweringPipeline(pm);
+void mlc::buildGraphToLoopPipeline(OpPassManager &pm,
+                                   const GraphToLoopPipelineOptions &) {
+  pm.addNestedPass<func::FuncOp>(createConvertGraphToLoop());
 }
 
 void mlc::registerMLCPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<target::LoopToCPUPipelineOptions>(
       "mlc-loop-to-cpu-pipeline",
       "Loop level (linalg on tensors) to the LLVM dialect for the CPU target",
-      buildLoopToCPUPipeline);
+      [](OpPassManager &pm, const target::LoopToCPUPipelineOptions &options) {
+        target::buildLoopToCPUPipeline(pm, options.toTargetOptions());
+      });
+  PassPipelineRegistration<GraphToLoopPipelineOptions>(
+      "mlc-graph-to-loop-pipeline",
+      "Graph level (after mlc-graph-optimize-pipeline) to the loop level: "
+      "linalg, tensor, arith, math and scf on tensors",
+      buildGraphToLoopPipeline);
   PassPipelineRegistration<GraphOptimizePipelineOptions>(
       "mlc-graph-optimize-pipeline",
       "Graph-level cleanup: canonicalize, infer shapes, fold channel scales "

@@ -9,9 +9,7 @@
 #include "mlc/Target/TargetBackend.h"
 #include "mlc/Target/CPU/CPUTarget.h"
 
-#include "llvm/ADT/StringMap.h"
-
-#include <algorithm>
+#include <map>
 #include <mutex>
 
 using namespace mlc::target;
@@ -19,9 +17,13 @@ using namespace mlc::target;
 TargetBackend::~TargetBackend() = default;
 
 namespace {
+struct Entry {
+  std::string description;
+  TargetBackendFactory factory;
+};
 struct Registry {
   std::mutex mutex;
-  llvm::StringMap<std::unique_ptr<TargetBackend>> backends;
+  std::map<std::string, Entry> backends;
 };
 Registry &getRegistry() {
   static Registry registry;
@@ -29,34 +31,48 @@ Registry &getRegistry() {
 }
 } // namespace
 
-void mlc::target::registerTargetBackend(
-    std::unique_ptr<TargetBackend> backend) {
+void mlc::target::registerTargetBackend(llvm::StringRef name,
+                                        llvm::StringRef description,
+                                        TargetBackendFactory factory) {
   Registry &r = getRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  std::string name = backend->getName().str();
-  r.backends[name] = std::move(backend);
+  r.backends[name.str()] = Entry{description.str(), std::move(factory)};
 }
 
-const TargetBackend *mlc::target::lookupTargetBackend(llvm::StringRef name) {
-  Registry &r = getRegistry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.backends.find(name);
-  return it == r.backends.end() ? nullptr : it->second.get();
+std::unique_ptr<TargetBackend>
+mlc::target::createTargetBackend(llvm::StringRef name,
+                                 const TargetOptions &options) {
+  TargetBackendFactory factory;
+  {
+    Registry &r = getRegistry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.backends.find(name.str());
+    if (it == r.backends.end())
+      return nullptr;
+    factory = it->second.factory;
+  }
+  return factory(options);
 }
 
-std::vector<std::string> mlc::target::getRegisteredTargetBackends() {
+std::vector<std::pair<std::string, std::string>>
+mlc::target::getRegisteredTargetBackends() {
   Registry &r = getRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  std::vector<std::string> names;
-  for (const auto &entry : r.backends)
-    names.push_back(entry.getKey().str());
-  std::sort(names.begin(), names.end());
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const auto &[name, entry] : r.backends)
+    names.emplace_back(name, entry.description);
   return names;
 }
 
 void mlc::target::registerAllTargetBackends() {
   static std::once_flag once;
   std::call_once(once, [] {
-    registerTargetBackend(createCPUTargetBackend(CPUTargetOptions()));
+    registerTargetBackend(
+        "cpu",
+        "CPU through LLVM: x86-64 (default) or AArch64 (--mtriple), for the "
+        "host's CPU unless --mcpu says otherwise",
+        [](const TargetOptions &options) {
+          return createCPUTargetBackend(options);
+        });
   });
 }

@@ -8,38 +8,29 @@
 //
 // mlc-compile MODEL.onnx -o model.o      object + model.h (C ABI)
 // mlc-compile MODEL.onnx -o model.so     self-contained shared library
-// mlc-compile MODEL.onnx --emit=input|graph|loop|llvm|asm -o OUT
-//   [--shape NAME=AxB] [--dim NAME=N] [--check-support] [--name=P]
-//   [--mtriple=T] [--mcpu=C] [--print-memory-plan] [--weights=external]
+// mlc-compile MODEL.onnx --compile-to=input|graph|loop|llvm -o OUT.mlir
+// mlc-compile OUT.mlir --compile-from=PHASE -o model.o
+//   [--target=cpu] [--shape NAME=AxB] [--dim NAME=N] [--check-support]
+//   [--name=P] [--mtriple=T] [--mcpu=C] [--print-memory-plan]
+//   [--weights=external] [--dump-pass-pipeline] [--mlir-timing] ...
+//
+// A command line over mlc::compiler::Invocation (mlc/Compiler).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Conversion/Passes.h"
+#include "mlc/Compiler/Invocation.h"
 #include "mlc/Frontend/ONNX/Importer.h"
 #include "mlc/InitAll.h"
 #include "mlc/Pipelines/Pipelines.h"
-#include "mlc/Target/CPU/CPUTarget.h"
-#include "mlc/Target/CPU/ModelABI.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-
-#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -49,8 +40,9 @@ enum class Emit { Default, Input, Graph, Loop, LLVM, Assembly, Object, Shared };
 
 cl::OptionCategory category("mlc-compile options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.onnx>"),
-                               cl::Required, cl::cat(category));
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<model.onnx | phase.mlir>"),
+                               cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::cat(category));
@@ -94,9 +86,11 @@ cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),
             cl::cat(category));
 cl::opt<std::string>
-    mcpu("mcpu", cl::desc("Target CPU (default: the triple's generic CPU, e.g. "
-                       "x86-64 without AVX/FMA; 'native' = this machine's "
-                       "CPU and features, needed for vectorized speed)"),
+    mcpu("mcpu", cl::desc("Target CPU (default: this machine's CPU and "
+                       "features when compiling for this machine's triple, "
+                       "else the triple's baseline; 'native' = this "
+                       "machine's; 'generic' = the triple's baseline, e.g. "
+                       "x86-64 without AVX/FMA, for a portable object)"),
          cl::cat(category));
 cl::opt<std::string>
     mattr("mattr",
@@ -151,6 +145,47 @@ cl::opt<Weights> weightsMode(
                    "object stays small, and the entry point becomes "
                    "<name>_run_with_weights(weights, arena, inputs, outputs)")),
     cl::cat(category));
+cl::opt<mlc::Phase> compileTo(
+    "compile-to",
+    cl::desc("Stop after this phase and write its IR (text with locations, "
+             "so that --compile-from resumes to the same object; or "
+             "--emit-bytecode), or the artifact for 'object' (default: "
+             "object when -o names a .o, .so or .s file, else graph)"),
+    cl::values(
+        clEnumValN(mlc::Phase::Input, "input", "graph dialect as imported"),
+        clEnumValN(mlc::Phase::Graph, "graph",
+                   "graph dialect after canonicalization and shape inference"),
+        clEnumValN(mlc::Phase::Loop, "loop",
+                   "linalg/tensor/arith/math/scf on tensors"),
+        clEnumValN(mlc::Phase::LLVM, "llvm", "the target's LLVM dialect"),
+        clEnumValN(mlc::Phase::Object, "object",
+                   "object, shared library or assembly, by -o's extension")),
+    cl::cat(category));
+cl::opt<mlc::Phase> compileFrom(
+    "compile-from",
+    cl::desc("The phase the input .mlir/.mlirbc file is at, as written by "
+             "--compile-to (default: an .onnx file is imported; an IR file "
+             "is at 'llvm' if it holds LLVM functions, 'input' if it holds "
+             "graph ops, else 'loop')"),
+    cl::values(
+        clEnumValN(mlc::Phase::Input, "input", "graph dialect as imported"),
+        clEnumValN(mlc::Phase::Graph, "graph", "optimized graph dialect"),
+        clEnumValN(mlc::Phase::Loop, "loop", "loop level on tensors"),
+        clEnumValN(mlc::Phase::LLVM, "llvm", "the target's LLVM dialect")),
+    cl::cat(category));
+cl::opt<std::string> targetName(
+    "target",
+    cl::desc("The backend that generates code (--list-targets; default: "
+             "cpu)"),
+    cl::init("cpu"), cl::cat(category));
+cl::opt<bool> listTargets("list-targets",
+                          cl::desc("List the backends and exit"),
+                          cl::cat(category));
+cl::opt<bool> dumpPassPipeline(
+    "dump-pass-pipeline",
+    cl::desc("Print the pass pipeline from the input's phase to the last "
+             "one to stderr, in the form mlc-opt --pass-pipeline takes"),
+    cl::cat(category));
 cl::opt<std::string> linker(
     "linker",
     cl::desc("C compiler driver that links --emit=shared (default: cc, or "
@@ -167,342 +202,168 @@ std::string sanitizeIdentifier(StringRef text) {
   return id;
 }
 
-/// What `--emit` means when it is not given: the output's extension.
-Emit getEmitKind() {
-  if (emit != Emit::Default)
-    return emit;
+/// The phase to stop at and the artifact, from --compile-to, --emit and
+/// the output's extension.
+void chooseOutput(mlc::compiler::CompileOptions &options) {
+  using mlc::Phase;
+  using mlc::compiler::ArtifactKind;
   StringRef ext = llvm::sys::path::extension(outputFile);
-  if (ext == ".o" || ext == ".obj")
-    return Emit::Object;
-  if (ext == ".so")
-    return Emit::Shared;
-  if (ext == ".s" || ext == ".S")
-    return Emit::Assembly;
-  return Emit::Graph;
-}
-
-/// The signatures the CPU lowering recorded on each model function.
-FailureOr<SmallVector<mlc::abi::ModelSignature>>
-collectSignatures(ModuleOp module) {
-  SmallVector<mlc::abi::ModelSignature> models;
-  for (auto f : module.getOps<LLVM::LLVMFuncOp>()) {
-    auto json = f->getAttrOfType<StringAttr>("mlc.signature");
-    auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
-    if (!json || !arena)
-      continue;
-    llvm::Expected<mlc::abi::ModelSignature> signature =
-        mlc::abi::parseModelSignature(json.getValue());
-    if (!signature) {
-      llvm::errs() << "mlc-compile: error: "
-                   << llvm::toString(signature.takeError()) << "\n";
-      return failure();
-    }
-    signature->arenaSize = arena.getInt();
-    models.push_back(std::move(*signature));
+  ArtifactKind byExtension = ext == ".so"                 ? ArtifactKind::Shared
+                             : (ext == ".s" || ext == ".S") ? ArtifactKind::Assembly
+                                                          : ArtifactKind::Object;
+  bool artifactExtension =
+      ext == ".o" || ext == ".obj" || ext == ".so" || ext == ".s" || ext == ".S";
+  options.artifact = byExtension;
+  switch (emit) {
+  case Emit::Input:
+    options.compileTo = Phase::Input;
+    return;
+  case Emit::Graph:
+    options.compileTo = Phase::Graph;
+    return;
+  case Emit::Loop:
+    options.compileTo = Phase::Loop;
+    return;
+  case Emit::LLVM:
+    options.compileTo = Phase::LLVM;
+    return;
+  case Emit::Assembly:
+    options.compileTo = Phase::Object;
+    options.artifact = ArtifactKind::Assembly;
+    return;
+  case Emit::Object:
+    options.compileTo = Phase::Object;
+    options.artifact = ArtifactKind::Object;
+    return;
+  case Emit::Shared:
+    options.compileTo = Phase::Object;
+    options.artifact = ArtifactKind::Shared;
+    return;
+  case Emit::Default:
+    break;
   }
-  return models;
-}
-
-/// Bytes of constant data (weights) in the lowered module.
-int64_t getConstantBytes(ModuleOp module) {
-  DataLayout layout(module);
-  int64_t bytes = 0;
-  for (auto global : module.getOps<LLVM::GlobalOp>())
-    if (global.getConstant())
-      bytes += layout.getTypeSize(global.getType());
-  return bytes;
-}
-
-void printMemoryPlanOf(ArrayRef<mlc::abi::ModelSignature> models,
-                       int64_t constantBytes) {
-  if (!models.empty() && models.front().weights)
-    llvm::outs() << "weights in " << models.front().weights->file << ": "
-                 << models.front().weights->size << " bytes\n";
-  for (const mlc::abi::ModelSignature &m : models) {
-    int64_t io = 0;
-    for (const auto &t : m.inputs)
-      io += t.getNumBytes();
-    for (const auto &t : m.outputs)
-      io += t.getNumBytes();
-    llvm::outs() << m.name << ": arena " << m.arenaSize
-                 << " bytes (all activations, planned statically), inputs + "
-                    "outputs "
-                 << io << " bytes, peak run memory " << m.arenaSize + io
-                 << " bytes besides the weights\n";
+  if (compileTo.getNumOccurrences()) {
+    options.compileTo = compileTo;
+    return;
   }
-  llvm::outs() << "constant data in the object: " << constantBytes
-               << " bytes\n";
-}
-
-/// Writes `text` to `path`.
-LogicalResult writeFile(StringRef path, StringRef text) {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file) {
-    llvm::errs() << "mlc-compile: error: " << error << "\n";
-    return failure();
-  }
-  file->os() << text;
-  file->keep();
-  return success();
-}
-
-/// Writes the blob that mlc-cpu-externalize-weights left on `module` to
-/// `path` and drops it from the module.
-LogicalResult writeWeights(ModuleOp module, StringRef path) {
-  auto weights =
-      module->getAttrOfType<DenseResourceElementsAttr>("mlc.weights");
-  AsmResourceBlob *blob = weights ? weights.getRawHandle().getBlob() : nullptr;
-  if (!blob) {
-    llvm::errs() << "mlc-compile: error: the lowering left no weights blob\n";
-    return failure();
-  }
-  int64_t size = cast<ShapedType>(weights.getType()).getNumElements();
-  ArrayRef<char> data = blob->getData().take_front(size);
-  if (failed(writeFile(path, StringRef(data.data(), data.size()))))
-    return failure();
-  module->removeAttr("mlc.weights");
-  return success();
-}
-
-/// The dialect namespace of OpenMP ops left in lowered code.
-constexpr llvm::StringLiteral kOpenMPNamespace = "omp";
-
-/// Links `object` into the shared library `output` with a C compiler driver.
-/// With `openmp`, the library also links LLVM's OpenMP runtime and finds it
-/// at run time through an rpath.
-LogicalResult linkSharedLibrary(StringRef object, StringRef output,
-                                bool openmp) {
-  std::string driver = linker;
-  if (driver.empty())
-    driver = mtriple.empty() ? "cc" : mtriple + "-gcc";
-  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(driver);
-  if (!program) {
-    llvm::errs() << "mlc-compile: error: cannot find the linker driver '"
-                 << driver << "' to make " << output
-                 << " (install a C compiler or pass --linker=PATH)\n";
-    return failure();
-  }
-  SmallVector<StringRef> args{*program, "-shared", "-o",  output,
-                              object,   "-lm",     "-Wl,-z,noexecstack",
-                              "-Wl,--no-undefined"};
-  std::string libDir = std::string("-L") + MLC_OPENMP_LIBRARY_DIR;
-  std::string rpath = std::string("-Wl,-rpath,") + MLC_OPENMP_LIBRARY_DIR;
-  if (openmp)
-    args.append({libDir, "-lomp", rpath});
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
-                                     &message);
-  if (rc != 0) {
-    llvm::errs() << "mlc-compile: error: linking " << output << " with "
-                 << *program << " failed"
-                 << (message.empty() ? "" : ": " + message) << "\n";
-    return failure();
-  }
-  return success();
-}
-
-/// Lowers `module` for the CPU and writes the object, shared library or
-/// assembly plus the header.
-int compileForCPU(ModuleOp module, Emit kind) {
-  if (outputFile == "-" && kind != Emit::Assembly && kind != Emit::LLVM) {
-    llvm::errs() << "mlc-compile: error: this output needs -o FILE\n";
-    return 1;
-  }
-  mlc::target::CPUTargetOptions targetOptions;
-  targetOptions.triple = mtriple;
-  targetOptions.cpu = mcpu;
-  targetOptions.features = mattr;
-  targetOptions.sharedLibrary = kind == Emit::Shared;
-  targetOptions.parallel =
-      parallel.getNumOccurrences() ? bool(parallel) : mtriple.empty();
-  targetOptions.assembly = kind == Emit::Assembly;
-  if (scheduleFile.find('"') != std::string::npos) {
-    llvm::errs() << "mlc-compile: error: the schedule file's path may not "
-                    "contain '\"'\n";
-    return 1;
-  }
-  targetOptions.printSchedules = printSchedules;
-  targetOptions.scheduleFile = scheduleFile;
-  llvm::SmallString<128> weightsPath;
-  if (weightsMode == Weights::External) {
-    if (outputFile == "-") {
-      llvm::errs() << "mlc-compile: error: --weights=external needs -o FILE "
-                      "(the weights go to FILE.weights)\n";
-      return 1;
-    }
-    weightsPath = outputFile;
-    llvm::sys::path::replace_extension(weightsPath, "weights");
-    targetOptions.weightsFile = llvm::sys::path::filename(weightsPath).str();
-    if (targetOptions.weightsFile.find('"') != std::string::npos) {
-      llvm::errs() << "mlc-compile: error: the output's name may not contain "
-                      "'\"' with --weights=external\n";
-      return 1;
-    }
-  }
-  auto backend = mlc::target::createCPUTargetBackend(targetOptions);
-  PassManager pm(module.getContext());
-  backend->buildLoweringPipeline(pm);
-  if (failed(pm.run(module)))
-    return 1;
-  FailureOr<SmallVector<mlc::abi::ModelSignature>> models =
-      collectSignatures(module);
-  if (failed(models))
-    return 1;
-  bool usesOpenMP = false;
-  module.walk([&](Operation *op) {
-    if (op->getDialect() &&
-        op->getDialect()->getNamespace() == kOpenMPNamespace) {
-      usesOpenMP = true;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  for (mlc::abi::ModelSignature &m : *models)
-    m.usesOpenMP = usesOpenMP;
-  if (!weightsPath.empty() && failed(writeWeights(module, weightsPath)))
-    return 1;
-  if (printMemoryPlan)
-    printMemoryPlanOf(*models, getConstantBytes(module));
-
-  std::string error;
-  if (kind == Emit::LLVM) {
-    std::unique_ptr<llvm::ToolOutputFile> output =
-        openOutputFile(outputFile, &error);
-    if (!output) {
-      llvm::errs() << "mlc-compile: error: " << error << "\n";
-      return 1;
-    }
-    module.print(output->os());
-    output->keep();
-    return 0;
-  }
-
-  // The object goes to a temporary file when it is only linked.
-  std::string objectPath = outputFile;
-  llvm::SmallString<128> tempObject;
-  if (kind == Emit::Shared) {
-    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-            "mlc-model", "o", tempObject)) {
-      llvm::errs() << "mlc-compile: error: cannot create a temporary file: "
-                   << ec.message() << "\n";
-      return 1;
-    }
-    objectPath = tempObject.str().str();
-  }
-  llvm::FileRemover removeTemp(tempObject);
-  std::unique_ptr<llvm::ToolOutputFile> object =
-      openOutputFile(objectPath, &error);
-  if (!object) {
-    llvm::errs() << "mlc-compile: error: " << error << "\n";
-    return 1;
-  }
-  if (failed(backend->serialize(module, object->os())))
-    return 1;
-  object->keep();
-  object->os().close();
-  if (kind == Emit::Assembly)
-    return 0;
-  if (kind == Emit::Shared &&
-      failed(linkSharedLibrary(objectPath, outputFile, usesOpenMP)))
-    return 1;
-
-  std::string header;
-  llvm::raw_string_ostream headerStream(header);
-  mlc::abi::writeCHeader(*models, llvm::sys::path::filename(inputFile),
-                         headerStream);
-  llvm::SmallString<128> headerPath(outputFile);
-  llvm::sys::path::replace_extension(headerPath, "h");
-  return succeeded(writeFile(headerPath, header)) ? 0 : 1;
+  // An .onnx model to a file that is no artifact: graph IR, as before
+  // there were phases; an IR file: the object.
+  options.compileTo = artifactExtension ? Phase::Object : Phase::Graph;
 }
 
 int run(MLIRContext &context) {
+  if (listTargets) {
+    mlc::target::registerAllTargetBackends();
+    for (const auto &[name, description] :
+         mlc::target::getRegisteredTargetBackends())
+      llvm::outs() << name << ": " << description << "\n";
+    return 0;
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "mlc-compile: error: no input file (see --help)\n";
+    return 1;
+  }
   if (checkSupport)
     return succeeded(mlc::onnx_import::writeSupportReport(inputFile, &context,
                                                           llvm::outs()))
                ? 0
                : 1;
 
-  mlc::onnx_import::ImportOptions options;
+  mlc::compiler::CompileOptions options;
+  options.inputFile = inputFile;
+  options.outputFile = outputFile;
+  chooseOutput(options);
+  if (compileFrom.getNumOccurrences())
+    options.compileFrom = compileFrom;
+  options.target = targetName;
+  options.emitBytecode = emitBytecode;
+  // --compile-to writes a phase to resume from; otherwise IR is printed to
+  // be read (--mlir-print-debuginfo adds the locations).
+  options.printLocations = compileTo.getNumOccurrences() > 0;
+  options.printMemoryPlan = printMemoryPlan;
+  options.linker = linker;
+
+  mlc::onnx_import::ImportOptions &import = options.importOptions;
   if (!functionName.empty())
-    options.functionName = sanitizeIdentifier(functionName);
+    import.functionName = sanitizeIdentifier(functionName);
   else if (outputFile != "-")
-    options.functionName = sanitizeIdentifier(
+    import.functionName = sanitizeIdentifier(
         llvm::sys::path::stem(llvm::sys::path::filename(outputFile)));
   else
-    options.functionName = "main";
+    import.functionName = "main";
   std::string error;
   for (const std::string &spec : shapes)
-    if (failed(mlc::onnx_import::parseShapeOverride(spec, options, error))) {
+    if (failed(mlc::onnx_import::parseShapeOverride(spec, import, error))) {
       llvm::errs() << "mlc-compile: error: --shape: " << error << "\n";
       return 1;
     }
   for (const std::string &spec : dims)
-    if (failed(mlc::onnx_import::parseDimOverride(spec, options, error))) {
+    if (failed(mlc::onnx_import::parseDimOverride(spec, import, error))) {
       llvm::errs() << "mlc-compile: error: --dim: " << error << "\n";
       return 1;
     }
 
-  OwningOpRef<ModuleOp> module =
-      mlc::onnx_import::importModelFile(inputFile, &context, options);
-  if (!module || failed(verify(*module)))
-    return 1;
-  Emit kind = getEmitKind();
-  if (kind >= Emit::Loop) {
-    // Code generation needs static shapes: say which input to pin.
-    bool dynamic = false;
-    for (func::FuncOp f : module->getOps<func::FuncOp>())
-      for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
-        if (auto tensor = dyn_cast<RankedTensorType>(type);
-            tensor && !tensor.hasStaticShape()) {
-          auto name = f.getArgAttrOfType<StringAttr>(i, "mlc.name");
-          llvm::errs() << "mlc-compile: error: " << inputFile << ": input '"
-                       << (name ? name.getValue() : StringRef("?"))
-                       << "' has dynamic shape " << type
-                       << "; compiling needs static shapes: pin it with "
-                          "--shape NAME=AxB or its symbolic dims with --dim "
-                          "NAME=N\n";
-          dynamic = true;
-        }
-    if (dynamic)
+  mlc::target::TargetOptions &target = options.targetOptions;
+  target.triple = mtriple;
+  target.cpu = mcpu;
+  target.features = mattr;
+  target.parallel =
+      parallel.getNumOccurrences() ? bool(parallel) : mtriple.empty();
+  target.printSchedules = printSchedules;
+  target.scheduleFile = scheduleFile;
+  if (weightsMode == Weights::External) {
+    if (outputFile == "-") {
+      llvm::errs() << "mlc-compile: error: --weights=external needs -o FILE "
+                      "(the weights go to FILE.weights)\n";
       return 1;
+    }
+    llvm::SmallString<128> weightsPath(outputFile);
+    llvm::sys::path::replace_extension(weightsPath, "weights");
+    target.weightsFile = llvm::sys::path::filename(weightsPath).str();
   }
-  if (kind != Emit::Input) {
-    PassManager pm(&context);
-    mlc::buildGraphOptimizePipeline(pm, mlc::GraphOptimizePipelineOptions());
-    if (kind >= Emit::Loop)
-      pm.addNestedPass<func::FuncOp>(mlc::createConvertGraphToLoop());
-    if (failed(pm.run(*module)))
-      return 1;
-  }
-  if (kind >= Emit::LLVM)
-    return compileForCPU(*module, kind);
 
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "mlc-compile: error: " << error << "\n";
+  mlc::compiler::Invocation invocation(context, options);
+  invocation.setPassManagerHook([](PassManager &pm) {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return success();
+  });
+  if (failed(invocation.load()))
     return 1;
-  }
-  if (emitBytecode) {
-    if (failed(writeBytecodeToFile(*module, output->os())))
+  if (dumpPassPipeline) {
+    PassManager pm(&context, ModuleOp::getOperationName());
+    if (failed(invocation.buildPipeline(pm)))
       return 1;
-  } else {
-    module->print(output->os());
+    pm.printAsTextualPipeline(llvm::errs());
+    llvm::errs() << "\n";
   }
-  output->keep();
+  if (failed(invocation.run()) || failed(invocation.writeOutput()))
+    return 1;
   return 0;
 }
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
+  // Passes are registered before the options are parsed:
+  // --mlir-print-ir-after=PASS looks them up.
+  DialectRegistry registry;
+  mlc::registerEverything(registry);
+  // MLIR's pass-manager, timing, printing and context options work as in
+  // mlc-opt (--mlir-timing, --mlir-print-ir-after-all, ...).
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  static cl::OptionCategory mlirCategory("MLIR options (as in mlc-opt)");
+  for (auto &option : cl::getRegisteredOptions())
+    if (option.first.starts_with("mlir-"))
+      option.second->addCategory(mlirCategory);
+  cl::HideUnrelatedOptions({&category, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "mlc-compile: ONNX model -> graph IR, loop IR, object file + C "
                               "header, or shared library\n");
-  DialectRegistry registry;
-  mlc::registerEverything(registry);
   MLIRContext context(registry);
   // Diagnostics carry the model file, node and op in their text; print a
   // location only when it says more than that.

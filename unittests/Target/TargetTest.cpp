@@ -76,9 +76,14 @@ protected:
 };
 
 TEST_F(TargetTest, RegistryListsCPU) {
-  std::vector<std::string> names = getRegisteredTargetBackends();
-  EXPECT_NE(std::find(names.begin(), names.end(), "cpu"), names.end());
-  EXPECT_EQ(lookupTargetBackend("no-such-target"), nullptr);
+  auto names = getRegisteredTargetBackends();
+  EXPECT_TRUE(llvm::any_of(names, [](const auto &entry) {
+    return entry.first == "cpu" && !entry.second.empty();
+  }));
+  EXPECT_EQ(createTargetBackend("no-such-target", TargetOptions()), nullptr);
+  auto cpu = createTargetBackend("cpu", TargetOptions());
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->getName(), "cpu");
 }
 
 TEST_F(TargetTest, EmitsX86_64Object) {

@@ -54,9 +54,14 @@ struct GraphOptimizePipelineOptions
 void buildGraphOptimizePipeline(mlir::OpPassManager &pm,
                                 const GraphOptimizePipelineOptions &options);
 
-/// Loop level to the LLVM dialect for the CPU backend: one-shot
-/// bufferization, loops, and the upstream conversions to LLVM.
-void buildLoopToCPUPipeline(mlir::OpPassManager &pm);
+/// Options of `mlc-graph-to-loop-pipeline`.
+struct GraphToLoopPipelineOptions
+    : mlir::PassPipelineOptions<GraphToLoopPipelineOptions> {};
+
+/// The graph phase to the loop phase: every graph op becomes linalg,
+/// tensor, arith, math and scf on tensors (`mlc-convert-graph-to-loop`).
+void buildGraphToLoopPipeline(mlir::OpPassManager &pm,
+                              const GraphToLoopPipelineOptions &options);
 
 /// Registers every pipeline above with the global registry.
 void registerMLCPipelines();

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,15 +59,55 @@ public:
                                         llvm::raw_pwrite_stream &os) const = 0;
 };
 
-/// Adds `backend` to the registry; a second backend of the same name
-/// replaces the first.
-void registerTargetBackend(std::unique_ptr<TargetBackend> backend);
+/// What machine code a backend emits and how the artifact is packaged:
+/// the options every backend understands. A backend ignores those that do
+/// not apply to it.
+struct TargetOptions {
+  /// LLVM target triple of the host code; empty means the host.
+  std::string triple;
+  /// CPU name (`znver3`, `cortex-a76`); `native` means the host CPU and its
+  /// features; `generic` the triple's baseline CPU; empty means the host
+  /// CPU when the triple is the host's (or empty), else `generic`.
+  std::string cpu;
+  /// Extra LLVM feature string (`+avx2,+fma`).
+  std::string features;
+  /// LLVM optimization level, 0 to 3.
+  unsigned optLevel = 3;
+  /// The object goes into a shared library: also export the entry point and
+  /// metadata under the fixed names loaders look up (see ModelABI.h).
+  bool sharedLibrary = false;
+  /// Large kernels run on threads through the OpenMP runtime (the object
+  /// then needs libomp); otherwise the code needs only libc/libm.
+  bool parallel = false;
+  /// serialize() writes assembly text instead of an object file.
+  bool assembly = false;
+  /// Print each kernel's schedule to stdout while lowering.
+  bool printSchedules = false;
+  /// Schedules that replace the heuristic's for the kernels they name
+  /// (a file in --print-schedules' format); empty for none.
+  std::string scheduleFile = "";
+  /// When set, the weights leave the object: the lowered module carries
+  /// them as `mlc.weights` for the driver to write to a file of this name
+  /// (recorded in the metadata), and the entry point takes them as an
+  /// argument. Empty: weights are embedded in the object.
+  std::string weightsFile = "";
+};
 
-/// The backend registered as `name`, or null.
-const TargetBackend *lookupTargetBackend(llvm::StringRef name);
+/// Makes a backend for the given options.
+using TargetBackendFactory =
+    std::function<std::unique_ptr<TargetBackend>(const TargetOptions &)>;
 
-/// Names of all registered backends, sorted.
-std::vector<std::string> getRegisteredTargetBackends();
+/// Adds a backend to the registry under `name` (the value of `--target`);
+/// a second registration of the same name replaces the first.
+void registerTargetBackend(llvm::StringRef name, llvm::StringRef description,
+                           TargetBackendFactory factory);
+
+/// The backend registered as `name`, made for `options`, or null.
+std::unique_ptr<TargetBackend> createTargetBackend(llvm::StringRef name,
+                                                   const TargetOptions &options);
+
+/// Names and descriptions of all registered backends, sorted by name.
+std::vector<std::pair<std::string, std::string>> getRegisteredTargetBackends();
 
 /// Registers every backend mlc ships (idempotent).
 void registerAllTargetBackends();

@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/CPU/CPUTarget.h"
+#include "mlc/Target/CPU/LoopToCPUPipeline.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -21,7 +21,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -34,45 +33,6 @@ using namespace mlir;
 using namespace mlc::target;
 
 namespace {
-/// Upstream lowering from linalg on tensors to the LLVM dialect, around
-/// mlc's model ABI: the signature is recorded while types are still
-/// tensors, results become destination arguments, every intermediate buffer
-/// is placed in the arena, and memrefs cross the entry point as bare
-/// pointers. `%t` is the weight packing's panel width, `%d` the vector
-/// width for choosing depthwise convolutions computed channels-last and
-/// `%p` the tiling
-/// pass's options (tiles from the target's vector unit and caches,
-/// `parallel`, schedules), `%w`
-/// moves the weights out of the object when asked, `%s` is the entry-point
-/// pass's option list. Thread-level `scf.forall` loops become
-/// OpenMP parallel loops (`__kmpc_*` calls into libomp).
-constexpr llvm::StringLiteral kLoweringPipeline =
-    "func.func(mlc-cpu-fold-weight-transposes,mlc-cpu-fuse-elementwise,"
-    "mlc-cpu-small-convolutions-as-matmuls{%t},"
-    "mlc-cpu-channels-last-depthwise{%d},mlc-cpu-fold-weight-transposes,"
-    "mlc-cpu-approximate-math,mlc-cpu-reassociate-sums,"
-    "mlc-cpu-pack-weights{%t},"
-    "mlc-cpu-tile-and-vectorize{%p},"
-    "mlc-cpu-flatten-constants,mlc-cpu-concat-in-place),"
-    "mlc-cpu-prepare-model-abi,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs "
-    "modify-public-functions},"
-    "mlc-cpu-plan-arena,%w"
-    "mlc-cpu-lower-copies,mlc-cpu-outline-kernels,mlc-cpu-byte-weights,"
-    "func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll}),"
-    "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
-    "func.func(canonicalize),mlc-cpu-stack-scratch,"
-    "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,convert-vector-to-llvm,"
-    "convert-math-to-llvm,convert-math-to-libm,"
-    "mlc-cpu-scalar-min-max,arith-expand{include-bf16},convert-arith-to-llvm,"
-    "convert-index-to-llvm,convert-cf-to-llvm,"
-    "convert-ub-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
-    "convert-openmp-to-llvm,"
-    "mlc-cpu-emit-entry-points{%s},reconcile-unrealized-casts";
-
 void initializeLLVMTargets() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -96,47 +56,7 @@ public:
   }
 
   void buildLoweringPipeline(OpPassManager &pm) const override {
-    // The pipeline text is a constant of this file: failing to parse it is
-    // a broken invariant, not bad input.
-    // Placeholders are filled from the last to the first, so that a path
-    // in one cannot be mistaken for a later placeholder.
-    std::string text = kLoweringPipeline.str();
-    text.replace(text.find("%s"), 2,
-                 options.sharedLibrary ? "shared-aliases=true" : "");
-    std::string weights;
-    if (!options.weightsFile.empty())
-      weights = "mlc-cpu-externalize-weights{file=\"" + options.weightsFile +
-                "\"},";
-    text.replace(text.find("%w"), 2, weights);
-    CPUTargetInfo info = getCPUTargetInfo(options);
-    ContractionTiles tiles = chooseContractionTiles(info);
-    ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
-    std::string tiling = llvm::formatv(
-        "parallel={0} m-tile={1} n-tile={2} k-tile={3} n-block={4} "
-        "unpacked-tiles={5},{6},{7},{8}{10} vector-width={9}",
-        options.parallel ? "true" : "false", tiles.mTile, tiles.nTile,
-        tiles.kTile, tiles.nBlock, unpacked.mTile, unpacked.nTile,
-        unpacked.kTile, unpacked.nBlock, info.lanes(),
-        unpacked.registerRows
-            ? llvm::formatv(",{0},{1}", unpacked.registerRows,
-                            unpacked.registerColumns)
-                  .str()
-            : std::string());
-    if (options.printSchedules) {
-      tiling += " print-schedules=true";
-      llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";
-    }
-    if (!options.scheduleFile.empty())
-      tiling += " schedule-file=\"" + options.scheduleFile + "\"";
-    text.replace(text.find("%p"), 2, tiling);
-    text.replace(text.find("%d"), 2,
-                 "lanes=" + std::to_string(info.lanes()));
-    // Twice: the small convolutions' and the packing's panel width.
-    for (int i = 0; i < 2; ++i)
-      text.replace(text.find("%t"), 2,
-                   "panel=" + std::to_string(tiles.nTile));
-    if (failed(parsePassPipeline(text, pm, llvm::errs())))
-      llvm::report_fatal_error("mlc: invalid built-in CPU lowering pipeline");
+    buildLoopToCPUPipeline(pm, options);
   }
 
   LogicalResult serialize(ModuleOp module,

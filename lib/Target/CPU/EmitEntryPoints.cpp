@@ -108,6 +108,9 @@ struct CPUEmitEntryPointsPass
             file.str(), weightsSize.getInt(),
             hash.getValue().getZExtValue()};
       }
+      if (!targetTriple.empty())
+        signature->target = mlc::abi::CodeTarget{targetTriple, targetCPU,
+                                                 targetFeatures};
       bool weights = signature->weights.has_value();
       unsigned numInputs = signature->inputs.size();
       unsigned numOutputs = signature->outputs.size();

@@ -146,6 +146,12 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
         {"alignment", kWeightsAlignment},
         {"fnv1a64", formatHash(w->hash)},
     };
+  if (const std::optional<CodeTarget> &t = signature.target)
+    root["target"] = llvm::json::Object{
+        {"triple", t->triple},
+        {"cpu", t->cpu},
+        {"features", t->features},
+    };
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(root));
@@ -217,6 +223,17 @@ mlc::abi::parseModelSignature(llvm::StringRef json) {
     weights.file = file->str();
     weights.size = *size;
     signature.weights = std::move(weights);
+  }
+  if (const llvm::json::Value *value = root->get("target")) {
+    const llvm::json::Object *t = value->getAsObject();
+    std::optional<llvm::StringRef> triple =
+        t ? t->getString("triple") : std::nullopt;
+    std::optional<llvm::StringRef> cpu = t ? t->getString("cpu") : std::nullopt;
+    std::optional<llvm::StringRef> features =
+        t ? t->getString("features") : std::nullopt;
+    if (!triple || !cpu || !features)
+      return llvm::createStringError("malformed 'target' in model metadata");
+    signature.target = CodeTarget{triple->str(), cpu->str(), features->str()};
   }
   return signature;
 }
@@ -364,6 +381,17 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
           "   the thread count. 0: plain single-threaded code. */\n";
     os << "#define " << upper << "_USES_OPENMP " << (m.usesOpenMP ? 1 : 0)
        << "\n";
+    if (const std::optional<CodeTarget> &t = m.target) {
+      os << "/* The machine code's target: it runs on " << t->triple
+         << "\n   CPUs with every feature of this CPU and feature list. */\n";
+      os << "#define " << upper << "_TARGET_TRIPLE ";
+      writeCString(os, t->triple);
+      os << "\n#define " << upper << "_TARGET_CPU ";
+      writeCString(os, t->cpu);
+      os << "\n#define " << upper << "_TARGET_FEATURES ";
+      writeCString(os, t->features);
+      os << "\n";
+    }
     writeTensorConstants(os, p, "input", m.inputs);
     writeTensorConstants(os, p, "output", m.outputs);
     auto writeSizes = [&](llvm::StringRef kind,

@@ -63,12 +63,24 @@ createSubtarget(const llvm::Triple &triple, const ResolvedCPU &resolved) {
 }
 } // namespace
 
+bool mlc::target::compilesForHostCPU(const CPUTargetOptions &options) {
+  if (options.cpu == "native")
+    return true;
+  if (!options.cpu.empty())
+    return false;
+  // No CPU named: the host's when the code is for the host's triple.
+  llvm::Triple host(llvm::sys::getDefaultTargetTriple());
+  return options.triple.empty() ||
+         llvm::Triple(llvm::Triple::normalize(options.triple)) == host;
+}
+
 ResolvedCPU mlc::target::resolveCPU(const CPUTargetOptions &options) {
   initializeTargets();
   ResolvedCPU resolved;
-  resolved.cpu = options.cpu;
+  // `generic` is LLVM's default CPU for the triple (x86-64 without AVX).
+  resolved.cpu = options.cpu == "generic" ? std::string() : options.cpu;
   llvm::SubtargetFeatures features;
-  if (resolved.cpu == "native") {
+  if (compilesForHostCPU(options)) {
     resolved.cpu = llvm::sys::getHostCPUName().str();
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features.AddFeature(feature.getKey(), feature.getValue());
@@ -86,7 +98,7 @@ CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
   llvm::Triple triple = getTriple(options);
   info.arch = triple.getArchName().str();
   ResolvedCPU resolved = resolveCPU(options);
-  bool native = options.cpu == "native";
+  bool native = compilesForHostCPU(options);
   info.cpu = resolved.cpu.empty() ? "generic" : resolved.cpu;
   std::unique_ptr<llvm::MCSubtargetInfo> subtarget =
       createSubtarget(triple, resolved);

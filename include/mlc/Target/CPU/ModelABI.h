@@ -91,6 +91,18 @@ struct ExternalWeights {
   uint64_t hash = 0;
 };
 
+/// The machine code an object holds: it runs on CPUs of `triple` that have
+/// every feature of `cpu` and `features`.
+struct CodeTarget {
+  /// LLVM target triple (`x86_64-pc-linux-gnu`).
+  std::string triple;
+  /// LLVM CPU name (`znver4`); empty for the triple's baseline.
+  std::string cpu;
+  /// The features enabled beyond the CPU's, as LLVM spells them
+  /// (`+avx512f,+fma`), and any the user disabled (`-avx512f`).
+  std::string features;
+};
+
 /// Everything a caller needs to run a compiled model.
 struct ModelSignature {
   /// The symbol prefix: the entry point is `<name>_run`.
@@ -104,6 +116,8 @@ struct ModelSignature {
   bool usesOpenMP = false;
   /// Set when the weights are not in the object.
   std::optional<ExternalWeights> weights;
+  /// What the code was compiled for; unset before code generation.
+  std::optional<CodeTarget> target;
 };
 
 /// Alignment the arena and every buffer in it have.

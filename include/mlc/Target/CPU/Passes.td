@@ -131,11 +131,18 @@ def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
     A function whose weights `mlc-cpu-externalize-weights` moved out gets
     `int32_t <name>_run_with_weights(const void *weights, void *arena,
     const void *const *inputs, void *const *outputs)` instead (and
-    `mlc_model_run_with_weights`).
+    `mlc_model_run_with_weights`). With `target-triple`, the metadata
+    also records the triple, CPU and features the code needs.
   }];
   let options = [
     Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
            "Also export mlc_model_run and mlc_model_metadata">,
+    Option<"targetTriple", "target-triple", "std::string", /*default=*/"",
+           "Target triple recorded in the metadata (none when empty)">,
+    Option<"targetCPU", "target-cpu", "std::string", /*default=*/"",
+           "CPU name recorded in the metadata">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"", "CPU features recorded in the metadata">,
   ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

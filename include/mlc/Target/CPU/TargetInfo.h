@@ -23,7 +23,8 @@
 
 namespace mlc::target {
 
-struct CPUTargetOptions;
+struct TargetOptions;
+using CPUTargetOptions = TargetOptions;
 
 /// The vector unit and caches of a CPU.
 struct CPUTargetInfo {
@@ -60,8 +61,13 @@ struct ContractionTiles {
   int64_t registerColumns = 0;
 };
 
-/// The LLVM CPU name and feature string that `options` compile for: cpu
-/// "native" becomes the host's CPU and features. One resolution for the
+/// Whether `options` compile for the CPU of the machine running the
+/// compiler: cpu `native`, or no cpu and the host's triple (or none).
+bool compilesForHostCPU(const CPUTargetOptions &options);
+
+/// The LLVM CPU name and feature string that `options` compile for: the
+/// host's CPU and features when compilesForHostCPU(), cpu `generic` the
+/// triple's baseline. One resolution for the
 /// tiling heuristic and the TargetMachine, so both see the same vectors.
 struct ResolvedCPU {
   std::string cpu;
@@ -69,8 +75,8 @@ struct ResolvedCPU {
 };
 ResolvedCPU resolveCPU(const CPUTargetOptions &options);
 
-/// The CPU that `options` (triple, cpu, features; cpu "native" = the
-/// host's CPU, features and cache sizes) compiles for. An unknown triple
+/// The CPU that `options` (triple, cpu, features; for the host's CPU its
+/// features and cache sizes) compiles for. An unknown triple
 /// gives generic 128-bit values (the backend reports the triple itself).
 CPUTargetInfo getCPUTargetInfo(const CPUTargetOptions &options);
 

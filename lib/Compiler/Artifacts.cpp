@@ -1,0 +1,126 @@
+//===- Artifacts.cpp - Writing what a compilation produces ----------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Artifacts.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlc;
+
+FailureOr<SmallVector<abi::ModelSignature>>
+compiler::collectSignatures(ModuleOp module) {
+  SmallVector<abi::ModelSignature> models;
+  for (auto f : module.getOps<LLVM::LLVMFuncOp>()) {
+    auto json = f->getAttrOfType<StringAttr>("mlc.signature");
+    auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
+    if (!json || !arena)
+      continue;
+    llvm::Expected<abi::ModelSignature> signature =
+        abi::parseModelSignature(json.getValue());
+    if (!signature)
+      return f.emitError(llvm::toString(signature.takeError()));
+    signature->arenaSize = arena.getInt();
+    models.push_back(std::move(*signature));
+  }
+  return models;
+}
+
+bool compiler::usesOpenMP(ModuleOp module) {
+  bool uses = false;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "omp") {
+      uses = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return uses;
+}
+
+LogicalResult compiler::writeTextFile(MLIRContext *context, StringRef path,
+                                      StringRef text) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file)
+    return emitError(UnknownLoc::get(context)) << error;
+  file->os() << text;
+  file->keep();
+  return success();
+}
+
+LogicalResult compiler::writeWeights(ModuleOp module, StringRef path) {
+  auto weights =
+      module->getAttrOfType<DenseResourceElementsAttr>("mlc.weights");
+  AsmResourceBlob *blob = weights ? weights.getRawHandle().getBlob() : nullptr;
+  if (!blob)
+    return module.emitError("the lowering left no weights blob");
+  int64_t size = cast<ShapedType>(weights.getType()).getNumElements();
+  ArrayRef<char> data = blob->getData().take_front(size);
+  if (failed(writeTextFile(module.getContext(), path,
+                           StringRef(data.data(), data.size()))))
+    return failure();
+  module->removeAttr("mlc.weights");
+  return success();
+}
+
+LogicalResult compiler::linkSharedLibrary(MLIRContext *context,
+                                          StringRef driver, StringRef object,
+                                          StringRef output, bool openmp) {
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(driver);
+  if (!program)
+    return emitError(UnknownLoc::get(context))
+           << "cannot find the linker driver '" << driver << "' to make "
+           << output << " (install a C compiler or pass --linker=PATH)";
+  SmallVector<StringRef> args{*program, "-shared", "-o",  output,
+                              object,   "-lm",     "-Wl,-z,noexecstack",
+                              "-Wl,--no-undefined"};
+  std::string libDir = std::string("-L") + MLC_OPENMP_LIBRARY_DIR;
+  std::string rpath = std::string("-Wl,-rpath,") + MLC_OPENMP_LIBRARY_DIR;
+  if (openmp)
+    args.append({libDir, "-lomp", rpath});
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*program, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0)
+    return emitError(UnknownLoc::get(context))
+           << "linking " << output << " with " << *program << " failed"
+           << (message.empty() ? "" : ": " + message);
+  return success();
+}
+
+void compiler::printMemoryPlan(ModuleOp module,
+                               ArrayRef<abi::ModelSignature> models,
+                               llvm::raw_ostream &os) {
+  DataLayout layout(module);
+  int64_t constantBytes = 0;
+  for (auto global : module.getOps<LLVM::GlobalOp>())
+    if (global.getConstant())
+      constantBytes += layout.getTypeSize(global.getType());
+  if (!models.empty() && models.front().weights)
+    os << "weights in " << models.front().weights->file << ": "
+       << models.front().weights->size << " bytes\n";
+  for (const abi::ModelSignature &m : models) {
+    int64_t io = 0;
+    for (const auto &t : m.inputs)
+      io += t.getNumBytes();
+    for (const auto &t : m.outputs)
+      io += t.getNumBytes();
+    os << m.name << ": arena " << m.arenaSize
+       << " bytes (all activations, planned statically), inputs + outputs "
+       << io << " bytes, peak run memory " << m.arenaSize + io
+       << " bytes besides the weights\n";
+  }
+  os << "constant data in the object: " << constantBytes << " bytes\n";
+}

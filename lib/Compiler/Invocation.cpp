@@ -1,0 +1,251 @@
+//===- Invocation.cpp - One compilation, from a model to artifacts --------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Compiler/Invocation.h"
+#include "Artifacts.h"
+
+#include "mlc/Dialect/Graph/IR/GraphDialect.h"
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlc;
+using namespace mlc::compiler;
+
+Phase compiler::detectPhase(ModuleOp module) {
+  if (!module.getOps<LLVM::LLVMFuncOp>().empty())
+    return Phase::LLVM;
+  bool graph = false;
+  module.walk([&](Operation *op) {
+    if (isa_and_nonnull<graph::GraphDialect>(op->getDialect())) {
+      graph = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return graph ? Phase::Input : Phase::Loop;
+}
+
+Invocation::Invocation(MLIRContext &context, CompileOptions options)
+    : context(context), options(std::move(options)) {
+  target::TargetOptions &t = this->options.targetOptions;
+  t.sharedLibrary = this->options.artifact == ArtifactKind::Shared;
+  t.assembly = this->options.artifact == ArtifactKind::Assembly;
+}
+
+Invocation::~Invocation() = default;
+
+LogicalResult Invocation::load() {
+  // An unknown target is the first thing to say, before any work.
+  if (options.compileTo >= Phase::LLVM && !backend &&
+      !(backend = createBackend()))
+    return failure();
+  StringRef ext = llvm::sys::path::extension(options.inputFile);
+  bool isIR = ext == ".mlir" || ext == ".mlirbc";
+  if (!isIR && options.compileFrom) {
+    if (*options.compileFrom != Phase::Input)
+      return emitError(UnknownLoc::get(&context))
+             << options.inputFile << ": --compile-from="
+             << getPhaseName(*options.compileFrom)
+             << " needs the .mlir or .mlirbc file of that phase";
+  }
+  if (!isIR) {
+    module = onnx_import::importModelFile(options.inputFile, &context,
+                                          options.importOptions);
+    if (!module || failed(verify(*module)))
+      return failure();
+    inputPhase = Phase::Input;
+    return success();
+  }
+  llvm::SourceMgr sourceMgr;
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(options.inputFile, &error);
+  if (!file)
+    return emitError(UnknownLoc::get(&context)) << error;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+  inputPhase = options.compileFrom ? *options.compileFrom : detectPhase(*module);
+  if (inputPhase == Phase::Object)
+    return emitError(UnknownLoc::get(&context))
+           << "--compile-from=object: an object is the end of compilation";
+  return success();
+}
+
+std::unique_ptr<target::TargetBackend> Invocation::createBackend() {
+  target::registerAllTargetBackends();
+  std::unique_ptr<target::TargetBackend> created =
+      target::createTargetBackend(options.target, options.targetOptions);
+  if (!created) {
+    InFlightDiagnostic diag = emitError(UnknownLoc::get(&context))
+                              << "unknown target '" << options.target
+                              << "'; known targets:";
+    for (const auto &[name, description] :
+         target::getRegisteredTargetBackends())
+      diag << " " << name;
+    return nullptr;
+  }
+  return created;
+}
+
+LogicalResult Invocation::checkStaticInputs() {
+  // Code generation needs static shapes: say which input to pin.
+  bool dynamic = false;
+  for (func::FuncOp f : module->getOps<func::FuncOp>())
+    for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && !tensor.hasStaticShape()) {
+        auto name = f.getArgAttrOfType<StringAttr>(i, "mlc.name");
+        emitError(UnknownLoc::get(&context))
+            << options.inputFile << ": input '"
+            << (name ? name.getValue() : StringRef("?"))
+            << "' has dynamic shape " << type
+            << "; compiling needs static shapes: pin it with --shape "
+               "NAME=AxB or its symbolic dims with --dim NAME=N";
+        dynamic = true;
+      }
+  return failure(dynamic);
+}
+
+LogicalResult Invocation::buildPipeline(OpPassManager &pm) {
+  Phase to = std::min(options.compileTo, Phase::LLVM);
+  if (options.compileTo < inputPhase)
+    return emitError(UnknownLoc::get(&context))
+           << "cannot stop at phase '" << getPhaseName(options.compileTo)
+           << "': the input is at the later phase '"
+           << getPhaseName(inputPhase) << "'";
+  if (inputPhase < Phase::Graph && to >= Phase::Graph)
+    buildGraphOptimizePipeline(pm, GraphOptimizePipelineOptions());
+  if (inputPhase < Phase::Loop && to >= Phase::Loop)
+    buildGraphToLoopPipeline(pm, GraphToLoopPipelineOptions());
+  if (inputPhase < Phase::LLVM && to >= Phase::LLVM) {
+    if (!backend)
+      backend = createBackend();
+    if (!backend)
+      return failure();
+    backend->buildLoweringPipeline(pm);
+  }
+  return success();
+}
+
+LogicalResult Invocation::run() {
+  if (inputPhase < Phase::Loop && options.compileTo >= Phase::Loop &&
+      failed(checkStaticInputs()))
+    return failure();
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (failed(buildPipeline(pm)))
+    return failure();
+  if (passManagerHook && failed(passManagerHook(pm)))
+    return failure();
+  return pm.run(*module);
+}
+
+LogicalResult Invocation::writeOutput() {
+  if (options.compileTo >= Phase::LLVM && options.printMemoryPlan) {
+    FailureOr<SmallVector<abi::ModelSignature>> models =
+        collectSignatures(*module);
+    if (failed(models))
+      return failure();
+    printMemoryPlan(*module, *models, llvm::outs());
+  }
+  return options.compileTo == Phase::Object ? writeArtifact() : writeIR();
+}
+
+LogicalResult Invocation::writeIR() {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(options.outputFile, &error);
+  if (!output)
+    return emitError(UnknownLoc::get(&context)) << error;
+  if (options.emitBytecode) {
+    if (failed(writeBytecodeToFile(*module, output->os())))
+      return failure();
+  } else {
+    OpPrintingFlags flags;
+    if (options.printLocations)
+      flags.enableDebugInfo();
+    module->print(output->os(), flags);
+  }
+  output->keep();
+  return success();
+}
+
+LogicalResult Invocation::writeArtifact() {
+  MLIRContext *ctx = &context;
+  if (options.outputFile == "-" && options.artifact != ArtifactKind::Assembly)
+    return emitError(UnknownLoc::get(ctx)) << "this output needs -o FILE";
+  if (!backend)
+    backend = createBackend();
+  if (!backend)
+    return failure();
+  FailureOr<SmallVector<abi::ModelSignature>> models =
+      collectSignatures(*module);
+  if (failed(models))
+    return failure();
+  bool openmp = usesOpenMP(*module);
+  for (abi::ModelSignature &m : *models)
+    m.usesOpenMP = openmp;
+  if ((*module)->hasAttr("mlc.weights")) {
+    llvm::SmallString<128> weightsPath(options.outputFile);
+    llvm::sys::path::replace_extension(weightsPath, "weights");
+    if (failed(writeWeights(*module, weightsPath)))
+      return failure();
+  }
+
+  // The object goes to a temporary file when it is only linked.
+  std::string objectPath = options.outputFile;
+  llvm::SmallString<128> tempObject;
+  if (options.artifact == ArtifactKind::Shared) {
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "mlc-model", "o", tempObject))
+      return emitError(UnknownLoc::get(ctx))
+             << "cannot create a temporary file: " << ec.message();
+    objectPath = tempObject.str().str();
+  }
+  llvm::FileRemover removeTemp(tempObject);
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> object =
+      openOutputFile(objectPath, &error);
+  if (!object)
+    return emitError(UnknownLoc::get(ctx)) << error;
+  if (failed(backend->serialize(*module, object->os())))
+    return failure();
+  object->keep();
+  object->os().close();
+  if (options.artifact == ArtifactKind::Assembly)
+    return success();
+  if (options.artifact == ArtifactKind::Shared) {
+    std::string driver = options.linker;
+    const std::string &triple = options.targetOptions.triple;
+    if (driver.empty())
+      driver = triple.empty() ? "cc" : triple + "-gcc";
+    if (failed(linkSharedLibrary(ctx, driver, objectPath, options.outputFile,
+                                 openmp)))
+      return failure();
+  }
+
+  std::string header;
+  llvm::raw_string_ostream headerStream(header);
+  abi::writeCHeader(*models, llvm::sys::path::filename(options.inputFile),
+                    headerStream);
+  llvm::SmallString<128> headerPath(options.outputFile);
+  llvm::sys::path::replace_extension(headerPath, "h");
+  return writeTextFile(ctx, headerPath, header);
+}

@@ -1,0 +1,183 @@
+//===- LoopToCPUPipeline.cpp - Loop level to the LLVM dialect -------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds `mlc-loop-to-cpu-pipeline` from pass constructors. The tile sizes
+// come from the CPU's description (TargetInfo.h); the model ABI records the
+// CPU the code needs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/CPU/LoopToCPUPipeline.h"
+#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/CPU/TargetInfo.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace mlc::target;
+
+CPUTargetOptions LoopToCPUPipelineOptions::toTargetOptions() const {
+  CPUTargetOptions options;
+  options.triple = triple;
+  options.cpu = cpu;
+  options.features = features;
+  options.parallel = parallel;
+  options.sharedLibrary = sharedLibrary;
+  options.weightsFile = weightsFile;
+  options.scheduleFile = scheduleFile;
+  options.printSchedules = printSchedules;
+  return options;
+}
+
+namespace {
+/// The tiling pass's options: register and cache tiles for packed weights
+/// and for right-hand sides read in rows, from the CPU's description.
+CPUTileAndVectorizeOptions getTilingOptions(const CPUTargetOptions &options,
+                                            const CPUTargetInfo &info,
+                                            const ContractionTiles &tiles) {
+  ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
+  CPUTileAndVectorizeOptions tiling;
+  tiling.parallel = options.parallel;
+  tiling.mTile = tiles.mTile;
+  tiling.nTile = tiles.nTile;
+  tiling.kTile = tiles.kTile;
+  tiling.nBlock = tiles.nBlock;
+  tiling.unpackedTilesOption = {unpacked.mTile, unpacked.nTile, unpacked.kTile,
+                                unpacked.nBlock};
+  if (unpacked.registerRows)
+    tiling.unpackedTilesOption.append(
+        {unpacked.registerRows, unpacked.registerColumns});
+  tiling.vectorWidth = info.lanes();
+  tiling.printSchedules = options.printSchedules;
+  tiling.scheduleFile = options.scheduleFile;
+  if (options.printSchedules)
+    llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";
+  return tiling;
+}
+
+/// What the metadata records about the code's target: the triple, the CPU
+/// and the features turned on (host CPUs list every feature they lack as
+/// well; those say nothing about where the code runs).
+CPUEmitEntryPointsOptions getEntryPointOptions(const CPUTargetOptions &options) {
+  CPUEmitEntryPointsOptions entry;
+  entry.sharedAliases = options.sharedLibrary;
+  entry.targetTriple = llvm::Triple::normalize(
+      options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                             : options.triple);
+  ResolvedCPU resolved = resolveCPU(options);
+  entry.targetCPU = resolved.cpu;
+  llvm::SubtargetFeatures user(options.features);
+  llvm::SubtargetFeatures all(resolved.features);
+  llvm::SmallVector<std::string> recorded;
+  for (const std::string &feature : all.getFeatures())
+    if (llvm::StringRef(feature).starts_with("+") ||
+        llvm::is_contained(user.getFeatures(), feature))
+      recorded.push_back(feature);
+  llvm::sort(recorded);
+  entry.targetFeatures = llvm::join(recorded, ",");
+  return entry;
+}
+} // namespace
+
+void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
+                                         const CPUTargetOptions &options) {
+  CPUTargetInfo info = getCPUTargetInfo(options);
+  ContractionTiles tiles = chooseContractionTiles(info);
+
+  // Loop-level rewrites, then the CPU's tiling and vectorization.
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createCPUFoldWeightTransposes());
+  loops.addPass(createCPUFuseElementwise());
+  loops.addPass(createCPUSmallConvolutionsAsMatmuls(
+      CPUSmallConvolutionsAsMatmulsOptions{tiles.nTile}));
+  loops.addPass(createCPUChannelsLastDepthwise(
+      CPUChannelsLastDepthwiseOptions{info.lanes()}));
+  loops.addPass(createCPUFoldWeightTransposes());
+  loops.addPass(createCPUApproximateMath());
+  loops.addPass(createCPUReassociateSums());
+  loops.addPass(createCPUPackWeights(CPUPackWeightsOptions{tiles.nTile}));
+  loops.addPass(
+      createCPUTileAndVectorize(getTilingOptions(options, info, tiles)));
+  loops.addPass(createCPUFlattenConstants());
+  loops.addPass(createCPUConcatInPlace());
+
+  // The model ABI, bufferization into destination arguments and the arena.
+  pm.addPass(createCPUPrepareModelABI());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCPUPlanArena());
+  if (!options.weightsFile.empty())
+    pm.addPass(createCPUExternalizeWeights(
+        CPUExternalizeWeightsOptions{options.weightsFile}));
+  pm.addPass(createCPULowerCopies());
+  pm.addPass(createCPUOutlineKernels());
+  pm.addPass(createCPUByteWeights());
+
+  // Loops, threads and the upstream conversions to the LLVM dialect.
+  OpPassManager &toLoops = pm.nest<func::FuncOp>();
+  toLoops.addPass(createConvertLinalgToLoopsPass());
+  VectorTransferToSCFOptions unroll;
+  unroll.unroll = true;
+  toLoops.addPass(createConvertVectorToSCFPass(unroll));
+  pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
+  pm.addPass(createConvertSCFToOpenMPPass());
+  pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+  pm.addPass(createCPUStackScratch());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createCPUScalarMinMax());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createCPUEmitEntryPoints(getEntryPointOptions(options)));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
