@@ -21,6 +21,8 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   # ONNX and protobuf.
   libonnx-dev libprotobuf-dev protobuf-compiler
+  # JSON reader of the runtime (header-only).
+  nlohmann-json3-dev
   # ONNX backend node-test models (the importer corpus test).
   libonnx-testdata
   # Tests.

@@ -10,106 +10,89 @@
 
 #include "onnx/onnx_pb.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
-
+#include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <type_traits>
 
 using namespace mlc;
 using namespace mlc::run;
 using abi::DType;
 
 namespace {
-llvm::Error fail(llvm::StringRef path, const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 path + ": " + message);
+bool fail(std::string_view path, const std::string &message,
+          std::string &error) {
+  error = std::string(path) + ": " + message;
+  return false;
 }
 
 /// NumPy's type string for a dtype on a little-endian machine.
+struct NpyType {
+  DType type;
+  const char *descr;
+};
+constexpr NpyType kNpyTypes[] = {
+    {DType::Float32, "<f4"}, {DType::Float64, "<f8"}, {DType::Float16, "<f2"},
+    {DType::Int8, "|i1"},    {DType::UInt8, "|u1"},   {DType::Bool, "|b1"},
+    {DType::Int16, "<i2"},   {DType::UInt16, "<u2"},  {DType::Int32, "<i4"},
+    {DType::UInt32, "<u4"},  {DType::Int64, "<i8"},   {DType::UInt64, "<u8"},
+    // NumPy has no bfloat16: raw 2-byte values.
+    {DType::BFloat16, "<V2"},
+};
+
 std::string getNpyDescr(DType type) {
-  switch (type) {
-  case DType::Float32:
-    return "<f4";
-  case DType::Float64:
-    return "<f8";
-  case DType::Float16:
-    return "<f2";
-  case DType::Int8:
-    return "|i1";
-  case DType::UInt8:
-    return "|u1";
-  case DType::Bool:
-    return "|b1";
-  case DType::Int16:
-    return "<i2";
-  case DType::UInt16:
-    return "<u2";
-  case DType::Int32:
-    return "<i4";
-  case DType::UInt32:
-    return "<u4";
-  case DType::Int64:
-    return "<i8";
-  case DType::UInt64:
-    return "<u8";
-  case DType::BFloat16:
-    return "<V2"; // NumPy has no bfloat16: raw 2-byte values.
-  }
+  for (const NpyType &t : kNpyTypes)
+    if (t.type == type)
+      return t.descr;
   return "";
 }
 
-std::optional<DType> parseNpyDescr(llvm::StringRef descr) {
+std::optional<DType> parseNpyDescr(std::string_view descr) {
   if (descr.size() < 3)
     return std::nullopt;
   char order = descr[0];
   if (order != '<' && order != '|' && order != '=')
     return std::nullopt; // big-endian data is not converted
-  llvm::StringRef kind = descr.drop_front();
-  return llvm::StringSwitch<std::optional<DType>>(kind)
-      .Case("f4", DType::Float32)
-      .Case("f8", DType::Float64)
-      .Case("f2", DType::Float16)
-      .Case("i1", DType::Int8)
-      .Case("u1", DType::UInt8)
-      .Case("b1", DType::Bool)
-      .Case("i2", DType::Int16)
-      .Case("u2", DType::UInt16)
-      .Case("i4", DType::Int32)
-      .Case("u4", DType::UInt32)
-      .Case("i8", DType::Int64)
-      .Case("u8", DType::UInt64)
-      .Case("V2", DType::BFloat16) // what writeNpy writes for bfloat16
-      .Default(std::nullopt);
+  for (const NpyType &t : kNpyTypes)
+    if (descr.substr(1) == std::string_view(t.descr).substr(1))
+      return t.type;
+  return std::nullopt;
+}
+
+std::string_view trim(std::string_view text, std::string_view chars = " \t") {
+  size_t first = text.find_first_not_of(chars);
+  if (first == std::string_view::npos)
+    return {};
+  size_t last = text.find_last_not_of(chars);
+  return text.substr(first, last - first + 1);
 }
 
 /// The value of `'key': ...` in a .npy header dict, up to the next
 /// top-level comma.
-std::optional<llvm::StringRef> getHeaderField(llvm::StringRef header,
-                                              llvm::StringRef key) {
-  size_t at = header.find(("'" + key + "'").str());
-  if (at == llvm::StringRef::npos)
+std::optional<std::string_view> getHeaderField(std::string_view header,
+                                               std::string_view key) {
+  size_t at = header.find("'" + std::string(key) + "'");
+  if (at == std::string_view::npos)
     return std::nullopt;
-  llvm::StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
-  if (!rest.consume_front(":"))
+  std::string_view rest = trim(header.substr(at + key.size() + 2));
+  if (rest.empty() || rest[0] != ':')
     return std::nullopt;
-  rest = rest.ltrim();
-  if (rest.starts_with("(")) {
+  rest = trim(rest.substr(1));
+  if (!rest.empty() && rest[0] == '(') {
     size_t close = rest.find(')');
-    if (close == llvm::StringRef::npos)
+    if (close == std::string_view::npos)
       return std::nullopt;
-    return rest.slice(1, close);
+    return rest.substr(1, close - 1);
   }
-  return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
+  return trim(rest.substr(0, rest.find_first_of(",}")));
 }
 
-llvm::Expected<HostTensor> readNpy(llvm::StringRef path,
-                                   llvm::StringRef bytes) {
-  if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10)
-    return fail(path, "not a .npy file (bad magic)");
+bool readNpy(std::string_view path, std::string_view bytes, HostTensor &tensor,
+             std::string &error) {
+  if (bytes.size() < 10 || bytes.substr(0, 6) != "\x93NUMPY")
+    return fail(path, "not a .npy file (bad magic)", error);
   unsigned major = static_cast<unsigned char>(bytes[6]);
   size_t headerLength, headerStart;
   if (major == 1) {
@@ -118,56 +101,71 @@ llvm::Expected<HostTensor> readNpy(llvm::StringRef path,
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12)
-      return fail(path, "truncated .npy header");
+      return fail(path, "truncated .npy header", error);
     headerLength = 0;
     for (int i = 3; i >= 0; --i)
-      headerLength = (headerLength << 8) | static_cast<unsigned char>(bytes[8 + i]);
+      headerLength =
+          (headerLength << 8) | static_cast<unsigned char>(bytes[8 + i]);
     headerStart = 12;
   } else {
-    return fail(path, "unsupported .npy version " + llvm::Twine(major));
+    return fail(path, "unsupported .npy version " + std::to_string(major),
+                error);
   }
   if (headerStart + headerLength > bytes.size())
-    return fail(path, "truncated .npy header");
-  llvm::StringRef header = bytes.substr(headerStart, headerLength);
-  std::optional<llvm::StringRef> descr = getHeaderField(header, "descr");
-  std::optional<llvm::StringRef> fortran =
+    return fail(path, "truncated .npy header", error);
+  std::string_view header = bytes.substr(headerStart, headerLength);
+  std::optional<std::string_view> descr = getHeaderField(header, "descr");
+  std::optional<std::string_view> fortran =
       getHeaderField(header, "fortran_order");
-  std::optional<llvm::StringRef> shape = getHeaderField(header, "shape");
+  std::optional<std::string_view> shape = getHeaderField(header, "shape");
   if (!descr || !fortran || !shape)
-    return fail(path, "malformed .npy header: " + header);
-  llvm::StringRef descrText = descr->trim("'\" ");
+    return fail(path, "malformed .npy header: " + std::string(header), error);
+  std::string_view descrText = trim(*descr, "'\" ");
   std::optional<DType> dtype = parseNpyDescr(descrText);
   if (!dtype)
-    return fail(path, "unsupported .npy dtype '" + descrText + "'");
+    return fail(path,
+                "unsupported .npy dtype '" + std::string(descrText) + "'",
+                error);
   if (*fortran != "False")
-    return fail(path, "Fortran-ordered arrays are not supported; save a "
-                      "C-ordered array (numpy.ascontiguousarray)");
-  HostTensor tensor;
+    return fail(path,
+                "Fortran-ordered arrays are not supported; save a "
+                "C-ordered array (numpy.ascontiguousarray)",
+                error);
+  tensor = HostTensor();
   tensor.dtype = *dtype;
-  llvm::SmallVector<llvm::StringRef> dims;
-  shape->split(dims, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef d : dims) {
-    d = d.trim();
+  std::string_view dims = *shape;
+  while (!dims.empty()) {
+    size_t comma = dims.find(',');
+    std::string_view d = trim(dims.substr(0, comma));
+    dims = comma == std::string_view::npos ? std::string_view()
+                                           : dims.substr(comma + 1);
     if (d.empty())
       continue;
-    int64_t value;
-    if (d.getAsInteger(10, value) || value < 0)
-      return fail(path, "bad dimension '" + d + "' in .npy shape");
-    tensor.shape.push_back(value);
+    bool digits = d.size() <= 18 &&
+                  d.find_first_not_of("0123456789") == std::string_view::npos;
+    if (!digits)
+      return fail(path,
+                  "bad dimension '" + std::string(d) + "' in .npy shape",
+                  error);
+    tensor.shape.push_back(std::stoll(std::string(d)));
   }
   uint64_t count = 1;
   for (int64_t d : tensor.shape)
     if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count))
-      return fail(path, "shape overflows");
-  uint64_t size = count * abi::getDTypeSize(*dtype);
-  llvm::StringRef payload = bytes.drop_front(headerStart + headerLength);
+      return fail(path, "shape overflows", error);
+  uint64_t size;
+  if (__builtin_mul_overflow(count, abi::getDTypeSize(*dtype), &size))
+    return fail(path, "shape overflows", error);
+  std::string_view payload = bytes.substr(headerStart + headerLength);
   if (payload.size() != size)
-    return fail(path, "holds " + llvm::Twine(payload.size()) +
-                          " data bytes; shape " + formatShape(tensor.shape) +
-                          " of " + abi::getDTypeName(*dtype) + " needs " +
-                          llvm::Twine(size));
+    return fail(path,
+                "holds " + std::to_string(payload.size()) +
+                    " data bytes; shape " + formatShape(tensor.shape) +
+                    " of " + std::string(abi::getDTypeName(*dtype)) +
+                    " needs " + std::to_string(size),
+                error);
   tensor.data.assign(payload.begin(), payload.end());
-  return tensor;
+  return true;
 }
 
 std::optional<DType> getDTypeOfProto(int32_t type) {
@@ -212,27 +210,31 @@ void appendValues(std::vector<char> &out, const Range &values, unsigned size) {
   }
 }
 
-llvm::Expected<HostTensor> readTensorProto(llvm::StringRef path,
-                                           llvm::StringRef bytes) {
+bool readTensorProto(std::string_view path, std::string_view bytes,
+                     HostTensor &tensor, std::string &error) {
   onnx::TensorProto proto;
   if (bytes.size() > INT32_MAX ||
       !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-    return fail(path, "not a serialized ONNX TensorProto");
+    return fail(path, "not a serialized ONNX TensorProto", error);
   std::optional<DType> dtype = getDTypeOfProto(proto.data_type());
   if (!dtype)
-    return fail(path, "unsupported TensorProto data_type " +
-                          llvm::Twine(proto.data_type()));
+    return fail(path,
+                "unsupported TensorProto data_type " +
+                    std::to_string(proto.data_type()),
+                error);
   if (proto.data_location() == onnx::TensorProto::EXTERNAL)
-    return fail(path, "TensorProto with external data is not supported as "
-                      "an input file");
-  HostTensor tensor;
+    return fail(path,
+                "TensorProto with external data is not supported as an "
+                "input file",
+                error);
+  tensor = HostTensor();
   tensor.dtype = *dtype;
   uint64_t count = 1;
   for (int64_t d : proto.dims()) {
     if (d < 0)
-      return fail(path, "negative dimension " + llvm::Twine(d));
+      return fail(path, "negative dimension " + std::to_string(d), error);
     if (__builtin_mul_overflow(count, static_cast<uint64_t>(d), &count))
-      return fail(path, "shape overflows");
+      return fail(path, "shape overflows", error);
     tensor.shape.push_back(d);
   }
   unsigned elementSize = abi::getDTypeSize(*dtype);
@@ -259,35 +261,39 @@ llvm::Expected<HostTensor> readTensorProto(llvm::StringRef path,
     }
   }
   if (tensor.data.size() != count * elementSize)
-    return fail(path, "holds " + llvm::Twine(tensor.data.size()) +
-                          " data bytes; shape " + formatShape(tensor.shape) +
-                          " of " + abi::getDTypeName(*dtype) + " needs " +
-                          llvm::Twine(count * elementSize));
-  return tensor;
+    return fail(path,
+                "holds " + std::to_string(tensor.data.size()) +
+                    " data bytes; shape " + formatShape(tensor.shape) +
+                    " of " + std::string(abi::getDTypeName(*dtype)) +
+                    " needs " + std::to_string(count * elementSize),
+                error);
+  return true;
 }
 } // namespace
 
 std::string mlc::run::formatShape(const std::vector<int64_t> &shape) {
   std::string text = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    text += (i ? ", " : "") + std::to_string(d);
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
   return text + "]";
 }
 
-llvm::Expected<HostTensor> mlc::run::readTensorFile(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return fail(path, "cannot read: " + buffer.getError().message());
-  llvm::StringRef bytes = (*buffer)->getBuffer();
-  if (llvm::sys::path::extension(path) == ".npy" ||
-      bytes.starts_with("\x93NUMPY"))
-    return readNpy(path, bytes);
-  return readTensorProto(path, bytes);
+bool mlc::run::readTensorFile(const std::string &path, HostTensor &tensor,
+                              std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return fail(path, std::string("cannot read: ") + std::strerror(errno),
+                error);
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  bool npy = (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) ||
+             bytes.compare(0, 6, "\x93NUMPY") == 0;
+  return npy ? readNpy(path, bytes, tensor, error)
+             : readTensorProto(path, bytes, tensor, error);
 }
 
-llvm::Error mlc::run::writeNpy(llvm::StringRef path, const HostTensor &tensor) {
+bool mlc::run::writeNpy(const std::string &path, const HostTensor &tensor,
+                        std::string &error) {
   std::string shape = "(";
   for (int64_t d : tensor.shape)
     shape += std::to_string(d) + ",";
@@ -300,14 +306,16 @@ llvm::Error mlc::run::writeNpy(llvm::StringRef path, const HostTensor &tensor) {
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail(path, "cannot write: " + ec.message());
+  std::ofstream os(path, std::ios::binary);
+  if (!os)
+    return fail(path, std::string("cannot write: ") + std::strerror(errno),
+                error);
   os << "\x93NUMPY" << '\x01' << '\x00';
   os << static_cast<char>(header.size() & 0xff)
      << static_cast<char>((header.size() >> 8) & 0xff);
   os << header;
   os.write(tensor.data.data(), tensor.data.size());
-  return llvm::Error::success();
+  if (!os)
+    return fail(path, "cannot write", error);
+  return true;
 }

@@ -14,10 +14,7 @@
 #ifndef MLC_TOOLS_MLC_RUN_TENSORFILES_H
 #define MLC_TOOLS_MLC_RUN_TENSORFILES_H
 
-#include "mlc/Target/CPU/ModelABI.h"
-
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
+#include "mlc-runtime/ModelSignature.h"
 
 #include <string>
 #include <vector>
@@ -31,11 +28,14 @@ struct HostTensor {
   std::vector<char> data;
 };
 
-/// Reads `path` as `.npy` (by extension) or as a TensorProto otherwise.
-llvm::Expected<HostTensor> readTensorFile(llvm::StringRef path);
+/// Reads `path` as `.npy` (by extension or magic) or as a TensorProto
+/// otherwise. On failure returns false with the reason in `error`.
+bool readTensorFile(const std::string &path, HostTensor &tensor,
+                    std::string &error);
 
 /// Writes `tensor` as a version 1.0 `.npy` file.
-llvm::Error writeNpy(llvm::StringRef path, const HostTensor &tensor);
+bool writeNpy(const std::string &path, const HostTensor &tensor,
+              std::string &error);
 
 /// `[1, 3, 224, 224]`.
 std::string formatShape(const std::vector<int64_t> &shape);

@@ -16,321 +16,332 @@
 // OUTDIR/outputs.json. A library compiled with --weights=external reads its
 // weights from the file named in its metadata, next to the library.
 //
+// It uses the runtime (mlc-runtime/Model.h) and the C++ standard library
+// only: nothing from MLIR or LLVM. ONNX models are compiled by running the
+// mlc-compile next to it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorFiles.h"
 
-#include "mlc/Target/CPU/ModelABI.h"
+#include "mlc-runtime/Model.h"
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <memory>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 using namespace mlc;
-namespace cl = llvm::cl;
+namespace fs = std::filesystem;
 
 namespace {
-cl::OptionCategory category("mlc-run options");
-cl::opt<std::string> modelPath(cl::Positional,
-                               cl::desc("<model.so | model.onnx>"),
-                               cl::Required, cl::cat(category));
-cl::list<std::string>
-    inputFiles("i",
-               cl::desc("An input: a .npy file or an ONNX TensorProto .pb "
-                        "file, in graph input order, or NAME=FILE"),
-               cl::value_desc("[name=]file"), cl::cat(category));
-cl::opt<std::string>
-    outputDir("o",
-              cl::desc("Write output_<k>.npy and outputs.json into this "
-                       "directory (created if missing)"),
-              cl::value_desc("dir"), cl::cat(category));
-cl::opt<unsigned> benchIterations(
-    "bench",
-    cl::desc("Time N runs after the warm-up and print median_ms and p90_ms"),
-    cl::value_desc("N"), cl::init(0), cl::cat(category));
-cl::opt<unsigned> warmupIterations("warmup",
-                                   cl::desc("Untimed runs before --bench"),
-                                   cl::value_desc("N"), cl::init(3),
-                                   cl::cat(category));
-cl::list<std::string>
-    shapes("shape", cl::desc("With MODEL.onnx: passed to mlc-compile"),
-           cl::value_desc("name=shape"), cl::cat(category));
-cl::list<std::string>
-    dims("dim", cl::desc("With MODEL.onnx: passed to mlc-compile"),
-         cl::value_desc("name=N"), cl::cat(category));
+/// The command line.
+struct Options {
+  std::string modelPath;
+  std::vector<std::string> inputFiles;
+  std::string outputDir;
+  unsigned benchIterations = 0;
+  unsigned warmupIterations = 3;
+  unsigned threads = 0;
+  std::vector<std::string> shapes;
+  std::vector<std::string> dims;
+  std::string weightsFile;
+};
 
-cl::opt<std::string> weightsFile(
-    "weights",
-    cl::desc("For a library compiled with --weights=external: its weights "
-             "file (default: the file its metadata names, next to the "
-             "library)"),
-    cl::value_desc("file"), cl::cat(category));
+constexpr const char *kUsage = R"(OVERVIEW: mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile and run MODEL.onnx
 
-using RunFn = int32_t (*)(void *, const void *const *, void *const *);
-using RunWithWeightsFn = int32_t (*)(const void *, void *, const void *const *,
-                                     void *const *);
+USAGE: mlc-run <model.so | model.onnx> [options]
 
-int error(const llvm::Twine &message) {
-  llvm::errs() << "mlc-run: error: " << message << "\n";
+OPTIONS:
+  -i [NAME=]FILE    An input: a .npy file or an ONNX TensorProto .pb file, in
+                    graph input order, or NAME=FILE; repeatable
+  -o DIR            Write output_<k>.npy and outputs.json into this directory
+                    (created if missing)
+  --bench N         Time N runs after the warm-up and print median_ms and
+                    p90_ms
+  --warmup N        Untimed runs before --bench (default 3)
+  --threads N       Threads a run may use, exported as OMP_NUM_THREADS (and
+                    MLC_NUM_THREADS) to the model's OpenMP runtime; 0
+                    (default) leaves the runtime's choice: OMP_NUM_THREADS if
+                    set, else one thread per core. Models compiled with
+                    --parallel=false always run on one thread
+  --weights FILE    For a library compiled with --weights=external: its
+                    weights file (default: the file its metadata names, next
+                    to the library)
+  --shape NAME=AxB  With MODEL.onnx: passed to mlc-compile; repeatable
+  --dim NAME=N      With MODEL.onnx: passed to mlc-compile; repeatable
+  --help            Print this text
+)";
+
+int error(const std::string &message) {
+  std::cerr << "mlc-run: error: " << message << "\n";
   return 1;
+}
+
+/// Parses a count for `flag`.
+bool parseCount(const std::string &flag, const std::string &text,
+                unsigned &value, std::string &message) {
+  if (text.empty() || text.size() > 9 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    message = "--" + flag + " takes a non-negative integer, not '" + text + "'";
+    return false;
+  }
+  value = static_cast<unsigned>(std::stoul(text));
+  return true;
+}
+
+/// Parses argv. Flags take their value as the next argument or after '=';
+/// one or two leading dashes are the same.
+bool parseOptions(int argc, char **argv, Options &options, bool &help,
+                  std::string &message) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      if (!options.modelPath.empty()) {
+        message = "more than one model given: '" + options.modelPath +
+                  "' and '" + arg + "'";
+        return false;
+      }
+      options.modelPath = arg;
+      continue;
+    }
+    std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
+    std::optional<std::string> value;
+    if (size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (name == "help" || name == "h") {
+      help = true;
+      return true;
+    }
+    static const char *const kValued[] = {"i",     "o",   "bench", "warmup",
+                                          "threads", "shape", "dim", "weights"};
+    if (std::find(std::begin(kValued), std::end(kValued), name) ==
+        std::end(kValued)) {
+      message = "unknown option '" + arg + "' (see --help)";
+      return false;
+    }
+    if (!value) {
+      if (i + 1 >= argc) {
+        message = "option '" + arg + "' needs a value";
+        return false;
+      }
+      value = argv[++i];
+    }
+    if (name == "i")
+      options.inputFiles.push_back(*value);
+    else if (name == "o")
+      options.outputDir = *value;
+    else if (name == "shape")
+      options.shapes.push_back(*value);
+    else if (name == "dim")
+      options.dims.push_back(*value);
+    else if (name == "weights")
+      options.weightsFile = *value;
+    else if (!parseCount(name, *value,
+                         name == "bench"    ? options.benchIterations
+                         : name == "warmup" ? options.warmupIterations
+                                            : options.threads,
+                         message))
+      return false;
+  }
+  if (options.modelPath.empty()) {
+    message = "no model given (see --help)";
+    return false;
+  }
+  return true;
 }
 
 /// Compiles `onnx` to a shared library in `dir` with the mlc-compile next to
 /// this executable.
-llvm::Expected<std::string> compileModel(llvm::StringRef onnx,
-                                         llvm::StringRef dir,
-                                         const char *argv0) {
-  std::string self = llvm::sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&compileModel));
-  llvm::SmallString<256> compiler(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(compiler, "mlc-compile");
-  if (!llvm::sys::fs::can_execute(compiler))
-    return llvm::createStringError("cannot find mlc-compile next to mlc-run "
-                                   "(looked for " +
-                                   compiler.str() + ")");
-  llvm::SmallString<256> library(dir);
-  llvm::sys::path::append(library, "model.so");
+bool compileModel(const Options &options, const fs::path &dir,
+                  std::string &library, std::string &message) {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  fs::path compiler = self.parent_path() / "mlc-compile";
+  if (ec || access(compiler.c_str(), X_OK) != 0) {
+    message = "cannot find mlc-compile next to mlc-run (looked for " +
+              compiler.string() + ")";
+    return false;
+  }
+  library = (dir / "model.so").string();
   // The library runs here and now: compile for this machine's CPU.
-  std::vector<std::string> args{compiler.str().str(), onnx.str(), "-o",
-                                library.str().str(), "--mcpu=native"};
-  for (const std::string &s : shapes)
+  std::vector<std::string> args{compiler.string(), options.modelPath, "-o",
+                                library, "--mcpu=native"};
+  for (const std::string &s : options.shapes)
     args.push_back("--shape=" + s);
-  for (const std::string &d : dims)
+  for (const std::string &d : options.dims)
     args.push_back("--dim=" + d);
-  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(compiler, argRefs, std::nullopt, {}, 0, 0,
-                                     &message);
-  if (rc != 0)
-    return llvm::createStringError(
-        "compiling " + onnx.str() + " failed" +
-        (message.empty() ? std::string() : ": " + message));
-  return library.str().str();
-}
-
-/// Maps the weights file of `library` and checks that it belongs to it.
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-loadWeights(llvm::StringRef library, const abi::ExternalWeights &weights) {
-  llvm::SmallString<256> path(weightsFile);
-  if (path.empty()) {
-    path = llvm::sys::path::parent_path(library);
-    llvm::sys::path::append(path, weights.file);
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (int rc = posix_spawn(&pid, compiler.c_str(), nullptr, nullptr,
+                           argv.data(), environ)) {
+    message = "cannot run " + compiler.string() + ": " + std::strerror(rc);
+    return false;
   }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false,
-                                  /*IsVolatile=*/false,
-                                  llvm::Align(abi::kWeightsAlignment));
-  if (!buffer)
-    return llvm::createStringError(
-        "cannot read the weights of " + library.str() + " from " +
-        path.str().str() + ": " + buffer.getError().message() +
-        " (it was compiled with --weights=external; pass --weights FILE)");
-  int64_t size = (*buffer)->getBufferSize();
-  if (size != weights.size)
-    return llvm::createStringError(
-        "weights file " + path.str().str() + " has " + std::to_string(size) +
-        " bytes; " + library.str() + " needs " + std::to_string(weights.size));
-  if (abi::hashWeights(llvm::ArrayRef<char>((*buffer)->getBufferStart(),
-                                            size)) != weights.hash)
-    return llvm::createStringError("weights file " + path.str().str() +
-                                   " does not belong to " + library.str() +
-                                   " (checksum differs)");
-  return std::move(*buffer);
-}
-
-/// Aligned, zero-initialized memory.
-struct AlignedBuffer {
-  explicit AlignedBuffer(int64_t size)
-      : data(static_cast<char *>(std::aligned_alloc(
-            abi::kArenaAlignment,
-            std::max<int64_t>(llvm::alignTo(size, abi::kArenaAlignment),
-                              abi::kArenaAlignment)))) {
-    if (data)
-      std::fill(data, data + size, 0);
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    message = "compiling " + options.modelPath + " failed";
+    return false;
   }
-  ~AlignedBuffer() { std::free(data); }
-  char *data;
-};
+  return true;
+}
 
 /// Matches the -i arguments to the model's inputs and checks them.
-llvm::Expected<std::vector<run::HostTensor>>
-loadInputs(const abi::ModelSignature &signature) {
+bool loadInputs(const Options &options, const abi::ModelSignature &signature,
+                std::vector<run::HostTensor> &inputs, std::string &message) {
   std::vector<std::optional<run::HostTensor>> bound(signature.inputs.size());
   std::vector<std::string> files(signature.inputs.size());
-  unsigned next = 0;
-  for (const std::string &arg : inputFiles) {
-    unsigned index = next;
+  size_t next = 0;
+  for (const std::string &arg : options.inputFiles) {
+    size_t index = next;
     std::string file = arg;
-    std::pair<llvm::StringRef, llvm::StringRef> parts =
-        llvm::StringRef(arg).split('=');
-    llvm::StringRef name = parts.first, rest = parts.second;
-    if (!rest.empty()) {
-      auto it = llvm::find_if(signature.inputs, [&](const auto &t) {
-        return t.name == name;
-      });
+    if (size_t eq = arg.find('='); eq != std::string::npos && eq + 1 < arg.size()) {
+      std::string name = arg.substr(0, eq);
+      auto it = std::find_if(
+          signature.inputs.begin(), signature.inputs.end(),
+          [&](const abi::TensorSignature &t) { return t.name == name; });
       if (it != signature.inputs.end()) {
         index = it - signature.inputs.begin();
-        file = rest.str();
+        file = arg.substr(eq + 1);
       }
     }
     if (index == next)
       ++next;
-    if (index >= signature.inputs.size())
-      return llvm::createStringError(
-          "too many inputs: the model takes " +
-          std::to_string(signature.inputs.size()) + " (" + file + ")");
-    if (bound[index])
-      return llvm::createStringError("input '" + signature.inputs[index].name +
-                                     "' is given twice");
-    llvm::Expected<run::HostTensor> tensor = run::readTensorFile(file);
-    if (!tensor)
-      return tensor.takeError();
-    bound[index] = std::move(*tensor);
+    if (index >= signature.inputs.size()) {
+      message = "too many inputs: the model takes " +
+                std::to_string(signature.inputs.size()) + " (" + file + ")";
+      return false;
+    }
+    if (bound[index]) {
+      message = "input '" + signature.inputs[index].name + "' is given twice";
+      return false;
+    }
+    run::HostTensor tensor;
+    if (!run::readTensorFile(file, tensor, message))
+      return false;
+    bound[index] = std::move(tensor);
     files[index] = file;
   }
-  std::vector<run::HostTensor> inputs;
-  for (auto [i, expected] : llvm::enumerate(signature.inputs)) {
-    if (!bound[i])
-      return llvm::createStringError(
-          "missing input " + std::to_string(i) + " '" + expected.name +
-          "' (" + abi::getDTypeName(expected.dtype).str() + " " +
-          run::formatShape(expected.shape) + ")");
+  auto describe = [](abi::DType dtype, const std::vector<int64_t> &shape) {
+    return std::string(abi::getDTypeName(dtype)) + " " +
+           run::formatShape(shape);
+  };
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    const abi::TensorSignature &expected = signature.inputs[i];
+    if (!bound[i]) {
+      message = "missing input " + std::to_string(i) + " '" + expected.name +
+                "' (" + describe(expected.dtype, expected.shape) + ")";
+      return false;
+    }
     const run::HostTensor &got = *bound[i];
-    if (got.dtype != expected.dtype || got.shape != expected.shape)
-      return llvm::createStringError(
-          "input " + std::to_string(i) + " '" + expected.name + "' from " +
-          files[i] + " is " + abi::getDTypeName(got.dtype).str() + " " +
-          run::formatShape(got.shape) + "; the model needs " +
-          abi::getDTypeName(expected.dtype).str() + " " +
-          run::formatShape(expected.shape));
+    if (got.dtype != expected.dtype || got.shape != expected.shape) {
+      message = "input " + std::to_string(i) + " '" + expected.name +
+                "' from " + files[i] + " is " + describe(got.dtype, got.shape) +
+                "; the model needs " + describe(expected.dtype, expected.shape);
+      return false;
+    }
     inputs.push_back(std::move(*bound[i]));
   }
-  return inputs;
+  return true;
 }
 
-llvm::Error writeOutputs(const abi::ModelSignature &signature,
-                         const std::vector<run::HostTensor> &outputs) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-    return llvm::createStringError("cannot create " + outputDir + ": " +
-                                   ec.message());
-  llvm::json::Array entries;
-  for (auto [k, t] : llvm::enumerate(outputs)) {
-    std::string file = "output_" + std::to_string(k) + ".npy";
-    llvm::SmallString<256> path(outputDir);
-    llvm::sys::path::append(path, file);
-    if (llvm::Error err = run::writeNpy(path, t))
-      return err;
-    llvm::json::Array shape;
-    for (int64_t d : t.shape)
-      shape.push_back(d);
-    entries.push_back(llvm::json::Object{
-        {"index", static_cast<int64_t>(k)},
-        {"name", signature.outputs[k].name},
-        {"dtype", abi::getDTypeName(t.dtype)},
-        {"shape", std::move(shape)},
-        {"file", file},
-    });
-  }
-  llvm::SmallString<256> path(outputDir);
-  llvm::sys::path::append(path, "outputs.json");
+bool writeOutputs(const std::string &outputDir,
+                  const abi::ModelSignature &signature,
+                  const std::vector<run::HostTensor> &outputs,
+                  std::string &message) {
   std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return llvm::createStringError("cannot write " + path.str().str() + ": " +
-                                   ec.message());
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"model", signature.name},
-                                   {"outputs", std::move(entries)}}))
+  fs::create_directories(outputDir, ec);
+  if (ec) {
+    message = "cannot create " + outputDir + ": " + ec.message();
+    return false;
+  }
+  nlohmann::json entries = nlohmann::json::array();
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const run::HostTensor &t = outputs[k];
+    std::string file = "output_" + std::to_string(k) + ".npy";
+    if (!run::writeNpy((fs::path(outputDir) / file).string(), t, message))
+      return false;
+    entries.push_back({{"index", k},
+                       {"name", signature.outputs[k].name},
+                       {"dtype", std::string(abi::getDTypeName(t.dtype))},
+                       {"shape", t.shape},
+                       {"file", file}});
+  }
+  fs::path path = fs::path(outputDir) / "outputs.json";
+  std::ofstream os(path);
+  nlohmann::json root{{"model", signature.name}, {"outputs", entries}};
+  os << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
      << "\n";
-  return llvm::Error::success();
+  if (!os) {
+    message = "cannot write " + path.string();
+    return false;
+  }
+  return true;
 }
 
-int runMain(const char *argv0, unsigned threads) {
-  // An ONNX model is compiled to a temporary shared library first.
-  std::string library = modelPath;
-  llvm::SmallString<128> tempDir;
-  if (llvm::sys::path::extension(modelPath) == ".onnx") {
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueDirectory("mlc-run", tempDir))
-      return error("cannot create a temporary directory: " + ec.message());
-    llvm::Expected<std::string> compiled =
-        compileModel(modelPath, tempDir, argv0);
-    if (!compiled)
-      return error(llvm::toString(compiled.takeError()));
-    library = *compiled;
+/// Removes a temporary directory when it goes out of scope.
+struct TempDir {
+  fs::path path;
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty())
+      fs::remove_all(path, ec);
   }
-  llvm::scope_exit cleanup([&] {
-    if (!tempDir.empty())
-      llvm::sys::fs::remove_directories(tempDir);
-  });
+};
+
+int runMain(const Options &options) {
+  // An ONNX model is compiled to a temporary shared library first.
+  std::string library = options.modelPath;
+  std::string message;
+  TempDir tempDir;
+  if (fs::path(library).extension() == ".onnx") {
+    std::string pattern =
+        (fs::temp_directory_path() / "mlc-run-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+      return error(std::string("cannot create a temporary directory: ") +
+                   std::strerror(errno));
+    tempDir.path = pattern;
+    if (!compileModel(options, tempDir.path, library, message))
+      return error(message);
+  }
 
   // The OpenMP runtime reads its thread count when the first parallel loop
   // starts; set it before the library can run anything.
-  if (threads > 0) {
-    std::string threadCount = std::to_string(threads);
+  if (options.threads > 0) {
+    std::string threadCount = std::to_string(options.threads);
     ::setenv("MLC_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
     ::setenv("OMP_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
   }
 
-  // dlopen searches the library path for a name without a slash; the
-  // argument is a file, so make it a path.
-  std::string loadPath =
-      library.find('/') == std::string::npos ? "./" + library : library;
-  std::string loadError;
-  llvm::sys::DynamicLibrary lib = llvm::sys::DynamicLibrary::getLibrary(
-      loadPath.c_str(), &loadError);
-  if (!lib.isValid())
-    return error("cannot load " + library + ": " + loadError);
-  auto *metadata = static_cast<const char *>(
-      lib.getAddressOfSymbol(abi::kSharedMetadataSymbol.data()));
-  if (!metadata)
-    return error(library + " is not a model library made by mlc-compile -o "
-                           "MODEL.so (no " +
-                 abi::kSharedMetadataSymbol + ")");
-  llvm::Expected<abi::ModelSignature> signature =
-      abi::parseModelSignature(metadata);
-  if (!signature)
-    return error(library + ": " + llvm::toString(signature.takeError()));
-  llvm::StringRef runSymbol = signature->weights
-                                  ? abi::kSharedRunWithWeightsSymbol
-                                  : abi::kSharedRunSymbol;
-  void *runAddress = lib.getAddressOfSymbol(runSymbol.data());
-  if (!runAddress)
-    return error(library + " is not a model library made by mlc-compile -o "
-                           "MODEL.so (no " +
-                 runSymbol + ")");
-  std::unique_ptr<llvm::MemoryBuffer> weights;
-  if (signature->weights) {
-    auto loaded = loadWeights(loadPath, *signature->weights);
-    if (!loaded)
-      return error(llvm::toString(loaded.takeError()));
-    weights = std::move(*loaded);
-  } else if (!weightsFile.empty()) {
-    return error(library + " has its weights inside; --weights is only for "
-                           "libraries compiled with --weights=external");
-  }
+  std::unique_ptr<runtime::Model> model =
+      runtime::Model::load(library, options.weightsFile, message);
+  if (!model)
+    return error(message);
+  const abi::ModelSignature &signature = model->getSignature();
 
-  llvm::Expected<std::vector<run::HostTensor>> inputs = loadInputs(*signature);
-  if (!inputs)
-    return error(llvm::toString(inputs.takeError()));
+  std::vector<run::HostTensor> inputs;
+  if (!loadInputs(options, signature, inputs, message))
+    return error(message);
 
   std::vector<run::HostTensor> outputs;
-  for (const abi::TensorSignature &t : signature->outputs) {
+  for (const abi::TensorSignature &t : signature.outputs) {
     run::HostTensor out;
     out.dtype = t.dtype;
     out.shape = t.shape;
@@ -339,33 +350,22 @@ int runMain(const char *argv0, unsigned threads) {
     outputs.push_back(std::move(out));
   }
   std::vector<const void *> inputPtrs;
-  for (run::HostTensor &t : *inputs) {
+  for (run::HostTensor &t : inputs) {
     t.data.resize(t.data.size() + abi::getDTypeSize(t.dtype));
     inputPtrs.push_back(t.data.data());
   }
   std::vector<void *> outputPtrs;
   for (run::HostTensor &t : outputs)
     outputPtrs.push_back(t.data.data());
-  AlignedBuffer arena(signature->arenaSize);
-  if (!arena.data)
-    return error("cannot allocate the " +
-                 std::to_string(signature->arenaSize) + "-byte arena");
 
-  auto runOnce = [&]() -> int32_t {
-    if (weights)
-      return reinterpret_cast<RunWithWeightsFn>(runAddress)(
-          weights->getBufferStart(), arena.data, inputPtrs.data(),
-          outputPtrs.data());
-    return reinterpret_cast<RunFn>(runAddress)(arena.data, inputPtrs.data(),
-                                               outputPtrs.data());
-  };
+  auto runOnce = [&] { return model->run(inputPtrs.data(), outputPtrs.data()); };
   if (int32_t rc = runOnce())
     return error("the model returned error code " + std::to_string(rc));
-  if (benchIterations > 0) {
-    for (unsigned i = 0; i < warmupIterations; ++i)
+  if (options.benchIterations > 0) {
+    for (unsigned i = 0; i < options.warmupIterations; ++i)
       runOnce();
     std::vector<double> times;
-    for (unsigned i = 0; i < benchIterations; ++i) {
+    for (unsigned i = 0; i < options.benchIterations; ++i) {
       auto start = std::chrono::steady_clock::now();
       runOnce();
       auto end = std::chrono::steady_clock::now();
@@ -373,50 +373,40 @@ int runMain(const char *argv0, unsigned threads) {
           std::chrono::duration<double, std::milli>(end - start).count());
     }
     std::sort(times.begin(), times.end());
-    double median = times.size() % 2
-                        ? times[times.size() / 2]
-                        : (times[times.size() / 2 - 1] + times[times.size() / 2]) /
-                              2;
+    double median =
+        times.size() % 2
+            ? times[times.size() / 2]
+            : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
     size_t p90 = std::min(times.size() - 1,
                           static_cast<size_t>(0.9 * (times.size() - 1) + 0.5));
-    llvm::outs() << "iterations: " << benchIterations << "\n"
-                 << llvm::formatv("median_ms: {0:F6}\n", median)
-                 << llvm::formatv("p90_ms: {0:F6}\n", times[p90]);
+    std::printf("iterations: %u\nmedian_ms: %.6f\np90_ms: %.6f\n",
+                options.benchIterations, median, times[p90]);
   }
   for (run::HostTensor &t : outputs)
     t.data.resize(t.data.size() - abi::getDTypeSize(t.dtype));
-  if (!outputDir.empty()) {
-    if (llvm::Error err = writeOutputs(*signature, outputs))
-      return error(llvm::toString(std::move(err)));
-  } else if (benchIterations == 0) {
-    for (auto [k, t] : llvm::enumerate(outputs))
-      llvm::outs() << "output " << k << " '" << signature->outputs[k].name
-                   << "': " << abi::getDTypeName(t.dtype) << " "
-                   << run::formatShape(t.shape) << " (use -o DIR to save)\n";
+  if (!options.outputDir.empty()) {
+    if (!writeOutputs(options.outputDir, signature, outputs, message))
+      return error(message);
+  } else if (options.benchIterations == 0) {
+    for (size_t k = 0; k < outputs.size(); ++k)
+      std::cout << "output " << k << " '" << signature.outputs[k].name
+                << "': " << abi::getDTypeName(outputs[k].dtype) << " "
+                << run::formatShape(outputs[k].shape)
+                << " (use -o DIR to save)\n";
   }
   return 0;
 }
 } // namespace
 
 int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  // libLLVM registers an option named "threads" of its own; rename it so
-  // that --threads is ours.
-  auto &registered = cl::getRegisteredOptions();
-  if (auto it = registered.find("threads"); it != registered.end())
-    it->second->setArgStr("llvm-threads");
-  cl::opt<unsigned> threads(
-      "threads",
-      cl::desc("Threads a run may use, exported as OMP_NUM_THREADS (and "
-               "MLC_NUM_THREADS) to the model's OpenMP runtime; 0 (default) "
-               "leaves the runtime's choice: OMP_NUM_THREADS if set, else "
-               "one thread per core. Models compiled with --parallel=false "
-               "always run on one thread"),
-      cl::value_desc("N"), cl::init(0), cl::cat(category));
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile "
-      "and run MODEL.onnx\n");
-  return runMain(argv[0], threads);
+  Options options;
+  bool help = false;
+  std::string message;
+  if (!parseOptions(argc, argv, options, help, message))
+    return error(message);
+  if (help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  return runMain(options);
 }

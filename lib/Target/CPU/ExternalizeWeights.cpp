@@ -72,7 +72,7 @@ struct CPUExternalizeWeightsPass
     std::fill(data.begin(), data.end(), 0);
     for (auto &[name, placement] : placements)
       llvm::copy(placement.bytes, data.begin() + placement.offset);
-    uint64_t hash = mlc::abi::hashWeights(data.take_front(size));
+    uint64_t hash = mlc::abi::hashWeights(data.data(), size);
 
     Type i8 = IntegerType::get(ctx, 8);
     auto weightsType = MemRefType::get({size}, i8);

@@ -9,93 +9,10 @@
 #include "mlc/Target/CPU/ModelABI.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
 using namespace mlc::abi;
-
-llvm::StringRef mlc::abi::getDTypeName(DType type) {
-  switch (type) {
-  case DType::Float32:
-    return "float32";
-  case DType::UInt8:
-    return "uint8";
-  case DType::Int8:
-    return "int8";
-  case DType::UInt16:
-    return "uint16";
-  case DType::Int16:
-    return "int16";
-  case DType::Int32:
-    return "int32";
-  case DType::Int64:
-    return "int64";
-  case DType::Bool:
-    return "bool";
-  case DType::Float16:
-    return "float16";
-  case DType::Float64:
-    return "float64";
-  case DType::UInt32:
-    return "uint32";
-  case DType::UInt64:
-    return "uint64";
-  case DType::BFloat16:
-    return "bfloat16";
-  }
-  return "unknown";
-}
-
-std::optional<DType> mlc::abi::parseDTypeName(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<DType>>(name)
-      .Case("float32", DType::Float32)
-      .Case("uint8", DType::UInt8)
-      .Case("int8", DType::Int8)
-      .Case("uint16", DType::UInt16)
-      .Case("int16", DType::Int16)
-      .Case("int32", DType::Int32)
-      .Case("int64", DType::Int64)
-      .Case("bool", DType::Bool)
-      .Case("float16", DType::Float16)
-      .Case("float64", DType::Float64)
-      .Case("uint32", DType::UInt32)
-      .Case("uint64", DType::UInt64)
-      .Case("bfloat16", DType::BFloat16)
-      .Default(std::nullopt);
-}
-
-unsigned mlc::abi::getDTypeSize(DType type) {
-  switch (type) {
-  case DType::UInt8:
-  case DType::Int8:
-  case DType::Bool:
-    return 1;
-  case DType::UInt16:
-  case DType::Int16:
-  case DType::Float16:
-  case DType::BFloat16:
-    return 2;
-  case DType::Float32:
-  case DType::Int32:
-  case DType::UInt32:
-    return 4;
-  case DType::Int64:
-  case DType::Float64:
-  case DType::UInt64:
-    return 8;
-  }
-  return 1;
-}
-
-uint64_t mlc::abi::hashWeights(llvm::ArrayRef<char> bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (char c : bytes) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
 
 /// The hash as JSON and header text: 16 hex digits.
 static std::string formatHash(uint64_t hash) {
@@ -103,13 +20,6 @@ static std::string formatHash(uint64_t hash) {
   llvm::raw_string_ostream os(text);
   os << llvm::format_hex_no_prefix(hash, 16);
   return text;
-}
-
-int64_t TensorSignature::getNumElements() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
 }
 
 //===----------------------------------------------------------------------===//
@@ -124,7 +34,7 @@ static llvm::json::Array toJSON(const std::vector<TensorSignature> &tensors) {
       shape.push_back(d);
     array.push_back(llvm::json::Object{
         {"name", t.name},
-        {"dtype", getDTypeName(t.dtype)},
+        {"dtype", llvm::StringRef(getDTypeName(t.dtype))},
         {"shape", std::move(shape)},
     });
   }
@@ -158,83 +68,13 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
   return text;
 }
 
-static llvm::Error parseTensors(const llvm::json::Array *array,
-                                llvm::StringRef what,
-                                std::vector<TensorSignature> &out) {
-  if (!array)
-    return llvm::createStringError("model metadata has no '%s' list",
-                                   what.str().c_str());
-  for (const llvm::json::Value &value : *array) {
-    const llvm::json::Object *object = value.getAsObject();
-    std::optional<llvm::StringRef> name =
-        object ? object->getString("name") : std::nullopt;
-    std::optional<llvm::StringRef> dtype =
-        object ? object->getString("dtype") : std::nullopt;
-    const llvm::json::Array *shape =
-        object ? object->getArray("shape") : nullptr;
-    std::optional<DType> type = dtype ? parseDTypeName(*dtype) : std::nullopt;
-    if (!name || !type || !shape)
-      return llvm::createStringError("malformed %s entry in model metadata",
-                                     what.str().c_str());
-    TensorSignature t{name->str(), *type, {}};
-    for (const llvm::json::Value &d : *shape) {
-      std::optional<int64_t> dim = d.getAsInteger();
-      if (!dim || *dim < 0)
-        return llvm::createStringError("bad dimension of %s '%s'",
-                                       what.str().c_str(), t.name.c_str());
-      t.shape.push_back(*dim);
-    }
-    out.push_back(std::move(t));
-  }
-  return llvm::Error::success();
-}
-
 llvm::Expected<ModelSignature>
 mlc::abi::parseModelSignature(llvm::StringRef json) {
-  llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
-  if (!value)
-    return value.takeError();
-  const llvm::json::Object *root = value->getAsObject();
-  if (!root)
-    return llvm::createStringError("model metadata is not a JSON object");
   ModelSignature signature;
-  if (std::optional<llvm::StringRef> name = root->getString("name"))
-    signature.name = name->str();
-  std::optional<int64_t> arena = root->getInteger("arena_size");
-  if (!arena || *arena < 0)
-    return llvm::createStringError("model metadata has no arena_size");
-  signature.arenaSize = *arena;
-  if (llvm::Error err =
-          parseTensors(root->getArray("inputs"), "inputs", signature.inputs))
-    return std::move(err);
-  if (llvm::Error err =
-          parseTensors(root->getArray("outputs"), "outputs", signature.outputs))
-    return std::move(err);
-  if (const llvm::json::Value *value = root->get("weights")) {
-    const llvm::json::Object *w = value->getAsObject();
-    std::optional<llvm::StringRef> file = w ? w->getString("file") : std::nullopt;
-    std::optional<int64_t> size = w ? w->getInteger("size") : std::nullopt;
-    std::optional<llvm::StringRef> hash =
-        w ? w->getString("fnv1a64") : std::nullopt;
-    ExternalWeights weights;
-    if (!file || !size || *size < 0 || !hash ||
-        hash->getAsInteger(16, weights.hash))
-      return llvm::createStringError("malformed 'weights' in model metadata");
-    weights.file = file->str();
-    weights.size = *size;
-    signature.weights = std::move(weights);
-  }
-  if (const llvm::json::Value *value = root->get("target")) {
-    const llvm::json::Object *t = value->getAsObject();
-    std::optional<llvm::StringRef> triple =
-        t ? t->getString("triple") : std::nullopt;
-    std::optional<llvm::StringRef> cpu = t ? t->getString("cpu") : std::nullopt;
-    std::optional<llvm::StringRef> features =
-        t ? t->getString("features") : std::nullopt;
-    if (!triple || !cpu || !features)
-      return llvm::createStringError("malformed 'target' in model metadata");
-    signature.target = CodeTarget{triple->str(), cpu->str(), features->str()};
-  }
+  std::string error;
+  if (!parseModelSignature(std::string_view(json.data(), json.size()),
+                           signature, error))
+    return llvm::createStringError(error);
   return signature;
 }
 

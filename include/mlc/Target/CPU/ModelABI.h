@@ -6,140 +6,27 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A compiled model `P` exports
-//
-//   int32_t P_run(void *arena, const void *const *inputs,
-//                 void *const *outputs);
-//   extern const char P_metadata[];   /* JSON: see ModelSignature */
-//
-// or, with the weights in a file beside the object (`--weights=external`),
-//
-//   int32_t P_run_with_weights(const void *weights, void *arena,
-//                              const void *const *inputs,
-//                              void *const *outputs);
-//
-// `inputs` and `outputs` are arrays of pointers to dense row-major buffers
-// in graph order; `arena` is a caller-owned, 64-byte aligned scratch buffer
-// of `arena_size` bytes that holds every activation (the static memory plan;
-// nothing is allocated during a run). This file describes that ABI for the
-// compiler (header writer) and for loaders (mlc-run): it depends on LLVM's
-// Support library only.
+// The compiler's side of the compiled model's C ABI (described in
+// mlc-runtime/ModelSignature.h, which the runtime shares): the metadata
+// JSON writer, a reader with LLVM's error type, and the C header writer.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLC_TARGET_CPU_MODELABI_H
 #define MLC_TARGET_CPU_MODELABI_H
 
+#include "mlc-runtime/ModelSignature.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
 namespace mlc::abi {
-
-/// Element types, numbered as ONNX's TensorProto.DataType.
-enum class DType : int32_t {
-  Float32 = 1,
-  UInt8 = 2,
-  Int8 = 3,
-  UInt16 = 4,
-  Int16 = 5,
-  Int32 = 6,
-  Int64 = 7,
-  Bool = 9,
-  Float16 = 10,
-  Float64 = 11,
-  UInt32 = 12,
-  UInt64 = 13,
-  BFloat16 = 16,
-};
-
-/// numpy-style name (`float32`, `int64`, `bool`).
-llvm::StringRef getDTypeName(DType type);
-/// The inverse of getDTypeName.
-std::optional<DType> parseDTypeName(llvm::StringRef name);
-/// Bytes per element.
-unsigned getDTypeSize(DType type);
-
-/// One input or output of the model.
-struct TensorSignature {
-  /// The ONNX name, unchanged.
-  std::string name;
-  DType dtype = DType::Float32;
-  std::vector<int64_t> shape;
-
-  int64_t getNumElements() const;
-  int64_t getNumBytes() const { return getNumElements() * getDTypeSize(dtype); }
-};
-
-/// Weights kept in a file beside the object (`--weights=external`) rather
-/// than in it: the model then runs through `<name>_run_with_weights`, which
-/// takes the file's bytes (64-byte aligned) as its first argument.
-struct ExternalWeights {
-  /// File name the compiler wrote, without a directory: loaders look for it
-  /// next to the object or library.
-  std::string file;
-  /// Exact size of the file in bytes.
-  int64_t size = 0;
-  /// hashWeights() of the file's bytes, to catch a file that does not belong
-  /// to this object.
-  uint64_t hash = 0;
-};
-
-/// The machine code an object holds: it runs on CPUs of `triple` that have
-/// every feature of `cpu` and `features`.
-struct CodeTarget {
-  /// LLVM target triple (`x86_64-pc-linux-gnu`).
-  std::string triple;
-  /// LLVM CPU name (`znver4`); empty for the triple's baseline.
-  std::string cpu;
-  /// The features enabled beyond the CPU's, as LLVM spells them
-  /// (`+avx512f,+fma`), and any the user disabled (`-avx512f`).
-  std::string features;
-};
-
-/// Everything a caller needs to run a compiled model.
-struct ModelSignature {
-  /// The symbol prefix: the entry point is `<name>_run`.
-  std::string name;
-  /// Bytes of scratch memory a run needs (64-byte aligned).
-  int64_t arenaSize = 0;
-  std::vector<TensorSignature> inputs;
-  std::vector<TensorSignature> outputs;
-  /// The code runs parallel loops through the OpenMP runtime: programs
-  /// linking the object also link libomp.
-  bool usesOpenMP = false;
-  /// Set when the weights are not in the object.
-  std::optional<ExternalWeights> weights;
-  /// What the code was compiled for; unset before code generation.
-  std::optional<CodeTarget> target;
-};
-
-/// Alignment the arena and every buffer in it have.
-constexpr int64_t kArenaAlignment = 64;
-/// Alignment of an external weights buffer and of each tensor in it.
-constexpr int64_t kWeightsAlignment = 64;
-
-/// FNV-1a (64 bits) of `bytes`: the checksum of an external weights file.
-/// The model header carries the same function for C programs.
-uint64_t hashWeights(llvm::ArrayRef<char> bytes);
-
-/// Symbol names a shared library built with `--emit=shared` exports in
-/// addition to the prefixed ones, so loaders need not know the prefix.
-constexpr llvm::StringLiteral kSharedRunSymbol = "mlc_model_run";
-constexpr llvm::StringLiteral kSharedMetadataSymbol = "mlc_model_metadata";
-/// The entry point's name in a shared library whose weights are external.
-constexpr llvm::StringLiteral kSharedRunWithWeightsSymbol =
-    "mlc_model_run_with_weights";
 
 /// Serializes `signature` as the JSON stored in `<name>_metadata`.
 std::string toJSON(const ModelSignature &signature);
-/// Parses the JSON that toJSON wrote.
+/// Parses the JSON that toJSON wrote (the runtime's reader).
 llvm::Expected<ModelSignature> parseModelSignature(llvm::StringRef json);
 
 /// Writes the C header for the models of one object file. `source` is the

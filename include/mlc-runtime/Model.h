@@ -1,0 +1,69 @@
+//===- Model.h - Load and run a compiled model library ----------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The runtime loader: opens a shared library made by `mlc-compile -o
+// MODEL.so`, reads its metadata, maps its external weights (checking size
+// and checksum), owns the arena and runs the model. It uses the C library's
+// dlopen and nothing from MLIR or LLVM, so programs that only run models
+// (mlc-run, bindings, applications) stay small.
+//
+//   std::string error;
+//   auto model = mlc::runtime::Model::load("model.so", "", error);
+//   if (!model) { ... error ... }
+//   int32_t rc = model->run(inputs, outputs);   // pointer arrays, graph order
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_RUNTIME_MODEL_H
+#define MLC_RUNTIME_MODEL_H
+
+#include "mlc-runtime/ModelSignature.h"
+
+#include <memory>
+#include <string>
+
+namespace mlc::runtime {
+
+/// A loaded model library with its weights and arena.
+class Model {
+public:
+  ~Model();
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
+
+  /// Loads the library at `path` (a path, never searched for). A library
+  /// compiled with `--weights=external` reads `weightsPath`, or the file its
+  /// metadata names beside the library when that is empty. Returns null and
+  /// says why in `error`.
+  static std::unique_ptr<Model> load(const std::string &path,
+                                     const std::string &weightsPath,
+                                     std::string &error);
+
+  /// Names, dtypes and shapes of the inputs and outputs, the arena size.
+  const abi::ModelSignature &getSignature() const { return signature; }
+
+  /// Runs the model on dense row-major buffers in graph order: one pointer
+  /// per input and output, of the sizes the signature gives. Returns the
+  /// model's code: 0 on success.
+  int32_t run(const void *const *inputs, void *const *outputs);
+
+private:
+  Model() = default;
+
+  void *library = nullptr;
+  abi::ModelSignature signature;
+  void *entry = nullptr;
+  /// The external weights, 64-byte aligned; null when they are embedded.
+  char *weights = nullptr;
+  /// The arena, 64-byte aligned.
+  char *arena = nullptr;
+};
+
+} // namespace mlc::runtime
+
+#endif // MLC_RUNTIME_MODEL_H

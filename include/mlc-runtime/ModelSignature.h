@@ -1,0 +1,147 @@
+//===- ModelSignature.h - What a compiled model takes and returns -*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A compiled model `P` exports
+//
+//   int32_t P_run(void *arena, const void *const *inputs,
+//                 void *const *outputs);
+//   extern const char P_metadata[];   /* JSON: see ModelSignature */
+//
+// or, with the weights in a file beside the object (`--weights=external`),
+//
+//   int32_t P_run_with_weights(const void *weights, void *arena,
+//                              const void *const *inputs,
+//                              void *const *outputs);
+//
+// `inputs` and `outputs` are arrays of pointers to dense row-major buffers
+// in graph order; `arena` is a caller-owned, 64-byte aligned scratch buffer
+// of `arena_size` bytes that holds every activation (the static memory plan;
+// nothing is allocated during a run).
+//
+// This header describes that ABI with the C++ standard library only: the
+// runtime (mlc-run, loaders, bindings) and the compiler (which writes the
+// metadata and the header) share it, and the runtime links nothing from
+// MLIR or LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_RUNTIME_MODELSIGNATURE_H
+#define MLC_RUNTIME_MODELSIGNATURE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlc::abi {
+
+/// Element types, numbered as ONNX's TensorProto.DataType.
+enum class DType : int32_t {
+  Float32 = 1,
+  UInt8 = 2,
+  Int8 = 3,
+  UInt16 = 4,
+  Int16 = 5,
+  Int32 = 6,
+  Int64 = 7,
+  Bool = 9,
+  Float16 = 10,
+  Float64 = 11,
+  UInt32 = 12,
+  UInt64 = 13,
+  BFloat16 = 16,
+};
+
+/// numpy-style name (`float32`, `int64`, `bool`).
+std::string_view getDTypeName(DType type);
+/// The inverse of getDTypeName.
+std::optional<DType> parseDTypeName(std::string_view name);
+/// Bytes per element.
+unsigned getDTypeSize(DType type);
+
+/// One input or output of the model.
+struct TensorSignature {
+  /// The ONNX name, unchanged.
+  std::string name;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> shape;
+
+  int64_t getNumElements() const;
+  int64_t getNumBytes() const { return getNumElements() * getDTypeSize(dtype); }
+};
+
+/// Weights kept in a file beside the object (`--weights=external`) rather
+/// than in it: the model then runs through `<name>_run_with_weights`, which
+/// takes the file's bytes (64-byte aligned) as its first argument.
+struct ExternalWeights {
+  /// File name the compiler wrote, without a directory: loaders look for it
+  /// next to the object or library.
+  std::string file;
+  /// Exact size of the file in bytes.
+  int64_t size = 0;
+  /// hashWeights() of the file's bytes, to catch a file that does not belong
+  /// to this object.
+  uint64_t hash = 0;
+};
+
+/// The machine code an object holds: it runs on CPUs of `triple` that have
+/// every feature of `cpu` and `features`.
+struct CodeTarget {
+  /// LLVM target triple (`x86_64-pc-linux-gnu`).
+  std::string triple;
+  /// LLVM CPU name (`znver4`); empty for the triple's baseline.
+  std::string cpu;
+  /// The features enabled beyond the CPU's, as LLVM spells them
+  /// (`+avx512f,+fma`), and any the user disabled (`-avx512f`).
+  std::string features;
+};
+
+/// Everything a caller needs to run a compiled model.
+struct ModelSignature {
+  /// The symbol prefix: the entry point is `<name>_run`.
+  std::string name;
+  /// Bytes of scratch memory a run needs (64-byte aligned).
+  int64_t arenaSize = 0;
+  std::vector<TensorSignature> inputs;
+  std::vector<TensorSignature> outputs;
+  /// The code runs parallel loops through the OpenMP runtime: programs
+  /// linking the object also link libomp.
+  bool usesOpenMP = false;
+  /// Set when the weights are not in the object.
+  std::optional<ExternalWeights> weights;
+  /// What the code was compiled for; unset before code generation.
+  std::optional<CodeTarget> target;
+};
+
+/// Alignment the arena and every buffer in it have.
+constexpr int64_t kArenaAlignment = 64;
+/// Alignment of an external weights buffer and of each tensor in it.
+constexpr int64_t kWeightsAlignment = 64;
+
+/// FNV-1a (64 bits) of `size` bytes at `data`: the checksum of an external
+/// weights file. The model header carries the same function for C programs.
+uint64_t hashWeights(const char *data, size_t size);
+
+/// Symbol names a shared library built with `--emit=shared` exports in
+/// addition to the prefixed ones, so loaders need not know the prefix.
+constexpr std::string_view kSharedRunSymbol = "mlc_model_run";
+constexpr std::string_view kSharedMetadataSymbol = "mlc_model_metadata";
+/// The entry point's name in a shared library whose weights are external.
+constexpr std::string_view kSharedRunWithWeightsSymbol =
+    "mlc_model_run_with_weights";
+
+/// Parses the metadata JSON of a compiled model into `signature`. On a
+/// malformed document returns false and says what is wrong in `error`.
+bool parseModelSignature(std::string_view json, ModelSignature &signature,
+                         std::string &error);
+
+} // namespace mlc::abi
+
+#endif // MLC_RUNTIME_MODELSIGNATURE_H

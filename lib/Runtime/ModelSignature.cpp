@@ -1,0 +1,181 @@
+//===- ModelSignature.cpp - What a compiled model takes and returns -------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Element types, the weights checksum and the metadata reader, on the C++
+// standard library and nlohmann/json (Debian's nlohmann-json3-dev).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc-runtime/ModelSignature.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace mlc::abi;
+
+namespace {
+struct DTypeName {
+  DType type;
+  std::string_view name;
+  unsigned size;
+};
+constexpr DTypeName kDTypes[] = {
+    {DType::Float32, "float32", 4}, {DType::UInt8, "uint8", 1},
+    {DType::Int8, "int8", 1},       {DType::UInt16, "uint16", 2},
+    {DType::Int16, "int16", 2},     {DType::Int32, "int32", 4},
+    {DType::Int64, "int64", 8},     {DType::Bool, "bool", 1},
+    {DType::Float16, "float16", 2}, {DType::Float64, "float64", 8},
+    {DType::UInt32, "uint32", 4},   {DType::UInt64, "uint64", 8},
+    {DType::BFloat16, "bfloat16", 2},
+};
+} // namespace
+
+std::string_view mlc::abi::getDTypeName(DType type) {
+  for (const DTypeName &d : kDTypes)
+    if (d.type == type)
+      return d.name;
+  return "unknown";
+}
+
+std::optional<DType> mlc::abi::parseDTypeName(std::string_view name) {
+  for (const DTypeName &d : kDTypes)
+    if (d.name == name)
+      return d.type;
+  return std::nullopt;
+}
+
+unsigned mlc::abi::getDTypeSize(DType type) {
+  for (const DTypeName &d : kDTypes)
+    if (d.type == type)
+      return d.size;
+  return 1;
+}
+
+uint64_t mlc::abi::hashWeights(const char *data, size_t size) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(data[i]);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+int64_t TensorSignature::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+namespace {
+using nlohmann::json;
+
+/// The string member `key` of `object`, or null.
+const std::string *getString(const json &object, const char *key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string()
+             ? it->get_ptr<const std::string *>()
+             : nullptr;
+}
+
+/// The integer member `key` of `object`.
+std::optional<int64_t> getInteger(const json &object, const char *key) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number_integer())
+    return std::nullopt;
+  return it->get<int64_t>();
+}
+
+bool parseTensors(const json &root, const char *what,
+                  std::vector<TensorSignature> &out, std::string &error) {
+  auto list = root.find(what);
+  if (list == root.end() || !list->is_array()) {
+    error = std::string("model metadata has no '") + what + "' list";
+    return false;
+  }
+  for (const json &entry : *list) {
+    const std::string *name = entry.is_object() ? getString(entry, "name") : nullptr;
+    const std::string *dtype =
+        entry.is_object() ? getString(entry, "dtype") : nullptr;
+    std::optional<DType> type =
+        dtype ? parseDTypeName(*dtype) : std::optional<DType>();
+    auto shape = entry.is_object() ? entry.find("shape") : entry.end();
+    if (!name || !type || shape == entry.end() || !shape->is_array()) {
+      error = std::string("malformed ") + what + " entry in model metadata";
+      return false;
+    }
+    TensorSignature t{*name, *type, {}};
+    for (const json &d : *shape) {
+      if (!d.is_number_integer() || d.get<int64_t>() < 0) {
+        error = std::string("bad dimension of ") + what + " '" + t.name + "'";
+        return false;
+      }
+      t.shape.push_back(d.get<int64_t>());
+    }
+    out.push_back(std::move(t));
+  }
+  return true;
+}
+} // namespace
+
+bool mlc::abi::parseModelSignature(std::string_view text,
+                                   ModelSignature &signature,
+                                   std::string &error) {
+  json root = json::parse(text.begin(), text.end(), /*cb=*/nullptr,
+                          /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    error = "model metadata is not valid JSON";
+    return false;
+  }
+  if (!root.is_object()) {
+    error = "model metadata is not a JSON object";
+    return false;
+  }
+  signature = ModelSignature();
+  if (const std::string *name = getString(root, "name"))
+    signature.name = *name;
+  std::optional<int64_t> arena = getInteger(root, "arena_size");
+  if (!arena || *arena < 0) {
+    error = "model metadata has no arena_size";
+    return false;
+  }
+  signature.arenaSize = *arena;
+  if (!parseTensors(root, "inputs", signature.inputs, error) ||
+      !parseTensors(root, "outputs", signature.outputs, error))
+    return false;
+  if (auto w = root.find("weights"); w != root.end()) {
+    const std::string *file = w->is_object() ? getString(*w, "file") : nullptr;
+    std::optional<int64_t> size =
+        w->is_object() ? getInteger(*w, "size") : std::nullopt;
+    const std::string *hash =
+        w->is_object() ? getString(*w, "fnv1a64") : nullptr;
+    ExternalWeights weights;
+    bool hexHash = hash && !hash->empty() && hash->size() <= 16 &&
+                   hash->find_first_not_of("0123456789abcdefABCDEF") ==
+                       std::string::npos;
+    if (!file || !size || *size < 0 || !hexHash) {
+      error = "malformed 'weights' in model metadata";
+      return false;
+    }
+    weights.file = *file;
+    weights.size = *size;
+    weights.hash = std::stoull(*hash, nullptr, 16);
+    signature.weights = std::move(weights);
+  }
+  if (auto t = root.find("target"); t != root.end()) {
+    const std::string *triple = t->is_object() ? getString(*t, "triple") : nullptr;
+    const std::string *cpu = t->is_object() ? getString(*t, "cpu") : nullptr;
+    const std::string *features =
+        t->is_object() ? getString(*t, "features") : nullptr;
+    if (!triple || !cpu || !features) {
+      error = "malformed 'target' in model metadata";
+      return false;
+    }
+    signature.target = CodeTarget{*triple, *cpu, *features};
+  }
+  return true;
+}
