@@ -14,7 +14,9 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/NPU/IR/NPUOps.h"
 #include "mlc/Pipelines/Pipelines.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -30,6 +32,8 @@ void mlc::registerAllMLCDialects(mlir::DialectRegistry &registry) {
 void mlc::registerAllMLCPasses() {
   graph::registerGraphPasses();
   registerConversionPasses();
+  loop::registerLoopPasses();
+  host::registerHostPasses();
   target::registerCPUPasses();
 }
 

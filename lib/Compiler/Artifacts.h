@@ -15,7 +15,7 @@
 #ifndef MLC_LIB_COMPILER_ARTIFACTS_H
 #define MLC_LIB_COMPILER_ARTIFACTS_H
 
-#include "mlc/Target/CPU/ModelABI.h"
+#include "mlc/Target/Host/ModelABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

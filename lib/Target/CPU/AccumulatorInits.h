@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // A contraction accumulates onto its init: a zero fill, or the broadcast
-// bias that mlc-cpu-fuse-elementwise made its starting value. As a loop
+// bias that mlc-loop-fuse-elementwise made its starting value. As a loop
 // nest of its own that init writes the whole result before the contraction
 // reads it back, one register tile at a time: a pass over memory that a
 // 1x1 convolution with few input channels spends as long on as on its

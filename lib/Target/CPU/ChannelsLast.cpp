@@ -104,7 +104,7 @@ Value mlc::target::startAsPixelsByChannels(RewriterBase &rewriter, Location loc,
         .getResult(0);
   }
   if (Value bias = getBroadcastBias(init)) {
-    // The bias broadcast that mlc-cpu-fuse-elementwise made the starting
+    // The bias broadcast that mlc-loop-fuse-elementwise made the starting
     // value, broadcast along the rows instead.
     Value empty =
         tensor::EmptyOp::create(rewriter, loc, {pixels, channels}, elementType);

@@ -24,7 +24,7 @@ using namespace mlir;
 namespace {
 /// The filter `[c, kh, kw]` as `[kh, kw, c]`: a transpose of the constant
 /// `[c, 1, kh, kw]` it collapses when it does (which
-/// mlc-cpu-fold-weight-transposes folds), else of the filter itself.
+/// mlc-loop-fold-weight-transposes folds), else of the filter itself.
 Value transposeFilter(RewriterBase &rewriter, Location loc, Value filter) {
   auto type = cast<RankedTensorType>(filter.getType());
   if (auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>())

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChunkGathers.h"
-#include "StackScratch.h"
+#include "mlc/Target/CPU/TargetInfo.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

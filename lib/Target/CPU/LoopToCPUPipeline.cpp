@@ -13,7 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/CPU/LoopToCPUPipeline.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/Passes.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -42,6 +44,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
+using namespace mlc;
 using namespace mlc::target;
 
 CPUTargetOptions LoopToCPUPipelineOptions::toTargetOptions() const {
@@ -86,8 +89,8 @@ CPUTileAndVectorizeOptions getTilingOptions(const CPUTargetOptions &options,
 /// What the metadata records about the code's target: the triple, the CPU
 /// and the features turned on (host CPUs list every feature they lack as
 /// well; those say nothing about where the code runs).
-CPUEmitEntryPointsOptions getEntryPointOptions(const CPUTargetOptions &options) {
-  CPUEmitEntryPointsOptions entry;
+host::HostEmitEntryPointsOptions getEntryPointOptions(const CPUTargetOptions &options) {
+  host::HostEmitEntryPointsOptions entry;
   entry.sharedAliases = options.sharedLibrary;
   entry.targetTriple = llvm::Triple::normalize(
       options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
@@ -114,23 +117,23 @@ void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
 
   // Loop-level rewrites, then the CPU's tiling and vectorization.
   OpPassManager &loops = pm.nest<func::FuncOp>();
-  loops.addPass(createCPUFoldWeightTransposes());
-  loops.addPass(createCPUFuseElementwise());
+  loops.addPass(loop::createLoopFoldWeightTransposes());
+  loops.addPass(loop::createLoopFuseElementwise());
   loops.addPass(createCPUSmallConvolutionsAsMatmuls(
       CPUSmallConvolutionsAsMatmulsOptions{tiles.nTile}));
   loops.addPass(createCPUChannelsLastDepthwise(
       CPUChannelsLastDepthwiseOptions{info.lanes()}));
-  loops.addPass(createCPUFoldWeightTransposes());
+  loops.addPass(loop::createLoopFoldWeightTransposes());
   loops.addPass(createCPUApproximateMath());
   loops.addPass(createCPUReassociateSums());
   loops.addPass(createCPUPackWeights(CPUPackWeightsOptions{tiles.nTile}));
   loops.addPass(
       createCPUTileAndVectorize(getTilingOptions(options, info, tiles)));
-  loops.addPass(createCPUFlattenConstants());
-  loops.addPass(createCPUConcatInPlace());
+  loops.addPass(host::createHostFlattenConstants());
+  loops.addPass(loop::createLoopConcatInPlace());
 
   // The model ABI, bufferization into destination arguments and the arena.
-  pm.addPass(createCPUPrepareModelABI());
+  pm.addPass(host::createHostPrepareModelABI());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -140,13 +143,14 @@ void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addPass(createCPUPlanArena());
+  pm.addPass(host::createHostPlanArena(
+      host::HostPlanArenaOptions{kMaxStackScratchBytes}));
   if (!options.weightsFile.empty())
-    pm.addPass(createCPUExternalizeWeights(
-        CPUExternalizeWeightsOptions{options.weightsFile}));
+    pm.addPass(host::createHostExternalizeWeights(
+        host::HostExternalizeWeightsOptions{options.weightsFile}));
   pm.addPass(createCPULowerCopies());
-  pm.addPass(createCPUOutlineKernels());
-  pm.addPass(createCPUByteWeights());
+  pm.addPass(host::createHostOutlineKernels());
+  pm.addPass(host::createHostByteWeights());
 
   // Loops, threads and the upstream conversions to the LLVM dialect.
   OpPassManager &toLoops = pm.nest<func::FuncOp>();
@@ -157,7 +161,8 @@ void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
   pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
   pm.addPass(createConvertSCFToOpenMPPass());
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
-  pm.addPass(createCPUStackScratch());
+  pm.addPass(createCPUStackScratch(
+      CPUStackScratchOptions{kMaxStackScratchBytes}));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -178,6 +183,6 @@ void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
   pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createCPUEmitEntryPoints(getEntryPointOptions(options)));
+  pm.addPass(host::createHostEmitEntryPoints(getEntryPointOptions(options)));
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

@@ -8,7 +8,7 @@
 
 #include "mlc/Target/CPU/Passes.h"
 
-#include "ConstantData.h"
+#include "mlc/Dialect/Loop/Utils/ConstantData.h"
 #include "Packing.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -41,7 +41,7 @@ bool packRightHandSide(RewriterBase &rewriter, linalg::LinalgOp op,
       continue;
     std::optional<std::pair<unsigned, unsigned>> dims =
         mlc::target::getPackableOperand(op, rhs, panel);
-    std::optional<ArrayRef<char>> data = mlc::target::getConstantBytes(
+    std::optional<ArrayRef<char>> data = mlc::loop::getConstantBytes(
         cast<ElementsAttr>(constant.getValue()));
     if (!dims || !data)
       continue;
@@ -49,7 +49,7 @@ bool packRightHandSide(RewriterBase &rewriter, linalg::LinalgOp op,
     // B'[n1, k, n0] = B[k, n1 * panel + n0].
     auto packedType = RankedTensorType::get({n / panel, k, panel},
                                             rhsType.getElementType());
-    DenseResourceElementsAttr packed = mlc::target::makeConstantBlob(
+    DenseResourceElementsAttr packed = mlc::loop::makeConstantBlob(
         packedType, "packed", data->size(), [&](MutableArrayRef<char> out) {
           const float *src = reinterpret_cast<const float *>(data->data());
           float *dst = reinterpret_cast<float *>(out.data());

@@ -9,7 +9,7 @@
 #include "Packing.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 
-#include "ConstantData.h"
+#include "mlc/Dialect/Loop/Utils/ConstantData.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -168,12 +168,12 @@ Value mlc::target::readWithUnaliasedRows(RewriterBase &rewriter, Location loc,
   if ((cols * 4) % kAliasingBytes != 0)
     return {};
   std::optional<ArrayRef<char>> data =
-      getConstantBytes(cast<ElementsAttr>(constant.getValue()));
+      mlc::loop::getConstantBytes(cast<ElementsAttr>(constant.getValue()));
   if (!data)
     return {};
   int64_t stride = cols + kCacheLineFloats;
   auto paddedType = RankedTensorType::get({rows, stride}, type.getElementType());
-  DenseResourceElementsAttr padded = makeConstantBlob(
+  DenseResourceElementsAttr padded = mlc::loop::makeConstantBlob(
       paddedType, "unaliased_rows", size_t(rows * stride * 4),
       [&](MutableArrayRef<char> out) {
         std::memset(out.data(), 0, out.size());

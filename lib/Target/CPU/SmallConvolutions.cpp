@@ -91,7 +91,7 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       pointwise ? ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}}
                 : ArrayRef<ReassociationIndices>{{0, 1, 2, 3}, {4, 5}});
   // W as [k, f]: a transpose of the constant itself, which
-  // mlc-cpu-fold-weight-transposes folds and mlc-cpu-pack-weights packs.
+  // mlc-loop-fold-weight-transposes folds and mlc-cpu-pack-weights packs.
   Value rhs = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({depth, f}, f32),
       mlc::target::createTranspose(rewriter, loc, filter, {1, 2, 3, 0}),

@@ -6,13 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StackScratch.h"
-
 #include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/LoopScratch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlc::target {
 #define GEN_PASS_DEF_CPUSTACKSCRATCH
@@ -20,18 +17,6 @@ namespace mlc::target {
 } // namespace mlc::target
 
 using namespace mlir;
-
-bool mlc::target::isStackScratch(memref::AllocOp alloc) {
-  MemRefType type = alloc.getType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat())
-    return false;
-  int64_t bytes = type.getNumElements() *
-                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  return bytes <= kMaxStackScratchBytes &&
-         (alloc->getParentOfType<LoopLikeOpInterface>() ||
-          alloc->getParentOfType<omp::LoopNestOp>());
-}
 
 namespace {
 /// Replaces `alloc` by a stack allocation that is freed at the end of its
@@ -57,10 +42,11 @@ void allocateOnStack(memref::AllocOp alloc) {
 
 struct CPUStackScratchPass
     : mlc::target::impl::CPUStackScratchBase<CPUStackScratchPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<memref::AllocOp> scratch;
     getOperation().walk([&](memref::AllocOp alloc) {
-      if (mlc::target::isStackScratch(alloc))
+      if (mlc::host::isLoopScratch(alloc, maxBytes))
         scratch.push_back(alloc);
     });
     for (memref::AllocOp alloc : scratch)

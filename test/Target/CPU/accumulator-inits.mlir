@@ -1,7 +1,7 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{parallel=false}))' | FileCheck %s
 
 // A 1x1 convolution whose bias is its starting value (as
-// mlc-cpu-fuse-elementwise leaves it): no loop above the register tiles
+// mlc-loop-fuse-elementwise leaves it): no loop above the register tiles
 // splits its 16-deep reduction, so the broadcast of the bias over the whole
 // result is gone and each register tile starts its accumulators from the
 // bias rows of its part.

@@ -3,7 +3,7 @@
 // A 3x3 depthwise convolution on a 7x7 map (rows of 7 of 16 lanes) becomes
 // the NHWC one: the input is transposed to [pixels, channels] and padded
 // after, the constant filter is transposed (for
-// mlc-cpu-fold-weight-transposes), the bias is broadcast along the rows,
+// mlc-loop-fold-weight-transposes), the bias is broadcast along the rows,
 // and the ReLU runs before the transpose back.
 // CHECK-LABEL: func.func @narrow
 // CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x32x7x7xf32> into tensor<32x49xf32>

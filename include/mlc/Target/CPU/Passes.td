@@ -35,142 +35,24 @@ def CPULowerCopies : Pass<"mlc-cpu-lower-copies", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
-def CPUPrepareModelABI : Pass<"mlc-cpu-prepare-model-abi", "mlir::ModuleOp"> {
-  let summary = "Record each public function's C ABI signature";
-  let description = [{
-    Runs on loop-level IR (tensors), before bufferization. For every public
-    function it checks that the inputs and outputs are statically shaped
-    tensors of a supported element type, records their ONNX names, dtypes
-    and shapes as the `mlc.signature` attribute (JSON, see
-    `mlc/Target/CPU/ModelABI.h`), and marks the inputs read-only for
-    one-shot bufferization so that a run never writes into a caller's
-    input buffer. Inputs and outputs with no elements (a zero dim) become
-    `tensor<0xT>` in the function type, since there is nothing to pass.
-    A value returned more than once is copied for each repetition, so that
-    every output has its own buffer.
-  }];
-  let dependentDialects = ["mlir::tensor::TensorDialect",
-                           "mlir::bufferization::BufferizationDialect"];
-}
-
-def CPUPlanArena : Pass<"mlc-cpu-plan-arena", "mlir::ModuleOp"> {
-  let summary = "Static memory plan: place every buffer in one arena";
-  let description = [{
-    Runs after bufferization and `buffer-results-to-out-params`. Every
-    statically shaped `memref.alloc` in a public function's body becomes a
-    `memref.view` into a new leading function argument, the arena
-    (`memref<Nxi8>`). Offsets are planned at compile time from the buffers'
-    live ranges (from the allocation to the last use of the buffer or of any
-    view of it, measured on the function's top-level operations): buffers
-    whose live ranges do not overlap share memory. Placement is greedy by
-    decreasing size, first fit, 64-byte aligned. The arena size is recorded
-    as `mlc.arena_size`.
-
-    A scratch buffer allocated inside a loop (a cache block of a
-    right-hand side packed at run time), statically shaped and at most
-    512 KiB, is left to `mlc-cpu-stack-scratch`. A buffer allocated inside
-    the branches of `scf.if`s (an ONNX If decided at run time) is allocated
-    before the outermost of them: it gets its place for the whole `if`.
-    Any other buffer of dynamic size, or allocated inside a loop, cannot be
-    planned statically; the pass reports it as an error.
-  }];
-  let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::memref::MemRefDialect"];
-}
-
 def CPUStackScratch : Pass<"mlc-cpu-stack-scratch", "mlir::ModuleOp"> {
   let summary = "Loop-local scratch buffers on the stack of their thread";
   let description = [{
     Runs after the parallel loops became OpenMP loops. Every scratch buffer
-    that `mlc-cpu-plan-arena` left (statically shaped, at most 512 KiB,
+    that `mlc-host-plan-arena` left (statically shaped, at most `max-bytes`,
     allocated inside a loop: a cache block of a right-hand side packed at
     run time) becomes a `memref.alloca` on the stack of the thread that runs
     the loop body, between a stack save and a restore at the end of its
     block, so that the stack does not grow with the trip count. (Upstream's
     `memref.alloca_scope` cannot hold it: its region must stay one block.)
   }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"524288",
+           "Largest loop-local buffer put on the stack (the CPU target "
+           "description's stack scratch size)">,
+  ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::memref::MemRefDialect"];
-}
-
-def CPUExternalizeWeights : Pass<"mlc-cpu-externalize-weights",
-                                   "mlir::ModuleOp"> {
-  let summary = "Move the weights out of the object into one blob";
-  let description = [{
-    Runs on buffers, after `mlc-cpu-plan-arena`. Every constant
-    `memref.global` with non-splat data that only public model functions
-    read is laid out in one blob (each at a 64-byte aligned offset) and
-    removed; its `memref.get_global`s become `memref.view`s into a new
-    argument after the arena, the weights (`memref<Nxi8>`). The blob is
-    attached to the module as `mlc.weights` (a `dense_resource` of `i8`) for
-    the driver to write beside the object, and each model function records
-    `mlc.weights_size`, `mlc.weights_hash` (FNV-1a, 64 bits, over the blob)
-    and `mlc.weights_file` (the option `file`) for its metadata and header.
-    Splat constants and globals other functions read stay in the object.
-  }];
-  let options = [
-    Option<"fileName", "file", "std::string", /*default=*/"\"weights.bin\"",
-           "Name of the weights file recorded in the model's metadata">,
-  ];
-  let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::memref::MemRefDialect"];
-}
-
-def CPUEmitEntryPoints : Pass<"mlc-cpu-emit-entry-points", "mlir::ModuleOp"> {
-  let summary = "Wrap lowered model functions in the C entry points";
-  let description = [{
-    Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
-    pointer calling convention. For every function carrying an
-    `mlc.signature` it adds
-    `int32_t <name>_run(void *arena, const void *const *inputs,
-    void *const *outputs)`, which unpacks the pointer arrays and calls the
-    function (made internal so that LLVM inlines it), and the constant string
-    `<name>_metadata` with the signature as JSON. With `shared-aliases`, a
-    module holding one model also gets `mlc_model_run` and
-    `mlc_model_metadata`, the names loaders of shared libraries look up.
-    A function whose weights `mlc-cpu-externalize-weights` moved out gets
-    `int32_t <name>_run_with_weights(const void *weights, void *arena,
-    const void *const *inputs, void *const *outputs)` instead (and
-    `mlc_model_run_with_weights`). With `target-triple`, the metadata
-    also records the triple, CPU and features the code needs.
-  }];
-  let options = [
-    Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
-           "Also export mlc_model_run and mlc_model_metadata">,
-    Option<"targetTriple", "target-triple", "std::string", /*default=*/"",
-           "Target triple recorded in the metadata (none when empty)">,
-    Option<"targetCPU", "target-cpu", "std::string", /*default=*/"",
-           "CPU name recorded in the metadata">,
-    Option<"targetFeatures", "target-features", "std::string",
-           /*default=*/"", "CPU features recorded in the metadata">,
-  ];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
-}
-
-def CPUFuseElementwise : Pass<"mlc-cpu-fuse-elementwise",
-                               "mlir::func::FuncOp"> {
-  let summary = "Fold additions into contraction accumulators and fuse "
-                "elementwise chains";
-  let description = [{
-    Two rewrites on linalg ops over tensors, before tiling:
-
-    1. `add(C, Y)`, where `C` is the only use of a contraction (matmul,
-       convolution, any linalg op whose reduction accumulates with `addf`)
-       whose accumulator starts as `I` and `Y` is broadcast by the add (a
-       bias, `Gemm`'s `C` row), becomes the contraction started at `I + Y`
-       (just the broadcast `Y` when `I` is a zero fill): the bias costs no
-       pass of its own and the zero fill disappears. `C` may also reach the
-       add through a `tensor.expand_shape` (a matmul whose batch dims became
-       rows) when `Y` reads only dims the reshape leaves alone. Full-size addends
-       (residuals) are left to the add, for precision.
-    2. Upstream's elementwise fusion, limited to all-parallel producers with
-       a single use whose consumer is all-parallel and reads them through a
-       permutation: activation chains (GELU, SiLU, add + relu) become one
-       loop nest, nothing is recomputed per broadcast element and nothing is
-       pulled into a reduction.
-  }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
-                           "mlir::tensor::TensorDialect"];
 }
 
 def CPUSmallConvolutionsAsMatmuls
@@ -180,7 +62,7 @@ def CPUSmallConvolutionsAsMatmuls
     A convolution (batch 1, constant weights) on a small output map becomes
     `transpose(X^T W^T)`: pixels are the rows and output channels the
     columns of a contraction whose right-hand side is the constant `W^T`,
-    which `mlc-cpu-fold-weight-transposes` transposes and
+    which `mlc-loop-fold-weight-transposes` transposes and
     `mlc-cpu-pack-weights` packs at compile time, the layout in which
     matmuls reach OpenBLAS's speed. `X` is the input as `[c, p]` for a 1x1
     convolution with unit strides, else its im2col matrix `[c*kh*kw, p]`;
@@ -226,7 +108,7 @@ def CPUChannelsLastDepthwise
     of at most 196 pixels with windows of at least 25 taps (with fewer
     taps, or on larger maps, the transposes cost more than the taps save).
     The filter's transpose is a constant that
-    `mlc-cpu-fold-weight-transposes` folds; the input's is the transpose
+    `mlc-loop-fold-weight-transposes` folds; the input's is the transpose
     back of a convolution computed channels-last before it
     (`mlc-cpu-small-convolutions-as-matmuls`) when there is one, which then
     cancels; a padded input is padded after its transpose; the activation
@@ -239,94 +121,6 @@ def CPUChannelsLastDepthwise
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
-}
-
-def CPUConcatInPlace : Pass<"mlc-cpu-concat-in-place", "mlir::func::FuncOp"> {
-  let summary = "Producers of a concatenation write into its slices";
-  let description = [{
-    A concatenation (a `tensor.empty` filled by a chain of
-    `tensor.insert_slice`s) is moved to where its parts are ready: the
-    destination right before the first part's producer, each insertion
-    right after its part. Then the `tensor.empty` each part is computed into
-    (followed back through reshapes, `scf.forall` shared outputs and
-    destination-style inits) is replaced by the destination's slice,
-    reshaped to its type, so that one-shot bufferization writes the part in
-    place: the convolutions of a SqueezeNet fire module write into the
-    concatenation instead of into buffers of their own copied after (5.8 MB
-    of copies per SqueezeNet 1.1 run, 2% of its time at one thread).
-    Upstream's empty-tensor elimination follows only values of one type,
-    and a convolution's `[1, c, h*w]` result is expanded before it is
-    inserted. Any value may stand for an empty tensor, so the rewrite is
-    always correct; bufferization still copies where writing in place would
-    conflict.
-  }];
-  let dependentDialects = ["mlir::tensor::TensorDialect"];
-}
-
-def CPUFoldWeightTransposes : Pass<"mlc-cpu-fold-weight-transposes",
-                                    "mlir::func::FuncOp"> {
-  let summary = "Transpose constant weights at compile time";
-  let description = [{
-    A `linalg.transpose` whose input is a constant (`dense` or
-    `dense_resource`, any element type of whole bytes) is replaced by a new
-    constant holding the transposed data. Exporters spell `Gemm`/`MatMul`
-    weights as `[out, in]` with `transB`; transposing them at every run
-    costs a strided pass over the whole weight (for ResNet-50's classifier,
-    8 MB with a 8 KB stride). The result has the same size as the input, so
-    the fold never grows the model.
-  }];
-}
-
-def CPUFlattenConstants : Pass<"mlc-cpu-flatten-constants",
-                                "mlir::func::FuncOp"> {
-  let summary = "Store multi-dimensional weights as flat arrays";
-  let description = [{
-    Runs just before bufferization. Every non-splat tensor constant of rank
-    two or more becomes a one-dimensional constant over the same data
-    (a `dense_resource` blob is shared, not copied) followed by a
-    `tensor.expand_shape` back to its shape, which bufferizes to a view.
-    The weights then become flat LLVM arrays: translating a nested array
-    creates one uniqued LLVM constant per innermost row, which for a
-    ResNet-50 meant millions of constants and gigabytes of compile memory.
-  }];
-  let dependentDialects = ["mlir::tensor::TensorDialect"];
-}
-
-def CPUOutlineKernels : Pass<"mlc-cpu-outline-kernels", "mlir::ModuleOp"> {
-  let summary = "Give every loop nest of a model its own function";
-  let description = [{
-    Runs on buffers, after the arena plan. Every top-level operation with
-    regions (a linalg op, a tiled loop nest) in a model function moves into
-    a private function of its own, named `<model>_k<N>_<node>` after the
-    ONNX node it came from, marked `noinline` with internal linkage, and is
-    replaced by a call.
-    Constants and globals are re-created inside; other values become
-    arguments. Operations whose arguments or results are not identity-layout
-    memrefs or scalars stay where they are (the bare-pointer calling
-    convention cannot pass them).
-
-    One function per kernel keeps LLVM's per-function analyses small: with
-    the whole model in one function, ScalarEvolution's walks up long chains
-    of loops made BERT-base take over a minute to compile. It also gives
-    profiles one symbol per kernel.
-  }];
-  let dependentDialects = ["mlir::func::FuncDialect",
-                           "mlir::LLVM::LLVMDialect"];
-}
-
-def CPUByteWeights : Pass<"mlc-cpu-byte-weights", "mlir::ModuleOp"> {
-  let summary = "Store blob-backed weights as byte arrays";
-  let description = [{
-    Runs on buffers. Every constant `memref.global` initialized from a
-    `dense_resource` blob gets the type `memref<Bxi8>` over the same bytes
-    (64-byte aligned), and each `memref.get_global` of it becomes a
-    `memref.view` back to the original type. LLVM's object writer emits a
-    byte array as one block of data, but a float array one element at a
-    time through APFloat, which made emitting BERT-base's 440 MB of weights
-    a large share of its compile time.
-  }];
-  let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::memref::MemRefDialect"];
 }
 
 def CPUReassociateSums : Pass<"mlc-cpu-reassociate-sums",

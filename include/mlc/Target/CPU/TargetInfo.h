@@ -94,6 +94,13 @@ CPUTargetInfo getCPUTargetInfo(const CPUTargetOptions &options);
 ContractionTiles chooseContractionTiles(const CPUTargetInfo &info,
                                         int64_t maxColumns = 0);
 
+/// Loop-local scratch buffers up to this size (a cache block of a packed
+/// right-hand side is 64-128 KiB) live on the stack of the thread that runs
+/// the loop body (`mlc-cpu-stack-scratch`), not in the arena; im2col chunks
+/// are sized to fit it. Chosen for Zen 3/4/5 (512 KiB-1 MiB L2 per core):
+/// a chunk stays in the thread's L2.
+constexpr int64_t kMaxStackScratchBytes = int64_t(512) << 10;
+
 /// Columns of f32 in a cache line: the widest register tile of a
 /// contraction whose right-hand side is read in rows rather than in packed
 /// panels (activations, im2col matrices), so that each step of its

@@ -6,16 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUFUSEELEMENTWISE
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPFUSEELEMENTWISE
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
@@ -188,8 +188,8 @@ bool shouldFuse(OpOperand *operand) {
          consumer.getMatchingIndexingMap(operand).isPermutation();
 }
 
-struct CPUFuseElementwisePass
-    : mlc::target::impl::CPUFuseElementwiseBase<CPUFuseElementwisePass> {
+struct LoopFuseElementwisePass
+    : mlc::loop::impl::LoopFuseElementwiseBase<LoopFuseElementwisePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet folds(ctx);

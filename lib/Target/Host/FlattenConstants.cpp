@@ -6,15 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUFLATTENCONSTANTS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTFLATTENCONSTANTS
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 
@@ -30,8 +30,8 @@ ElementsAttr flatten(ElementsAttr value, RankedTensorType flat) {
   return {};
 }
 
-struct CPUFlattenConstantsPass
-    : mlc::target::impl::CPUFlattenConstantsBase<CPUFlattenConstantsPass> {
+struct HostFlattenConstantsPass
+    : mlc::host::impl::HostFlattenConstantsBase<HostFlattenConstantsPass> {
   void runOnOperation() override {
     SmallVector<arith::ConstantOp> constants;
     getOperation().walk([&](arith::ConstantOp op) {

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_CONSTANTDATA_H
-#define MLC_LIB_TARGET_CPU_CONSTANTDATA_H
+#ifndef MLC_DIALECT_LOOP_UTILS_CONSTANTDATA_H
+#define MLC_DIALECT_LOOP_UTILS_CONSTANTDATA_H
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -20,7 +20,7 @@
 
 #include <optional>
 
-namespace mlc::target {
+namespace mlc::loop {
 
 /// The row-major bytes of a non-splat constant whose elements are whole
 /// bytes and whose data size matches its type, or nothing.
@@ -55,6 +55,6 @@ makeConstantBlob(mlir::ShapedType type, llvm::StringRef name, size_t bytes,
   return mlir::DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
 
-} // namespace mlc::target
+} // namespace mlc::loop
 
-#endif // MLC_LIB_TARGET_CPU_CONSTANTDATA_H
+#endif // MLC_DIALECT_LOOP_UTILS_CONSTANTDATA_H

@@ -6,16 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/ModelABI.h"
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/ModelABI.h"
+#include "mlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUPREPAREMODELABI
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTPREPAREMODELABI
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 using mlc::abi::DType;
@@ -70,8 +70,8 @@ FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
   return t;
 }
 
-struct CPUPrepareModelABIPass
-    : mlc::target::impl::CPUPrepareModelABIBase<CPUPrepareModelABIPass> {
+struct HostPrepareModelABIPass
+    : mlc::host::impl::HostPrepareModelABIBase<HostPrepareModelABIPass> {
   void runOnOperation() override {
     for (func::FuncOp f : getOperation().getOps<func::FuncOp>()) {
       if (f.isExternal() || !f.isPublic())

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-concat-in-place,canonicalize))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-loop-concat-in-place,canonicalize))' | FileCheck %s
 
 // A fire module's concatenation: each part (a fill standing for the bias,
 // then a threaded computation on the collapsed [1, c, h*w] view, expanded

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-flatten-constants))' | FileCheck %s
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-host-flatten-constants))' | FileCheck %s
 
 // Weights of rank two or more become flat constants over the same data
 // plus an expand_shape (a view after bufferization); splats, scalars and

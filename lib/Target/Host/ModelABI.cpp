@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/ModelABI.h"
+#include "mlc/Target/Host/ModelABI.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"

@@ -6,17 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Dominance.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUCONCATINPLACE
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPCONCATINPLACE
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
@@ -121,8 +121,8 @@ void computeInPlace(RewriterBase &rewriter, tensor::InsertSliceOp insert,
   rewriter.replaceOp(empty, slice);
 }
 
-struct CPUConcatInPlacePass
-    : mlc::target::impl::CPUConcatInPlaceBase<CPUConcatInPlacePass> {
+struct LoopConcatInPlacePass
+    : mlc::loop::impl::LoopConcatInPlaceBase<LoopConcatInPlacePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 
-#include "ConstantData.h"
+#include "mlc/Dialect/Loop/Utils/ConstantData.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUFOLDWEIGHTTRANSPOSES
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPFOLDWEIGHTTRANSPOSES
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
@@ -49,9 +49,9 @@ void transposeBytes(ArrayRef<char> input, ArrayRef<int64_t> shape,
   }
 }
 
-struct CPUFoldWeightTransposesPass
-    : mlc::target::impl::CPUFoldWeightTransposesBase<
-          CPUFoldWeightTransposesPass> {
+struct LoopFoldWeightTransposesPass
+    : mlc::loop::impl::LoopFoldWeightTransposesBase<
+          LoopFoldWeightTransposesPass> {
   void runOnOperation() override {
     SmallVector<linalg::TransposeOp> transposes;
     getOperation().walk([&](linalg::TransposeOp op) {
@@ -64,11 +64,11 @@ struct CPUFoldWeightTransposesPass
       auto inputType = cast<RankedTensorType>(constant.getType());
       auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
       std::optional<ArrayRef<char>> data =
-          mlc::target::getConstantBytes(cast<ElementsAttr>(constant.getValue()));
+          mlc::loop::getConstantBytes(cast<ElementsAttr>(constant.getValue()));
       if (!data)
         continue;
       int64_t elementBytes = inputType.getElementTypeBitWidth() / 8;
-      DenseResourceElementsAttr transposed = mlc::target::makeConstantBlob(
+      DenseResourceElementsAttr transposed = mlc::loop::makeConstantBlob(
           resultType, "transposed", data->size(),
           [&](MutableArrayRef<char> out) {
             transposeBytes(*data, inputType.getShape(), op.getPermutation(),

@@ -6,23 +6,23 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUBYTEWEIGHTS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTBYTEWEIGHTS
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 
 namespace {
 constexpr int64_t kWeightAlignment = 64;
 
-struct CPUByteWeightsPass
-    : mlc::target::impl::CPUByteWeightsBase<CPUByteWeightsPass> {
+struct HostByteWeightsPass
+    : mlc::host::impl::HostByteWeightsBase<HostByteWeightsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();

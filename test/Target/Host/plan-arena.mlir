@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --mlc-cpu-plan-arena --verify-diagnostics | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-host-plan-arena="loop-scratch-bytes=524288" --verify-diagnostics | FileCheck %s
 
 // Three 1 KiB buffers in a chain: %c is allocated after %a's last use, so
 // it reuses %a's memory; %b overlaps both and gets its own slot.
@@ -48,8 +48,8 @@ func.func @dynamic(%n: index, %out: memref<4xf32>) {
 
 // -----
 
-// A loop-local scratch buffer of at most 512 KiB is left to
-// mlc-cpu-stack-scratch.
+// A loop-local scratch buffer of at most loop-scratch-bytes is left to the
+// backend (the CPU's mlc-cpu-stack-scratch).
 // CHECK-LABEL: func.func @scratch_in_loop
 // CHECK: scf.for
 // CHECK-NEXT: memref.alloc() : memref<4xf32>

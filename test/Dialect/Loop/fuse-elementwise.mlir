@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-fuse-elementwise))' | FileCheck %s
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-loop-fuse-elementwise))' | FileCheck %s
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch4 = affine_map<(d0, d1, d2, d3) -> (d1)>

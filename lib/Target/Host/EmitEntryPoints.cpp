@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/ModelABI.h"
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/ModelABI.h"
+#include "mlc/Target/Host/Passes.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUEMITENTRYPOINTS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTEMITENTRYPOINTS
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 
@@ -62,8 +62,8 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
   LLVM::ReturnOp::create(b, loc, ok);
 }
 
-struct CPUEmitEntryPointsPass
-    : mlc::target::impl::CPUEmitEntryPointsBase<CPUEmitEntryPointsPass> {
+struct HostEmitEntryPointsPass
+    : mlc::host::impl::HostEmitEntryPointsBase<HostEmitEntryPointsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -91,7 +91,7 @@ struct CPUEmitEntryPointsPass
       }
       auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
       if (!arena) {
-        f.emitError("no mlc.arena_size: run mlc-cpu-plan-arena first");
+        f.emitError("no mlc.arena_size: run mlc-host-plan-arena first");
         return signalPassFailure();
       }
       signature->arenaSize = arena.getInt();

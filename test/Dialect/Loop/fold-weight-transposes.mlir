@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-fold-weight-transposes))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-loop-fold-weight-transposes))' | FileCheck %s
 
 // A transposed constant becomes a new constant with the data moved; a
 // transpose of a run-time value stays.

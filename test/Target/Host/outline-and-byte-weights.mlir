@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --mlc-cpu-outline-kernels | FileCheck %s --check-prefix=OUTLINE
-// RUN: mlc-opt %s --split-input-file --mlc-cpu-byte-weights | FileCheck %s --check-prefix=BYTES
+// RUN: mlc-opt %s --split-input-file --mlc-host-outline-kernels | FileCheck %s --check-prefix=OUTLINE
+// RUN: mlc-opt %s --split-input-file --mlc-host-byte-weights | FileCheck %s --check-prefix=BYTES
 
 // Each top-level loop nest of a model function moves into a private
 // noinline function named after its ONNX node; constants and globals are

@@ -6,17 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUOUTLINEKERNELS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTOUTLINEKERNELS
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 
@@ -87,8 +87,8 @@ std::string nodeSuffix(Location loc) {
   return out;
 }
 
-struct CPUOutlineKernelsPass
-    : mlc::target::impl::CPUOutlineKernelsBase<CPUOutlineKernelsPass> {
+struct HostOutlineKernelsPass
+    : mlc::host::impl::HostOutlineKernelsBase<HostOutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);

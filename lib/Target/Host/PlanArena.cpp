@@ -6,19 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/ModelABI.h"
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/ModelABI.h"
+#include "mlc/Target/Host/Passes.h"
 
-#include "StackScratch.h"
+#include "mlc/Target/Host/LoopScratch.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/Support/MathExtras.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUPLANARENA
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTPLANARENA
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 
@@ -111,12 +111,12 @@ int64_t place(MutableArrayRef<Buffer> buffers) {
 /// Buffers allocated inside the branches of `scf.if`s (an ONNX If decided
 /// at run time) move before the outermost of those `if`s: the plan gives
 /// them their place for the whole `if`, whichever branch runs.
-void hoistBranchBuffers(func::FuncOp f) {
+void hoistBranchBuffers(func::FuncOp f, int64_t loopScratchBytes) {
   Block &body = f.front();
   SmallVector<std::pair<memref::AllocOp, Operation *>> moves;
   f.walk([&](memref::AllocOp alloc) {
     if (alloc->getBlock() == &body || alloc->getNumOperands() != 0 ||
-        mlc::target::isStackScratch(alloc))
+        mlc::host::isLoopScratch(alloc, loopScratchBytes))
       return;
     Operation *top = nullptr;
     for (Operation *parent = alloc->getParentOp(); parent != f;
@@ -132,8 +132,8 @@ void hoistBranchBuffers(func::FuncOp f) {
     alloc->moveBefore(top);
 }
 
-LogicalResult planFunction(func::FuncOp f) {
-  hoistBranchBuffers(f);
+LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
+  hoistBranchBuffers(f, loopScratchBytes);
   Block &body = f.front();
   DenseMap<Operation *, unsigned> index;
   for (auto [i, op] : llvm::enumerate(body))
@@ -142,7 +142,7 @@ LogicalResult planFunction(func::FuncOp f) {
   SmallVector<Buffer> buffers;
   WalkResult walk = f.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    if (mlc::target::isStackScratch(alloc))
+    if (mlc::host::isLoopScratch(alloc, loopScratchBytes))
       return WalkResult::advance();
     if (alloc->getBlock() != &body)
       return alloc.emitError("buffer ")
@@ -203,11 +203,12 @@ LogicalResult planFunction(func::FuncOp f) {
   return success();
 }
 
-struct CPUPlanArenaPass
-    : mlc::target::impl::CPUPlanArenaBase<CPUPlanArenaPass> {
+struct HostPlanArenaPass
+    : mlc::host::impl::HostPlanArenaBase<HostPlanArenaPass> {
+  using Base::Base;
   void runOnOperation() override {
     for (func::FuncOp f : getOperation().getOps<func::FuncOp>())
-      if (!f.isExternal() && f.isPublic() && failed(planFunction(f)))
+      if (!f.isExternal() && f.isPublic() && failed(planFunction(f, loopScratchBytes)))
         return signalPassFailure();
   }
 };

@@ -6,18 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConstantData.h"
+#include "mlc/Dialect/Loop/Utils/ConstantData.h"
 
-#include "mlc/Target/CPU/ModelABI.h"
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/Host/ModelABI.h"
+#include "mlc/Target/Host/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/MathExtras.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUEXTERNALIZEWEIGHTS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::host {
+#define GEN_PASS_DEF_HOSTEXTERNALIZEWEIGHTS
+#include "mlc/Target/Host/Passes.h.inc"
+} // namespace mlc::host
 
 using namespace mlir;
 
@@ -32,9 +32,9 @@ bool isModelFunction(func::FuncOp f) {
   return !f.isExternal() && f.isPublic() && f->hasAttr("mlc.signature");
 }
 
-struct CPUExternalizeWeightsPass
-    : mlc::target::impl::CPUExternalizeWeightsBase<
-          CPUExternalizeWeightsPass> {
+struct HostExternalizeWeightsPass
+    : mlc::host::impl::HostExternalizeWeightsBase<
+          HostExternalizeWeightsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -49,7 +49,7 @@ struct CPUExternalizeWeightsPass
         continue;
       auto value = dyn_cast<ElementsAttr>(*global.getInitialValue());
       std::optional<ArrayRef<char>> bytes =
-          value ? mlc::target::getConstantBytes(value) : std::nullopt;
+          value ? mlc::loop::getConstantBytes(value) : std::nullopt;
       if (bytes && !bytes->empty())
         placements[global.getSymNameAttr()] = Placement{*bytes, 0};
     }
@@ -80,7 +80,7 @@ struct CPUExternalizeWeightsPass
       if (!isModelFunction(f))
         continue;
       if (!f->hasAttr("mlc.arena_size")) {
-        f.emitError("no arena argument: run mlc-cpu-plan-arena first");
+        f.emitError("no arena argument: run mlc-host-plan-arena first");
         return signalPassFailure();
       }
       auto name = NamedAttribute(StringAttr::get(ctx, "mlc.name"),

@@ -1,0 +1,176 @@
+//===- Passes.td - Host-code passes every backend shares -----*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The model ABI, the static arena, weights and kernel outlining: the host
+// side of a compiled model, the same for every backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_TARGET_HOST_PASSES_TD
+#define MLC_TARGET_HOST_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def HostPrepareModelABI : Pass<"mlc-host-prepare-model-abi", "mlir::ModuleOp"> {
+  let summary = "Record each public function's C ABI signature";
+  let description = [{
+    Runs on loop-level IR (tensors), before bufferization. For every public
+    function it checks that the inputs and outputs are statically shaped
+    tensors of a supported element type, records their ONNX names, dtypes
+    and shapes as the `mlc.signature` attribute (JSON, see
+    `mlc/Target/Host/ModelABI.h`), and marks the inputs read-only for
+    one-shot bufferization so that a run never writes into a caller's
+    input buffer. Inputs and outputs with no elements (a zero dim) become
+    `tensor<0xT>` in the function type, since there is nothing to pass.
+    A value returned more than once is copied for each repetition, so that
+    every output has its own buffer.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::bufferization::BufferizationDialect"];
+}
+
+def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
+  let summary = "Static memory plan: place every buffer in one arena";
+  let description = [{
+    Runs after bufferization and `buffer-results-to-out-params`. Every
+    statically shaped `memref.alloc` in a public function's body becomes a
+    `memref.view` into a new leading function argument, the arena
+    (`memref<Nxi8>`). Offsets are planned at compile time from the buffers'
+    live ranges (from the allocation to the last use of the buffer or of any
+    view of it, measured on the function's top-level operations): buffers
+    whose live ranges do not overlap share memory. Placement is greedy by
+    decreasing size, first fit, 64-byte aligned. The arena size is recorded
+    as `mlc.arena_size`.
+
+    A scratch buffer allocated inside a loop (a cache block of a
+    right-hand side packed at run time), statically shaped and at most
+    `loop-scratch-bytes` (a number from the backend's target description),
+    is left to the backend (the CPU's `mlc-cpu-stack-scratch` puts it on the
+    stack). A buffer allocated inside
+    the branches of `scf.if`s (an ONNX If decided at run time) is allocated
+    before the outermost of them: it gets its place for the whole `if`.
+    Any other buffer of dynamic size, or allocated inside a loop, cannot be
+    planned statically; the pass reports it as an error.
+  }];
+  let options = [
+    Option<"loopScratchBytes", "loop-scratch-bytes", "int64_t",
+           /*default=*/"0",
+           "Loop-local buffers of at most this many bytes stay out of the "
+           "arena, for the backend to place (0: none)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def HostExternalizeWeights : Pass<"mlc-host-externalize-weights",
+                                   "mlir::ModuleOp"> {
+  let summary = "Move the weights out of the object into one blob";
+  let description = [{
+    Runs on buffers, after `mlc-host-plan-arena`. Every constant
+    `memref.global` with non-splat data that only public model functions
+    read is laid out in one blob (each at a 64-byte aligned offset) and
+    removed; its `memref.get_global`s become `memref.view`s into a new
+    argument after the arena, the weights (`memref<Nxi8>`). The blob is
+    attached to the module as `mlc.weights` (a `dense_resource` of `i8`) for
+    the driver to write beside the object, and each model function records
+    `mlc.weights_size`, `mlc.weights_hash` (FNV-1a, 64 bits, over the blob)
+    and `mlc.weights_file` (the option `file`) for its metadata and header.
+    Splat constants and globals other functions read stay in the object.
+  }];
+  let options = [
+    Option<"fileName", "file", "std::string", /*default=*/"\"weights.bin\"",
+           "Name of the weights file recorded in the model's metadata">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def HostEmitEntryPoints : Pass<"mlc-host-emit-entry-points", "mlir::ModuleOp"> {
+  let summary = "Wrap lowered model functions in the C entry points";
+  let description = [{
+    Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
+    pointer calling convention. For every function carrying an
+    `mlc.signature` it adds
+    `int32_t <name>_run(void *arena, const void *const *inputs,
+    void *const *outputs)`, which unpacks the pointer arrays and calls the
+    function (made internal so that LLVM inlines it), and the constant string
+    `<name>_metadata` with the signature as JSON. With `shared-aliases`, a
+    module holding one model also gets `mlc_model_run` and
+    `mlc_model_metadata`, the names loaders of shared libraries look up.
+    A function whose weights `mlc-host-externalize-weights` moved out gets
+    `int32_t <name>_run_with_weights(const void *weights, void *arena,
+    const void *const *inputs, void *const *outputs)` instead (and
+    `mlc_model_run_with_weights`). With `target-triple`, the metadata
+    also records the triple, CPU and features the code needs.
+  }];
+  let options = [
+    Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
+           "Also export mlc_model_run and mlc_model_metadata">,
+    Option<"targetTriple", "target-triple", "std::string", /*default=*/"",
+           "Target triple recorded in the metadata (none when empty)">,
+    Option<"targetCPU", "target-cpu", "std::string", /*default=*/"",
+           "CPU name recorded in the metadata">,
+    Option<"targetFeatures", "target-features", "std::string",
+           /*default=*/"", "CPU features recorded in the metadata">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def HostFlattenConstants : Pass<"mlc-host-flatten-constants",
+                                "mlir::func::FuncOp"> {
+  let summary = "Store multi-dimensional weights as flat arrays";
+  let description = [{
+    Runs just before bufferization. Every non-splat tensor constant of rank
+    two or more becomes a one-dimensional constant over the same data
+    (a `dense_resource` blob is shared, not copied) followed by a
+    `tensor.expand_shape` back to its shape, which bufferizes to a view.
+    The weights then become flat LLVM arrays: translating a nested array
+    creates one uniqued LLVM constant per innermost row, which for a
+    ResNet-50 meant millions of constants and gigabytes of compile memory.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
+def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Give every loop nest of a model its own function";
+  let description = [{
+    Runs on buffers, after the arena plan. Every top-level operation with
+    regions (a linalg op, a tiled loop nest) in a model function moves into
+    a private function of its own, named `<model>_k<N>_<node>` after the
+    ONNX node it came from, marked `noinline` with internal linkage, and is
+    replaced by a call.
+    Constants and globals are re-created inside; other values become
+    arguments. Operations whose arguments or results are not identity-layout
+    memrefs or scalars stay where they are (the bare-pointer calling
+    convention cannot pass them).
+
+    One function per kernel keeps LLVM's per-function analyses small: with
+    the whole model in one function, ScalarEvolution's walks up long chains
+    of loops made BERT-base take over a minute to compile. It also gives
+    profiles one symbol per kernel.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
+def HostByteWeights : Pass<"mlc-host-byte-weights", "mlir::ModuleOp"> {
+  let summary = "Store blob-backed weights as byte arrays";
+  let description = [{
+    Runs on buffers. Every constant `memref.global` initialized from a
+    `dense_resource` blob gets the type `memref<Bxi8>` over the same bytes
+    (64-byte aligned), and each `memref.get_global` of it becomes a
+    `memref.view` back to the original type. LLVM's object writer emits a
+    byte array as one block of data, but a float array one element at a
+    time through APFloat, which made emitting BERT-base's 440 MB of weights
+    a large share of its compile time.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+#endif // MLC_TARGET_HOST_PASSES_TD
