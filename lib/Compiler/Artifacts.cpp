@@ -23,8 +23,8 @@ FailureOr<SmallVector<abi::ModelSignature>>
 compiler::collectSignatures(ModuleOp module) {
   SmallVector<abi::ModelSignature> models;
   for (auto f : module.getOps<LLVM::LLVMFuncOp>()) {
-    auto json = f->getAttrOfType<StringAttr>("mlc.signature");
-    auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
+    auto json = f->getAttrOfType<StringAttr>("mlc_loop.signature");
+    auto arena = f->getAttrOfType<IntegerAttr>("mlc_loop.arena_size");
     if (!json || !arena)
       continue;
     llvm::Expected<abi::ModelSignature> signature =
@@ -62,7 +62,7 @@ LogicalResult compiler::writeTextFile(MLIRContext *context, StringRef path,
 
 LogicalResult compiler::writeWeights(ModuleOp module, StringRef path) {
   auto weights =
-      module->getAttrOfType<DenseResourceElementsAttr>("mlc.weights");
+      module->getAttrOfType<DenseResourceElementsAttr>("mlc_loop.weights");
   AsmResourceBlob *blob = weights ? weights.getRawHandle().getBlob() : nullptr;
   if (!blob)
     return module.emitError("the lowering left no weights blob");
@@ -71,7 +71,7 @@ LogicalResult compiler::writeWeights(ModuleOp module, StringRef path) {
   if (failed(writeTextFile(module.getContext(), path,
                            StringRef(data.data(), data.size()))))
     return failure();
-  module->removeAttr("mlc.weights");
+  module->removeAttr("mlc_loop.weights");
   return success();
 }
 

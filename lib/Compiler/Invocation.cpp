@@ -112,7 +112,7 @@ LogicalResult Invocation::checkStaticInputs() {
     for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
       if (auto tensor = dyn_cast<RankedTensorType>(type);
           tensor && !tensor.hasStaticShape()) {
-        auto name = f.getArgAttrOfType<StringAttr>(i, "mlc.name");
+        auto name = f.getArgAttrOfType<StringAttr>(i, "mlc_graph.name");
         emitError(UnknownLoc::get(&context))
             << options.inputFile << ": input '"
             << (name ? name.getValue() : StringRef("?"))
@@ -202,7 +202,7 @@ LogicalResult Invocation::writeArtifact() {
   bool openmp = usesOpenMP(*module);
   for (abi::ModelSignature &m : *models)
     m.usesOpenMP = openmp;
-  if ((*module)->hasAttr("mlc.weights")) {
+  if ((*module)->hasAttr("mlc_loop.weights")) {
     llvm::SmallString<128> weightsPath(options.outputFile);
     llvm::sys::path::replace_extension(weightsPath, "weights");
     if (failed(writeWeights(*module, weightsPath)))

@@ -12,7 +12,7 @@
 // CHECK: llvm.fadd
 // CHECK: llvm.store
 // CHECK-LABEL: llvm.func internal @add(%{{.*}}: !llvm.ptr {{.*}}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
-// CHECK-SAME: mlc.arena_size = 0
+// CHECK-SAME: mlc_loop.arena_size = 0
 // CHECK: llvm.call @add_k0(
 // CHECK-NOT: linalg.
 // CHECK-NOT: tensor.

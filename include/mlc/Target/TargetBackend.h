@@ -87,7 +87,7 @@ struct TargetOptions {
   /// (a file in --print-schedules' format); empty for none.
   std::string scheduleFile = "";
   /// When set, the weights leave the object: the lowered module carries
-  /// them as `mlc.weights` for the driver to write to a file of this name
+  /// them as `mlc_loop.weights` for the driver to write to a file of this name
   /// (recorded in the metadata), and the entry point takes them as an
   /// argument. Empty: weights are embedded in the object.
   std::string weightsFile = "";

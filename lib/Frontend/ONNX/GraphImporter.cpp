@@ -429,7 +429,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
   for (auto [i, in] : llvm::enumerate(args)) {
-    func.setArgAttr(i, "mlc.name", builder.getStringAttr(in->name()));
+    func.setArgAttr(i, "mlc_graph.name", builder.getStringAttr(in->name()));
     define(in->name(), body->getArgument(i));
   }
 
@@ -461,10 +461,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   func.setType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (auto [i, out] : llvm::enumerate(graph.output()))
-    func.setResultAttr(i, "mlc.name", builder.getStringAttr(out.name()));
-  func->setAttr("mlc.onnx_opset", builder.getI64IntegerAttr(opset));
+    func.setResultAttr(i, "mlc_graph.name", builder.getStringAttr(out.name()));
+  func->setAttr("mlc_graph.onnx_opset", builder.getI64IntegerAttr(opset));
   if (!model.producer_name().empty())
-    func->setAttr("mlc.onnx_producer",
+    func->setAttr("mlc_graph.onnx_producer",
                   builder.getStringAttr(model.producer_name() + " " +
                                         model.producer_version()));
   return module;

@@ -24,6 +24,7 @@
 #ifndef MLC_LIB_TARGET_CPU_ACCUMULATORINITS_H
 #define MLC_LIB_TARGET_CPU_ACCUMULATORINITS_H
 
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "Epilogues.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,8 +35,10 @@ namespace mlc::target {
 
 /// On an init that markAccumulatorInit chose (and on the contraction, and
 /// its tiles, that accumulate onto it): the same number.
-constexpr llvm::StringLiteral kAccumulatorInitAttr = "mlc.accumulator_init";
-constexpr llvm::StringLiteral kAccumulatesOntoAttr = "mlc.accumulates_onto";
+constexpr llvm::StringLiteral kAccumulatorInitAttr =
+    mlc::loop::LoopDialect::AccumulatorInitAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kAccumulatesOntoAttr =
+    mlc::loop::LoopDialect::AccumulatesOntoAttrHelper::getNameStr();
 
 /// Marks `contraction`'s (or a window op's) init when it is a `linalg.fill`
 /// or a broadcast

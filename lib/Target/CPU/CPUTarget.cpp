@@ -9,6 +9,7 @@
 #include "mlc/Target/CPU/CPUTarget.h"
 #include "mlc/Target/CPU/LoopToCPUPipeline.h"
 #include "mlc/Target/CPU/TargetInfo.h"
+#include "mlc/Target/Host/AttributeTranslation.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -30,6 +31,7 @@
 #include <mutex>
 
 using namespace mlir;
+using namespace mlc;
 using namespace mlc::target;
 
 namespace {
@@ -74,6 +76,7 @@ LogicalResult CPUTargetBackend::serialize(ModuleOp module,
   registerBuiltinDialectTranslation(*context);
   registerLLVMDialectTranslation(*context);
   registerOpenMPDialectTranslation(*context);
+  host::registerMLCAttributeTranslation(*context);
 
   llvm::Triple triple(options.triple.empty()
                           ? llvm::sys::getDefaultTargetTriple()

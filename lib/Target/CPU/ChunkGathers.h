@@ -20,6 +20,7 @@
 #ifndef MLC_LIB_TARGET_CPU_CHUNKGATHERS_H
 #define MLC_LIB_TARGET_CPU_CHUNKGATHERS_H
 
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -27,7 +28,8 @@ namespace mlc::target {
 
 /// Marks the gather of an im2col matrix: a `linalg.generic` with loops
 /// (n, c, kh, kw, oh, ow) whose result collapses to (n, c*kh*kw, oh*ow).
-constexpr llvm::StringLiteral kIm2colAttr = "mlc.im2col";
+constexpr llvm::StringLiteral kIm2colAttr =
+    mlc::loop::LoopDialect::Im2colAttrHelper::getNameStr();
 
 /// The im2col gather of `conv`'s input: a `linalg.generic` with loops
 /// (n, c, kh, kw, oh, ow) writing into `init` (of that shape) element

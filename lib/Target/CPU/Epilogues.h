@@ -17,6 +17,7 @@
 #ifndef MLC_LIB_TARGET_CPU_EPILOGUES_H
 #define MLC_LIB_TARGET_CPU_EPILOGUES_H
 
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -24,7 +25,8 @@
 namespace mlc::target {
 
 /// Marks an op prepareEpilogue rewrote, until fuseEpilogue moves it.
-constexpr llvm::StringLiteral kEpilogueAttr = "mlc.epilogue";
+constexpr llvm::StringLiteral kEpilogueAttr =
+    mlc::loop::LoopDialect::EpilogueAttrHelper::getNameStr();
 
 /// When `contraction`'s only use is an elementwise `linalg.generic` that
 /// reads it (directly or through a `tensor.expand_shape`, as a convolution's

@@ -9,6 +9,7 @@
 #ifndef MLC_LIB_TARGET_CPU_PADS_H
 #define MLC_LIB_TARGET_CPU_PADS_H
 
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -17,7 +18,8 @@ namespace mlc::target {
 /// Marks the fills made by rewritePadsAsFillAndCopy, which may run on
 /// threads like other loop nests (accumulator fills may not: contraction
 /// tiling consumes them).
-constexpr llvm::StringLiteral kPadFillAttr = "mlc.pad_fill";
+constexpr llvm::StringLiteral kPadFillAttr =
+    mlc::loop::LoopDialect::PadFillAttrHelper::getNameStr();
 
 /// Rewrites every statically shaped `tensor.pad` of `func` with a constant
 /// padding value as `linalg.fill`s of the padded tensor's border strips, a

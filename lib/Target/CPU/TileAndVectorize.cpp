@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Target/CPU/Passes.h"
 
 #include "AccumulatorInits.h"
@@ -186,9 +187,12 @@ struct FoldSliceTransfersIntoInsertSlice
 
 /// Marks the contractions this pass schedules (the value is the register
 /// tile, one size per loop) and the loops it creates that must be peeled.
-constexpr llvm::StringLiteral kRegisterTiles = "mlc.register_tiles";
-constexpr llvm::StringLiteral kLoopOrder = "mlc.loop_order";
-constexpr llvm::StringLiteral kPeel = "mlc.peel";
+constexpr llvm::StringLiteral kRegisterTiles =
+    mlc::loop::LoopDialect::RegisterTilesAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kLoopOrder =
+    mlc::loop::LoopDialect::LoopOrderAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kPeel =
+    mlc::loop::LoopDialect::PeelAttrHelper::getNameStr();
 
 /// Contractions below this many floating-point operations stay on one
 /// thread: forking costs a few microseconds. (2 MFLOP before; 1 MFLOP and a

@@ -70,7 +70,7 @@ struct HostEmitEntryPointsPass
     ModuleOp module = getOperation();
     SmallVector<LLVM::LLVMFuncOp> models;
     for (auto f : module.getOps<LLVM::LLVMFuncOp>())
-      if (f->hasAttr("mlc.signature"))
+      if (f->hasAttr("mlc_loop.signature"))
         models.push_back(f);
     if (sharedAliases && models.size() != 1) {
       module.emitError("a shared library holds exactly one model; this "
@@ -81,27 +81,27 @@ struct HostEmitEntryPointsPass
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     for (LLVM::LLVMFuncOp f : models) {
-      auto json = f->getAttrOfType<StringAttr>("mlc.signature");
+      auto json = f->getAttrOfType<StringAttr>("mlc_loop.signature");
       llvm::Expected<mlc::abi::ModelSignature> signature =
           mlc::abi::parseModelSignature(json.getValue());
       if (!signature) {
-        f.emitError("bad mlc.signature: ")
+        f.emitError("bad mlc_loop.signature: ")
             << llvm::toString(signature.takeError());
         return signalPassFailure();
       }
-      auto arena = f->getAttrOfType<IntegerAttr>("mlc.arena_size");
+      auto arena = f->getAttrOfType<IntegerAttr>("mlc_loop.arena_size");
       if (!arena) {
-        f.emitError("no mlc.arena_size: run mlc-host-plan-arena first");
+        f.emitError("no mlc_loop.arena_size: run mlc-host-plan-arena first");
         return signalPassFailure();
       }
       signature->arenaSize = arena.getInt();
-      auto weightsSize = f->getAttrOfType<IntegerAttr>("mlc.weights_size");
+      auto weightsSize = f->getAttrOfType<IntegerAttr>("mlc_loop.weights_size");
       if (weightsSize) {
-        auto hash = f->getAttrOfType<IntegerAttr>("mlc.weights_hash");
-        auto file = f->getAttrOfType<StringAttr>("mlc.weights_file");
+        auto hash = f->getAttrOfType<IntegerAttr>("mlc_loop.weights_hash");
+        auto file = f->getAttrOfType<StringAttr>("mlc_loop.weights_file");
         if (!hash || !file) {
-          f.emitError("mlc.weights_size without mlc.weights_hash and "
-                      "mlc.weights_file");
+          f.emitError("mlc_loop.weights_size without mlc_loop.weights_hash and "
+                      "mlc_loop.weights_file");
           return signalPassFailure();
         }
         signature->weights = mlc::abi::ExternalWeights{
@@ -131,7 +131,7 @@ struct HostEmitEntryPointsPass
       std::string name = f.getSymName().str();
       std::string metadata = mlc::abi::toJSON(*signature);
       // The completed signature, for drivers that write the header.
-      f->setAttr("mlc.signature", b.getStringAttr(metadata));
+      f->setAttr("mlc_loop.signature", b.getStringAttr(metadata));
       f.setLinkage(LLVM::Linkage::Internal);
       createEntry(b, f.getLoc(), name + (weights ? "_run_with_weights" : "_run"),
                   f, numInputs, numOutputs, weights);

@@ -29,7 +29,7 @@ struct Placement {
 };
 
 bool isModelFunction(func::FuncOp f) {
-  return !f.isExternal() && f.isPublic() && f->hasAttr("mlc.signature");
+  return !f.isExternal() && f.isPublic() && f->hasAttr("mlc_loop.signature");
 }
 
 struct HostExternalizeWeightsPass
@@ -79,11 +79,11 @@ struct HostExternalizeWeightsPass
     for (func::FuncOp f : module.getOps<func::FuncOp>()) {
       if (!isModelFunction(f))
         continue;
-      if (!f->hasAttr("mlc.arena_size")) {
+      if (!f->hasAttr("mlc_loop.arena_size")) {
         f.emitError("no arena argument: run mlc-host-plan-arena first");
         return signalPassFailure();
       }
-      auto name = NamedAttribute(StringAttr::get(ctx, "mlc.name"),
+      auto name = NamedAttribute(StringAttr::get(ctx, "mlc_graph.name"),
                                  StringAttr::get(ctx, "weights"));
       if (failed(f.insertArgument(1, weightsType,
                                   DictionaryAttr::get(ctx, {name}),
@@ -108,17 +108,17 @@ struct HostExternalizeWeightsPass
         op.replaceAllUsesWith(view);
         op.erase();
       }
-      f->setAttr("mlc.weights_size",
+      f->setAttr("mlc_loop.weights_size",
                  IntegerAttr::get(IntegerType::get(ctx, 64), size));
-      f->setAttr("mlc.weights_hash",
+      f->setAttr("mlc_loop.weights_hash",
                  IntegerAttr::get(IntegerType::get(ctx, 64),
                                   static_cast<int64_t>(hash)));
-      f->setAttr("mlc.weights_file", StringAttr::get(ctx, fileName));
+      f->setAttr("mlc_loop.weights_file", StringAttr::get(ctx, fileName));
     }
     for (auto &[name, placement] : placements)
       symbols.erase(symbols.lookup(name));
     module->setAttr(
-        "mlc.weights",
+        "mlc_loop.weights",
         DenseResourceElementsAttr::get(RankedTensorType::get({size}, i8),
                                        "mlc_weights", std::move(blob)));
   }

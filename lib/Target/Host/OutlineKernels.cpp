@@ -94,7 +94,7 @@ struct HostOutlineKernelsPass
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> models;
     for (auto f : module.getOps<func::FuncOp>())
-      if (!f.isExternal() && f->hasAttr("mlc.signature"))
+      if (!f.isExternal() && f->hasAttr("mlc_loop.signature"))
         models.push_back(f);
     for (func::FuncOp model : models) {
       SmallVector<Operation *> kernels;

@@ -180,7 +180,7 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
                               DictionaryAttr::get(
                                   context, {NamedAttribute(
                                                StringAttr::get(context,
-                                                               "mlc.name"),
+                                                               "mlc_graph.name"),
                                                StringAttr::get(context,
                                                                "arena"))}),
                               f.getLoc())))
@@ -198,7 +198,7 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     b.alloc.replaceAllUsesWith(view);
     b.alloc.erase();
   }
-  f->setAttr("mlc.arena_size",
+  f->setAttr("mlc_loop.arena_size",
              IntegerAttr::get(IntegerType::get(context, 64), arenaSize));
   return success();
 }

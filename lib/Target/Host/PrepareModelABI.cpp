@@ -81,7 +81,7 @@ struct HostPrepareModelABIPass
       FunctionType type = f.getFunctionType();
       for (auto [i, t] : llvm::enumerate(type.getInputs())) {
         FailureOr<mlc::abi::TensorSignature> s = describe(
-            f, "input", i, t, f.getArgAttrOfType<StringAttr>(i, "mlc.name"));
+            f, "input", i, t, f.getArgAttrOfType<StringAttr>(i, "mlc_graph.name"));
         if (failed(s))
           return signalPassFailure();
         signature.inputs.push_back(std::move(*s));
@@ -90,12 +90,12 @@ struct HostPrepareModelABIPass
       }
       for (auto [i, t] : llvm::enumerate(type.getResults())) {
         FailureOr<mlc::abi::TensorSignature> s = describe(
-            f, "output", i, t, f.getResultAttrOfType<StringAttr>(i, "mlc.name"));
+            f, "output", i, t, f.getResultAttrOfType<StringAttr>(i, "mlc_graph.name"));
         if (failed(s))
           return signalPassFailure();
         signature.outputs.push_back(std::move(*s));
       }
-      f->setAttr("mlc.signature", StringAttr::get(&getContext(),
+      f->setAttr("mlc_loop.signature", StringAttr::get(&getContext(),
                                                   mlc::abi::toJSON(signature)));
       flattenEmptyTensors(f);
       separateRepeatedResults(f);

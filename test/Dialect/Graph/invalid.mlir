@@ -356,3 +356,26 @@ func.func @optional_mismatch(%a: tensor<3xf32>) {
   %0 = mlc_graph.optional %a : tensor<3xf32> : !mlc_graph.optional<tensor<3xi64>>
   return
 }
+
+// -----
+
+// The importer's attributes are declared: ONNX names are strings on
+// function arguments and results, the opset an integer on the function.
+// expected-error @+1 {{'func.func' op 'mlc_graph.name' must be a string}}
+func.func @name_type(%x: tensor<4xf32> {mlc_graph.name = 3}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'mlc_graph.name' belongs on a function argument or result, not on an op}}
+func.func @name_on_op() attributes {mlc_graph.name = "f"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'mlc_graph.onnx_opset' must be an integer}}
+func.func @opset_type() attributes {mlc_graph.onnx_opset = "13"} {
+  return
+}

@@ -63,3 +63,31 @@ func.func @isolated(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // expected-error @+1 {{tile sizes must be non-negative}}
 #bad_tile = #mlc_loop.schedule<tile_sizes = [[1, -2, 3]], vector_sizes = [], parallel_dims = []>
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'mlc_loop.arena_size' must be an integer}}
+func.func @arena_size_type() attributes {mlc_loop.arena_size = "big"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op unknown attribute 'mlc_loop.tiles' of the mlc_loop dialect}}
+func.func @unknown_attribute() attributes {mlc_loop.tiles = [1, 2]} {
+  return
+}
+
+// -----
+
+func.func @register_tiles_type(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'linalg.copy' op 'mlc_loop.register_tiles' must be an array<i64>}}
+  %r = linalg.copy {mlc_loop.register_tiles = [4]} ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'mlc_loop.weights' must be a dense_resource blob on the module}}
+module attributes {mlc_loop.weights = dense<1> : tensor<4xi8>} {
+}

@@ -55,7 +55,7 @@ func.func @ragged(%x: tensor<1x16x32x32xf32>) -> tensor<1x32x30x30xf32> {
 // CHECK: scf.forall (%{{.*}}) = (0) to (16) step (2)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x3x3x17x17xf32>)
 // CHECK: scf.forall (%{{.*}}) = (0) to (32) step (4)
-// CHECK-NOT: linalg.generic {{.*}}mlc.im2col
+// CHECK-NOT: linalg.generic {{.*}}mlc_loop.im2col
 // CHECK: return
 func.func @narrow(%x: tensor<1x16x19x19xf32>) -> tensor<1x32x17x17xf32> {
   %w = arith.constant dense<0.5> : tensor<32x16x3x3xf32>
@@ -73,7 +73,7 @@ func.func @narrow(%x: tensor<1x16x19x19xf32>) -> tensor<1x32x17x17xf32> {
 // CHECK: scf.forall (%{{.*}}) = (0) to (64) step (8)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x16x3x3x32x32xf32>)
 // CHECK: scf.forall (%{{.*}}) = (0) to (1024) step (128)
-// CHECK-NOT: mlc.im2col
+// CHECK-NOT: mlc_loop.im2col
 // CHECK: return
 func.func @batched(%x: tensor<64x16x34x34xf32>) -> tensor<64x32x32x32xf32> {
   %w = arith.constant dense<0.5> : tensor<32x16x3x3xf32>

@@ -6,13 +6,13 @@
 // slice goes back in place.
 // CHECK-LABEL: func.func @pad
 // CHECK-NOT: tensor.pad
-// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x1x58xf32>
+// CHECK: linalg.fill {mlc_loop.pad_fill} {{.*}} -> tensor<1x16x1x58xf32>
 // CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 16, 1, 58]
-// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x1x58xf32>
+// CHECK: linalg.fill {mlc_loop.pad_fill} {{.*}} -> tensor<1x16x1x58xf32>
 // CHECK: tensor.insert_slice %{{.*}}[0, 0, 57, 0] [1, 16, 1, 58]
-// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x56x1xf32>
+// CHECK: linalg.fill {mlc_loop.pad_fill} {{.*}} -> tensor<1x16x56x1xf32>
 // CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 0] [1, 16, 56, 1]
-// CHECK: linalg.fill {mlc.pad_fill} {{.*}} -> tensor<1x16x56x1xf32>
+// CHECK: linalg.fill {mlc_loop.pad_fill} {{.*}} -> tensor<1x16x56x1xf32>
 // CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 57] [1, 16, 56, 1]
 // CHECK: %[[INTERIOR:.*]] = tensor.extract_slice %{{.*}}[0, 0, 1, 1] [1, 16, 56, 56] [1, 1, 1, 1]
 // CHECK: %[[COPY:.*]] = scf.forall {{.*}} shared_outs(%{{.*}} = %[[INTERIOR]]) -> (tensor<1x16x56x56xf32>)

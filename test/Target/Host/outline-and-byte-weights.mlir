@@ -24,7 +24,7 @@
 #id = affine_map<(d0) -> (d0)>
 memref.global "private" constant @w : memref<4xf32> = dense_resource<w_blob>
 memref.global "private" constant @small : memref<2xf32> = dense<[1.0, 2.0]>
-func.func @model(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>) attributes {mlc.signature = "{}"} {
+func.func @model(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>) attributes {mlc_loop.signature = "{}"} {
   %zero = arith.constant 0.0 : f32
   %w = memref.get_global @w : memref<4xf32>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : memref<4xf32>) outs(%t : memref<4xf32>) {
@@ -59,7 +59,7 @@ func.func @model(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>) attrib
 // OUTLINE-LABEL: func.func @padded(
 // OUTLINE: call @padded_k0_Relu_1(%arg0, %arg1)
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @padded(%x: memref<4x64xf32>, %y: memref<4x49xf32>) attributes {mlc.signature = "{}"} {
+func.func @padded(%x: memref<4x64xf32>, %y: memref<4x49xf32>) attributes {mlc_loop.signature = "{}"} {
   %zero = arith.constant 0.0 : f32
   %v = memref.subview %x[0, 0] [4, 49] [1, 1] : memref<4x64xf32> to memref<4x49xf32, strided<[64, 1]>>
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%v : memref<4x49xf32, strided<[64, 1]>>) outs(%y : memref<4x49xf32>) {

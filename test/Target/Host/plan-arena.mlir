@@ -3,8 +3,8 @@
 // Three 1 KiB buffers in a chain: %c is allocated after %a's last use, so
 // it reuses %a's memory; %b overlaps both and gets its own slot.
 // CHECK-LABEL: func.func @chain
-// CHECK-SAME: (%[[ARENA:.*]]: memref<2048xi8> {mlc.name = "arena"}, %{{.*}}: memref<256xf32>, %{{.*}}: memref<256xf32>)
-// CHECK-SAME: mlc.arena_size = 2048
+// CHECK-SAME: (%[[ARENA:.*]]: memref<2048xi8> {mlc_graph.name = "arena"}, %{{.*}}: memref<256xf32>, %{{.*}}: memref<256xf32>)
+// CHECK-SAME: mlc_loop.arena_size = 2048
 // CHECK: %[[A:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[B:.*]] = memref.view %[[ARENA]][%c1024{{.*}}][] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[C:.*]] = memref.view %[[ARENA]][%c0{{.*}}][] : memref<2048xi8> to memref<256xf32>
@@ -25,7 +25,7 @@ func.func @chain(%in: memref<256xf32>, %out: memref<256xf32>) {
 // A view keeps its buffer alive: %a is read through %flat after %b is
 // allocated, so they cannot share. Sizes round up to 64 bytes.
 // CHECK-LABEL: func.func @view_extends_liveness
-// CHECK-SAME: mlc.arena_size = 128
+// CHECK-SAME: mlc_loop.arena_size = 128
 // CHECK: memref.view %{{.*}}[%c0{{.*}}][] : memref<128xi8> to memref<2x2xf32>
 // CHECK: memref.view %{{.*}}[%c64{{.*}}][] : memref<128xi8> to memref<4xf32>
 func.func @view_extends_liveness(%in: memref<2x2xf32>, %out: memref<4xf32>) {
@@ -83,7 +83,7 @@ func.func @in_loop(%out: memref<4xf32>) {
 // (either may run), and the if's result, yielded from either, lives until
 // its last use after the if.
 // CHECK-LABEL: func.func @branches
-// CHECK-SAME: mlc.arena_size = 3072
+// CHECK-SAME: mlc_loop.arena_size = 3072
 // CHECK: memref.view {{.*}} to memref<256xf32>
 // CHECK: memref.view {{.*}} to memref<512xf32>
 // CHECK: scf.if

@@ -22,7 +22,7 @@ def HostPrepareModelABI : Pass<"mlc-host-prepare-model-abi", "mlir::ModuleOp"> {
     Runs on loop-level IR (tensors), before bufferization. For every public
     function it checks that the inputs and outputs are statically shaped
     tensors of a supported element type, records their ONNX names, dtypes
-    and shapes as the `mlc.signature` attribute (JSON, see
+    and shapes as the `mlc_loop.signature` attribute (JSON, see
     `mlc/Target/Host/ModelABI.h`), and marks the inputs read-only for
     one-shot bufferization so that a run never writes into a caller's
     input buffer. Inputs and outputs with no elements (a zero dim) become
@@ -45,7 +45,7 @@ def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
     view of it, measured on the function's top-level operations): buffers
     whose live ranges do not overlap share memory. Placement is greedy by
     decreasing size, first fit, 64-byte aligned. The arena size is recorded
-    as `mlc.arena_size`.
+    as `mlc_loop.arena_size`.
 
     A scratch buffer allocated inside a loop (a cache block of a
     right-hand side packed at run time), statically shaped and at most
@@ -76,10 +76,10 @@ def HostExternalizeWeights : Pass<"mlc-host-externalize-weights",
     read is laid out in one blob (each at a 64-byte aligned offset) and
     removed; its `memref.get_global`s become `memref.view`s into a new
     argument after the arena, the weights (`memref<Nxi8>`). The blob is
-    attached to the module as `mlc.weights` (a `dense_resource` of `i8`) for
+    attached to the module as `mlc_loop.weights` (a `dense_resource` of `i8`) for
     the driver to write beside the object, and each model function records
-    `mlc.weights_size`, `mlc.weights_hash` (FNV-1a, 64 bits, over the blob)
-    and `mlc.weights_file` (the option `file`) for its metadata and header.
+    `mlc_loop.weights_size`, `mlc_loop.weights_hash` (FNV-1a, 64 bits, over the blob)
+    and `mlc_loop.weights_file` (the option `file`) for its metadata and header.
     Splat constants and globals other functions read stay in the object.
   }];
   let options = [
@@ -95,7 +95,7 @@ def HostEmitEntryPoints : Pass<"mlc-host-emit-entry-points", "mlir::ModuleOp"> {
   let description = [{
     Runs on the LLVM dialect, after `convert-func-to-llvm` with the bare
     pointer calling convention. For every function carrying an
-    `mlc.signature` it adds
+    `mlc_loop.signature` it adds
     `int32_t <name>_run(void *arena, const void *const *inputs,
     void *const *outputs)`, which unpacks the pointer arrays and calls the
     function (made internal so that LLVM inlines it), and the constant string

@@ -99,3 +99,56 @@ LogicalResult mlc::graph::inferBroadcastResultType(
   results.push_back(RankedTensorType::get(*shape, element));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Checks that `attribute`, named `mlc_graph.<key>`, is one the dialect
+/// declares, of its declared type, on an op or on a function's argument or
+/// result (`onValue`) as declared.
+LogicalResult verifyGraphAttribute(Operation *op, NamedAttribute attribute,
+                                   bool onValue) {
+  StringRef name = attribute.getName().strref();
+  Attribute value = attribute.getValue();
+  if (name == GraphDialect::NameAttrHelper::getNameStr()) {
+    if (!onValue)
+      return op->emitOpError() << "'" << name
+                               << "' belongs on a function argument or "
+                                  "result, not on an op";
+    if (!isa<StringAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a string";
+    return success();
+  }
+  if (name == GraphDialect::OnnxOpsetAttrHelper::getNameStr() && !onValue) {
+    if (!isa<IntegerAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be an integer";
+    return success();
+  }
+  if (name == GraphDialect::OnnxProducerAttrHelper::getNameStr() && !onValue) {
+    if (!isa<StringAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a string";
+    return success();
+  }
+  return op->emitOpError() << "unknown attribute '" << name
+                           << "' of the mlc_graph dialect";
+}
+} // namespace
+
+LogicalResult GraphDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attribute) {
+  return verifyGraphAttribute(op, attribute, /*onValue=*/false);
+}
+
+LogicalResult GraphDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                     unsigned,
+                                                     NamedAttribute attribute) {
+  return verifyGraphAttribute(op, attribute, /*onValue=*/true);
+}
+
+LogicalResult
+GraphDialect::verifyRegionResultAttribute(Operation *op, unsigned, unsigned,
+                                          NamedAttribute attribute) {
+  return verifyGraphAttribute(op, attribute, /*onValue=*/true);
+}

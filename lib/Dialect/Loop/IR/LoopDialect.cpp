@@ -9,6 +9,7 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -120,4 +121,43 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     seen[d] = true;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  Attribute value = attribute.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError() << "'" << name << "' must be " << what;
+  };
+  if (name == SignatureAttrHelper::getNameStr() ||
+      name == WeightsFileAttrHelper::getNameStr())
+    return expect(isa<StringAttr>(value), "a string");
+  if (name == ArenaSizeAttrHelper::getNameStr() ||
+      name == WeightsSizeAttrHelper::getNameStr() ||
+      name == WeightsHashAttrHelper::getNameStr() ||
+      name == AccumulatorInitAttrHelper::getNameStr() ||
+      name == AccumulatesOntoAttrHelper::getNameStr())
+    return expect(isa<IntegerAttr>(value), "an integer");
+  if (name == WeightsAttrHelper::getNameStr())
+    return expect(isa<DenseResourceElementsAttr>(value) && isa<ModuleOp>(op),
+                  "a dense_resource blob on the module");
+  if (name == getScheduleAttrName())
+    return expect(isa<ScheduleAttr>(value), "a #mlc_loop.schedule");
+  if (name == RegisterTilesAttrHelper::getNameStr() ||
+      name == LoopOrderAttrHelper::getNameStr())
+    return expect(isa<DenseI64ArrayAttr>(value), "an array<i64>");
+  if (name == PeelAttrHelper::getNameStr() ||
+      name == EpilogueAttrHelper::getNameStr() ||
+      name == Im2colAttrHelper::getNameStr() ||
+      name == PadFillAttrHelper::getNameStr())
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  return op->emitOpError() << "unknown attribute '" << name
+                           << "' of the mlc_loop dialect";
 }

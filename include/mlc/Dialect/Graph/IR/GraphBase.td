@@ -46,6 +46,16 @@ def Graph_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // What the importer records about the model: the ONNX name of each
+  // function argument and result, the opset and the producer.
+  let discardableAttrs = (ins
+    "::mlir::StringAttr":$name,
+    "::mlir::IntegerAttr":$onnx_opset,
+    "::mlir::StringAttr":$onnx_producer
+  );
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//

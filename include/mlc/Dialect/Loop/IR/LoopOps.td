@@ -37,6 +37,40 @@ def Loop_Dialect : Dialect {
     schedules can be printed, overridden from a file and tuned.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Facts one pass leaves for a later one, declared and verified here
+  // rather than passed as ad-hoc attribute strings.
+  let discardableAttrs = (ins
+    // The model's C ABI (host layer): on each model function its signature
+    // as JSON (mlc-runtime/ModelSignature.h) and its arena size; with the
+    // weights in a file, the file's name, size and checksum, and on the
+    // module the blob the driver writes to it.
+    "::mlir::StringAttr":$signature,
+    "::mlir::IntegerAttr":$arena_size,
+    "::mlir::StringAttr":$weights_file,
+    "::mlir::IntegerAttr":$weights_size,
+    "::mlir::IntegerAttr":$weights_hash,
+    "::mlir::DenseResourceElementsAttr":$weights,
+    // Between the steps of a target's code generator: the register tile and
+    // loop order of a tiled op, loops to peel, the elementwise op run on
+    // each finished tile, accumulators started from an init (the init and
+    // the op it feeds share an id), im2col gathers and the fills of pads.
+    "::mlir::DenseI64ArrayAttr":$register_tiles,
+    "::mlir::DenseI64ArrayAttr":$loop_order,
+    "::mlir::UnitAttr":$peel,
+    "::mlir::UnitAttr":$epilogue,
+    "::mlir::IntegerAttr":$accumulator_init,
+    "::mlir::IntegerAttr":$accumulates_onto,
+    "::mlir::UnitAttr":$im2col,
+    "::mlir::UnitAttr":$pad_fill
+  );
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// `mlc_loop.schedule`: a kernel root's #mlc_loop.schedule once the
+    /// kernel is dissolved for the target's code generator.
+    static constexpr ::llvm::StringLiteral getScheduleAttrName() {
+      return "mlc_loop.schedule";
+    }
+  }];
 }
 
 def Loop_ScheduleAttr : AttrDef<Loop_Dialect, "Schedule"> {
