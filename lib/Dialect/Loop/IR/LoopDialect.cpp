@@ -156,7 +156,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
   if (name == PeelAttrHelper::getNameStr() ||
       name == EpilogueAttrHelper::getNameStr() ||
       name == Im2colAttrHelper::getNameStr() ||
-      name == PadFillAttrHelper::getNameStr())
+      name == PadFillAttrHelper::getNameStr() ||
+      name == RootAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name
                            << "' of the mlc_loop dialect";

@@ -61,7 +61,9 @@ def Loop_Dialect : Dialect {
     "::mlir::IntegerAttr":$accumulator_init,
     "::mlir::IntegerAttr":$accumulates_onto,
     "::mlir::UnitAttr":$im2col,
-    "::mlir::UnitAttr":$pad_fill
+    "::mlir::UnitAttr":$pad_fill,
+    // The op of a kernel its schedule is about (mlc-loop-form-kernels).
+    "::mlir::UnitAttr":$root
   );
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{

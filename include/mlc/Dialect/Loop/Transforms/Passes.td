@@ -80,4 +80,54 @@ def LoopFoldWeightTransposes : Pass<"mlc-loop-fold-weight-transposes",
   }];
 }
 
+def LoopFormKernels : Pass<"mlc-loop-form-kernels", "mlir::func::FuncOp"> {
+  let summary = "Group linalg ops into mlc_loop.kernel ops";
+  let description = [{
+    Draws the kernel boundaries of the loop level: every linalg op on
+    tensors ends up in exactly one `mlc_loop.kernel`, the unit a target's
+    strategy schedules. A kernel has a root (a contraction, convolution,
+    window, reduction, gather, copy or an elementwise op that nothing else
+    took) and the ops fused with it:
+
+    - consumers: a chain of all-parallel ops whose indexing maps are
+      projected permutations (activations, bias and residual adds),
+      each reading the previous result as its only use, possibly through a
+      `tensor.expand_shape` or `tensor.collapse_shape` (a convolution's
+      result viewed as a matrix);
+    - producers: all-parallel data-movement ops (their body yields one of
+      their inputs: im2col gathers, transposes, copies) whose only use is
+      the root.
+
+    `linalg.fill` ops used only as destinations stay outside: they say
+    where a kernel's accumulator starts. Values from outside become `ins`,
+    the destinations of the yielded results `outs`; constants are cloned
+    in, so that a kernel reads its weights as constants. The kernel is named
+    after the root's ONNX node (`#1`, `#2` for a node's later kernels) and
+    its root carries `mlc_loop.root`.
+
+    ```mlir
+    %r = mlc_loop.kernel "Conv_0" ins(%x, %init : ...) outs(%e : ...) {
+    ^bb0(%a: ..., %i: ..., %o: ...):
+      %g = linalg.generic {...} ins(%a ...)          // im2col gather
+      %c = linalg.generic {..., mlc_loop.root} ...   // the contraction
+      %relu = linalg.generic {...} ins(%c ...) outs(%o ...)
+      mlc_loop.yield %relu : ...
+    } -> (...)
+    ```
+  }];
+  let dependentDialects = ["mlc::loop::LoopDialect"];
+}
+
+def LoopDissolveKernels : Pass<"mlc-loop-dissolve-kernels",
+                               "mlir::func::FuncOp"> {
+  let summary = "Inline kernels, leaving their schedules on their roots";
+  let description = [{
+    The end of the kernel level for a code generator that works on a
+    function's linalg ops: each `mlc_loop.kernel` is replaced by its body,
+    and its `#mlc_loop.schedule` moves to the root op as the
+    `mlc_loop.schedule` attribute, where the target's tiling passes read it.
+  }];
+  let dependentDialects = ["mlc::loop::LoopDialect"];
+}
+
 #endif // MLC_DIALECT_LOOP_TRANSFORMS_PASSES_TD

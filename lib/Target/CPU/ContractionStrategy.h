@@ -1,0 +1,55 @@
+//===- ContractionStrategy.h - How the CPU schedules a contraction -*- C++ -*-=//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CPU strategy's decision for one contraction: loop order and the
+// thread, cache and register tiles, from the register and cache tiles of
+// the target description (TargetInfo.h) and the contraction's shape. The
+// strategy pass (mlc-cpu-set-schedules) writes it on the contraction's
+// kernel; mlc-cpu-tile-and-vectorize applies it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_CPU_CONTRACTIONSTRATEGY_H
+#define MLC_LIB_TARGET_CPU_CONTRACTIONSTRATEGY_H
+
+#include "Schedules.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+#include <optional>
+
+namespace mlc::target {
+
+/// Contractions below this many floating-point operations stay on one
+/// thread: forking costs a few microseconds. (2 MFLOP before; 1 MFLOP and a
+/// quarter of the element threshold below took MobileNetV3-small at two
+/// threads 2.62 -> 2.45 ms and MobileNetV2 8.32 -> 7.85 ms; at 0.5 MFLOP
+/// the MLP's 0.8 MFLOP matrix-vector product forked and got slower.)
+constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
+
+/// Register and cache tiles of a contraction (see ContractionTiles).
+struct Tiles {
+  int64_t m, n, k, nBlock;
+  /// When nonzero, the register tile computed in place of m x n, which
+  /// still sizes the thread chunks and cache blocks.
+  int64_t registerM = 0, registerN = 0;
+};
+
+/// The schedule of `op`, or nothing when it is not a contraction the CPU code
+/// generator knows how to vectorize: f32, static, two inputs, and its innermost result
+/// dim an `n` dim that is also innermost in the operand that carries it.
+std::optional<ContractionSchedule>
+scheduleContraction(mlir::linalg::LinalgOp op, const Tiles &packedTiles,
+                    const Tiles &unpackedTiles, int64_t lanes, bool parallel);
+
+/// Whether `value` is a constant or a slice of one (packed weights).
+bool isConstant(mlir::Value value);
+
+} // namespace mlc::target
+
+#endif // MLC_LIB_TARGET_CPU_CONTRACTIONSTRATEGY_H
