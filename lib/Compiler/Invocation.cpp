@@ -10,6 +10,7 @@
 #include "Artifacts.h"
 
 #include "mlc/Dialect/Graph/IR/GraphDialect.h"
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,6 +31,13 @@ using namespace mlc::compiler;
 Phase compiler::detectPhase(ModuleOp module) {
   if (!module.getOps<LLVM::LLVMFuncOp>().empty())
     return Phase::LLVM;
+  bool kernels = false;
+  module.walk([&](loop::KernelOp) {
+    kernels = true;
+    return WalkResult::interrupt();
+  });
+  if (kernels)
+    return Phase::Kernels;
   bool graph = false;
   module.walk([&](Operation *op) {
     if (isa_and_nonnull<graph::GraphDialect>(op->getDialect())) {
@@ -52,7 +60,7 @@ Invocation::~Invocation() = default;
 
 LogicalResult Invocation::load() {
   // An unknown target is the first thing to say, before any work.
-  if (options.compileTo >= Phase::LLVM && !backend &&
+  if (options.compileTo >= Phase::Kernels && !backend &&
       !(backend = createBackend()))
     return failure();
   StringRef ext = llvm::sys::path::extension(options.inputFile);
@@ -135,12 +143,15 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm) {
     buildGraphOptimizePipeline(pm, GraphOptimizePipelineOptions());
   if (inputPhase < Phase::Loop && to >= Phase::Loop)
     buildGraphToLoopPipeline(pm, GraphToLoopPipelineOptions());
-  if (inputPhase < Phase::LLVM && to >= Phase::LLVM) {
+  if (to >= Phase::Kernels && inputPhase < Phase::LLVM) {
     if (!backend)
       backend = createBackend();
     if (!backend)
       return failure();
-    backend->buildLoweringPipeline(pm);
+    if (inputPhase < Phase::Kernels)
+      backend->buildKernelPipeline(pm);
+    if (to >= Phase::LLVM)
+      backend->buildLoweringPipeline(pm);
   }
   return success();
 }

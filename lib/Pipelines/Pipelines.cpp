@@ -24,6 +24,7 @@ std::optional<mlc::Phase> mlc::parsePhase(llvm::StringRef name) {
       .Case("input", Phase::Input)
       .Case("graph", Phase::Graph)
       .Case("loop", Phase::Loop)
+      .Case("kernels", Phase::Kernels)
       .Case("llvm", Phase::LLVM)
       .Case("object", Phase::Object)
       .Default(std::nullopt);
@@ -37,6 +38,8 @@ llvm::StringRef mlc::getPhaseName(Phase phase) {
     return "graph";
   case Phase::Loop:
     return "loop";
+  case Phase::Kernels:
+    return "kernels";
   case Phase::LLVM:
     return "llvm";
   case Phase::Object:
@@ -68,6 +71,18 @@ void mlc::registerMLCPipelines() {
       "Loop level (linalg on tensors) to the LLVM dialect for the CPU target",
       [](OpPassManager &pm, const target::LoopToCPUPipelineOptions &options) {
         target::buildLoopToCPUPipeline(pm, options.toTargetOptions());
+      });
+  PassPipelineRegistration<target::LoopToCPUPipelineOptions>(
+      "mlc-cpu-loop-to-kernels-pipeline",
+      "Loop level to kernels with the CPU strategy's schedules",
+      [](OpPassManager &pm, const target::LoopToCPUPipelineOptions &options) {
+        target::buildCPUKernelPipeline(pm, options.toTargetOptions());
+      });
+  PassPipelineRegistration<target::LoopToCPUPipelineOptions>(
+      "mlc-cpu-kernels-to-llvm-pipeline",
+      "Scheduled kernels to the LLVM dialect for the CPU target",
+      [](OpPassManager &pm, const target::LoopToCPUPipelineOptions &options) {
+        target::buildCPULoweringPipeline(pm, options.toTargetOptions());
       });
   PassPipelineRegistration<GraphToLoopPipelineOptions>(
       "mlc-graph-to-loop-pipeline",

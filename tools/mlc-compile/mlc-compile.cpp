@@ -157,6 +157,8 @@ cl::opt<mlc::Phase> compileTo(
                    "graph dialect after canonicalization and shape inference"),
         clEnumValN(mlc::Phase::Loop, "loop",
                    "linalg/tensor/arith/math/scf on tensors"),
+        clEnumValN(mlc::Phase::Kernels, "kernels",
+                   "mlc_loop.kernel ops with the target's schedules"),
         clEnumValN(mlc::Phase::LLVM, "llvm", "the target's LLVM dialect"),
         clEnumValN(mlc::Phase::Object, "object",
                    "object, shared library or assembly, by -o's extension")),
@@ -165,12 +167,14 @@ cl::opt<mlc::Phase> compileFrom(
     "compile-from",
     cl::desc("The phase the input .mlir/.mlirbc file is at, as written by "
              "--compile-to (default: an .onnx file is imported; an IR file "
-             "is at 'llvm' if it holds LLVM functions, 'input' if it holds "
-             "graph ops, else 'loop')"),
+             "is at 'llvm' if it holds LLVM functions, 'kernels' if it holds "
+             "mlc_loop.kernel ops, 'input' if it holds graph ops, else "
+             "'loop')"),
     cl::values(
         clEnumValN(mlc::Phase::Input, "input", "graph dialect as imported"),
         clEnumValN(mlc::Phase::Graph, "graph", "optimized graph dialect"),
         clEnumValN(mlc::Phase::Loop, "loop", "loop level on tensors"),
+        clEnumValN(mlc::Phase::Kernels, "kernels", "scheduled kernels"),
         clEnumValN(mlc::Phase::LLVM, "llvm", "the target's LLVM dialect")),
     cl::cat(category));
 cl::opt<std::string> targetName(

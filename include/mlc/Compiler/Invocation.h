@@ -78,8 +78,8 @@ struct CompileOptions {
 };
 
 /// The phase an IR module is at, from the ops it holds: LLVM dialect
-/// functions mean Phase::LLVM, graph ops Phase::Input, anything else
-/// Phase::Loop.
+/// functions mean Phase::LLVM, kernels Phase::Kernels, graph ops
+/// Phase::Input, anything else Phase::Loop.
 Phase detectPhase(mlir::ModuleOp module);
 
 /// One compilation. Diagnostics go to the context's handler; every method

@@ -28,12 +28,14 @@ namespace mlc {
 enum class Phase {
   Input,  ///< the model as imported: graph dialect, unoptimized
   Graph,  ///< graph dialect after graph-level optimization
-  Loop,   ///< fused kernels with schedules (mlc_loop)
-  LLVM,   ///< LLVM dialect
+  Loop,    ///< linalg/tensor/arith/scf on tensors
+  Kernels, ///< mlc_loop.kernel ops with the target's schedules
+  LLVM,    ///< LLVM dialect
   Object, ///< machine code
 };
 
-/// Parses a phase name (`input`, `graph`, `loop`, `llvm`, `object`).
+/// Parses a phase name (`input`, `graph`, `loop`, `kernels`, `llvm`,
+/// `object`).
 std::optional<Phase> parsePhase(llvm::StringRef name);
 
 /// Returns the name `parsePhase` accepts for `phase`.

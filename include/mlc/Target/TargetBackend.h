@@ -49,7 +49,12 @@ public:
   virtual void getDependentDialects(mlir::DialectRegistry &registry) const {}
 
   /// Appends the passes that take a module of loop-level IR (upstream
-  /// linalg/tensor/arith and mlc_loop kernels on tensors) to the dialect
+  /// linalg/tensor/arith/scf on tensors) to kernels: the target's layout
+  /// choices, `mlc_loop.kernel` formation and the target's strategy, which
+  /// puts a `#mlc_loop.schedule` on the kernels it schedules.
+  virtual void buildKernelPipeline(mlir::OpPassManager &pm) const = 0;
+
+  /// Appends the passes that take scheduled kernels to the dialect
   /// `serialize` consumes.
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm) const = 0;
 

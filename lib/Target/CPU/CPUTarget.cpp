@@ -57,8 +57,12 @@ public:
            "--mtriple=aarch64-linux-gnu)";
   }
 
+  void buildKernelPipeline(OpPassManager &pm) const override {
+    buildCPUKernelPipeline(pm, options);
+  }
+
   void buildLoweringPipeline(OpPassManager &pm) const override {
-    buildLoopToCPUPipeline(pm, options);
+    buildCPULoweringPipeline(pm, options);
   }
 
   LogicalResult serialize(ModuleOp module,

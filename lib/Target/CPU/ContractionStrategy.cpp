@@ -352,3 +352,26 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   return schedule;
 }
 
+
+LogicalResult mlc::target::getContractionTiles(Operation *where, int64_t m,
+                                               int64_t n, int64_t k,
+                                               int64_t nBlock,
+                                               ArrayRef<int64_t> option,
+                                               Tiles &packed, Tiles &unpacked) {
+  packed = Tiles{m, n, k, nBlock};
+  unpacked = packed;
+  if (option.empty())
+    return success();
+  if ((option.size() != 4 && option.size() != 6) ||
+      llvm::any_of(option, [](int64_t t) { return t < 0; }) || option[0] < 1 ||
+      option[1] < 1)
+    return where->emitError(
+        "unpacked-tiles takes four sizes (m, n, k, n-block) or six (and a "
+        "register tile m, n), m and n at least 1");
+  unpacked = {option[0], option[1], option[2], option[3]};
+  if (option.size() == 6) {
+    unpacked.registerM = option[4];
+    unpacked.registerN = option[5];
+  }
+  return success();
+}

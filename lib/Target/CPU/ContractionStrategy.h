@@ -47,6 +47,16 @@ std::optional<ContractionSchedule>
 scheduleContraction(mlir::linalg::LinalgOp op, const Tiles &packedTiles,
                     const Tiles &unpackedTiles, int64_t lanes, bool parallel);
 
+/// The tiles for packed weights (`m`, `n`, `k`, `nBlock`) and for
+/// right-hand sides read in rows (`unpackedOption`: m, n, k, n-block and
+/// optionally a register tile m, n; empty: the packed tiles), as the
+/// passes' options give them. Emits an error on `where` and fails when
+/// `unpackedOption` is malformed.
+mlir::LogicalResult getContractionTiles(mlir::Operation *where, int64_t m,
+                                        int64_t n, int64_t k, int64_t nBlock,
+                                        llvm::ArrayRef<int64_t> unpackedOption,
+                                        Tiles &packed, Tiles &unpacked);
+
 /// Whether `value` is a constant or a slice of one (packed weights).
 bool isConstant(mlir::Value value);
 

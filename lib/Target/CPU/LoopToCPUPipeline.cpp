@@ -61,29 +61,23 @@ CPUTargetOptions LoopToCPUPipelineOptions::toTargetOptions() const {
 }
 
 namespace {
-/// The tiling pass's options: register and cache tiles for packed weights
-/// and for right-hand sides read in rows, from the CPU's description.
-CPUTileAndVectorizeOptions getTilingOptions(const CPUTargetOptions &options,
-                                            const CPUTargetInfo &info,
-                                            const ContractionTiles &tiles) {
-  ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
-  CPUTileAndVectorizeOptions tiling;
-  tiling.parallel = options.parallel;
-  tiling.mTile = tiles.mTile;
-  tiling.nTile = tiles.nTile;
-  tiling.kTile = tiles.kTile;
-  tiling.nBlock = tiles.nBlock;
-  tiling.unpackedTilesOption = {unpacked.mTile, unpacked.nTile, unpacked.kTile,
+/// The CPU description's tiles, as the strategy's and the tiling pass's
+/// options share them.
+template <typename Options>
+void setTileOptions(Options &target, const CPUTargetOptions &options,
+                    const CPUTargetInfo &info, const ContractionTiles &tiles,
+                    const ContractionTiles &unpacked) {
+  target.parallel = options.parallel;
+  target.mTile = tiles.mTile;
+  target.nTile = tiles.nTile;
+  target.kTile = tiles.kTile;
+  target.nBlock = tiles.nBlock;
+  target.unpackedTilesOption = {unpacked.mTile, unpacked.nTile, unpacked.kTile,
                                 unpacked.nBlock};
   if (unpacked.registerRows)
-    tiling.unpackedTilesOption.append(
+    target.unpackedTilesOption.append(
         {unpacked.registerRows, unpacked.registerColumns});
-  tiling.vectorWidth = info.lanes();
-  tiling.printSchedules = options.printSchedules;
-  tiling.scheduleFile = options.scheduleFile;
-  if (options.printSchedules)
-    llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";
-  return tiling;
+  target.vectorWidth = info.lanes();
 }
 
 /// What the metadata records about the code's target: the triple, the CPU
@@ -110,12 +104,17 @@ host::HostEmitEntryPointsOptions getEntryPointOptions(const CPUTargetOptions &op
 }
 } // namespace
 
-void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
+void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
                                          const CPUTargetOptions &options) {
   CPUTargetInfo info = getCPUTargetInfo(options);
   ContractionTiles tiles = chooseContractionTiles(info);
+  ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
+  if (options.printSchedules)
+    llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";
 
-  // Loop-level rewrites, then the CPU's tiling and vectorization.
+  // Target-independent rewrites, the CPU's layout choices (weights packed
+  // for its register tiles, convolutions as im2col contractions), kernels,
+  // and the CPU strategy's schedule for each.
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(loop::createLoopFoldWeightTransposes());
   loops.addPass(loop::createLoopFuseElementwise());
@@ -127,8 +126,27 @@ void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
   loops.addPass(createCPUApproximateMath());
   loops.addPass(createCPUReassociateSums());
   loops.addPass(createCPUPackWeights(CPUPackWeightsOptions{tiles.nTile}));
-  loops.addPass(
-      createCPUTileAndVectorize(getTilingOptions(options, info, tiles)));
+  loops.addPass(createCPUConvolutionsAsContractions());
+  loops.addPass(loop::createLoopFormKernels());
+  CPUSetSchedulesOptions strategy;
+  setTileOptions(strategy, options, info, tiles, unpacked);
+  strategy.printSchedules = options.printSchedules;
+  strategy.scheduleFile = options.scheduleFile;
+  loops.addPass(createCPUSetSchedules(strategy));
+}
+
+void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
+                                           const CPUTargetOptions &options) {
+  CPUTargetInfo info = getCPUTargetInfo(options);
+  ContractionTiles tiles = chooseContractionTiles(info);
+  ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
+
+  // The kernels' schedules applied: tiling and vectorization.
+  OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(loop::createLoopDissolveKernels());
+  CPUTileAndVectorizeOptions tiling;
+  setTileOptions(tiling, options, info, tiles, unpacked);
+  loops.addPass(createCPUTileAndVectorize(tiling));
   loops.addPass(host::createHostFlattenConstants());
   loops.addPass(loop::createLoopConcatInPlace());
 
@@ -185,4 +203,10 @@ void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(host::createHostEmitEntryPoints(getEntryPointOptions(options)));
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,
+                                         const CPUTargetOptions &options) {
+  buildCPUKernelPipeline(pm, options);
+  buildCPULoweringPipeline(pm, options);
 }

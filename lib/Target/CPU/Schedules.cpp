@@ -37,8 +37,12 @@ mlc::loop::ScheduleAttr mlc::target::toAttr(MLIRContext *ctx,
   for (auto [d, size] : llvm::enumerate(schedule.parallelTiles))
     if (size > 0)
       parallelDims.push_back(d);
+  // The order only when it is not the loops' own.
+  ArrayRef<int64_t> order = schedule.loopOrder;
+  if (llvm::equal(order, llvm::seq<int64_t>(0, order.size())))
+    order = {};
   return loop::ScheduleAttr::get(ctx, schedule.registerTiles.size(), tiles,
-                                 schedule.registerTiles, parallelDims);
+                                 schedule.registerTiles, parallelDims, order);
 }
 
 FailureOr<ScheduleOverrides>
@@ -119,5 +123,10 @@ LogicalResult mlc::target::applyOverride(linalg::LinalgOp op, StringRef name,
   schedule.parallelTiles.assign(threads.begin(), threads.end());
   schedule.cacheTiles.assign(cache.begin(), cache.end());
   schedule.registerTiles.assign(registers.begin(), registers.end());
+  if (!attr.getLoopOrder().empty())
+    schedule.loopOrder.assign(attr.getLoopOrder().begin(),
+                              attr.getLoopOrder().end());
+  else if (schedule.loopOrder.size() != static_cast<size_t>(numLoops))
+    schedule.loopOrder = llvm::to_vector(llvm::seq<int64_t>(0, numLoops));
   return success();
 }

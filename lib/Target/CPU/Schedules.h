@@ -65,8 +65,10 @@ private:
 
 /// Replaces the sizes in `schedule` with `attr`'s after checking that they
 /// fit `op` (as many loops, three levels, thread tiles that divide their
-/// loops, register tiles of at least 1 and at most 4096 elements). Emits an
-/// error on `op` naming the kernel and fails otherwise.
+/// loops, register tiles of at least 1 and at most 4096 elements), and the
+/// loop order with `attr`'s when it has one (else keeps `schedule`'s, or
+/// the loops' own when `schedule` has none). Emits an error on `op` naming
+/// the kernel and fails otherwise.
 mlir::LogicalResult applyOverride(mlir::linalg::LinalgOp op,
                                   llvm::StringRef name, loop::ScheduleAttr attr,
                                   ContractionSchedule &schedule);

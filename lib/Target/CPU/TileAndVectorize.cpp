@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Dialect/Loop/Transforms/KernelFormation.h"
 #include "mlc/Target/CPU/Passes.h"
 
 #include "AccumulatorInits.h"
@@ -354,107 +355,6 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
-/// Rewrites an NCHW convolution as a contraction over an im2col matrix:
-/// out[n, f, p] += W[f, k] * col[n, k, p] with k = (c, kh, kw) and
-/// p = (oh, ow). The gather is a 6-D `linalg.generic` (innermost loop along
-/// `ow`, so it copies rows); a 1x1 convolution with unit strides reads the
-/// input in place.
-void convolutionToContraction(RewriterBase &rewriter,
-                              linalg::Conv2DNchwFchwOp conv,
-                              bool alignColumns) {
-  Location loc = conv.getLoc();
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto inputType = cast<RankedTensorType>(input.getType());
-  auto filterType = cast<RankedTensorType>(filter.getType());
-  auto outType = cast<RankedTensorType>(init.getType());
-  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
-  int64_t f = filterType.getDimSize(0), kh = filterType.getDimSize(2),
-          kw = filterType.getDimSize(3);
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
-  Type f32 = outType.getElementType();
-  rewriter.setInsertionPoint(conv);
-
-  // The im2col matrix's rows start at 64-byte boundaries: with oh * ow not
-  // a multiple of 16 (ResNet's 14 x 14 and 7 x 7, SqueezeNet's 55 x 55) the
-  // gather writes into a buffer whose rows are padded to a multiple of 16
-  // floats and the contraction reads its first oh * ow columns; otherwise
-  // most 8-float loads of a register tile span two cache lines (ResNet-18
-  // layer4's 3x3 convolutions: 3.6 -> 3.1 ms). A 1x1 convolution's input
-  // is read in place: copying it into aligned rows did not pay.
-  int64_t pixels = oh * ow;
-  int64_t padded = llvm::alignTo(pixels, 16);
-  auto alignedRows = [&](int64_t rows) -> Value {
-    Value buffer =
-        tensor::EmptyOp::create(rewriter, loc, {n, rows, padded}, f32);
-    return tensor::ExtractSliceOp::create(
-        rewriter, loc, buffer,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
-                               rewriter.getIndexAttr(0),
-                               rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n),
-                               rewriter.getIndexAttr(rows),
-                               rewriter.getIndexAttr(pixels)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                               rewriter.getIndexAttr(1),
-                               rewriter.getIndexAttr(1)});
-  };
-  bool align = alignColumns && padded != pixels;
-
-  Value col;
-  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
-      inputType.getDimSize(2) == oh && inputType.getDimSize(3) == ow) {
-    col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, c, oh * ow}, f32), input,
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  } else {
-    auto colType = RankedTensorType::get({n, c, kh, kw, oh, ow}, f32);
-    Value empty =
-        align ? Value(tensor::ExpandShapeOp::create(
-                    rewriter, loc, colType, alignedRows(c * kh * kw),
-                    ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}}))
-              : Value(tensor::EmptyOp::create(rewriter, loc,
-                                              colType.getShape(), f32));
-    linalg::GenericOp gather =
-        mlc::target::createIm2colGather(rewriter, conv, empty);
-    gather->setAttr(mlc::target::kIm2colAttr, rewriter.getUnitAttr());
-    col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, c * kh * kw, oh * ow}, f32),
-        gather.getResult(0),
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
-  }
-  Value weights = mlc::target::readWithUnaliasedRows(rewriter, loc, filter);
-  if (!weights)
-    weights = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-  Value acc = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({n, f, oh * ow}, f32), init,
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-
-  // Loops (n, f, p, k).
-  MLIRContext *ctx = rewriter.getContext();
-  AffineExpr dn, df, dp, dk;
-  bindDims(ctx, dn, df, dp, dk);
-  SmallVector<AffineMap> maps{AffineMap::get(4, 0, {df, dk}, ctx),
-                              AffineMap::get(4, 0, {dn, dk, dp}, ctx),
-                              AffineMap::get(4, 0, {dn, df, dp}, ctx)};
-  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  auto contraction = linalg::GenericOp::create(
-      rewriter, loc, acc.getType(), ValueRange{weights, col}, acc, maps,
-      iterators, [](OpBuilder &b, Location l, ValueRange args) {
-        Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-        linalg::YieldOp::create(b, l,
-                                arith::AddFOp::create(b, l, args[2], product)
-                                    .getResult());
-      });
-  Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, contraction.getResult(0),
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  rewriter.replaceOp(conv, result);
-}
 
 /// Output rows per register tile of a sliding-window op.
 constexpr int64_t kWindowRows = 4;
@@ -693,7 +593,7 @@ struct CPUTileAndVectorizePass
     }
     llvm::StringMap<unsigned> seen;
     for (auto &[op, schedule] : work) {
-      std::string name = mlc::target::kernelName(op.getLoc());
+      std::string name = mlc::loop::getKernelName(op.getLoc());
       if (unsigned earlier = seen[name]++)
         name += "#" + std::to_string(earlier);
       if (overrides)
@@ -714,37 +614,23 @@ struct CPUTileAndVectorizePass
     func::FuncOp func = getOperation();
     IRRewriter rewriter(func.getContext());
 
-    // Convolutions become an im2col gather and a contraction.
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
-    func.walk([&](linalg::Conv2DNchwFchwOp conv) {
-      if (conv.hasPureTensorSemantics() &&
-          llvm::all_of(conv->getOperandTypes(), isStaticF32))
-        convs.push_back(conv);
-    });
-    for (linalg::Conv2DNchwFchwOp conv : convs)
-      convolutionToContraction(rewriter, conv, alignColumns);
-
     // Tiles for right-hand sides read in rows: the unpacked-tiles option,
     // or the same as for packed weights.
-    Tiles packedTiles{mTile, nTile, kTile, nBlock};
-    Tiles unpackedTiles = packedTiles;
-    if (!unpackedTilesOption.empty()) {
-      if ((unpackedTilesOption.size() != 4 &&
-           unpackedTilesOption.size() != 6) ||
-          llvm::any_of(unpackedTilesOption, [](int64_t t) { return t < 0; }) ||
-          unpackedTilesOption[0] < 1 || unpackedTilesOption[1] < 1) {
-        func.emitError("mlc-cpu-tile-and-vectorize: unpacked-tiles takes "
-                       "four sizes (m, n, k, n-block) or six (and a register "
-                       "tile m, n), m and n at least 1");
-        return signalPassFailure();
+    Tiles packedTiles, unpackedTiles;
+    if (failed(mlc::target::getContractionTiles(
+            func, mTile, nTile, kTile, nBlock, unpackedTilesOption,
+            packedTiles, unpackedTiles)))
+      return signalPassFailure();
+
+    // The schedules the strategy decided, by root op.
+    DenseMap<Operation *, mlc::loop::ScheduleAttr> decided;
+    func.walk([&](Operation *op) {
+      if (auto attr = op->getAttrOfType<mlc::loop::ScheduleAttr>(
+              mlc::loop::LoopDialect::getScheduleAttrName())) {
+        decided[op] = attr;
+        op->removeAttr(mlc::loop::LoopDialect::getScheduleAttrName());
       }
-      unpackedTiles = {unpackedTilesOption[0], unpackedTilesOption[1],
-                       unpackedTilesOption[2], unpackedTilesOption[3]};
-      if (unpackedTilesOption.size() == 6) {
-        unpackedTiles.registerM = unpackedTilesOption[4];
-        unpackedTiles.registerN = unpackedTilesOption[5];
-      }
-    }
+    });
 
     if (stride2Windows)
       mlc::target::lowerStride2Windows(rewriter, func, vectorWidth, parallel);
@@ -791,15 +677,28 @@ struct CPUTileAndVectorizePass
     }
 
     // Cache level.
-    std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work;
+    // A contraction applies its schedule; one without decides its own
+    // (the pass run alone), with the options' file and printing.
+    std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work,
+        undecided;
+    bool invalid = false;
     func.walk([&](linalg::LinalgOp op) {
-      if (auto schedule =
-              scheduleContraction(op, packedTiles, unpackedTiles,
-                                  vectorWidth, parallel))
+      std::optional<ContractionSchedule> schedule = scheduleContraction(
+          op, packedTiles, unpackedTiles, vectorWidth, parallel);
+      if (!schedule)
+        return;
+      if (mlc::loop::ScheduleAttr attr = decided.lookup(op)) {
+        if (failed(mlc::target::applyOverride(
+                op, mlc::loop::getKernelName(op.getLoc()), attr, *schedule)))
+          invalid = true;
         work.emplace_back(op, *schedule);
+        return;
+      }
+      undecided.emplace_back(op, *schedule);
     });
-    if (failed(overrideAndPrint(work)))
+    if (invalid || failed(overrideAndPrint(undecided)))
       return signalPassFailure();
+    llvm::append_range(work, undecided);
     for (auto &item : work) {
       linalg::LinalgOp op = item.first;
       ContractionSchedule &schedule = item.second;

@@ -67,12 +67,23 @@ struct LoopToCPUPipelineOptions
   CPUTargetOptions toTargetOptions() const;
 };
 
-/// Appends the lowering from loop-level IR to the LLVM dialect for the CPU
-/// that `options` describe: target-independent loop rewrites, the CPU's
-/// tiling and vectorization (tiles from the CPU's description), the model
-/// ABI, one-shot bufferization with results written into destination
-/// arguments, the static arena plan, kernel outlining, OpenMP for
-/// thread-level loops and the upstream conversions to LLVM.
+/// Loop level to kernels (`mlc-cpu-loop-to-kernels-pipeline`): the
+/// target-independent loop rewrites, the CPU's layout choices (packed
+/// weights, convolutions as im2col contractions), kernel formation and the
+/// CPU strategy, which leaves a #mlc_loop.schedule on each kernel it
+/// schedules (tiles from the CPU's description).
+void buildCPUKernelPipeline(mlir::OpPassManager &pm,
+                            const CPUTargetOptions &options);
+
+/// Kernels to the LLVM dialect (`mlc-cpu-kernels-to-llvm-pipeline`): the
+/// schedules applied (tiling and vectorization), the model ABI, one-shot
+/// bufferization with results written into destination arguments, the
+/// static arena plan, kernel outlining, OpenMP for thread-level loops and
+/// the upstream conversions to LLVM.
+void buildCPULoweringPipeline(mlir::OpPassManager &pm,
+                              const CPUTargetOptions &options);
+
+/// Both: loop level to the LLVM dialect (`mlc-loop-to-cpu-pipeline`).
 void buildLoopToCPUPipeline(mlir::OpPassManager &pm,
                             const CPUTargetOptions &options);
 

@@ -197,15 +197,87 @@ def CPUPackWeights : Pass<"mlc-cpu-pack-weights", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def CPUConvolutionsAsContractions
+    : Pass<"mlc-cpu-convolutions-as-contractions", "mlir::func::FuncOp"> {
+  let summary = "NCHW convolutions as an im2col gather and a contraction";
+  let description = [{
+    Every static f32 `linalg.conv_2d_nchw_fchw` becomes
+    `out[n, f, p] += W[f, k] * col[n, k, p]` with `k = (c, kh, kw)` and
+    `p = (oh, ow)`: the gather is a 6-D `linalg.generic` marked
+    `mlc_loop.im2col` (innermost loop along `ow`, so that it copies rows),
+    and a 1x1 convolution with unit strides reads its input in place. With
+    `align-columns`, the matrix's rows are padded to a multiple of 16
+    floats, so that they start on cache lines, and the contraction reads
+    the first `oh * ow` columns. This is the CPU's layout choice for
+    convolutions; kernel formation then puts the gather in the
+    contraction's kernel.
+  }];
+  let options = [
+    Option<"alignColumns", "align-columns", "bool", /*default=*/"true",
+           "Give a convolution's im2col matrix rows padded to a multiple of "
+           "16 floats, so that they start on cache lines">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlc::loop::LoopDialect"];
+}
+
+def CPUSetSchedules : Pass<"mlc-cpu-set-schedules", "mlir::func::FuncOp"> {
+  let summary = "The CPU strategy: a #mlc_loop.schedule for each kernel";
+  let description = [{
+    Decides, for every `mlc_loop.kernel` whose root is a contraction the
+    CPU code generator vectorizes (f32, static, its innermost result dim
+    contiguous in one operand), the schedule `mlc-cpu-tile-and-vectorize`
+    applies: loop order (batch, rows, columns, reduction), thread chunks,
+    cache blocks and the register tile, from the tiles of the CPU's target
+    description (`m-tile` ... `unpacked-tiles`, filled by the CPU pipeline)
+    and the contraction's shape (ContractionStrategy.h). A schedule file
+    (`schedule-file`, lines as `print-schedules` writes them) replaces the
+    decision for the kernels it names, after checking that it fits.
+
+    Before: `mlc_loop.kernel "Gemm_0" ...` without a schedule. After:
+    `mlc_loop.kernel "Gemm_0" ... schedule = #mlc_loop.schedule<tile_sizes =
+    [[0, 0, 0], [0, 0, 0], [3, 4, 1]], vector_sizes = [3, 4, 1],
+    parallel_dims = []>`.
+  }];
+  let options = [
+    Option<"mTile", "m-tile", "int64_t", /*default=*/"6",
+           "Rows of the result per register tile">,
+    Option<"nTile", "n-tile", "int64_t", /*default=*/"16",
+           "Columns of the result per register tile">,
+    Option<"kTile", "k-tile", "int64_t", /*default=*/"256",
+           "Reduction depth per cache tile (0: not tiled)">,
+    Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
+           "Columns of the result per cache tile (0: not tiled)">,
+    ListOption<"unpackedTilesOption", "unpacked-tiles", "int64_t",
+               "Tiles (m, n, k, n-block[, register m, register n]) of "
+               "contractions whose right-hand side is read in rows">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
+           "f32 lanes of a vector register">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Large contractions run on threads">,
+    Option<"printSchedules", "print-schedules", "bool", /*default=*/"false",
+           "Print each kernel's schedule to stdout: its name, the root's "
+           "loop ranges and the #mlc_loop.schedule">,
+    Option<"scheduleFile", "schedule-file", "std::string", /*default=*/"",
+           "Schedules that replace the strategy's for the kernels they "
+           "name">,
+  ];
+  let dependentDialects = ["mlc::loop::LoopDialect"];
+}
+
 def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
                                 "mlir::func::FuncOp"> {
   let summary = "Register-blocked, vectorized contractions (matmul, conv)";
   let description = [{
-    Runs on linalg on tensors, before bufferization. Convolutions in NCHW
-    (`linalg.conv_2d_nchw_fchw`) are rewritten as an im2col gather plus a
-    contraction. Every f32 contraction with static shapes whose innermost
-    `n` dimension is contiguous in the result is then tiled with upstream
-    `TilingInterface` tiling:
+    Runs on linalg on tensors, before bufferization, after
+    `mlc-cpu-convolutions-as-contractions`. A contraction that carries a
+    `mlc_loop.schedule` (the CPU strategy's, `mlc-cpu-set-schedules`, left
+    by `mlc-loop-dissolve-kernels`) is tiled as it says: its thread, cache
+    and register levels and loop order. Run alone, the pass decides the
+    same schedule itself from the options below. Every f32 contraction with
+    static shapes whose innermost `n` dimension is contiguous in the result
+    is tiled with upstream `TilingInterface` tiling:
 
     - a cache level over `k` and `n` (`k-tile` by `n-block`, so that a block
       of the right-hand side stays in cache while it is reused),
@@ -282,9 +354,6 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"lowerContractions", "lower-contractions", "bool",
            /*default=*/"true",
            "Lower vector.contract to outer products and FMAs">,
-    Option<"alignColumns", "align-columns", "bool", /*default=*/"true",
-           "Give a convolution's im2col matrix rows padded to a multiple of "
-           "16 floats, so that they start on cache lines">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
            "Run a contraction's elementwise user on each finished tile">,
     Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",

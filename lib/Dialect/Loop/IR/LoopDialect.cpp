@@ -63,8 +63,14 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       parser.parseComma() || parser.parseKeyword("vector_sizes") ||
       parser.parseEqual() || parseIntList(parser, vectorSizes) ||
       parser.parseComma() || parser.parseKeyword("parallel_dims") ||
-      parser.parseEqual() || parseIntList(parser, parallelDims) ||
-      parser.parseGreater())
+      parser.parseEqual() || parseIntList(parser, parallelDims))
+    return {};
+  SmallVector<int64_t> loopOrder;
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("loop_order") || parser.parseEqual() ||
+       parseIntList(parser, loopOrder)))
+    return {};
+  if (parser.parseGreater())
     return {};
   int64_t numLoops = levels.empty() ? vectorSizes.size() : levels[0].size();
   SmallVector<int64_t> flat;
@@ -77,7 +83,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     llvm::append_range(flat, level);
   }
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    numLoops, flat, vectorSizes, parallelDims);
+                    numLoops, flat, vectorSizes, parallelDims, loopOrder);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -91,6 +97,10 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printIntList(printer, getVectorSizes());
   printer << ", parallel_dims = ";
   printIntList(printer, getParallelDims());
+  if (!getLoopOrder().empty()) {
+    printer << ", loop_order = ";
+    printIntList(printer, getLoopOrder());
+  }
   printer << '>';
 }
 
@@ -98,7 +108,8 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t numLoops,
                                    ArrayRef<int64_t> tileSizes,
                                    ArrayRef<int64_t> vectorSizes,
-                                   ArrayRef<int64_t> parallelDims) {
+                                   ArrayRef<int64_t> parallelDims,
+                                   ArrayRef<int64_t> loopOrder) {
   if (numLoops < 0 || (numLoops == 0 && !tileSizes.empty()) ||
       (numLoops > 0 && tileSizes.size() % numLoops != 0))
     return emitError() << "tile sizes do not form levels of " << numLoops
@@ -119,6 +130,18 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (seen[d])
       return emitError() << "parallel dim " << d << " is repeated";
     seen[d] = true;
+  }
+  if (!loopOrder.empty()) {
+    SmallVector<bool> placed(numLoops, false);
+    if (static_cast<int64_t>(loopOrder.size()) != numLoops ||
+        llvm::any_of(loopOrder, [&](int64_t d) {
+          if (d < 0 || d >= numLoops || placed[d])
+            return true;
+          placed[d] = true;
+          return false;
+        }))
+      return emitError() << "loop order is not a permutation of the "
+                         << numLoops << " loops";
   }
   return success();
 }

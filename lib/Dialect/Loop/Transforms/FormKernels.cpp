@@ -87,17 +87,38 @@ bool isDataMovement(linalg::LinalgOp op) {
          yielded.getArgNumber() < op.getNumDpsInputs();
 }
 
-/// A fill whose every use is as a destination: where accumulators start.
-bool isDestinationFill(Operation *op) {
-  auto fill = dyn_cast<linalg::FillOp>(op);
-  if (!fill)
-    return false;
-  for (OpOperand &use : fill->getResult(0).getUses()) {
-    auto user = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
-    if (!user || !user.isDpsInit(&use))
+/// A reshape or slice: a view of its source.
+bool isView(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             tensor::ExtractSliceOp>(op);
+}
+
+/// Whether every use of `value`, directly or through views, is as a
+/// destination.
+bool isOnlyDestination(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isView(user) && use.getOperandNumber() == 0) {
+      if (!isOnlyDestination(user->getResult(0)))
+        return false;
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+    if (!dps || !dps.isDpsInit(&use))
       return false;
   }
   return true;
+}
+
+/// A fill or broadcast whose every use is as a destination: where a
+/// kernel's accumulators start (a zero, a bias), which stays with the
+/// kernel's destination outside it.
+bool isDestinationInit(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || op->getNumResults() != 1 ||
+      !(isa<linalg::FillOp>(op) || isElementwise(linalgOp)))
+    return false;
+  return isOnlyDestination(op->getResult(0));
 }
 
 struct Group {
@@ -187,10 +208,9 @@ bool buildKernel(RewriterBase &rewriter, Group &group, StringRef name) {
   }
   Block *body = rewriter.createBlock(&kernel.getBody(), {}, argTypes, argLocs);
   rewriter.setInsertionPointToStart(body);
-  IRMapping clones;
+  DenseMap<Operation *, Operation *> clones;
   for (Operation *constant : constants)
-    clones.map(constant->getResults(),
-               rewriter.clone(*constant)->getResults());
+    clones[constant] = rewriter.clone(*constant);
   for (Operation *op : group.ops)
     op->moveBefore(body, body->end());
   rewriter.setInsertionPointToEnd(body);
@@ -207,7 +227,7 @@ bool buildKernel(RewriterBase &rewriter, Group &group, StringRef name) {
     rewriter.replaceUsesWithIf(value, body->getArgument(i), inKernel);
   for (Operation *constant : constants)
     for (auto [from, to] : llvm::zip(constant->getResults(),
-                                     clones.lookup(constant)->getResults()))
+                                     clones[constant]->getResults()))
       rewriter.replaceUsesWithIf(from, to, inKernel);
   // Reads outside go to the kernel's results.
   for (auto [value, result] : llvm::zip(yielded, kernel.getResults()))
@@ -229,12 +249,27 @@ void formKernelsInBlock(RewriterBase &rewriter, Block &block,
                         llvm::StringMap<unsigned> &names) {
   std::vector<std::unique_ptr<Group>> groups;
   DenseMap<Operation *, Group *> groupOf;
+  // Data movement read by one later linalg op waits for that op to take it
+  // as a producer; what no root takes becomes a kernel of its own.
+  llvm::SetVector<Operation *> deferred;
+  auto readerOf = [&](Operation *producer) -> Operation * {
+    Value value = producer->getResult(0);
+    Operation *user = getSingleUser(value);
+    while (user && isView(user) && user->getBlock() == &block)
+      user = getSingleUser(user->getResult(0));
+    return user && user->getBlock() == &block && asKernelOp(user) ? user
+                                                                  : nullptr;
+  };
   for (Operation &op : block) {
     if (groupOf.count(&op))
       continue;
     linalg::LinalgOp linalgOp = asKernelOp(&op);
-    if (!linalgOp || isDestinationFill(&op))
+    if (!linalgOp || isDestinationInit(&op))
       continue;
+    if (op.getNumResults() == 1 && isDataMovement(linalgOp) && readerOf(&op)) {
+      deferred.insert(&op);
+      continue;
+    }
 
     // An epilogue: the only reader of a kernel's last result, directly or
     // through a reshape that nothing else reads.
@@ -279,14 +314,29 @@ void formKernelsInBlock(RewriterBase &rewriter, Block &block,
     auto group = std::make_unique<Group>();
     group->root = &op;
     for (Value input : linalgOp.getDpsInputs()) {
+      // Through single-use views (a gather's matrix seen with fewer dims).
+      SmallVector<Operation *> views;
+      Operation *user = &op;
       Operation *def = input.getDefiningOp();
+      while (def && isView(def) && def->getBlock() == &block &&
+             getSingleUser(input) == user && !groupOf.count(def)) {
+        views.push_back(def);
+        user = def;
+        input = def->getOperand(0);
+        def = input.getDefiningOp();
+      }
       linalg::LinalgOp producer = def ? asKernelOp(def) : nullptr;
       if (!producer || def->getBlock() != &block || groupOf.count(def) ||
-          getSingleUser(input) != &op || !isDataMovement(producer) ||
+          !deferred.contains(def) ||
+          getSingleUser(input) != user || !isDataMovement(producer) ||
           (policy.fuseProducer && !policy.fuseProducer(def, &op)))
         continue;
       group->ops.push_back(def);
       groupOf[def] = group.get();
+      for (Operation *view : views) {
+        group->ops.push_back(view);
+        groupOf[view] = group.get();
+      }
     }
     group->ops.push_back(&op);
     group->tail = op.getNumResults() == 1 ? op.getResult(0) : Value();
@@ -294,6 +344,20 @@ void formKernelsInBlock(RewriterBase &rewriter, Block &block,
     groups.push_back(std::move(group));
   }
 
+  for (Operation *op : deferred) {
+    if (groupOf.count(op))
+      continue;
+    auto group = std::make_unique<Group>();
+    group->root = op;
+    group->ops.push_back(op);
+    group->tail = op->getResult(0);
+    groupOf[op] = group.get();
+    groups.push_back(std::move(group));
+  }
+  llvm::stable_sort(groups, [](const std::unique_ptr<Group> &a,
+                               const std::unique_ptr<Group> &b) {
+    return a->root->isBeforeInBlock(b->root);
+  });
   for (std::unique_ptr<Group> &group : groups) {
     llvm::sort(group->ops, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);

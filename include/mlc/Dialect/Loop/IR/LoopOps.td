@@ -79,22 +79,26 @@ def Loop_ScheduleAttr : AttrDef<Loop_Dialect, "Schedule"> {
   let mnemonic = "schedule";
   let summary = "How a kernel is tiled, vectorized and parallelized";
   let description = [{
-    `tile_sizes` has one list per tiling level, outermost (cache) first; each
+    `tile_sizes` has one list per tiling level, outermost first; each
     list has one size per loop of the kernel's root op, 0 meaning "not
     tiled at this level". `vector_sizes` has one size per loop (0: not
     vectorized). `parallel_dims` lists the loops of the outermost level that
-    run on threads.
+    run on threads. `loop_order`, when given, is the order of the tiled
+    loops, outermost first (a permutation of the root's loops); without it
+    they keep the root's order.
 
     ```mlir
     #mlc_loop.schedule<tile_sizes = [[64, 256, 0], [4, 16, 1]],
-                       vector_sizes = [4, 16, 1], parallel_dims = [0]>
+                       vector_sizes = [4, 16, 1], parallel_dims = [0],
+                       loop_order = [1, 0, 2]>
     ```
   }];
   let parameters = (ins
     "int64_t":$numLoops,
     ArrayRefParameter<"int64_t", "tile sizes, level after level">:$tileSizes,
     ArrayRefParameter<"int64_t", "vector size per loop">:$vectorSizes,
-    ArrayRefParameter<"int64_t", "parallel loops">:$parallelDims);
+    ArrayRefParameter<"int64_t", "parallel loops">:$parallelDims,
+    OptionalArrayRefParameter<"int64_t", "order of the loops">:$loopOrder);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

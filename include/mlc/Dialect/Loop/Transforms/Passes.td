@@ -84,8 +84,8 @@ def LoopFormKernels : Pass<"mlc-loop-form-kernels", "mlir::func::FuncOp"> {
   let summary = "Group linalg ops into mlc_loop.kernel ops";
   let description = [{
     Draws the kernel boundaries of the loop level: every linalg op on
-    tensors ends up in exactly one `mlc_loop.kernel`, the unit a target's
-    strategy schedules. A kernel has a root (a contraction, convolution,
+    tensors but the initializations of destinations ends up in exactly one
+    `mlc_loop.kernel`, the unit a target's strategy schedules. A kernel has a root (a contraction, convolution,
     window, reduction, gather, copy or an elementwise op that nothing else
     took) and the ops fused with it:
 
@@ -98,8 +98,9 @@ def LoopFormKernels : Pass<"mlc-loop-form-kernels", "mlir::func::FuncOp"> {
       their inputs: im2col gathers, transposes, copies) whose only use is
       the root.
 
-    `linalg.fill` ops used only as destinations stay outside: they say
-    where a kernel's accumulator starts. Values from outside become `ins`,
+    Fills and elementwise broadcasts used only as destinations (directly or
+    through reshapes) stay outside: they say where a kernel's accumulators
+    start (a zero, a bias), like the destination itself. Values from outside become `ins`,
     the destinations of the yielded results `outs`; constants are cloned
     in, so that a kernel reads its weights as constants. The kernel is named
     after the root's ONNX node (`#1`, `#2` for a node's later kernels) and
