@@ -17,6 +17,10 @@
 #include "mlc/Target/CPU/Passes.h"
 
 #include "ContractionStrategy.h"
+#include "LoopNestStrategy.h"
+#include "StridedWindows.h"
+#include "WindowSchedules.h"
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "Schedules.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,9 +34,71 @@ using namespace mlir;
 using namespace mlc;
 
 namespace {
+/// A reduction that is not a sliding window (those are tiled in registers
+/// by rules of their own): a row maximum, a mean, a global pool.
+bool isReduction(linalg::LinalgOp op) {
+  return op.getNumReductionLoops() > 0 && !target::isWindowOp(op);
+}
+
+/// A window's register tile: split in registers, one row of `lanes`
+/// columns; else `columns` per row and, with unit strides, kWindowRows
+/// rows of independent accumulators.
+target::WindowTile chooseWindowTile(linalg::LinalgOp op, int64_t lanes,
+                                    int64_t columns) {
+  if (target::isSplitInRegisters(op, lanes))
+    return {1, lanes};
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  bool unitStrides = strides && llvm::all_of(strides.getValues<int64_t>(),
+                                             [](int64_t s) { return s == 1; });
+  return {unitStrides ? target::kWindowRows : 1, columns};
+}
+
 struct CPUSetSchedulesPass
     : mlc::target::impl::CPUSetSchedulesBase<CPUSetSchedulesPass> {
   using Base::Base;
+
+  /// A reduction's schedule: one tile level, its chunks on threads (all 0:
+  /// one thread). A schedule file may give another split, checked to divide
+  /// the loops it splits. Null after an error.
+  loop::ScheduleAttr
+  scheduleReduction(linalg::LinalgOp root, StringRef name,
+                    const std::optional<target::ScheduleOverrides> &overrides) {
+    SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+    int64_t numLoops = ranges.size();
+    SmallVector<int64_t> sizes(numLoops, 0);
+    if (parallel)
+      if (auto chunks = target::chooseThreadChunks(root, {}))
+        sizes = *chunks;
+    if (overrides)
+      if (loop::ScheduleAttr given = overrides->lookup(name)) {
+        if (given.getNumLoops() != numLoops || given.getNumLevels() != 1) {
+          root->emitError() << "schedule for kernel '" << name
+                            << "': a reduction takes one tile level of "
+                            << numLoops << " sizes (its thread chunks)";
+          return {};
+        }
+        auto iterators = root.getIteratorTypesArray();
+        for (int64_t d = 0; d < numLoops; ++d) {
+          int64_t size = given.getTileLevel(0)[d];
+          if (size == 0)
+            continue;
+          if (ShapedType::isDynamic(ranges[d]) || ranges[d] % size != 0 ||
+              iterators[d] != utils::IteratorType::parallel) {
+            root->emitError() << "schedule for kernel '" << name
+                              << "': thread chunk " << size << " of loop "
+                              << d << " must divide a parallel loop";
+            return {};
+          }
+        }
+        sizes = llvm::to_vector(given.getTileLevel(0));
+      }
+    SmallVector<int64_t> parallelDims;
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (size > 0)
+        parallelDims.push_back(d);
+    return loop::ScheduleAttr::get(&getContext(), numLoops, sizes, {},
+                                   parallelDims, {});
+  }
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -54,17 +120,41 @@ struct CPUSetSchedulesPass
       auto root = dyn_cast_or_null<linalg::LinalgOp>(loop::getKernelRoot(kernel));
       if (!root)
         return WalkResult::advance();
-      std::optional<target::ContractionSchedule> schedule =
-          target::scheduleContraction(root, packed, unpacked, vectorWidth,
-                                      parallel);
-      if (!schedule)
-        return WalkResult::advance();
       StringRef name = kernel.getSymName();
-      if (overrides)
-        if (loop::ScheduleAttr attr = overrides->lookup(name))
-          if (failed(target::applyOverride(root, name, attr, *schedule)))
-            return WalkResult::interrupt();
-      loop::ScheduleAttr attr = target::toAttr(&getContext(), *schedule);
+      loop::ScheduleAttr attr;
+      if (std::optional<target::ContractionSchedule> schedule =
+              target::scheduleContraction(root, packed, unpacked, vectorWidth,
+                                          parallel)) {
+        if (overrides)
+          if (loop::ScheduleAttr given = overrides->lookup(name))
+            if (failed(target::applyOverride(root, name, given, *schedule)))
+              return WalkResult::interrupt();
+        attr = target::toAttr(&getContext(), *schedule);
+      } else if (target::isWindowOp(root)) {
+        target::WindowTile tile =
+            chooseWindowTile(root, vectorWidth, unpacked.n);
+        if (overrides)
+          if (loop::ScheduleAttr given = overrides->lookup(name)) {
+            if (given.getNumLoops() != root.getNumLoops() ||
+                given.getNumLevels() != 1) {
+              root->emitError()
+                  << "schedule for kernel '" << name << "': a window takes "
+                  << "one tile level of " << root.getNumLoops()
+                  << " sizes (its register tile)";
+              return WalkResult::interrupt();
+            }
+            tile = *target::getWindowTile(root, given);
+          }
+        attr = target::makeWindowSchedule(root, tile);
+        if (!attr)
+          return WalkResult::advance();
+      } else if (isReduction(root)) {
+        attr = scheduleReduction(root, name, overrides);
+        if (!attr)
+          return WalkResult::interrupt();
+      } else {
+        return WalkResult::advance();
+      }
       kernel.setScheduleAttr(attr);
       if (printSchedules) {
         llvm::outs() << '"' << name << "\" loops = [";

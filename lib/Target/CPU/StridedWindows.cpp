@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StridedWindows.h"
+#include "WindowSchedules.h"
 #include "TensorTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -449,16 +450,26 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 } // namespace
 
+bool mlc::target::isSplitInRegisters(linalg::LinalgOp op, int64_t lanes) {
+  return lanes >= 4 && matchWindow(op, lanes).has_value();
+}
+
 void mlc::target::lowerStride2Windows(RewriterBase &rewriter,
                                       func::FuncOp func, int64_t lanes,
                                       bool parallel) {
   if (lanes < 4)
     return;
-  SmallVector<std::pair<linalg::LinalgOp, Window>> windows;
+  SmallVector<std::tuple<linalg::LinalgOp, Window, int64_t>> windows;
   func.walk([&](linalg::LinalgOp op) {
-    if (auto win = matchWindow(op, lanes))
-      windows.emplace_back(op, *win);
+    // The strategy's columns per vector, when it decided them.
+    int64_t opLanes = lanes;
+    if (std::optional<WindowTile> tile = getWindowTile(op))
+      opLanes = tile->columns;
+    if (opLanes < 4)
+      return;
+    if (auto win = matchWindow(op, opLanes))
+      windows.emplace_back(op, *win, opLanes);
   });
-  for (auto &[op, win] : windows)
-    lowerWindow(rewriter, op, win, lanes, parallel);
+  for (auto &[op, win, opLanes] : windows)
+    lowerWindow(rewriter, op, win, opLanes, parallel);
 }

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
 namespace mlc::target {
 
 /// Rewrites every static f32 NCHW depthwise convolution and max pool of
@@ -28,8 +30,13 @@ namespace mlc::target {
 /// large enough for threads. This replaces the column phases of
 /// WindowPhases.h for these ops, which cost one more pass over the input
 /// through memory.
+/// A window's `mlc_loop.schedule` (WindowSchedules.h), when it has one,
+/// gives its columns per vector in place of `lanes`.
 void lowerStride2Windows(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
                          int64_t lanes, bool parallel);
+
+/// Whether lowerStride2Windows takes `op` with `lanes` columns per vector.
+bool isSplitInRegisters(mlir::linalg::LinalgOp op, int64_t lanes);
 
 } // namespace mlc::target
 

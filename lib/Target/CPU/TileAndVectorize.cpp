@@ -19,12 +19,14 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/Loop/Transforms/KernelFormation.h"
 #include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/CPU/TargetInfo.h"
 
 #include "AccumulatorInits.h"
 #include "ChunkGathers.h"
 #include "ContractedMulAdd.h"
 #include "ContractionStrategy.h"
 #include "ElementwiseRows.h"
+#include "LoopNestStrategy.h"
 #include "Epilogues.h"
 #include "Packing.h"
 #include "Pads.h"
@@ -32,6 +34,7 @@
 #include "TensorTypes.h"
 #include "StridedWindows.h"
 #include "WindowPhases.h"
+#include "WindowSchedules.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -356,8 +359,6 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
 }
 
 
-/// Output rows per register tile of a sliding-window op.
-constexpr int64_t kWindowRows = 4;
 
 /// Sliding-window ops (depthwise convolution, pooling) iterate, as upstream
 /// defines them, with the window innermost and for depthwise NCHW even the
@@ -368,6 +369,13 @@ constexpr int64_t kWindowRows = 4;
 /// stays in registers across the window.
 void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                             int64_t nTile) {
+  // The strategy's register tile, when it decided one.
+  int64_t windowRows = mlc::target::kWindowRows;
+  if (std::optional<mlc::target::WindowTile> tile =
+          mlc::target::getWindowTile(op)) {
+    nTile = tile->columns;
+    windowRows = tile->rows;
+  }
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       !llvm::all_of(op->getOperandTypes(), isStaticF32))
     return;
@@ -430,7 +438,7 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   if (numOut >= 2 && numWindow > 0) {
     int64_t rowDim = numOut - 2;
     int64_t rows = ranges[order[rowDim]];
-    tiles[rowDim] = unitRowStrides ? std::min(kWindowRows, rows) : 1;
+    tiles[rowDim] = unitRowStrides ? std::min(windowRows, rows) : 1;
     loopOrder.assign(llvm::to_vector(llvm::seq<int64_t>(0, numOut - 1)));
     loopOrder.push_back(static_cast<int64_t>(order.size()) - 1);
     for (int64_t d = numOut - 1; d < numOut - 1 + numWindow; ++d)
@@ -445,79 +453,36 @@ void interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgOp op,
 /// over their two innermost dims as one loop (ElementwiseRows.h).
 constexpr int64_t kLongRow = 256;
 
-/// Loop nests of fewer iterations than this stay on the calling thread: an
-/// OpenMP fork and join costs 2-3 us, more than an elementwise op over a
-/// few thousand floats takes. (2048 before: at two threads MobileNetV3-small
-/// 0.62 -> 0.60 ms, MobileNetV2 2.17 -> 2.14 ms, EfficientNet-B0 3.53 ->
-/// 3.50 ms with 16384; 32768 no better; Zen 5, five interleaved rounds.)
-constexpr int64_t kMinParallelElements = int64_t(1) << 14;
-
-/// Chunk counts a loop nest that no 8, 4 or 2 chunks divide takes at the
-/// least: with 9 or more, the thread with the odd chunk does at most 11%
-/// more than its share (of two threads).
-constexpr int64_t kMinOddChunks = 9;
+/// The schedule the CPU strategy decided for the kernel `op` was the root
+/// of (mlc-loop-dissolve-kernels leaves it on the root), or null.
+mlc::loop::ScheduleAttr getDecidedSchedule(Operation *op) {
+  return op->getAttrOfType<mlc::loop::ScheduleAttr>(
+      mlc::loop::LoopDialect::getScheduleAttrName());
+}
 
 /// Splits one loop nest of parallelizeOtherLoopNests into chunks for
-/// threads when it is large enough: by its iterations, so that a reduction
-/// into a small result (a global average pool's 576 channels of 49 pixels)
-/// is split as well as an elementwise op of the same work.
-void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op) {
-  auto resultType =
-      dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
-  if (!resultType || !resultType.hasStaticShape())
-    return;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return;
-  int64_t iterations = 1;
-  for (int64_t r : ranges)
-    iterations *= r;
-  if (iterations < kMinParallelElements)
-    return;
-  // Contractions (those the schedule left whole) go by their flops.
-  if (linalg::isaContractionOpInterface(op) &&
-      2 * iterations < kMinParallelFlops)
-    return;
-  // The outermost parallel loop that splits into 8, 4 or 2 equal chunks,
-  // each a whole number of register tiles (the input copy of a 3-channel
-  // image splits by rows); else the outermost that splits into at least
-  // kMinOddChunks (an odd count leaves a thread one chunk more: SqueezeNet's
-  // im2col gather of 3 channels by 111 x 111 pixels, serial before, takes
-  // 37 chunks of 3 rows).
+/// threads: by the strategy's schedule when it decided one (its first tile
+/// level), else by the same rule (LoopNestStrategy.h). Register tile marks
+/// move to the chunk's op.
+void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op,
+                         mlc::loop::ScheduleAttr decided = {}) {
   auto registerTiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  bool tiled = registerTiles &&
-               static_cast<size_t>(registerTiles.size()) == ranges.size();
-  auto chunkSize = [&](unsigned d, int64_t chunks) -> int64_t {
-    int64_t tile = tiled ? std::max<int64_t>(1, registerTiles[d]) : 1;
-    return ranges[d] % chunks == 0 && (ranges[d] / chunks) % tile == 0
-               ? ranges[d] / chunks
-               : 0;
-  };
-  SmallVector<int64_t> sizes(ranges.size(), 0);
-  auto choose = [&](ArrayRef<int64_t> counts) {
-    for (auto [d, range] : llvm::enumerate(ranges)) {
-      if (iterators[d] != utils::IteratorType::parallel || range < 2)
-        continue;
-      for (int64_t chunks : counts)
-        if (int64_t size = chunks <= range ? chunkSize(d, chunks) : 0) {
-          sizes[d] = size;
-          return;
-        }
-    }
-  };
-  choose({8, 4, 2});
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
-    int64_t most = *llvm::max_element(ranges);
-    choose(llvm::to_vector(llvm::seq<int64_t>(kMinOddChunks, most + 1)));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  std::optional<SmallVector<int64_t>> sizes;
+  if (decided && decided.getNumLoops() == static_cast<int64_t>(ranges.size())) {
+    if (decided.getNumLevels() > 0)
+      sizes = llvm::to_vector(decided.getTileLevel(0));
+  } else {
+    sizes = mlc::target::chooseThreadChunks(
+        op, registerTiles ? registerTiles.asArrayRef() : ArrayRef<int64_t>());
   }
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+  if (!sizes || llvm::all_of(*sizes, [](int64_t s) { return s == 0; }))
     return;
   auto loopOrder = op->getAttr(kLoopOrder);
   SmallVector<int64_t> identity = llvm::to_vector(
       llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
   FailureOr<Operation *> chunk =
-      tileAndMark(rewriter, op, sizes, identity, /*forall=*/true);
+      tileAndMark(rewriter, op, *sizes, identity, /*forall=*/true);
   if (failed(chunk) || !registerTiles)
     return;
   (*chunk)->setAttr(kRegisterTiles, registerTiles);
@@ -539,7 +504,7 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
           !op.hasAttr(mlc::target::kAccumulatorInitAttr))
         nests.push_back(linalgOp);
   for (linalg::LinalgOp op : nests)
-    parallelizeLoopNest(rewriter, op);
+    parallelizeLoopNest(rewriter, op, getDecidedSchedule(op));
 }
 
 
@@ -622,16 +587,6 @@ struct CPUTileAndVectorizePass
             packedTiles, unpackedTiles)))
       return signalPassFailure();
 
-    // The schedules the strategy decided, by root op.
-    DenseMap<Operation *, mlc::loop::ScheduleAttr> decided;
-    func.walk([&](Operation *op) {
-      if (auto attr = op->getAttrOfType<mlc::loop::ScheduleAttr>(
-              mlc::loop::LoopDialect::getScheduleAttrName())) {
-        decided[op] = attr;
-        op->removeAttr(mlc::loop::LoopDialect::getScheduleAttrName());
-      }
-    });
-
     if (stride2Windows)
       mlc::target::lowerStride2Windows(rewriter, func, vectorWidth, parallel);
     mlc::target::splitStridedWindows(rewriter, func);
@@ -687,7 +642,7 @@ struct CPUTileAndVectorizePass
           op, packedTiles, unpackedTiles, vectorWidth, parallel);
       if (!schedule)
         return;
-      if (mlc::loop::ScheduleAttr attr = decided.lookup(op)) {
+      if (mlc::loop::ScheduleAttr attr = getDecidedSchedule(op)) {
         if (failed(mlc::target::applyOverride(
                 op, mlc::loop::getKernelName(op.getLoc()), attr, *schedule)))
           invalid = true;
@@ -944,6 +899,7 @@ struct CPUTileAndVectorizePass
       op->removeAttr(kRegisterTiles);
       op->removeAttr(kLoopOrder);
       op->removeAttr(mlc::target::kEpilogueAttr);
+      op->removeAttr(mlc::loop::LoopDialect::getScheduleAttrName());
     });
     if (failed(canonicalize(func)))
       return signalPassFailure();

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "WindowPhases.h"
+
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -270,6 +272,14 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
     return;
   Value input = op.getDpsInputs()[0], window = op.getDpsInputs()[1];
   Value acc = op.getDpsInits()[0];
+  // Each phase is tiled as the strategy decided for the whole window.
+  Attribute schedule =
+      op->getAttr(mlc::loop::LoopDialect::getScheduleAttrName());
+  auto inheritSchedule = [&](Value phase) {
+    if (schedule)
+      phase.getDefiningOp()->setAttr(
+          mlc::loop::LoopDialect::getScheduleAttrName(), schedule);
+  };
   auto windowType = cast<RankedTensorType>(window.getType());
   auto accType = cast<RankedTensorType>(acc.getType());
   int64_t kw = windowType.getShape().back();
@@ -312,6 +322,7 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
                 rewriter, loc, TypeRange{accType}, ValueRange{columns, taps},
                 ValueRange{acc}, phaseStrides, phaseDilations)
                 .getResult(0);
+      inheritSchedule(acc);
       continue;
     }
     Value taps = tensor::EmptyOp::create(rewriter, loc, tapShape,
@@ -326,6 +337,7 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
                 rewriter, loc, TypeRange{accType}, ValueRange{columns, taps},
                 ValueRange{acc}, phaseStrides, phaseDilations)
                 .getResult(0);
+    inheritSchedule(acc);
   }
   Operation *pad = input.getDefiningOp<tensor::PadOp>();
   rewriter.replaceOp(op, acc);

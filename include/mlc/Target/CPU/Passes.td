@@ -231,7 +231,9 @@ def CPUSetSchedules : Pass<"mlc-cpu-set-schedules", "mlir::func::FuncOp"> {
     applies: loop order (batch, rows, columns, reduction), thread chunks,
     cache blocks and the register tile, from the tiles of the CPU's target
     description (`m-tile` ... `unpacked-tiles`, filled by the CPU pipeline)
-    and the contraction's shape (ContractionStrategy.h). A schedule file
+    and the contraction's shape (ContractionStrategy.h). A reduction kernel
+    (not a sliding window) gets one tile level: the chunks its loops run in
+    on threads, all 0 for one thread (LoopNestStrategy.h). A schedule file
     (`schedule-file`, lines as `print-schedules` writes them) replaces the
     decision for the kernels it names, after checking that it fits.
 

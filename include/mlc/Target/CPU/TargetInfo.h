@@ -101,6 +101,11 @@ ContractionTiles chooseContractionTiles(const CPUTargetInfo &info,
 /// a chunk stays in the thread's L2.
 constexpr int64_t kMaxStackScratchBytes = int64_t(512) << 10;
 
+/// Output rows per register tile of a sliding window (depthwise
+/// convolution, pooling) with unit strides: independent accumulator rows
+/// that hide the latency of the window's chain of adds.
+constexpr int64_t kWindowRows = 4;
+
 /// Columns of f32 in a cache line: the widest register tile of a
 /// contraction whose right-hand side is read in rows rather than in packed
 /// panels (activations, im2col matrices), so that each step of its
