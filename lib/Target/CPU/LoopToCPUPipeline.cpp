@@ -133,6 +133,7 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   strategy.printSchedules = options.printSchedules;
   strategy.scheduleFile = options.scheduleFile;
   loops.addPass(createCPUSetSchedules(strategy));
+  loops.addPass(loop::createLoopVerifyKernels());
 }
 
 void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,

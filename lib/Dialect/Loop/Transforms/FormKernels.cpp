@@ -110,16 +110,17 @@ bool isOnlyDestination(Value value) {
   return true;
 }
 
-/// A fill or broadcast whose every use is as a destination: where a
-/// kernel's accumulators start (a zero, a bias), which stays with the
-/// kernel's destination outside it.
-bool isDestinationInit(Operation *op) {
+} // namespace
+
+bool mlc::loop::isDestinationInitialization(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || op->getNumResults() != 1 ||
       !(isa<linalg::FillOp>(op) || isElementwise(linalgOp)))
     return false;
   return isOnlyDestination(op->getResult(0));
 }
+
+namespace {
 
 struct Group {
   Operation *root;
@@ -264,7 +265,7 @@ void formKernelsInBlock(RewriterBase &rewriter, Block &block,
     if (groupOf.count(&op))
       continue;
     linalg::LinalgOp linalgOp = asKernelOp(&op);
-    if (!linalgOp || isDestinationInit(&op))
+    if (!linalgOp || isDestinationInitialization(&op))
       continue;
     if (op.getNumResults() == 1 && isDataMovement(linalgOp) && readerOf(&op)) {
       deferred.insert(&op);

@@ -46,6 +46,11 @@ std::string getKernelName(mlir::Location loc);
 void formKernels(mlir::RewriterBase &rewriter, mlir::func::FuncOp func,
                  const KernelFusionPolicy &policy = {});
 
+/// Whether `op` is a fill or elementwise broadcast whose every use, directly
+/// or through reshapes and slices, is as a destination: where a kernel's
+/// accumulators start (a zero, a bias). Such ops stay outside kernels.
+bool isDestinationInitialization(mlir::Operation *op);
+
 /// The op of `kernel` marked as its root, or null.
 mlir::Operation *getKernelRoot(KernelOp kernel);
 
