@@ -26,6 +26,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphElementwiseToLinalgPatterns(patterns);
   populateGraphStructuredToLinalgPatterns(patterns);
   populateGraphConvPoolToLinalgPatterns(patterns);
+  populateGraphNormalizationToLinalgPatterns(patterns);
   populateGraphReductionsToLinalgPatterns(patterns);
   populateGraphIndexingToLinalgPatterns(patterns);
   populateGraphDecompositionPatterns(patterns);

@@ -152,6 +152,15 @@ llvm::SmallVector<mlir::AffineMap, 3>
 getMatMulMaps(mlir::RankedTensorType a, mlir::RankedTensorType b,
               mlir::RankedTensorType result);
 
+/// out[n, c, ...] = f(in[n, c, ...], params[c]...) as one generic (any
+/// rank; channels are dim 1).
+mlir::Value
+channelwise(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+            mlir::ValueRange params,
+            llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                           mlir::ValueRange)>
+                fn);
+
 } // namespace mlc::detail
 
 #endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H

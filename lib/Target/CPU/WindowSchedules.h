@@ -25,6 +25,7 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -52,6 +53,18 @@ std::optional<WindowTile> getWindowTile(mlir::linalg::LinalgOp op,
 
 /// The register tile that `op`'s `mlc_loop.schedule` gives, if any.
 std::optional<WindowTile> getWindowTile(mlir::linalg::LinalgOp op);
+
+/// Sliding-window ops (depthwise convolution, pooling) iterate, as upstream
+/// defines them, with the window innermost and for depthwise NCHW even the
+/// channel inside the output columns. Reorders their loops to (output dims
+/// but the last, window dims, last output dim) and marks them for register
+/// tiles of `nTile` output columns: each step of the window then multiplies
+/// a row of the input by one broadcast weight into an accumulator row that
+/// stays in registers across the window.
+/// The register tile is the window's schedule when it has one
+/// (getWindowTile), else `nTile` columns and kWindowRows rows.
+void interchangeWindowLoops(mlir::RewriterBase &rewriter,
+                            mlir::linalg::LinalgOp op, int64_t nTile);
 
 } // namespace mlc::target
 

@@ -26,6 +26,10 @@ void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// pooling, batch normalization and LRN.
 void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Batch normalization and LRN.
+void populateGraphNormalizationToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Reductions, layer norm, N-D matmul, gather, constant slices and cast.
 void populateGraphReductionsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
