@@ -8,7 +8,7 @@
 
 #include "ContractionStrategy.h"
 
-#include "ChunkGathers.h"
+#include "Im2colChunkGathers.h"
 #include "TensorTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -219,7 +219,7 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > 2 * kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
   // An im2col matrix's reduction blocks are whole channels, so that each
-  // thread chunk gathers one block at a time (ChunkGathers.h): a chunk of
+  // thread chunk gathers one block at a time (Im2colChunkGathers.h): a chunk of
   // ResNet's 28x28 3x3 128 -> 128 convolutions then holds 288 of its 1152
   // rows, and 7 output rows make 4 chunks where 4 rows of all 1152 made 7.
   linalg::GenericOp gather =
@@ -306,7 +306,7 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
       return rows;
     };
     // An im2col matrix: chunks of whole output rows, each gathering its
-    // own columns (ChunkGathers.h).
+    // own columns (Im2colChunkGathers.h).
     if (int64_t cols = gather ? mlc::target::chooseRowChunk(
                                     gather, nTile, lanes, kMaxRowChunkLoss,
                                     gatherKBlock)

@@ -9,7 +9,7 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Target/CPU/Passes.h"
 
-#include "ChunkGathers.h"
+#include "Im2colChunkGathers.h"
 #include "Packing.h"
 #include "TensorTypes.h"
 

@@ -18,7 +18,7 @@
 
 #include "ContractionStrategy.h"
 #include "LoopNestStrategy.h"
-#include "StridedWindows.h"
+#include "Stride2WindowsInRegisters.h"
 #include "WindowSchedules.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 #include "Schedules.h"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChannelsLast.h"
-#include "ChunkGathers.h"
+#include "Im2colChunkGathers.h"
 #include "TensorTypes.h"
 
 #include "mlc/Target/CPU/Passes.h"
@@ -37,7 +37,7 @@ namespace {
 ///   slower (3x3 32 -> 128 on 27x27 0.23 -> 0.27 ms), on 28x28 no faster
 ///   than the convolution with its thread chunks of at least four register
 ///   tiles, and a convolution's threads split pixels, each gathering its
-///   own (ChunkGathers.h), where a matmul's split output channels.
+///   own (Im2colChunkGathers.h), where a matmul's split output channels.
 constexpr int64_t kMaxPointwisePixels = 64;
 constexpr int64_t kMaxPixels = 196;
 constexpr int64_t kMinDepth = 256;

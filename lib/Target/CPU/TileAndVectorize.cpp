@@ -22,18 +22,18 @@
 #include "mlc/Target/CPU/TargetInfo.h"
 
 #include "AccumulatorInits.h"
-#include "ChunkGathers.h"
+#include "Im2colChunkGathers.h"
 #include "ContractedMulAdd.h"
 #include "ContractionStrategy.h"
-#include "ElementwiseRows.h"
+#include "CollapseElementwiseRows.h"
 #include "LoopNestStrategy.h"
 #include "Epilogues.h"
 #include "Packing.h"
 #include "Pads.h"
 #include "Schedules.h"
 #include "TensorTypes.h"
-#include "StridedWindows.h"
-#include "WindowPhases.h"
+#include "Stride2WindowsInRegisters.h"
+#include "WindowColumnPhases.h"
 #include "WindowSchedules.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -362,7 +362,7 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
 
 
 /// Elementwise loop nests whose innermost loop is shorter than this run
-/// over their two innermost dims as one loop (ElementwiseRows.h).
+/// over their two innermost dims as one loop (CollapseElementwiseRows.h).
 constexpr int64_t kLongRow = 256;
 
 /// The schedule the CPU strategy decided for the kernel `op` was the root
@@ -505,7 +505,7 @@ struct CPUTileAndVectorizePass
     for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
       mlc::target::interchangeWindowLoops(rewriter, op, unpackedTiles.n);
     // Transposes of the two innermost dims (matrices; the column phases of
-    // strided windows, WindowPhases.h): register tiles of one vector per
+    // strided windows, WindowColumnPhases.h): register tiles of one vector per
     // output row, transposed in registers.
     func.walk([&](linalg::TransposeOp op) {
       auto type = dyn_cast<RankedTensorType>(op.getInit().getType());

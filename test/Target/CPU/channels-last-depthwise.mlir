@@ -75,7 +75,7 @@ func.func @after_matmul_form(%m: tensor<49x32xf32>, %w: tensor<32x3x3xf32>) -> t
 // -----
 
 // Rows of 14 (of 16 lanes) are taken with 5x5 windows only; strided
-// windows are left to the column phases (WindowPhases.h).
+// windows are left to the column phases (WindowColumnPhases.h).
 // CHECK-LABEL: func.func @wide
 // CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw {{.*}} tensor<32x5x5xf32>
 // CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%arg0, %arg1

@@ -361,7 +361,7 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",
            "Depthwise convolutions and max pools with column stride 2 as "
            "vector loops that split the columns in registers "
-           "(StridedWindows.h) instead of column phases copied through "
+           "(Stride2WindowsInRegisters.h) instead of column phases copied through "
            "memory">,
     Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
            "Copy each cache block of a right-hand side computed at run time "

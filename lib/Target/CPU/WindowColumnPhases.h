@@ -1,4 +1,4 @@
-//===- WindowPhases.h - Strided windows as unit-stride phases ---*- C++ -*-===//
+//===- WindowColumnPhases.h - Strided windows as unit-stride ----*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_WINDOWPHASES_H
-#define MLC_LIB_TARGET_CPU_WINDOWPHASES_H
+#ifndef MLC_LIB_TARGET_CPU_WINDOWCOLUMNPHASES_H
+#define MLC_LIB_TARGET_CPU_WINDOWCOLUMNPHASES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -35,4 +35,4 @@ collectWindowOps(mlir::func::FuncOp func);
 
 } // namespace mlc::target
 
-#endif // MLC_LIB_TARGET_CPU_WINDOWPHASES_H
+#endif // MLC_LIB_TARGET_CPU_WINDOWCOLUMNPHASES_H

@@ -1,4 +1,4 @@
-//===- ElementwiseRows.cpp - Elementwise loop nests over long rows --------===//
+//===- CollapseElementwiseRows.cpp - Elementwise loop nests over long -----===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ElementwiseRows.h"
+#include "CollapseElementwiseRows.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"

@@ -1,4 +1,4 @@
-//===- StridedWindows.h - Stride-2 windows split in registers ---*- C++ -*-===//
+//===- Stride2WindowsInRegisters.h - Stride-2 windows split in --*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_STRIDEDWINDOWS_H
-#define MLC_LIB_TARGET_CPU_STRIDEDWINDOWS_H
+#ifndef MLC_LIB_TARGET_CPU_STRIDE2WINDOWSINREGISTERS_H
+#define MLC_LIB_TARGET_CPU_STRIDE2WINDOWSINREGISTERS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -28,7 +28,7 @@ namespace mlc::target {
 /// maximum of its window rows, clamped into the image, then shuffles once
 /// per tap. The planes are an `scf.forall` when `parallel` and the op is
 /// large enough for threads. This replaces the column phases of
-/// WindowPhases.h for these ops, which cost one more pass over the input
+/// WindowColumnPhases.h for these ops, which cost one more pass over the input
 /// through memory.
 /// A window's `mlc_loop.schedule` (WindowSchedules.h), when it has one,
 /// gives its columns per vector in place of `lanes`.
@@ -40,4 +40,4 @@ bool isSplitInRegisters(mlir::linalg::LinalgOp op, int64_t lanes);
 
 } // namespace mlc::target
 
-#endif // MLC_LIB_TARGET_CPU_STRIDEDWINDOWS_H
+#endif // MLC_LIB_TARGET_CPU_STRIDE2WINDOWSINREGISTERS_H

@@ -1,4 +1,4 @@
-//===- ChunkGathers.h - im2col gathers inside each thread's chunk -*- C++ -*-===//
+//===- Im2colChunkGathers.h - im2col gathers inside each --------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_CHUNKGATHERS_H
-#define MLC_LIB_TARGET_CPU_CHUNKGATHERS_H
+#ifndef MLC_LIB_TARGET_CPU_IM2COLCHUNKGATHERS_H
+#define MLC_LIB_TARGET_CPU_IM2COLCHUNKGATHERS_H
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -76,4 +76,4 @@ bool gatherInChunk(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tile,
 
 } // namespace mlc::target
 
-#endif // MLC_LIB_TARGET_CPU_CHUNKGATHERS_H
+#endif // MLC_LIB_TARGET_CPU_IM2COLCHUNKGATHERS_H

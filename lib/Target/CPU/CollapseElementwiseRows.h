@@ -1,4 +1,4 @@
-//===- ElementwiseRows.h - Elementwise loop nests over long rows -*- C++ -*-===//
+//===- CollapseElementwiseRows.h - Elementwise loop nests over --*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_ELEMENTWISEROWS_H
-#define MLC_LIB_TARGET_CPU_ELEMENTWISEROWS_H
+#ifndef MLC_LIB_TARGET_CPU_COLLAPSEELEMENTWISEROWS_H
+#define MLC_LIB_TARGET_CPU_COLLAPSEELEMENTWISEROWS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -36,4 +36,4 @@ void collapseElementwiseRows(mlir::RewriterBase &rewriter,
 
 } // namespace mlc::target
 
-#endif // MLC_LIB_TARGET_CPU_ELEMENTWISEROWS_H
+#endif // MLC_LIB_TARGET_CPU_COLLAPSEELEMENTWISEROWS_H

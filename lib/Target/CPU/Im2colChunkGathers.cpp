@@ -1,4 +1,4 @@
-//===- ChunkGathers.cpp - im2col gathers inside each thread's chunk -------===//
+//===- Im2colChunkGathers.cpp - im2col gathers inside each thread's chunk -===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ChunkGathers.h"
+#include "Im2colChunkGathers.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

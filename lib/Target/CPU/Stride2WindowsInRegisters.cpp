@@ -1,4 +1,4 @@
-//===- StridedWindows.cpp - Stride-2 windows split in registers -----------===//
+//===- Stride2WindowsInRegisters.cpp - Stride-2 windows split in ----------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StridedWindows.h"
+#include "Stride2WindowsInRegisters.h"
 #include "WindowSchedules.h"
 #include "TensorTypes.h"
 

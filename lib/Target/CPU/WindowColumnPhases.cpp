@@ -1,4 +1,4 @@
-//===- WindowPhases.cpp - Strided windows as unit-stride phases -----------===//
+//===- WindowColumnPhases.cpp - Strided windows as unit-stride phases -----===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "WindowPhases.h"
+#include "WindowColumnPhases.h"
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "TensorTypes.h"
