@@ -1,4 +1,4 @@
-//===- CollapseElementwiseRows.cpp - Elementwise loop nests over long -----===//
+//===- CollapseElementwiseRows.cpp - Long rows for elementwise ops --------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

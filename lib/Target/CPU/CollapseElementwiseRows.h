@@ -1,4 +1,4 @@
-//===- CollapseElementwiseRows.h - Elementwise loop nests over --*- C++ -*-===//
+//===- CollapseElementwiseRows.h - Long rows for elementwise ----*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

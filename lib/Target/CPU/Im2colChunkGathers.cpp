@@ -1,4 +1,4 @@
-//===- Im2colChunkGathers.cpp - im2col gathers inside each thread's chunk -===//
+//===- Im2colChunkGathers.cpp - Per-chunk im2col gathers ------------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

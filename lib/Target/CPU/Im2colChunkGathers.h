@@ -1,4 +1,4 @@
-//===- Im2colChunkGathers.h - im2col gathers inside each --------*- C++ -*-===//
+//===- Im2colChunkGathers.h - Per-chunk im2col gathers ----------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

@@ -1,4 +1,4 @@
-//===- Stride2WindowsInRegisters.cpp - Stride-2 windows split in ----------===//
+//===- Stride2WindowsInRegisters.cpp - Stride-2 windows in registers ------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

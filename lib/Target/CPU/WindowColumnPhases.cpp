@@ -1,4 +1,4 @@
-//===- WindowColumnPhases.cpp - Strided windows as unit-stride phases -----===//
+//===- WindowColumnPhases.cpp - Strided windows as phases -----------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

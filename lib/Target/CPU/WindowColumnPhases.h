@@ -1,4 +1,4 @@
-//===- WindowColumnPhases.h - Strided windows as unit-stride ----*- C++ -*-===//
+//===- WindowColumnPhases.h - Strided windows as phases ---------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
