@@ -1,4 +1,4 @@
-//===- CollapseElementwiseRows.h - Long rows for elementwise ----*- C++ -*-===//
+//===- CollapseElementwiseRows.h - Longer elementwise rows ------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.

@@ -1,4 +1,4 @@
-//===- Stride2WindowsInRegisters.h - Stride-2 windows in --------*- C++ -*-===//
+//===- Stride2WindowsInRegisters.h - Stride-2 windows -----------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
