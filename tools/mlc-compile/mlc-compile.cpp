@@ -366,8 +366,9 @@ int main(int argc, char **argv) {
       option.second->addCategory(mlirCategory);
   cl::HideUnrelatedOptions({&category, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv,
-                              "mlc-compile: ONNX model -> graph IR, loop IR, object file + C "
-                              "header, or shared library\n");
+      "mlc-compile: an ONNX model (or the .mlir of a phase) -> the IR of any "
+      "phase (input, graph, loop, kernels, llvm), or an object file, shared "
+      "library or assembly with a C header\n");
   MLIRContext context(registry);
   // Diagnostics carry the model file, node and op in their text; print a
   // location only when it says more than that.

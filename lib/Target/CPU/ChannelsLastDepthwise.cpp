@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "ChannelsLast.h"
 #include "TensorTypes.h"
 
@@ -56,18 +57,8 @@ Value expandToNhwc(RewriterBase &rewriter, Location loc, Value matrix,
       matrix, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 }
 
-/// Which depthwise convolutions are computed channels-last (measured on
-/// Zen 5, 16 lanes, one thread, four blocks of 1x1 expansion + ReLU6,
-/// depthwise + ReLU6, 1x1 projection, NCHW -> channels-last ms):
-/// - rows that fill at most half a vector: 7x7 3x3 960 channels 0.61 ->
-///   0.54, 5x5 0.745 -> 0.60;
-/// - rows narrower than two vectors with windows of at least 25 taps on
-///   maps of at most 196 pixels: 14x14 5x5 480 channels 0.90 -> 0.84. With
-///   3x3 windows the transposes cost more than the taps save (14x14 384
-///   channels 0.433 -> 0.447), and on 28x28 maps even with 5x5 (240
-///   channels 1.02 -> 1.06; 3x3 192 channels 0.53 -> 0.60).
-constexpr int64_t kMinWideTaps = 25;
-constexpr int64_t kMaxWidePixels = 196;
+using mlc::target::kMinWideTaps;
+using mlc::target::kMaxWidePixels;
 
 /// Rewrites a stride-1 depthwise convolution (batch 1) chosen above, for
 /// vectors of `lanes` floats, as the NHWC one between transposes.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "ContractionStrategy.h"
 
 #include "Im2colChunkGathers.h"
@@ -24,27 +25,11 @@ using mlc::target::isConstant;
 namespace {
 
 
-/// Column chunks of a contraction's threads are at least this many
-/// register tiles wide where a wider size divides the columns.
-constexpr int64_t kMinChunkTiles = 4;
+using mlc::target::kMinChunkTiles;
 
-/// Contractions with packed weights and at most this many rows stream the
-/// weights one panel at a time (see scheduleContraction).
-constexpr int64_t kMaxStreamedRows = 256;
+using mlc::target::kMaxStreamedRows;
 
-/// Work an im2col contraction's chunks of whole output rows may lose to
-/// narrower register tiles and odd chunk counts (see chooseRowChunk) before
-/// its gather stays whole. The alternative is costly at two threads: the
-/// whole matrix, nine times the input, written by one core and read by
-/// both. At 2% SqueezeNet's 55x55 and 111x111 convolutions (275- and
-/// 333-column chunks, 6-13% lost to 3- and 13-column tiles and odd counts)
-/// and ResNet's 28x28 ones (7 chunks of 112) kept whole gathers and split
-/// output channels; at 20% they gather per chunk: SqueezeNet 1.1 at two
-/// threads 5.03 -> 4.33 ms, ResNet-18 14.9 -> 14.5 ms, ResNet-50 32.8 ->
-/// 32.3 ms, one thread unchanged (Zen 5, four interleaved rounds). At 50%
-/// the 27x27 ones take 9 chunks of 81 columns too: two threads no faster,
-/// one thread 5% slower.
-constexpr double kMaxRowChunkLoss = 0.2;
+using mlc::target::kMaxRowChunkLoss;
 
 /// Size of the thread chunks of a contraction loop of extent `range` whose
 /// register tile is `tile` wide: a size that divides the loop into at least

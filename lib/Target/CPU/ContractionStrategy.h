@@ -17,6 +17,7 @@
 #ifndef MLC_LIB_TARGET_CPU_CONTRACTIONSTRATEGY_H
 #define MLC_LIB_TARGET_CPU_CONTRACTIONSTRATEGY_H
 
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "Schedules.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -25,12 +26,6 @@
 
 namespace mlc::target {
 
-/// Contractions below this many floating-point operations stay on one
-/// thread: forking costs a few microseconds. (2 MFLOP before; 1 MFLOP and a
-/// quarter of the element threshold below took MobileNetV3-small at two
-/// threads 2.62 -> 2.45 ms and MobileNetV2 8.32 -> 7.85 ms; at 0.5 MFLOP
-/// the MLP's 0.8 MFLOP matrix-vector product forked and got slower.)
-constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
 
 /// Register and cache tiles of a contraction (see ContractionTiles).
 struct Tiles {

@@ -17,23 +17,14 @@
 #ifndef MLC_LIB_TARGET_CPU_LOOPNESTSTRATEGY_H
 #define MLC_LIB_TARGET_CPU_LOOPNESTSTRATEGY_H
 
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 #include <optional>
 
 namespace mlc::target {
 
-/// Loop nests of fewer iterations than this stay on the calling thread: an
-/// OpenMP fork and join costs 2-3 us, more than an elementwise op over a
-/// few thousand floats takes. (2048 before: at two threads MobileNetV3-small
-/// 0.62 -> 0.60 ms, MobileNetV2 2.17 -> 2.14 ms, EfficientNet-B0 3.53 ->
-/// 3.50 ms with 16384; 32768 no better; Zen 5, five interleaved rounds.)
-constexpr int64_t kMinParallelElements = int64_t(1) << 14;
 
-/// Chunk counts a loop nest that no 8, 4 or 2 chunks divide takes at the
-/// least: with 9 or more, the thread with the odd chunk does at most 11%
-/// more than its share (of two threads).
-constexpr int64_t kMinOddChunks = 9;
 
 /// The chunk size per loop (0: whole) of `op` on threads, or nothing when
 /// it stays on one thread: too small, dynamic, or no loop splits well. The

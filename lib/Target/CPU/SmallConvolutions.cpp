@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "ChannelsLast.h"
 #include "Im2colChunkGathers.h"
 #include "TensorTypes.h"
@@ -24,23 +25,9 @@ namespace mlc::target {
 using namespace mlir;
 
 namespace {
-/// Which convolutions become matmuls (measured on Zen 5, one thread,
-/// convolution + bias + ReLU, medians of 100-200 runs):
-/// - 1x1 on maps of at most 64 pixels (7x7), any depth: 512 -> 2048 0.85 ->
-///   0.61 ms, 2048 -> 512 0.82 -> 0.63 ms, 960 -> 160 0.110 -> 0.090 ms.
-/// - any filter on maps of at most 196 pixels (14x14) with reductions at
-///   least 256 deep: 3x3 256 -> 256 on 14x14 1.10 -> 0.94 ms, 512 -> 512 on
-///   7x7 1.34 -> 0.92 ms, 1x1 1024 -> 256 on 14x14 0.49 -> 0.43 ms. With
-///   shallower reductions the result's transpose costs more than the
-///   contraction saves (1x1 96 -> 576 on 14x14: 0.105 -> 0.107-0.128 ms).
-///   Larger maps stay convolutions: on 27x27 and 56x56 the matmul form is
-///   slower (3x3 32 -> 128 on 27x27 0.23 -> 0.27 ms), on 28x28 no faster
-///   than the convolution with its thread chunks of at least four register
-///   tiles, and a convolution's threads split pixels, each gathering its
-///   own (Im2colChunkGathers.h), where a matmul's split output channels.
-constexpr int64_t kMaxPointwisePixels = 64;
-constexpr int64_t kMaxPixels = 196;
-constexpr int64_t kMinDepth = 256;
+using mlc::target::kMaxPointwisePixels;
+using mlc::target::kMaxPixels;
+using mlc::target::kMinDepth;
 
 /// Rewrites a convolution (batch 1, constant weights) chosen above as
 /// `transpose(X^T W^T)`, with `X` its input as `[c, p]` (1x1, stride 1) or

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "Stride2WindowsInRegisters.h"
 #include "WindowSchedules.h"
 #include "TensorTypes.h"
@@ -22,10 +23,7 @@
 using namespace mlir;
 
 namespace {
-/// Fewest output elements for which the planes are split among threads
-/// (fewer than for the tiling pass's other loop nests: each output element
-/// here takes a whole window of loads and shuffles).
-constexpr int64_t kMinParallelElements = int64_t(1) << 11;
+using mlc::target::kMinParallelWindowElements;
 
 /// What one stride-2 depthwise convolution or max pool computes, read off
 /// the op.
@@ -413,7 +411,7 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   Value result;
   if (parallel && planes >= 2 &&
-      planes * win.oh * win.ow >= kMinParallelElements) {
+      planes * win.oh * win.ow >= kMinParallelWindowElements) {
     auto forall = scf::ForallOp::create(
         rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(planes)},
         ValueRange{init}, std::nullopt);

@@ -259,10 +259,7 @@ FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
   return tiled->tiledOps.back();
 }
 
-/// Reductions shallower than this read their right-hand side in place:
-/// packing a block costs a pass over it that the register tiles of a short
-/// reduction do not win back.
-constexpr int64_t kMinPackedDepth = 64;
+using mlc::target::kMinPackedDepth;
 
 /// Packs the right-hand side of a contraction's cache tile into panels of
 /// `panel` columns right before the register tiles that read it (see
@@ -361,9 +358,7 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
 
 
 
-/// Elementwise loop nests whose innermost loop is shorter than this run
-/// over their two innermost dims as one loop (CollapseElementwiseRows.h).
-constexpr int64_t kLongRow = 256;
+using mlc::target::kLongRow;
 
 /// The schedule the CPU strategy decided for the kernel `op` was the root
 /// of (mlc-loop-dissolve-kernels leaves it on the root), or null.

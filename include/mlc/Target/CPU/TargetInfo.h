@@ -118,6 +118,118 @@ constexpr int64_t kCacheLineFloats = 64 / 4;
 std::string describe(const CPUTargetInfo &info, const ContractionTiles &tiles,
                      const ContractionTiles &unpacked);
 
+//===----------------------------------------------------------------------===//
+// Tuned constants
+//
+// Thresholds of the CPU strategy and code generator, each measured on the
+// machine its comment names (Zen 3: AVX2, 512 KiB L2; Zen 4 and 5: AVX-512,
+// 1 MiB L2; two cores). They are not derived from the description above;
+// retune them on a different machine before trusting them there.
+//===----------------------------------------------------------------------===//
+
+// Contractions: threads.
+
+/// Contractions below this many floating-point operations stay on one
+/// thread: forking costs a few microseconds. (2 MFLOP before; 1 MFLOP and a
+/// quarter of the element threshold below took MobileNetV3-small at two
+/// threads 2.62 -> 2.45 ms and MobileNetV2 8.32 -> 7.85 ms; at 0.5 MFLOP
+/// the MLP's 0.8 MFLOP matrix-vector product forked and got slower.)
+constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
+
+// Contractions: chunks and cache blocks (ContractionStrategy.cpp).
+
+/// Column chunks of a contraction's threads are at least this many
+/// register tiles wide where a wider size divides the columns.
+constexpr int64_t kMinChunkTiles = 4;
+
+/// Contractions with packed weights and at most this many rows stream the
+/// weights one panel at a time (see scheduleContraction).
+constexpr int64_t kMaxStreamedRows = 256;
+
+/// Work an im2col contraction's chunks of whole output rows may lose to
+/// narrower register tiles and odd chunk counts (see chooseRowChunk) before
+/// its gather stays whole. The alternative is costly at two threads: the
+/// whole matrix, nine times the input, written by one core and read by
+/// both. At 2% SqueezeNet's 55x55 and 111x111 convolutions (275- and
+/// 333-column chunks, 6-13% lost to 3- and 13-column tiles and odd counts)
+/// and ResNet's 28x28 ones (7 chunks of 112) kept whole gathers and split
+/// output channels; at 20% they gather per chunk: SqueezeNet 1.1 at two
+/// threads 5.03 -> 4.33 ms, ResNet-18 14.9 -> 14.5 ms, ResNet-50 32.8 ->
+/// 32.3 ms, one thread unchanged (Zen 5, four interleaved rounds). At 50%
+/// the 27x27 ones take 9 chunks of 81 columns too: two threads no faster,
+/// one thread 5% slower.
+constexpr double kMaxRowChunkLoss = 0.2;
+
+// Other loop nests: threads (LoopNestStrategy.cpp).
+
+/// Loop nests of fewer iterations than this stay on the calling thread: an
+/// OpenMP fork and join costs 2-3 us, more than an elementwise op over a
+/// few thousand floats takes. (2048 before: at two threads MobileNetV3-small
+/// 0.62 -> 0.60 ms, MobileNetV2 2.17 -> 2.14 ms, EfficientNet-B0 3.53 ->
+/// 3.50 ms with 16384; 32768 no better; Zen 5, five interleaved rounds.)
+constexpr int64_t kMinParallelElements = int64_t(1) << 14;
+
+/// Chunk counts a loop nest that no 8, 4 or 2 chunks divide takes at the
+/// least: with 9 or more, the thread with the odd chunk does at most 11%
+/// more than its share (of two threads).
+constexpr int64_t kMinOddChunks = 9;
+
+// Small convolutions as matmuls (SmallConvolutions.cpp).
+
+/// Which convolutions become matmuls (measured on Zen 5, one thread,
+/// convolution + bias + ReLU, medians of 100-200 runs):
+/// - 1x1 on maps of at most 64 pixels (7x7), any depth: 512 -> 2048 0.85 ->
+///   0.61 ms, 2048 -> 512 0.82 -> 0.63 ms, 960 -> 160 0.110 -> 0.090 ms.
+/// - any filter on maps of at most 196 pixels (14x14) with reductions at
+///   least 256 deep: 3x3 256 -> 256 on 14x14 1.10 -> 0.94 ms, 512 -> 512 on
+///   7x7 1.34 -> 0.92 ms, 1x1 1024 -> 256 on 14x14 0.49 -> 0.43 ms. With
+///   shallower reductions the result's transpose costs more than the
+///   contraction saves (1x1 96 -> 576 on 14x14: 0.105 -> 0.107-0.128 ms).
+///   Larger maps stay convolutions: on 27x27 and 56x56 the matmul form is
+///   slower (3x3 32 -> 128 on 27x27 0.23 -> 0.27 ms), on 28x28 no faster
+///   than the convolution with its thread chunks of at least four register
+///   tiles, and a convolution's threads split pixels, each gathering its
+///   own (Im2colChunkGathers.h), where a matmul's split output channels.
+constexpr int64_t kMaxPointwisePixels = 64;
+
+constexpr int64_t kMaxPixels = 196;
+
+constexpr int64_t kMinDepth = 256;
+
+// Depthwise convolutions computed channels-last (ChannelsLastDepthwise.cpp).
+
+/// Which depthwise convolutions are computed channels-last (measured on
+/// Zen 5, 16 lanes, one thread, four blocks of 1x1 expansion + ReLU6,
+/// depthwise + ReLU6, 1x1 projection, NCHW -> channels-last ms):
+/// - rows that fill at most half a vector: 7x7 3x3 960 channels 0.61 ->
+///   0.54, 5x5 0.745 -> 0.60;
+/// - rows narrower than two vectors with windows of at least 25 taps on
+///   maps of at most 196 pixels: 14x14 5x5 480 channels 0.90 -> 0.84. With
+///   3x3 windows the transposes cost more than the taps save (14x14 384
+///   channels 0.433 -> 0.447), and on 28x28 maps even with 5x5 (240
+///   channels 1.02 -> 1.06; 3x3 192 channels 0.53 -> 0.60).
+constexpr int64_t kMinWideTaps = 25;
+
+constexpr int64_t kMaxWidePixels = 196;
+
+// Stride-2 windows split in registers (Stride2WindowsInRegisters.cpp).
+
+/// Fewest output elements for which the planes are split among threads
+/// (fewer than for the tiling pass's other loop nests: each output element
+/// here takes a whole window of loads and shuffles).
+constexpr int64_t kMinParallelWindowElements = int64_t(1) << 11;
+
+// Tiling and vectorization (TileAndVectorize.cpp).
+
+/// Reductions shallower than this read their right-hand side in place:
+/// packing a block costs a pass over it that the register tiles of a short
+/// reduction do not win back.
+constexpr int64_t kMinPackedDepth = 64;
+
+/// Elementwise loop nests whose innermost loop is shorter than this run
+/// over their two innermost dims as one loop (CollapseElementwiseRows.h).
+constexpr int64_t kLongRow = 256;
+
 } // namespace mlc::target
 
 #endif // MLC_TARGET_CPU_TARGETINFO_H
