@@ -33,16 +33,9 @@ using namespace mlc::graph;
 using mlc::detail::createFilledTensor;
 using mlc::detail::channelwise;
 using mlc::detail::getStaticType;
+using mlc::detail::static4d;
 
 namespace {
-/// The static 4-D float type of `v`, or null.
-RankedTensorType static4d(Value v) {
-  RankedTensorType t = mlc::detail::getStaticType(v);
-  return t && t.getRank() == 4 && isa<FloatType>(t.getElementType())
-             ? t
-             : RankedTensorType();
-}
-
 /// The explicit pads of the spatial dims (all begins, then all ends, as
 /// ONNX orders them), with auto_pad and ceil_mode resolved against the
 /// static input.

@@ -161,6 +161,14 @@ channelwise(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                                            mlir::ValueRange)>
                 fn);
 
+/// The static 4-D float type of `v`, or null.
+inline mlir::RankedTensorType static4d(mlir::Value v) {
+  mlir::RankedTensorType t = getStaticType(v);
+  return t && t.getRank() == 4 && llvm::isa<mlir::FloatType>(t.getElementType())
+             ? t
+             : mlir::RankedTensorType();
+}
+
 } // namespace mlc::detail
 
 #endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_LOWERINGUTILS_H

@@ -15,18 +15,6 @@
 using namespace mlir;
 using namespace mlc::target;
 
-std::string mlc::target::kernelName(Location loc) {
-  std::string name = "?";
-  loc->walk([&](Location l) {
-    if (auto named = dyn_cast<NameLoc>(l)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
-}
-
 mlc::loop::ScheduleAttr mlc::target::toAttr(MLIRContext *ctx,
                                        const ContractionSchedule &schedule) {
   SmallVector<int64_t> tiles;

@@ -35,10 +35,6 @@ struct ContractionSchedule {
   llvm::SmallVector<int64_t> registerTiles;
 };
 
-/// The kernel name of an op: its ONNX node's name (the first NameLoc in its
-/// location), or `?` when it has none.
-std::string kernelName(mlir::Location loc);
-
 /// `schedule` as `#mlc_loop.schedule<tile_sizes = [threads, cache,
 /// registers], vector_sizes = registers, parallel_dims = ...>`.
 loop::ScheduleAttr toAttr(mlir::MLIRContext *ctx,
