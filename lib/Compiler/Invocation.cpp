@@ -206,6 +206,14 @@ LogicalResult Invocation::writeArtifact() {
     backend = createBackend();
   if (!backend)
     return failure();
+  // Only the LLVM dialect serializes: an IR file resumed at the wrong
+  // phase says so instead of failing inside the translation.
+  for (Operation &op : module->getBody()->getOperations())
+    if (!isa_and_nonnull<LLVM::LLVMDialect>(op.getDialect()))
+      return emitError(UnknownLoc::get(ctx))
+             << options.inputFile << ": '" << op.getName()
+             << "' is not in the LLVM dialect: the module is not at the "
+                "'llvm' phase (give --compile-from the phase the file is at)";
   FailureOr<SmallVector<abi::ModelSignature>> models =
       collectSignatures(*module);
   if (failed(models))
