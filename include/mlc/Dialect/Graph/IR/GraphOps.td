@@ -642,7 +642,8 @@ def Graph_ShapeOp : Graph_InferOp<"shape"> {
   let hasFolder = 1;
 }
 
-include "mlc/Dialect/Graph/IR/GraphMoreOps.td"
+include "mlc/Dialect/Graph/IR/GraphIndexingOps.td"
+include "mlc/Dialect/Graph/IR/GraphSpatialOps.td"
 include "mlc/Dialect/Graph/IR/GraphQuantOps.td"
 include "mlc/Dialect/Graph/IR/GraphControlFlowOps.td"
 include "mlc/Dialect/Graph/IR/GraphSequenceOps.td"

@@ -1,8 +1,8 @@
 // RUN: mlc-opt %s | mlc-opt | FileCheck %s
 // RUN: mlc-opt %s --mlir-print-op-generic | mlc-opt | FileCheck %s
 
-// Round trip of the ops in GraphMoreOps.td and GraphQuantOps.td, and of the
-// less common elementwise ops.
+// Round trip of the ops in GraphIndexingOps.td, GraphSpatialOps.td and
+// GraphQuantOps.td, and of the less common elementwise ops.
 
 // CHECK-LABEL: func @elementwise_more
 func.func @elementwise_more(%x: tensor<4xf32>, %i: tensor<4xi32>) {
