@@ -314,6 +314,15 @@ def main():
 
 
 def write_doc(path, rows, threads, args, micro):
+    # Sections other tools write (bench/compare_builds.py) stay.
+    kept = ""
+    if os.path.exists(path):
+        old = open(path).read()
+        marker = "\n## Before and after a compiler change"
+        if marker in old:
+            start = old.index(marker)
+            end = old.find("\n## ", start + len(marker))
+            kept = old[start:end if end >= 0 else len(old)]
     with open(path, "w") as f:
         f.write("# Performance\n\n")
         f.write(f"Measured {datetime.date.today()} on {machine()} by "
@@ -368,6 +377,8 @@ def write_doc(path, rows, threads, args, micro):
                         f"| {r['peak_gflops']:.1f} |\n")
         f.write("\nWhere the time goes and what comes next: "
                 "[CPU.md](CPU.md#code-generation).\n")
+        if kept:
+            f.write(kept.rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":
