@@ -376,9 +376,14 @@ void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op,
   auto registerTiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   std::optional<SmallVector<int64_t>> sizes;
-  if (decided && decided.getNumLoops() == static_cast<int64_t>(ranges.size())) {
-    if (decided.getNumLevels() > 0)
-      sizes = llvm::to_vector(decided.getTileLevel(0));
+  // A loop nest's schedule is one level of thread chunks and no vectors
+  // (LoopNestStrategy.h); a window's register tile is not one.
+  bool threadChunks = decided && decided.getNumLevels() == 1 &&
+                      decided.getVectorSizes().empty() &&
+                      decided.getNumLoops() ==
+                          static_cast<int64_t>(ranges.size());
+  if (threadChunks) {
+    sizes = llvm::to_vector(decided.getTileLevel(0));
   } else {
     sizes = mlc::target::chooseThreadChunks(
         op, registerTiles ? registerTiles.asArrayRef() : ArrayRef<int64_t>());
