@@ -20,6 +20,8 @@
 #ifndef MLC_LIB_TARGET_CPU_COLLAPSEELEMENTWISEROWS_H
 #define MLC_LIB_TARGET_CPU_COLLAPSEELEMENTWISEROWS_H
 
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -33,6 +35,13 @@ namespace mlc::target {
 /// least `minRow` iterations are left alone.
 void collapseElementwiseRows(mlir::RewriterBase &rewriter,
                              mlir::func::FuncOp func, int64_t minRow);
+
+/// The same for the root of `kernel` (an operand that is a kernel argument
+/// is judged by the kernel's operand): the CPU's layout choice for an
+/// elementwise kernel, made before its strategy schedules it. The collapsed
+/// op becomes the root.
+void collapseKernelRows(mlir::RewriterBase &rewriter, loop::KernelOp kernel,
+                        int64_t minRow);
 
 } // namespace mlc::target
 

@@ -8,6 +8,9 @@
 
 #include "LoopNestStrategy.h"
 #include "ContractionStrategy.h"
+#include "TensorTypes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
@@ -67,4 +70,25 @@ mlc::target::chooseThreadChunks(linalg::LinalgOp op,
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return std::nullopt;
   return sizes;
+}
+
+std::optional<SmallVector<int64_t>>
+mlc::target::getTransposeRegisterTiles(linalg::LinalgOp linalgOp,
+                                       int64_t lanes) {
+  auto op = dyn_cast<linalg::TransposeOp>(linalgOp.getOperation());
+  if (!op)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(op.getInit().getType());
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = type ? type.getRank() : 0;
+  if (rank < 2 || !isStaticF32(type) || !op.hasPureTensorSemantics() ||
+      lanes < 2 || type.getDimSize(rank - 1) < lanes ||
+      perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2 ||
+      llvm::any_of(llvm::seq<int64_t>(0, rank - 2),
+                   [&](int64_t d) { return perm[d] != d; }))
+    return std::nullopt;
+  SmallVector<int64_t> tiles(rank, 1);
+  tiles[rank - 2] = std::min<int64_t>(lanes, type.getDimSize(rank - 2));
+  tiles[rank - 1] = lanes;
+  return tiles;
 }

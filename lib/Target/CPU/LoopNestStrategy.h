@@ -38,6 +38,13 @@ std::optional<llvm::SmallVector<int64_t>>
 chooseThreadChunks(mlir::linalg::LinalgOp op,
                    llvm::ArrayRef<int64_t> registerTiles);
 
+/// The register tile of a transpose of the two innermost dims (matrices;
+/// the column phases of strided windows): one vector of `lanes` columns
+/// per output row, `lanes` rows, transposed in registers. Nothing for
+/// other transposes, or rows narrower than a vector.
+std::optional<llvm::SmallVector<int64_t>>
+getTransposeRegisterTiles(mlir::linalg::LinalgOp op, int64_t lanes);
+
 } // namespace mlc::target
 
 #endif // MLC_LIB_TARGET_CPU_LOOPNESTSTRATEGY_H

@@ -128,6 +128,8 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   loops.addPass(createCPUPackWeights(CPUPackWeightsOptions{tiles.nTile}));
   loops.addPass(createCPUConvolutionsAsContractions());
   loops.addPass(loop::createLoopFormKernels());
+  loops.addPass(createCPUCollapseElementwiseRows(
+      CPUCollapseElementwiseRowsOptions{kLongRow}));
   CPUSetSchedulesOptions strategy;
   setTileOptions(strategy, options, info, tiles, unpacked);
   strategy.printSchedules = options.printSchedules;

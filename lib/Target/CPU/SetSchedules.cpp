@@ -34,12 +34,6 @@ using namespace mlir;
 using namespace mlc;
 
 namespace {
-/// A reduction that is not a sliding window (those are tiled in registers
-/// by rules of their own): a row maximum, a mean, a global pool.
-bool isReduction(linalg::LinalgOp op) {
-  return op.getNumReductionLoops() > 0 && !target::isWindowOp(op);
-}
-
 /// A window's register tile: split in registers, one row of `lanes`
 /// columns; else `columns` per row and, with unit strides, kWindowRows
 /// rows of independent accumulators.
@@ -57,24 +51,34 @@ struct CPUSetSchedulesPass
     : mlc::target::impl::CPUSetSchedulesBase<CPUSetSchedulesPass> {
   using Base::Base;
 
-  /// A reduction's schedule: one tile level, its chunks on threads (all 0:
-  /// one thread). A schedule file may give another split, checked to divide
-  /// the loops it splits. Null after an error.
+  /// The schedule of a kernel that is neither a vectorized contraction nor
+  /// a window (a reduction, an elementwise op, a gather, a transpose): a
+  /// first tile level of its chunks on threads (all 0: one thread) and, for
+  /// a transpose of the two innermost dims, a second level of its register
+  /// tile. A schedule file may give other chunks, checked to divide the
+  /// parallel loops they split. Null after an error.
   loop::ScheduleAttr
-  scheduleReduction(linalg::LinalgOp root, StringRef name,
-                    const std::optional<target::ScheduleOverrides> &overrides) {
+  scheduleLoopNest(linalg::LinalgOp root, StringRef name,
+                   const std::optional<target::ScheduleOverrides> &overrides) {
     SmallVector<int64_t> ranges = root.getStaticLoopRanges();
     int64_t numLoops = ranges.size();
+    std::optional<SmallVector<int64_t>> registers =
+        target::getTransposeRegisterTiles(root, vectorWidth);
     SmallVector<int64_t> sizes(numLoops, 0);
-    if (parallel)
-      if (auto chunks = target::chooseThreadChunks(root, {}))
+    // The code generator splits loop nests with one destination.
+    if (parallel && root.getNumDpsInits() == 1)
+      if (auto chunks = target::chooseThreadChunks(
+              root, registers ? ArrayRef<int64_t>(*registers)
+                              : ArrayRef<int64_t>()))
         sizes = *chunks;
     if (overrides)
       if (loop::ScheduleAttr given = overrides->lookup(name)) {
-        if (given.getNumLoops() != numLoops || given.getNumLevels() != 1) {
-          root->emitError() << "schedule for kernel '" << name
-                            << "': a reduction takes one tile level of "
-                            << numLoops << " sizes (its thread chunks)";
+        int64_t levels = registers ? 2 : 1;
+        if (given.getNumLoops() != numLoops || given.getNumLevels() != levels) {
+          root->emitError() << "schedule for kernel '" << name << "': it takes "
+                            << levels << " tile level(s) of " << numLoops
+                            << " sizes (thread chunks"
+                            << (registers ? ", register tile)" : ")");
           return {};
         }
         auto iterators = root.getIteratorTypesArray();
@@ -91,12 +95,27 @@ struct CPUSetSchedulesPass
           }
         }
         sizes = llvm::to_vector(given.getTileLevel(0));
+        if (registers) {
+          ArrayRef<int64_t> tile = given.getTileLevel(1);
+          if (llvm::any_of(tile, [](int64_t t) { return t < 1; })) {
+            root->emitError() << "schedule for kernel '" << name
+                              << "': register tiles must be at least 1";
+            return {};
+          }
+          registers = llvm::to_vector(tile);
+        }
       }
     SmallVector<int64_t> parallelDims;
     for (auto [d, size] : llvm::enumerate(sizes))
       if (size > 0)
         parallelDims.push_back(d);
-    return loop::ScheduleAttr::get(&getContext(), numLoops, sizes, {},
+    SmallVector<int64_t> tiles = sizes;
+    SmallVector<int64_t> vectors;
+    if (registers) {
+      llvm::append_range(tiles, *registers);
+      vectors = *registers;
+    }
+    return loop::ScheduleAttr::get(&getContext(), numLoops, tiles, vectors,
                                    parallelDims, {});
   }
 
@@ -148,12 +167,10 @@ struct CPUSetSchedulesPass
         attr = target::makeWindowSchedule(root, tile);
         if (!attr)
           return WalkResult::advance();
-      } else if (isReduction(root)) {
-        attr = scheduleReduction(root, name, overrides);
+      } else {
+        attr = scheduleLoopNest(root, name, overrides);
         if (!attr)
           return WalkResult::interrupt();
-      } else {
-        return WalkResult::advance();
       }
       kernel.setScheduleAttr(attr);
       if (printSchedules) {

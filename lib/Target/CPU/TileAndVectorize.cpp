@@ -376,12 +376,14 @@ void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op,
   auto registerTiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   std::optional<SmallVector<int64_t>> sizes;
-  // A loop nest's schedule is one level of thread chunks and no vectors
-  // (LoopNestStrategy.h); a window's register tile is not one.
-  bool threadChunks = decided && decided.getNumLevels() == 1 &&
-                      decided.getVectorSizes().empty() &&
-                      decided.getNumLoops() ==
-                          static_cast<int64_t>(ranges.size());
+  // A loop nest's schedule has thread chunks first and no vectors or a
+  // register tile second (LoopNestStrategy.h); a window's one level of
+  // register tile with vectors is not one.
+  bool threadChunks =
+      decided &&
+      decided.getNumLoops() == static_cast<int64_t>(ranges.size()) &&
+      (decided.getNumLevels() == 2 ||
+       (decided.getNumLevels() == 1 && decided.getVectorSizes().empty()));
   if (threadChunks) {
     sizes = llvm::to_vector(decided.getTileLevel(0));
   } else {
@@ -508,19 +510,17 @@ struct CPUTileAndVectorizePass
     // strided windows, WindowColumnPhases.h): register tiles of one vector per
     // output row, transposed in registers.
     func.walk([&](linalg::TransposeOp op) {
-      auto type = dyn_cast<RankedTensorType>(op.getInit().getType());
-      ArrayRef<int64_t> perm = op.getPermutation();
-      int64_t rank = type ? type.getRank() : 0;
-      if (rank < 2 || !isStaticF32(type) || !op.hasPureTensorSemantics() ||
-          vectorWidth < 2 || type.getDimSize(rank - 1) < vectorWidth ||
-          perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2 ||
-          llvm::any_of(llvm::seq<int64_t>(0, rank - 2),
-                       [&](int64_t d) { return perm[d] != d; }))
+      std::optional<SmallVector<int64_t>> tiles =
+          mlc::target::getTransposeRegisterTiles(op, vectorWidth);
+      if (!tiles)
         return;
-      SmallVector<int64_t> tiles(rank, 1);
-      tiles[rank - 2] = std::min<int64_t>(vectorWidth, type.getDimSize(rank - 2));
-      tiles[rank - 1] = vectorWidth;
-      op->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(tiles));
+      // The strategy's register tile, when it decided one.
+      if (mlc::loop::ScheduleAttr decided = getDecidedSchedule(op);
+          decided && decided.getNumLevels() == 2 &&
+          decided.getNumLoops() == static_cast<int64_t>(tiles->size()))
+        tiles = llvm::to_vector(decided.getTileLevel(1));
+      int64_t rank = tiles->size();
+      op->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(*tiles));
       op->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(llvm::to_vector(
                                   llvm::seq<int64_t>(0, rank))));
     });

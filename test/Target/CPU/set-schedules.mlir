@@ -35,3 +35,24 @@ func.func @max_pool(%x: tensor<1x8x18x18xf32>, %init: tensor<1x8x16x16xf32>) -> 
   %p = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x18x18xf32>, tensor<3x3xf32>) outs(%init : tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32> loc("MaxPool_0")
   return %p : tensor<1x8x16x16xf32>
 }
+
+// -----
+
+// An elementwise kernel: its thread chunks (8 chunks of the outer loop).
+// CHECK-LABEL: func.func @residual_add
+// CHECK: mlc_loop.kernel "Add_0" {{.*}} schedule = #mlc_loop.schedule<tile_sizes = {{\[\[}}8, 0]], vector_sizes = [], parallel_dims = [0]>
+func.func @residual_add(%a: tensor<64x512xf32>, %b: tensor<64x512xf32>, %c: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %r = linalg.add ins(%a, %b : tensor<64x512xf32>, tensor<64x512xf32>) outs(%c : tensor<64x512xf32>) -> tensor<64x512xf32> loc("Add_0")
+  return %r : tensor<64x512xf32>
+}
+
+// -----
+
+// A transpose of the two innermost dims: thread chunks and a register tile
+// of 8 x 8 transposed in registers.
+// CHECK-LABEL: func.func @transpose
+// CHECK: mlc_loop.kernel "Transpose_0" {{.*}} schedule = #mlc_loop.schedule<tile_sizes = {{\[\[}}16, 0, 0], [1, 8, 8]], vector_sizes = [1, 8, 8], parallel_dims = [0]>
+func.func @transpose(%a: tensor<128x64x32xf32>, %c: tensor<128x32x64xf32>) -> tensor<128x32x64xf32> {
+  %t = linalg.transpose ins(%a : tensor<128x64x32xf32>) outs(%c : tensor<128x32x64xf32>) permutation = [0, 2, 1] loc("Transpose_0")
+  return %t : tensor<128x32x64xf32>
+}

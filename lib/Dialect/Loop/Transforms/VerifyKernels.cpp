@@ -36,20 +36,24 @@ struct LoopVerifyKernelsPass
       if (!op.hasPureTensorSemantics())
         return WalkResult::advance();
       auto kernel = op->getParentOfType<KernelOp>();
-      if (op.getNumReductionLoops() == 0) {
-        if (kernel || isInitialization(op))
-          return WalkResult::advance();
+      bool reduction = op.getNumReductionLoops() > 0;
+      if (!kernel && !reduction && isInitialization(op))
+        return WalkResult::advance();
+      if (!kernel && !reduction) {
         op->emitError() << "kernels phase: this op of node '"
                         << getKernelName(op.getLoc())
                         << "' is in no mlc_loop.kernel";
         return WalkResult::interrupt();
       }
-      if (!kernel || getKernelRoot(kernel) != op.getOperation()) {
+      bool root = kernel && getKernelRoot(kernel) == op.getOperation();
+      if (!root && reduction) {
         op->emitError() << "kernels phase: this reduction of node '"
                         << getKernelName(op.getLoc())
                         << "' is not the root of an mlc_loop.kernel";
         return WalkResult::interrupt();
       }
+      if (!root)
+        return WalkResult::advance();
       ScheduleAttr schedule = kernel.getScheduleAttr();
       if (!schedule ||
           schedule.getNumLoops() != static_cast<int64_t>(op.getNumLoops())) {

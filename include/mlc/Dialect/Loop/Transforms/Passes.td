@@ -135,9 +135,9 @@ def LoopVerifyKernels : Pass<"mlc-loop-verify-kernels", "mlir::func::FuncOp"> {
   let summary = "Check the contract of the kernels phase";
   let description = [{
     The contract a target's code generator relies on after its strategy:
-    every linalg op with a reduction loop (a contraction, convolution,
-    pool or reduction) is the root of an `mlc_loop.kernel` that carries a
-    `#mlc_loop.schedule` whose loop count is the root's; every other linalg
+    every `mlc_loop.kernel` carries a `#mlc_loop.schedule` of its root's
+    loops; every linalg op with a reduction loop (a contraction,
+    convolution, pool or reduction) is a kernel's root; every other linalg
     op on tensors is inside a kernel or initializes a destination (a fill,
     or an op whose body only yields a value: a broadcast bias). The
     first op that breaks it is reported with its kernel or ONNX node.
