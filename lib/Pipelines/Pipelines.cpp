@@ -10,6 +10,7 @@
 
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 #include "mlc/Conversion/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Target/CPU/LoopToCPUPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,6 +64,7 @@ void mlc::buildGraphOptimizePipeline(
 void mlc::buildGraphToLoopPipeline(OpPassManager &pm,
                                    const GraphToLoopPipelineOptions &) {
   pm.addNestedPass<func::FuncOp>(createConvertGraphToLoop());
+  pm.addPass(loop::createLoopVerifyContract());
 }
 
 void mlc::registerMLCPipelines() {

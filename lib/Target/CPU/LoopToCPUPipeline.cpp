@@ -206,6 +206,7 @@ void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(host::createHostEmitEntryPoints(getEntryPointOptions(options)));
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(host::createHostVerifyLLVM());
 }
 
 void mlc::target::buildLoopToCPUPipeline(OpPassManager &pm,

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-loop-verify-kernels))' --verify-diagnostics
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-loop-verify-kernels),mlc-loop-verify-contract)' --verify-diagnostics
 
 // A reduction outside any kernel breaks the kernels phase's contract.
 func.func @reduction_outside(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
@@ -38,5 +38,14 @@ func.func @wrong_loops(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4x
 func.func @elementwise_outside(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{kernels phase: this op of node '?' is in no mlc_loop.kernel}}
   %r = linalg.add ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The loop level's contract: no graph op is left.
+func.func @graph_left(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{loop level: graph op 'mlc_graph.relu' of node '?' was not lowered}}
+  %r = mlc_graph.relu %a : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }

@@ -173,4 +173,13 @@ def HostByteWeights : Pass<"mlc-host-byte-weights", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def HostVerifyLLVM : Pass<"mlc-host-verify-llvm", "mlir::ModuleOp"> {
+  let summary = "Check the contract of the LLVM phase";
+  let description = [{
+    What serialization assumes at the end of a host lowering: every op of
+    the module is in the LLVM dialect (or OpenMP's, for threads), and each
+    model function that carries a signature carries its arena size too. The first op that breaks it is reported.
+  }];
+}
+
 #endif // MLC_TARGET_HOST_PASSES_TD

@@ -131,6 +131,17 @@ def LoopDissolveKernels : Pass<"mlc-loop-dissolve-kernels",
   let dependentDialects = ["mlc::loop::LoopDialect"];
 }
 
+def LoopVerifyContract : Pass<"mlc-loop-verify-contract", "mlir::ModuleOp"> {
+  let summary = "Check the contract of the loop level";
+  let description = [{
+    What a target's kernel pipeline may assume after
+    `mlc-convert-graph-to-loop`: no op of the graph dialect is left and no
+    op is unregistered. The first op that breaks it is reported with its
+    ONNX node. (What a compiled model's interface takes is checked by
+    `mlc-host-prepare-model-abi`, which names the input.)
+  }];
+}
+
 def LoopVerifyKernels : Pass<"mlc-loop-verify-kernels", "mlir::func::FuncOp"> {
   let summary = "Check the contract of the kernels phase";
   let description = [{

@@ -1,4 +1,4 @@
-//===- VerifyKernels.cpp - The contract of the kernels phase --------------===//
+//===- VerifyContracts.cpp - The loop and kernels phases' contracts -------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -61,6 +61,41 @@ struct LoopVerifyKernelsPass
                            << "' has "
                            << (schedule ? "a schedule of another op's loops"
                                         : "no schedule");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The loop level's contract
+//===----------------------------------------------------------------------===//
+
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPVERIFYCONTRACT
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
+
+namespace {
+struct LoopVerifyContractPass
+    : mlc::loop::impl::LoopVerifyContractBase<LoopVerifyContractPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      Dialect *dialect = op->getDialect();
+      if (!dialect) {
+        op->emitError() << "loop level: op '" << op->getName()
+                        << "' of node '" << getKernelName(op->getLoc())
+                        << "' is not registered";
+        return WalkResult::interrupt();
+      }
+      if (dialect->getNamespace() == "mlc_graph") {
+        op->emitError() << "loop level: graph op '" << op->getName()
+                        << "' of node '" << getKernelName(op->getLoc())
+                        << "' was not lowered";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
