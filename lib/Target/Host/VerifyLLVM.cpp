@@ -23,7 +23,7 @@ struct HostVerifyLLVMPass
     : mlc::host::impl::HostVerifyLLVMBase<HostVerifyLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    WalkResult result = module.walk([&](Operation *op) {
+    WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       // OpenMP ops are the threads of the code; LLVM IR export translates
       // them with the LLVM dialect.
       if (op == module.getOperation() ||
