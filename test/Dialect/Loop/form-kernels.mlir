@@ -65,3 +65,21 @@ func.func @row_sum_scaled(%x: tensor<4x8xf32>, %s: tensor<4xf32>) -> tensor<4xf3
 // CHECK: linalg.generic {{.*}}mlc_loop.root
 // CHECK: linalg.mul
 // CHECK: mlc_loop.yield
+
+// A max pool takes the padded copy of its input that only it reads; the
+// kernel reads the unpadded input, and the padding value is cloned in.
+// CHECK-LABEL: func.func @padded_pool
+// CHECK: mlc_loop.kernel "MaxPool_0" ins(%arg0, %{{.*}} : tensor<1x2x4x4xf32>, tensor<3x3xf32>)
+// CHECK: arith.constant 0xFF800000
+// CHECK: tensor.pad
+// CHECK: linalg.pooling_nchw_max {{.*}}mlc_loop.root
+func.func @padded_pool(%x: tensor<1x2x4x4xf32>, %init: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %p = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %w : tensor<1x2x6x6xf32>, tensor<3x3xf32>) outs(%init : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> loc("MaxPool_0")
+  return %p : tensor<1x2x4x4xf32>
+}

@@ -311,10 +311,22 @@ void formKernelsInBlock(RewriterBase &rewriter, Block &block,
       }
     }
 
-    // A root, with the data movement only it reads.
+    // A root, with the data movement and padding only it reads.
     auto group = std::make_unique<Group>();
     group->root = &op;
+    // The padded copy that only `reader` reads (a convolution's or a
+    // window's input with its border).
+    auto takePad = [&](Operation *reader, Value value) {
+      auto pad = value.getDefiningOp<tensor::PadOp>();
+      if (!pad || pad->getBlock() != &block || groupOf.count(pad) ||
+          getSingleUser(value) != reader ||
+          (policy.fuseProducer && !policy.fuseProducer(pad, &op)))
+        return;
+      group->ops.push_back(pad);
+      groupOf[pad] = group.get();
+    };
     for (Value input : linalgOp.getDpsInputs()) {
+      takePad(&op, input);
       // Through single-use views (a gather's matrix seen with fewer dims).
       SmallVector<Operation *> views;
       Operation *user = &op;
@@ -338,6 +350,8 @@ void formKernelsInBlock(RewriterBase &rewriter, Block &block,
         group->ops.push_back(view);
         groupOf[view] = group.get();
       }
+      for (Value producerInput : producer.getDpsInputs())
+        takePad(def, producerInput);
     }
     group->ops.push_back(&op);
     group->tail = op.getNumResults() == 1 ? op.getResult(0) : Value();

@@ -96,7 +96,8 @@ def LoopFormKernels : Pass<"mlc-loop-form-kernels", "mlir::func::FuncOp"> {
       result viewed as a matrix);
     - producers: all-parallel data-movement ops (their body yields one of
       their inputs: im2col gathers, transposes, copies) whose only use is
-      the root.
+      the root, and the `tensor.pad` that only the root or such a producer
+      reads (a convolution's or a window's border).
 
     Fills and elementwise broadcasts used only as destinations (directly or
     through reshapes) stay outside: they say where a kernel's accumulators
