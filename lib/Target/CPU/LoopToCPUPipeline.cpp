@@ -147,9 +147,12 @@ void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
   // The kernels' schedules applied: tiling and vectorization.
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(loop::createLoopDissolveKernels());
-  CPUTileAndVectorizeOptions tiling;
-  setTileOptions(tiling, options, info, tiles, unpacked);
-  loops.addPass(createCPUTileAndVectorize(tiling));
+  CPUTileThreadsAndCachesOptions cacheLevels;
+  setTileOptions(cacheLevels, options, info, tiles, unpacked);
+  loops.addPass(createCPUTileThreadsAndCaches(cacheLevels));
+  CPUVectorizeRegisterTilesOptions registerLevel;
+  setTileOptions(registerLevel, options, info, tiles, unpacked);
+  loops.addPass(createCPUVectorizeRegisterTiles(registerLevel));
   loops.addPass(host::createHostFlattenConstants());
   loops.addPass(loop::createLoopConcatInPlace());
 

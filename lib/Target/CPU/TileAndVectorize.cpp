@@ -49,6 +49,8 @@
 
 namespace mlc::target {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
+#define GEN_PASS_DEF_CPUTILETHREADSANDCACHES
+#define GEN_PASS_DEF_CPUVECTORIZEREGISTERTILES
 #include "mlc/Target/CPU/Passes.h.inc"
 } // namespace mlc::target
 
@@ -453,19 +455,28 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
   }
 }
 
-struct CPUTileAndVectorizePass
-    : mlc::target::impl::CPUTileAndVectorizeBase<CPUTileAndVectorizePass> {
-  using Base::Base;
+/// The steps of the CPU's tiling and vectorization, shared by
+/// mlc-cpu-tile-and-vectorize (both) and the passes that run each alone;
+/// the fields are the passes' options.
+struct Tiling {
+  int64_t mTile, nTile, kTile, nBlock;
+  SmallVector<int64_t> unpackedTilesOption;
+  int64_t vectorWidth;
+  bool parallel, printSchedules;
+  std::string scheduleFile;
+  bool lowerContractions, fuseEpilogues, stride2Windows, packBlocks;
+
 
   /// Applies the schedule file's entries to the contractions they name and
   /// prints every contraction's schedule when asked to. Kernels are named
   /// after their ONNX node; a node's second contraction gets `#1`, and so on.
   LogicalResult overrideAndPrint(
+      func::FuncOp func,
       std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> &work) {
     std::optional<mlc::target::ScheduleOverrides> overrides;
     if (!scheduleFile.empty()) {
       auto loaded = mlc::target::ScheduleOverrides::load(
-          scheduleFile, &getContext(), getOperation().getLoc());
+          scheduleFile, func.getContext(), func.getLoc());
       if (failed(loaded))
         return failure();
       overrides = std::move(*loaded);
@@ -483,23 +494,24 @@ struct CPUTileAndVectorizePass
         continue;
       llvm::outs() << '"' << name << "\" loops = [";
       llvm::interleaveComma(op.getStaticLoopRanges(), llvm::outs());
-      llvm::outs() << "] " << mlc::target::toAttr(&getContext(), schedule)
+      llvm::outs() << "] " << mlc::target::toAttr(func.getContext(), schedule)
                    << "\n";
     }
     return success();
   }
 
-  void runOnOperation() override {
-    func::FuncOp func = getOperation();
+  /// The thread and cache levels: windows and transposes marked for their
+  /// register tiles, contractions tiled for threads and caches as their
+  /// schedules say (with their gathers and epilogues), pads, rows, other
+  /// loop nests on threads, peeled.
+  LogicalResult tileThreadsAndCaches(func::FuncOp func) {
     IRRewriter rewriter(func.getContext());
-
-    // Tiles for right-hand sides read in rows: the unpacked-tiles option,
-    // or the same as for packed weights.
     Tiles packedTiles, unpackedTiles;
     if (failed(mlc::target::getContractionTiles(
             func, mTile, nTile, kTile, nBlock, unpackedTilesOption,
             packedTiles, unpackedTiles)))
-      return signalPassFailure();
+      return failure();
+
 
     if (stride2Windows)
       mlc::target::lowerStride2Windows(rewriter, func, vectorWidth, parallel);
@@ -563,8 +575,8 @@ struct CPUTileAndVectorizePass
       }
       undecided.emplace_back(op, *schedule);
     });
-    if (invalid || failed(overrideAndPrint(undecided)))
-      return signalPassFailure();
+    if (invalid || failed(overrideAndPrint(func, undecided)))
+      return failure();
     llvm::append_range(work, undecided);
     for (auto &item : work) {
       linalg::LinalgOp op = item.first;
@@ -592,7 +604,7 @@ struct CPUTileAndVectorizePass
           rewriter, op, schedule.parallelTiles, schedule.loopOrder,
           /*forall=*/true);
       if (failed(chunk))
-        return signalPassFailure();
+        return failure();
       // The reduction's cache block when the gather is split by it too.
       int64_t kBlock = 0;
       for (unsigned d = 0; d < ranges.size(); ++d)
@@ -609,7 +621,7 @@ struct CPUTileAndVectorizePass
                       schedule.cacheTiles, schedule.loopOrder,
                       /*forall=*/false, &nest);
       if (failed(tiled))
-        return signalPassFailure();
+        return failure();
       // A chunk's gather, split into the reduction's blocks.
       if (kBlock && *tiled != *chunk)
         (void)mlc::target::gatherInChunk(rewriter,
@@ -630,8 +642,22 @@ struct CPUTileAndVectorizePass
       parallelizeOtherLoopNests(rewriter, func);
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
-      return signalPassFailure();
+      return failure();
 
+    return success();
+  }
+
+  /// The register level: every marked op tiled to its register tile (and
+  /// cache tiles of read-in-rows right-hand sides packed with
+  /// `packBlocks`), accumulators started in registers, remainders split,
+  /// vectorized, accumulators hoisted, contractions lowered to FMAs.
+  LogicalResult vectorizeRegisterTiles(func::FuncOp func) {
+    IRRewriter rewriter(func.getContext());
+    Tiles packedTiles, unpackedTiles;
+    if (failed(mlc::target::getContractionTiles(
+            func, mTile, nTile, kTile, nBlock, unpackedTilesOption,
+            packedTiles, unpackedTiles)))
+      return failure();
     // Register level.
     llvm::DenseSet<int64_t> failedInits;
     SmallVector<linalg::LinalgOp> cacheTiles;
@@ -655,7 +681,7 @@ struct CPUTileAndVectorizePass
           tileAndMark(rewriter, op, sizes.asArrayRef(), order.asArrayRef(),
                       /*forall=*/false, &nest);
       if (failed(tiled))
-        return signalPassFailure();
+        return failure();
       if (epilogue && nest.tile && *tiled != op.getOperation()) {
         linalg::GenericOp row = mlc::target::fuseEpilogue(
             rewriter, epilogue, epilogue.getDpsInitOperand(0)->get(), nest);
@@ -701,11 +727,11 @@ struct CPUTileAndVectorizePass
         parallelizeLoopNest(rewriter, cast<linalg::LinalgOp>(kept));
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
-      return signalPassFailure();
+      return failure();
     splitRemainderTiles(rewriter, func, std::max<int64_t>(1, vectorWidth));
     peelMarkedLoops(rewriter, func);
     if (failed(canonicalize(func)))
-      return signalPassFailure();
+      return failure();
 
     // Vectorize the register tiles: every marked op now has static shapes.
     SmallVector<linalg::LinalgOp> tiles;
@@ -768,13 +794,13 @@ struct CPUTileAndVectorizePass
           vector::TransferWriteOp::getCanonicalizationPatterns(
               p, p.getContext());
         })))
-      return signalPassFailure();
+      return failure();
     if (failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
         })))
-      return signalPassFailure();
+      return failure();
     if (failed(canonicalize(func)))
-      return signalPassFailure();
+      return failure();
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
@@ -791,7 +817,7 @@ struct CPUTileAndVectorizePass
                      : vector::VectorTransposeLowering::EltWise);
           vector::populateVectorTransferPermutationMapLoweringPatterns(p);
         })))
-      return signalPassFailure();
+      return failure();
     if (lowerContractions && failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
           vector::populateVectorOuterProductLoweringPatterns(p);
           vector::populateVectorBroadcastLoweringPatterns(p);
@@ -800,13 +826,13 @@ struct CPUTileAndVectorizePass
           vector::populateScalarVectorTransferLoweringPatterns(
               p, /*benefit=*/1, /*allowMultipleUses=*/true);
         })))
-      return signalPassFailure();
+      return failure();
     if (lowerContractions &&
         failed(applyVectorPatterns(func, [](RewritePatternSet &p) {
           p.add<mlc::target::FmaToContractedMulAdd<vector::FMAOp>>(
               p.getContext());
         })))
-      return signalPassFailure();
+      return failure();
     func.walk([](Operation *op) {
       op->removeAttr(kRegisterTiles);
       op->removeAttr(kLoopOrder);
@@ -814,7 +840,62 @@ struct CPUTileAndVectorizePass
       op->removeAttr(mlc::loop::LoopDialect::getScheduleAttrName());
     });
     if (failed(canonicalize(func)))
-      return signalPassFailure();
+      return failure();
+    return success();
+  }
+};
+
+/// A tiling pass: its options as a Tiling.
+template <typename PassBase>
+struct TilingPass : PassBase {
+  using PassBase::PassBase;
+  Tiling getTiling() const {
+    return Tiling{this->mTile,
+                  this->nTile,
+                  this->kTile,
+                  this->nBlock,
+                  SmallVector<int64_t>(this->unpackedTilesOption.begin(),
+                                       this->unpackedTilesOption.end()),
+                  this->vectorWidth,
+                  this->parallel,
+                  this->printSchedules,
+                  this->scheduleFile,
+                  this->lowerContractions,
+                  this->fuseEpilogues,
+                  this->stride2Windows,
+                  this->packBlocks};
+  }
+};
+
+struct CPUTileAndVectorizePass
+    : TilingPass<mlc::target::impl::CPUTileAndVectorizeBase<
+          CPUTileAndVectorizePass>> {
+  using TilingPass::TilingPass;
+  void runOnOperation() override {
+    Tiling tiling = getTiling();
+    if (failed(tiling.tileThreadsAndCaches(getOperation())) ||
+        failed(tiling.vectorizeRegisterTiles(getOperation())))
+      signalPassFailure();
+  }
+};
+
+struct CPUTileThreadsAndCachesPass
+    : TilingPass<mlc::target::impl::CPUTileThreadsAndCachesBase<
+          CPUTileThreadsAndCachesPass>> {
+  using TilingPass::TilingPass;
+  void runOnOperation() override {
+    if (failed(getTiling().tileThreadsAndCaches(getOperation())))
+      signalPassFailure();
+  }
+};
+
+struct CPUVectorizeRegisterTilesPass
+    : TilingPass<mlc::target::impl::CPUVectorizeRegisterTilesBase<
+          CPUVectorizeRegisterTilesPass>> {
+  using TilingPass::TilingPass;
+  void runOnOperation() override {
+    if (failed(getTiling().vectorizeRegisterTiles(getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace

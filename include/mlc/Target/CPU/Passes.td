@@ -293,6 +293,55 @@ def CPUSetSchedules : Pass<"mlc-cpu-set-schedules", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlc::loop::LoopDialect"];
 }
 
+/// The options the tiling passes share: the tiles of the CPU description,
+/// threads and the steps that can be switched off.
+defvar cpuTilingOptions = [
+    Option<"mTile", "m-tile", "int64_t", /*default=*/"6",
+           "Rows of the result per register tile">,
+    Option<"nTile", "n-tile", "int64_t", /*default=*/"16",
+           "Columns of the result per register tile (a multiple of the "
+           "vector width)">,
+    Option<"kTile", "k-tile", "int64_t", /*default=*/"256",
+           "Reduction depth per cache tile (0: not tiled)">,
+    Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
+           "Columns of the result per cache tile (0: not tiled)">,
+    ListOption<"unpackedTilesOption", "unpacked-tiles", "int64_t",
+               "Tiles (m, n, k, n-block[, register m, register n]) of "
+               "contractions whose right-hand side is read in rows "
+               "(activations, im2col matrices, weights not packed) and of "
+               "sliding windows (n only); default: the tiles above, which "
+               "packed weights always use">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
+           "f32 lanes of a vector register: left-over register tiles wider "
+           "than this are split into whole vectors and the rest">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Split large contractions into an scf.forall over row or column "
+           "chunks (threads, through OpenMP)">,
+    Option<"printSchedules", "print-schedules", "bool", /*default=*/"false",
+           "Print each contraction's schedule to stdout, one line per "
+           "kernel: its ONNX node name, loop ranges and "
+           "#mlc_loop.schedule (thread, cache and register tile sizes)">,
+    Option<"scheduleFile", "schedule-file", "std::string", /*default=*/"",
+           "Read schedules from this file (lines as print-schedules "
+           "writes them) and use them instead of the heuristic's for the "
+           "kernels they name">,
+    Option<"lowerContractions", "lower-contractions", "bool",
+           /*default=*/"true",
+           "Lower vector.contract to outer products and FMAs">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Run a contraction's elementwise user on each finished tile">,
+    Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",
+           "Depthwise convolutions and max pools with column stride 2 as "
+           "vector loops that split the columns in registers "
+           "(Stride2WindowsInRegisters.h) instead of column phases copied through "
+           "memory">,
+    Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
+           "Copy each cache block of a right-hand side computed at run time "
+           "(an im2col matrix) into panels before its register tiles read "
+           "it (off by default: within noise on ResNet-18/50 and "
+           "MobileNetV2 on AVX2, see docs/CPU.md)">,
+  ];
+
 def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
                                 "mlir::func::FuncOp"> {
   let summary = "Register-blocked, vectorized contractions (matmul, conv)";
@@ -348,52 +397,55 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     outer products (broadcast + FMA) and the accumulator tile is hoisted out
     of the `k` loop into vector registers.
   }];
-  let options = [
-    Option<"mTile", "m-tile", "int64_t", /*default=*/"6",
-           "Rows of the result per register tile">,
-    Option<"nTile", "n-tile", "int64_t", /*default=*/"16",
-           "Columns of the result per register tile (a multiple of the "
-           "vector width)">,
-    Option<"kTile", "k-tile", "int64_t", /*default=*/"256",
-           "Reduction depth per cache tile (0: not tiled)">,
-    Option<"nBlock", "n-block", "int64_t", /*default=*/"128",
-           "Columns of the result per cache tile (0: not tiled)">,
-    ListOption<"unpackedTilesOption", "unpacked-tiles", "int64_t",
-               "Tiles (m, n, k, n-block[, register m, register n]) of "
-               "contractions whose right-hand side is read in rows "
-               "(activations, im2col matrices, weights not packed) and of "
-               "sliding windows (n only); default: the tiles above, which "
-               "packed weights always use">,
-    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
-           "f32 lanes of a vector register: left-over register tiles wider "
-           "than this are split into whole vectors and the rest">,
-    Option<"parallel", "parallel", "bool", /*default=*/"false",
-           "Split large contractions into an scf.forall over row or column "
-           "chunks (threads, through OpenMP)">,
-    Option<"printSchedules", "print-schedules", "bool", /*default=*/"false",
-           "Print each contraction's schedule to stdout, one line per "
-           "kernel: its ONNX node name, loop ranges and "
-           "#mlc_loop.schedule (thread, cache and register tile sizes)">,
-    Option<"scheduleFile", "schedule-file", "std::string", /*default=*/"",
-           "Read schedules from this file (lines as print-schedules "
-           "writes them) and use them instead of the heuristic's for the "
-           "kernels they name">,
-    Option<"lowerContractions", "lower-contractions", "bool",
-           /*default=*/"true",
-           "Lower vector.contract to outer products and FMAs">,
-    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
-           "Run a contraction's elementwise user on each finished tile">,
-    Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",
-           "Depthwise convolutions and max pools with column stride 2 as "
-           "vector loops that split the columns in registers "
-           "(Stride2WindowsInRegisters.h) instead of column phases copied through "
-           "memory">,
-    Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
-           "Copy each cache block of a right-hand side computed at run time "
-           "(an im2col matrix) into panels before its register tiles read "
-           "it (off by default: within noise on ResNet-18/50 and "
-           "MobileNetV2 on AVX2, see docs/CPU.md)">,
-  ];
+  let options = cpuTilingOptions;
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlc::loop::LoopDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def CPUTileThreadsAndCaches : Pass<"mlc-cpu-tile-threads-and-caches",
+                                   "mlir::func::FuncOp"> {
+  let summary = "The first half of mlc-cpu-tile-and-vectorize: threads and "
+                "caches";
+  let description = [{
+    What the CPU pipeline runs before `mlc-cpu-vectorize-register-tiles`:
+    windows split or lowered and marked with their register tiles (their
+    `mlc_loop.schedule` when they have one), transposes marked, every
+    contraction tiled for threads (`scf.forall`) and caches as its
+    `mlc_loop.schedule` says, with its im2col gather per chunk and its
+    epilogue on each finished tile; pads as fills and copies; short
+    elementwise rows collapsed; other loop nests on threads as their
+    schedules say; marked loops peeled. The register tiles are left as
+    `mlc_loop.register_tiles` and `mlc_loop.loop_order` marks.
+  }];
+  let options = cpuTilingOptions;
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlc::loop::LoopDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def CPUVectorizeRegisterTiles : Pass<"mlc-cpu-vectorize-register-tiles",
+                                     "mlir::func::FuncOp"> {
+  let summary = "The second half of mlc-cpu-tile-and-vectorize: register "
+                "tiles, vectorized";
+  let description = [{
+    Every op marked with `mlc_loop.register_tiles` (by
+    `mlc-cpu-tile-threads-and-caches`) is tiled to that tile in its
+    `mlc_loop.loop_order`, its accumulators start in registers, remainder
+    tiles are split into whole vectors and the rest, the tiles are
+    vectorized, their accumulators hoisted out of the reduction loop, and
+    `vector.contract` becomes outer products and FMAs. The marks are gone
+    afterwards.
+  }];
+  let options = cpuTilingOptions;
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
