@@ -126,7 +126,6 @@ SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
   return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, 1);
 }
 
-
 } // namespace
 
 FailureOr<Value> mlc::detail::buildConv2D(

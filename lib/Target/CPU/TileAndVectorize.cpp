@@ -357,9 +357,6 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
-
-
-
 using mlc::target::kLongRow;
 
 /// The schedule the CPU strategy decided for the kernel `op` was the root
@@ -423,7 +420,6 @@ void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
     parallelizeLoopNest(rewriter, op, getDecidedSchedule(op));
 }
 
-
 /// Register tiles left over at the end of a row (ResNet's 49 and
 /// SqueezeNet's 169 columns leave 1 and 9) become a tile of whole vector
 /// registers plus a narrower rest: a 9-wide vector is legalized into an
@@ -466,7 +462,6 @@ struct Tiling {
   std::string scheduleFile;
   bool lowerContractions, fuseEpilogues, stride2Windows, packBlocks;
 
-
   /// Applies the schedule file's entries to the contractions they name and
   /// prints every contraction's schedule when asked to. Kernels are named
   /// after their ONNX node; a node's second contraction gets `#1`, and so on.
@@ -500,6 +495,14 @@ struct Tiling {
     return success();
   }
 
+  /// The tiles for packed weights and for right-hand sides read in rows.
+  LogicalResult getTiles(func::FuncOp func, Tiles &packed,
+                         Tiles &unpacked) const {
+    return mlc::target::getContractionTiles(func, mTile, nTile, kTile, nBlock,
+                                            unpackedTilesOption, packed,
+                                            unpacked);
+  }
+
   /// The thread and cache levels: windows and transposes marked for their
   /// register tiles, contractions tiled for threads and caches as their
   /// schedules say (with their gathers and epilogues), pads, rows, other
@@ -507,11 +510,8 @@ struct Tiling {
   LogicalResult tileThreadsAndCaches(func::FuncOp func) {
     IRRewriter rewriter(func.getContext());
     Tiles packedTiles, unpackedTiles;
-    if (failed(mlc::target::getContractionTiles(
-            func, mTile, nTile, kTile, nBlock, unpackedTilesOption,
-            packedTiles, unpackedTiles)))
+    if (failed(getTiles(func, packedTiles, unpackedTiles)))
       return failure();
-
 
     if (stride2Windows)
       mlc::target::lowerStride2Windows(rewriter, func, vectorWidth, parallel);
@@ -654,9 +654,7 @@ struct Tiling {
   LogicalResult vectorizeRegisterTiles(func::FuncOp func) {
     IRRewriter rewriter(func.getContext());
     Tiles packedTiles, unpackedTiles;
-    if (failed(mlc::target::getContractionTiles(
-            func, mTile, nTile, kTile, nBlock, unpackedTilesOption,
-            packedTiles, unpackedTiles)))
+    if (failed(getTiles(func, packedTiles, unpackedTiles)))
       return failure();
     // Register level.
     llvm::DenseSet<int64_t> failedInits;
