@@ -211,7 +211,7 @@ void markAccumulatorInit(RewriterBase &rewriter, linalg::LinalgOp contraction,
 }
 
 linalg::LinalgOp startAccumulators(RewriterBase &rewriter,
-                                   const TiledContraction &nest,
+                                   const loop::TiledNest &nest,
                                    llvm::DenseSet<int64_t> &failedInits) {
   auto tile = dyn_cast_or_null<linalg::LinalgOp>(nest.tile);
   std::optional<int64_t> id =

@@ -25,7 +25,7 @@
 #define MLC_LIB_TARGET_CPU_ACCUMULATORINITS_H
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
-#include "Epilogues.h"
+#include "mlc/Dialect/Loop/Transforms/Tiling.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -56,7 +56,7 @@ void markAccumulatorInit(mlir::RewriterBase &rewriter,
 /// Returns null, and adds the init's number to `failed`, when the nest is
 /// not what it expects.
 mlir::linalg::LinalgOp startAccumulators(mlir::RewriterBase &rewriter,
-                                         const TiledContraction &nest,
+                                         const loop::TiledNest &nest,
                                          llvm::DenseSet<int64_t> &failed);
 
 /// Replaces every marked init whose number is not in `failed` by its

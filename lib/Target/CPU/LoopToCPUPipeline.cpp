@@ -144,12 +144,19 @@ void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
   ContractionTiles tiles = chooseContractionTiles(info);
   ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
 
-  // The kernels' schedules applied: tiling and vectorization.
+  // The kernels' schedules applied: windows' register tiles, the generic
+  // tiling of thread and cache levels, the other loop nests on threads, the
+  // register level.
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(loop::createLoopDissolveKernels());
-  CPUTileThreadsAndCachesOptions cacheLevels;
-  setTileOptions(cacheLevels, options, info, tiles, unpacked);
-  loops.addPass(createCPUTileThreadsAndCaches(cacheLevels));
+  CPUWindowRegisterTilesOptions windows;
+  windows.vectorWidth = info.lanes();
+  windows.columns = unpacked.nTile;
+  windows.parallel = options.parallel;
+  loops.addPass(createCPUWindowRegisterTiles(windows));
+  loops.addPass(createCPUTileBySchedule());
+  loops.addPass(createCPUParallelizeLoopNests(
+      CPUParallelizeLoopNestsOptions{options.parallel}));
   CPUVectorizeRegisterTilesOptions registerLevel;
   setTileOptions(registerLevel, options, info, tiles, unpacked);
   loops.addPass(createCPUVectorizeRegisterTiles(registerLevel));

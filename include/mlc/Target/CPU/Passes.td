@@ -412,14 +412,11 @@ def CPUTileThreadsAndCaches : Pass<"mlc-cpu-tile-threads-and-caches",
   let summary = "The first half of mlc-cpu-tile-and-vectorize: threads and "
                 "caches";
   let description = [{
-    What the CPU pipeline runs before `mlc-cpu-vectorize-register-tiles`:
-    windows split or lowered and marked with their register tiles (their
-    `mlc_loop.schedule` when they have one), transposes marked, every
-    contraction tiled for threads (`scf.forall`) and caches as its
-    `mlc_loop.schedule` says, with its im2col gather per chunk and its
-    epilogue on each finished tile; pads as fills and copies; short
-    elementwise rows collapsed; other loop nests on threads as their
-    schedules say; marked loops peeled. The register tiles are left as
+    `mlc-cpu-window-register-tiles`, `mlc-cpu-tile-by-schedule` and
+    `mlc-cpu-parallelize-loop-nests` in one pass, for tests on linalg ops
+    outside kernels: a contraction without a `mlc_loop.schedule` first gets
+    the one `mlc-cpu-set-schedules` would give it (with `schedule-file` and
+    `print-schedules`). The register tiles are left as
     `mlc_loop.register_tiles` and `mlc_loop.loop_order` marks.
   }];
   let options = cpuTilingOptions;
@@ -432,13 +429,99 @@ def CPUTileThreadsAndCaches : Pass<"mlc-cpu-tile-threads-and-caches",
                            "mlir::vector::VectorDialect"];
 }
 
+def CPUWindowRegisterTiles : Pass<"mlc-cpu-window-register-tiles",
+                                  "mlir::func::FuncOp"> {
+  let summary = "Windows and transposes prepared for their register tiles";
+  let description = [{
+    The first step from schedules to code (ScheduleTiling.h). A sliding
+    window (NCHW depthwise convolution, max or sum pooling) with column
+    stride 2 is split in registers (with `stride2-windows`), other strided
+    windows into column phases; each window's loops are reordered (output
+    dims but the last, window dims, output columns) and marked with its
+    register tile (`mlc_loop.register_tiles`, `mlc_loop.loop_order`): its
+    `mlc_loop.schedule`'s, else `columns` output columns. Transposes of the
+    two innermost dims are marked with theirs (one vector per row). Marked
+    ops start their accumulators from their init; a window's activation is
+    prepared to run on each finished row.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
+           "f32 lanes of a vector register">,
+    Option<"columns", "columns", "int64_t", /*default=*/"16",
+           "Output columns of a window's register tile when it has no "
+           "schedule">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Stride-2 windows made for threads">,
+    Option<"stride2Windows", "stride2-windows", "bool", /*default=*/"true",
+           "Split stride-2 windows' columns in registers (else in column "
+           "phases through memory)">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Run a window's activation on each finished row">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlc::loop::LoopDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def CPUTileBySchedule : Pass<"mlc-cpu-tile-by-schedule", "mlir::func::FuncOp"> {
+  let summary = "mlc-loop-tile-by-schedule with the CPU's policy";
+  let description = [{
+    The generic tiling of `mlc-loop-tile-by-schedule` (thread chunks as an
+    `scf.forall`, cache tiles as peeled `scf.for` loops, epilogues on
+    finished tiles, register tiles marked), with what the CPU's register
+    code needs around a contraction's tiles: when no loop level splits its
+    reduction, each register tile starts its accumulators from the
+    contraction's init (a zero or a bias) instead of the whole result being
+    initialized first; a thread chunk of a convolution gathers its own
+    columns of the im2col matrix (and each reduction block its rows) right
+    before its register tiles read them.
+  }];
+  let options = [
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Run a contraction's elementwise user on each finished tile">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlc::loop::LoopDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def CPUParallelizeLoopNests : Pass<"mlc-cpu-parallelize-loop-nests",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Pads, rows and the remaining loop nests on threads";
+  let description = [{
+    After `mlc-cpu-tile-by-schedule`: constant pads become fills of their
+    borders and a copy of their interior; elementwise ops with short rows
+    are collapsed into long ones; with `parallel`, every other large loop
+    nest at the top of the function (windows, gathers, fills and copies of
+    pads, ops the CPU's rewrites made) is split into an `scf.forall` of
+    chunks, as its schedule says when the strategy decided one, else by the
+    strategy's rule for loop nests; loops marked for peeling are peeled and
+    the function canonicalized.
+  }];
+  let options = [
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Split large loop nests into chunks for threads">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlc::loop::LoopDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CPUVectorizeRegisterTiles : Pass<"mlc-cpu-vectorize-register-tiles",
                                      "mlir::func::FuncOp"> {
   let summary = "The second half of mlc-cpu-tile-and-vectorize: register "
                 "tiles, vectorized";
   let description = [{
     Every op marked with `mlc_loop.register_tiles` (by
-    `mlc-cpu-tile-threads-and-caches`) is tiled to that tile in its
+    `mlc-cpu-tile-by-schedule` or `mlc-cpu-window-register-tiles`) is tiled to that tile in its
     `mlc_loop.loop_order`, its accumulators start in registers, remainder
     tiles are split into whole vectors and the rest, the tiles are
     vectorized, their accumulators hoisted out of the reduction loop, and

@@ -219,7 +219,7 @@ constexpr int64_t kMaxWidePixels = 196;
 /// here takes a whole window of loads and shuffles).
 constexpr int64_t kMinParallelWindowElements = int64_t(1) << 11;
 
-// Tiling and vectorization (TileAndVectorize.cpp).
+// Tiling and vectorization (ScheduleTiling.h, VectorizeRegisterTiles.cpp).
 
 /// Reductions shallower than this read their right-hand side in place:
 /// packing a block costs a pass over it that the register tiles of a short

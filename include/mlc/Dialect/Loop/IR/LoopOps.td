@@ -87,6 +87,13 @@ def Loop_ScheduleAttr : AttrDef<Loop_Dialect, "Schedule"> {
     loops, outermost first (a permutation of the root's loops); without it
     they keep the root's order.
 
+    How `mlc-loop-tile-by-schedule` reads it: level 0 is the threads'
+    level (chunks of exactly the `parallel_dims`, dividing their loops; all
+    zeros: one thread); the levels after it are sequential loops; when
+    `vector_sizes` is not empty, the last level is the register tile, which
+    the target's code generator vectorizes. A schedule of one level with
+    vector sizes is a register tile only.
+
     ```mlir
     #mlc_loop.schedule<tile_sizes = [[64, 256, 0], [4, 16, 1]],
                        vector_sizes = [4, 16, 1], parallel_dims = [0],

@@ -13,6 +13,7 @@
 #ifndef MLC_DIALECT_LOOP_TRANSFORMS_PASSES_H
 #define MLC_DIALECT_LOOP_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -157,4 +157,52 @@ def LoopVerifyKernels : Pass<"mlc-loop-verify-kernels", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlc::loop::LoopDialect"];
 }
 
+def LoopTileBySchedule : Pass<"mlc-loop-tile-by-schedule",
+                              "mlir::func::FuncOp"> {
+  let summary = "Tile each root by its schedule, down to the register level";
+  let description = [{
+    Does what the strategy decided: every op carrying a `mlc_loop.schedule`
+    (the root of a dissolved kernel) is tiled level by level through
+    upstream's TilingInterface (`scf::tileUsingSCF`), in the schedule's
+    loop order:
+
+    - the outermost level is the threads': one `scf.forall` over chunks of
+      the `parallel_dims` (its sizes must divide their loops; all zeros:
+      one thread, no loop);
+    - every further level but the register level becomes `scf.for` loops,
+      peeled so that each body sees full tiles of static sizes;
+    - the register level (the last level, when the schedule has vector
+      sizes) is left to the target's code generator: the innermost tile
+      carries it as `mlc_loop.register_tiles` with `mlc_loop.loop_order`.
+
+    A root whose schedule has `scf.for` levels takes its elementwise
+    epilogue (an activation reading only its result) into the loops: it
+    runs on each finished part of the result, right after the outermost
+    reduction loop. A schedule with no loop level (only a register tile) is
+    left alone. The tiles keep the root's schedule; the target drops it with
+    its marks. A schedule that does not fit its root (another number of
+    loops, thread chunks on a reduction or not dividing their loop) is an
+    error naming the kernel. A target adds what its register code needs
+    around the tiles through a `TilingPolicy` (Tiling.h) and registers the
+    result as a pass of its own (the CPU's: `mlc-cpu-tile-by-schedule`);
+    this pass uses none.
+
+    ```mlir
+    // schedule: threads [0, 64, 0], cache [4, 16, 64], registers [4, 16, 1]
+    %r = scf.forall (%j) in (4) shared_outs(%o = %init) -> (tensor<8x256xf32>) {
+      ... scf.for %i ... scf.for %k ... {
+        linalg.matmul {mlc_loop.register_tiles = array<i64: 4, 16, 1>, ...}
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "Run elementwise epilogues on each finished tile">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 #endif // MLC_DIALECT_LOOP_TRANSFORMS_PASSES_TD

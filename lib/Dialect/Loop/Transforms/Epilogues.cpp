@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Epilogues.h"
+#include "mlc/Dialect/Loop/Transforms/Epilogues.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -15,7 +15,7 @@
 using namespace mlir;
 
 linalg::GenericOp
-mlc::target::prepareEpilogue(RewriterBase &rewriter,
+mlc::loop::prepareEpilogue(RewriterBase &rewriter,
                              linalg::LinalgOp contraction) {
   if (contraction->getNumResults() != 1)
     return {};
@@ -32,7 +32,9 @@ mlc::target::prepareEpilogue(RewriterBase &rewriter,
     consumed = expand.getResult();
   }
   auto epilogue = dyn_cast<linalg::GenericOp>(user);
-  if (!epilogue || !epilogue.hasPureTensorSemantics() ||
+  // Another kernel's root is tiled by its own schedule.
+  if (!epilogue || epilogue->hasAttr(LoopDialect::getScheduleAttrName()) ||
+      !epilogue.hasPureTensorSemantics() ||
       epilogue.getNumDpsInits() != 1 ||
       epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
       epilogue.hasIndexSemantics())
@@ -81,7 +83,7 @@ mlc::target::prepareEpilogue(RewriterBase &rewriter,
   return target;
 }
 
-linalg::GenericOp mlc::target::findEpilogue(Operation *tiled) {
+linalg::GenericOp mlc::loop::findEpilogue(Operation *tiled) {
   if (tiled->getNumResults() != 1)
     return {};
   Value result = tiled->getResult(0);
@@ -104,9 +106,9 @@ linalg::GenericOp mlc::target::findEpilogue(Operation *tiled) {
   return {};
 }
 
-linalg::GenericOp mlc::target::fuseEpilogue(RewriterBase &rewriter,
+linalg::GenericOp mlc::loop::fuseEpilogue(RewriterBase &rewriter,
                                linalg::GenericOp epilogue, Value result,
-                               const TiledContraction &nest) {
+                               const TiledNest &nest) {
   Location loc = epilogue.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   auto reduction = llvm::find_if(nest.loopDims, [&](unsigned d) {

@@ -14,19 +14,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_EPILOGUES_H
-#define MLC_LIB_TARGET_CPU_EPILOGUES_H
+#ifndef MLC_DIALECT_LOOP_TRANSFORMS_EPILOGUES_H
+#define MLC_DIALECT_LOOP_TRANSFORMS_EPILOGUES_H
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Dialect/Loop/Transforms/Tiling.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlc::target {
+namespace mlc::loop {
 
 /// Marks an op prepareEpilogue rewrote, until fuseEpilogue moves it.
 constexpr llvm::StringLiteral kEpilogueAttr =
-    mlc::loop::LoopDialect::EpilogueAttrHelper::getNameStr();
+    LoopDialect::EpilogueAttrHelper::getNameStr();
 
 /// When `contraction`'s only use is an elementwise `linalg.generic` that
 /// reads it (directly or through a `tensor.expand_shape`, as a convolution's
@@ -37,21 +38,6 @@ constexpr llvm::StringLiteral kEpilogueAttr =
 mlir::linalg::GenericOp prepareEpilogue(mlir::RewriterBase &rewriter,
                                         mlir::linalg::LinalgOp contraction);
 
-/// A contraction after cache-level tiling: what fuseEpilogue needs to know.
-struct TiledContraction {
-  /// The tiled op, innermost.
-  mlir::Operation *tile = nullptr;
-  /// The tiling loops, outermost first, and the loop dim each one tiles.
-  llvm::SmallVector<mlir::scf::ForOp> loops;
-  llvm::SmallVector<unsigned> loopDims;
-  /// Tile size and range (of the op that was tiled) per loop dim.
-  llvm::SmallVector<int64_t> sizes;
-  llvm::SmallVector<int64_t> ranges;
-  llvm::SmallVector<mlir::utils::IteratorType> iterators;
-  /// The indexing map of the result.
-  mlir::AffineMap resultMap;
-};
-
 /// The epilogue prepareEpilogue made for the op that `tiled` is a part of
 /// (`tiled` itself or its `scf.forall` chunk), or null.
 mlir::linalg::GenericOp findEpilogue(mlir::Operation *tiled);
@@ -60,9 +46,10 @@ mlir::linalg::GenericOp findEpilogue(mlir::Operation *tiled);
 /// contraction's final value) into `nest`: it runs on each part of the
 /// result that is complete, right after the outermost reduction loop, or
 /// on each tile when no loop tiles a reduction dim. Returns the moved op.
-mlir::linalg::GenericOp fuseEpilogue(mlir::RewriterBase &rewriter, mlir::linalg::GenericOp epilogue,
-                  mlir::Value result, const TiledContraction &nest);
+mlir::linalg::GenericOp fuseEpilogue(mlir::RewriterBase &rewriter,
+                                     mlir::linalg::GenericOp epilogue,
+                                     mlir::Value result, const TiledNest &nest);
 
-} // namespace mlc::target
+} // namespace mlc::loop
 
-#endif // MLC_LIB_TARGET_CPU_EPILOGUES_H
+#endif // MLC_DIALECT_LOOP_TRANSFORMS_EPILOGUES_H

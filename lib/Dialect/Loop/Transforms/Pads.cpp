@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pads.h"
+#include "mlc/Dialect/Loop/Transforms/Pads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,7 +16,7 @@
 
 using namespace mlir;
 
-void mlc::target::rewritePadsAsFillAndCopy(RewriterBase &rewriter,
+void mlc::loop::rewritePadsAsFillAndCopy(RewriterBase &rewriter,
                                            func::FuncOp func) {
   SmallVector<tensor::PadOp> pads;
   func.walk([&](tensor::PadOp pad) {

@@ -1,4 +1,4 @@
-//===- TileAndVectorize.cpp - Register-blocked vectorized contractions ----===//
+//===- VectorizeRegisterTiles.cpp - The CPU's register level ----------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,35 +6,33 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Contractions (matmul, batch matmul, the contraction generics the importer
-// emits, and convolutions through im2col) are tiled twice with upstream
-// TilingInterface tiling, peeled so that every tile has a static shape,
-// vectorized, and their accumulators are hoisted into registers. The result
-// is an outer-product microkernel: per step of `k`, `m-tile` broadcasts of
-// the left-hand side times one `n-tile`-wide row of the right-hand side,
-// accumulated with FMAs.
+// The register level of the CPU's code generation: each op marked with a
+// register tile (by mlc-cpu-tile-by-schedule or
+// mlc-cpu-window-register-tiles) is tiled to it, peeled so that every tile
+// has a static shape, vectorized, and its accumulators are hoisted into
+// registers. For a contraction the result is an outer-product microkernel:
+// per step of `k`, `m-tile` broadcasts of the left-hand side times one
+// `n-tile`-wide row of the right-hand side, accumulated with FMAs.
+//
+// The combined passes (mlc-cpu-tile-threads-and-caches,
+// mlc-cpu-tile-and-vectorize) run the steps of ScheduleTiling.h on linalg
+// ops outside kernels, deciding contractions' schedules first.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Dialect/Loop/Transforms/Epilogues.h"
 #include "mlc/Dialect/Loop/Transforms/KernelFormation.h"
 #include "mlc/Target/CPU/Passes.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 
 #include "AccumulatorInits.h"
-#include "Im2colChunkGathers.h"
 #include "ContractedMulAdd.h"
 #include "ContractionStrategy.h"
-#include "CollapseElementwiseRows.h"
-#include "LoopNestStrategy.h"
-#include "Epilogues.h"
 #include "Packing.h"
-#include "Pads.h"
+#include "ScheduleTiling.h"
 #include "Schedules.h"
 #include "TensorTypes.h"
-#include "Stride2WindowsInRegisters.h"
-#include "WindowColumnPhases.h"
-#include "WindowSchedules.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -192,76 +190,11 @@ struct FoldSliceTransfersIntoInsertSlice
   }
 };
 
-/// Marks the contractions this pass schedules (the value is the register
-/// tile, one size per loop) and the loops it creates that must be peeled.
-constexpr llvm::StringLiteral kRegisterTiles =
-    mlc::loop::LoopDialect::RegisterTilesAttrHelper::getNameStr();
-constexpr llvm::StringLiteral kLoopOrder =
-    mlc::loop::LoopDialect::LoopOrderAttrHelper::getNameStr();
-constexpr llvm::StringLiteral kPeel =
-    mlc::loop::LoopDialect::PeelAttrHelper::getNameStr();
-
 using mlc::target::ContractionSchedule;
-using mlc::target::kMinParallelFlops;
-using mlc::target::Tiles;
-using mlc::target::scheduleContraction;
 using mlc::target::isConstant;
-
-/// Tiles `op` with `sizes` in `order` and marks the new loops for peeling.
-/// Returns the tiled op, or `op` itself when no size tiles anything.
-/// Sizes that cover a whole loop are dropped. With `forall`, the loops are
-/// one `scf.forall` (not peeled: parallel sizes divide evenly).
-/// With `nest`, also describes the tiled loops for fuseEpilogue.
-FailureOr<Operation *> tileAndMark(RewriterBase &rewriter,
-                                   linalg::LinalgOp op,
-                                   ArrayRef<int64_t> requested,
-                                   ArrayRef<int64_t> order,
-                                   bool forall = false,
-                                   mlc::target::TiledContraction *nest =
-                                       nullptr) {
-  SmallVector<int64_t> sizes(requested);
-  for (auto [size, range] : llvm::zip(sizes, op.getStaticLoopRanges()))
-    if (ShapedType::isDynamic(range) || size >= range)
-      size = 0;
-  if (nest) {
-    nest->sizes = sizes;
-    nest->ranges = op.getStaticLoopRanges();
-    nest->iterators = op.getIteratorTypesArray();
-    nest->resultMap = op.getIndexingMapMatchingResult(op->getResult(0));
-    nest->tile = op;
-    for (int64_t d : order)
-      if (sizes[d] != 0)
-        nest->loopDims.push_back(d);
-  }
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-    return op.getOperation();
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-  options.setInterchange(order);
-  if (forall)
-    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled))
-    return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  if (!forall)
-    for (LoopLikeOpInterface loop : tiled->loops)
-      loop->setAttr(kPeel, rewriter.getUnitAttr());
-  if (nest) {
-    nest->tile = tiled->tiledOps.back();
-    for (LoopLikeOpInterface loop : tiled->loops)
-      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-        nest->loops.push_back(forOp);
-    // Unexpected loops: no epilogue goes in.
-    if (nest->loops.size() != nest->loopDims.size())
-      nest->tile = nullptr;
-  }
-  return tiled->tiledOps.back();
-}
-
 using mlc::target::kMinPackedDepth;
+using mlc::target::scheduleContraction;
+using mlc::target::Tiles;
 
 /// Packs the right-hand side of a contraction's cache tile into panels of
 /// `panel` columns right before the register tiles that read it (see
@@ -273,8 +206,8 @@ linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
                                int64_t mTile, int64_t panel) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2)
     return nullptr;
-  auto tiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
-  auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
+  auto tiles = op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kRegisterTilesAttr);
+  auto order = op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kLoopOrderAttr);
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -313,41 +246,11 @@ linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
       if (d == nDim)
         newOrder.push_back(n0);
     }
-    generic->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(newTiles));
-    generic->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(newOrder));
+    generic->setAttr(mlc::loop::kRegisterTilesAttr, rewriter.getDenseI64ArrayAttr(newTiles));
+    generic->setAttr(mlc::loop::kLoopOrderAttr, rewriter.getDenseI64ArrayAttr(newOrder));
     return cast<linalg::LinalgOp>(generic.getOperation());
   }
   return nullptr;
-}
-
-/// Peels every marked loop (and the copies peeling makes of marked loops
-/// nested in it) so that each loop body sees full, static tiles.
-void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp func) {
-  while (true) {
-    SmallVector<scf::ForOp> loops;
-    func.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
-      if (loop->hasAttr(kPeel))
-        loops.push_back(loop);
-    });
-    if (loops.empty())
-      return;
-    for (scf::ForOp loop : loops) {
-      loop->removeAttr(kPeel);
-      scf::ForOp partial;
-      rewriter.setInsertionPoint(loop);
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
-    }
-  }
-}
-
-LogicalResult canonicalize(func::FuncOp func) {
-  MLIRContext *context = func.getContext();
-  RewritePatternSet patterns(context);
-  for (Dialect *dialect : context->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : context->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, context);
-  return applyPatternsGreedily(func, std::move(patterns));
 }
 
 template <typename PopulateFn>
@@ -355,69 +258,6 @@ LogicalResult applyVectorPatterns(func::FuncOp func, PopulateFn populate) {
   RewritePatternSet patterns(func.getContext());
   populate(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
-}
-
-using mlc::target::kLongRow;
-
-/// The schedule the CPU strategy decided for the kernel `op` was the root
-/// of (mlc-loop-dissolve-kernels leaves it on the root), or null.
-mlc::loop::ScheduleAttr getDecidedSchedule(Operation *op) {
-  return op->getAttrOfType<mlc::loop::ScheduleAttr>(
-      mlc::loop::LoopDialect::getScheduleAttrName());
-}
-
-/// Splits one loop nest of parallelizeOtherLoopNests into chunks for
-/// threads: by the strategy's schedule when it decided one (its first tile
-/// level), else by the same rule (LoopNestStrategy.h). Register tile marks
-/// move to the chunk's op.
-void parallelizeLoopNest(RewriterBase &rewriter, linalg::LinalgOp op,
-                         mlc::loop::ScheduleAttr decided = {}) {
-  auto registerTiles = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  std::optional<SmallVector<int64_t>> sizes;
-  // A loop nest's schedule has thread chunks first and no vectors or a
-  // register tile second (LoopNestStrategy.h); a window's one level of
-  // register tile with vectors is not one.
-  bool threadChunks =
-      decided &&
-      decided.getNumLoops() == static_cast<int64_t>(ranges.size()) &&
-      (decided.getNumLevels() == 2 ||
-       (decided.getNumLevels() == 1 && decided.getVectorSizes().empty()));
-  if (threadChunks) {
-    sizes = llvm::to_vector(decided.getTileLevel(0));
-  } else {
-    sizes = mlc::target::chooseThreadChunks(
-        op, registerTiles ? registerTiles.asArrayRef() : ArrayRef<int64_t>());
-  }
-  if (!sizes || llvm::all_of(*sizes, [](int64_t s) { return s == 0; }))
-    return;
-  auto loopOrder = op->getAttr(kLoopOrder);
-  SmallVector<int64_t> identity = llvm::to_vector(
-      llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
-  FailureOr<Operation *> chunk =
-      tileAndMark(rewriter, op, *sizes, identity, /*forall=*/true);
-  if (failed(chunk) || !registerTiles)
-    return;
-  (*chunk)->setAttr(kRegisterTiles, registerTiles);
-  (*chunk)->setAttr(kLoopOrder, loopOrder);
-}
-
-/// Threads for the large loop nests that are not contractions (elementwise
-/// ops, im2col gathers, windows, reductions): an `scf.forall` over 8, 4 or
-/// 2 equal chunks of their outermost parallel loop of extent > 1. Register
-/// tile marks move to the chunk's op.
-void parallelizeOtherLoopNests(RewriterBase &rewriter, func::FuncOp func) {
-  SmallVector<linalg::LinalgOp> nests;
-  for (Operation &op : func.getBody().front())
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-      if ((!isa<linalg::FillOp>(&op) || op.hasAttr(mlc::target::kPadFillAttr)) &&
-          linalgOp.hasPureTensorSemantics() &&
-          linalgOp.getNumDpsInits() == 1 &&
-          !op.hasAttr(mlc::target::kEpilogueAttr) &&
-          !op.hasAttr(mlc::target::kAccumulatorInitAttr))
-        nests.push_back(linalgOp);
-  for (linalg::LinalgOp op : nests)
-    parallelizeLoopNest(rewriter, op, getDecidedSchedule(op));
 }
 
 /// Register tiles left over at the end of a row (ResNet's 49 and
@@ -429,14 +269,14 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
                          int64_t lanes) {
   SmallVector<linalg::LinalgOp> ops;
   func.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(kRegisterTiles))
+    if (op->hasAttr(mlc::loop::kRegisterTilesAttr))
       ops.push_back(op);
   });
   for (linalg::LinalgOp op : ops) {
     ArrayRef<int64_t> tiles =
-        op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles).asArrayRef();
+        op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kRegisterTilesAttr).asArrayRef();
     ArrayRef<int64_t> order =
-        op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder).asArrayRef();
+        op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kLoopOrderAttr).asArrayRef();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (tiles.size() != ranges.size() || order.size() != ranges.size())
       continue;
@@ -447,7 +287,7 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
       continue;
     SmallVector<int64_t> sizes(ranges.size(), 0);
     sizes[d] = lanes;
-    (void)tileAndMark(rewriter, op, sizes, order);
+    (void)mlc::loop::tileLoops(rewriter, op, sizes, order);
   }
 }
 
@@ -503,148 +343,44 @@ struct Tiling {
                                             unpacked);
   }
 
-  /// The thread and cache levels: windows and transposes marked for their
-  /// register tiles, contractions tiled for threads and caches as their
-  /// schedules say (with their gathers and epilogues), pads, rows, other
-  /// loop nests on threads, peeled.
-  LogicalResult tileThreadsAndCaches(func::FuncOp func) {
-    IRRewriter rewriter(func.getContext());
+  /// Decides, as mlc-cpu-set-schedules does for kernels, the schedule of
+  /// every contraction that has none (the passes run on linalg ops outside
+  /// kernels), with the options' file and printing.
+  LogicalResult decideContractions(func::FuncOp func) {
     Tiles packedTiles, unpackedTiles;
     if (failed(getTiles(func, packedTiles, unpackedTiles)))
       return failure();
-
-    if (stride2Windows)
-      mlc::target::lowerStride2Windows(rewriter, func, vectorWidth, parallel);
-    mlc::target::splitStridedWindows(rewriter, func);
-    for (linalg::LinalgOp op : mlc::target::collectWindowOps(func))
-      mlc::target::interchangeWindowLoops(rewriter, op, unpackedTiles.n);
-    // Transposes of the two innermost dims (matrices; the column phases of
-    // strided windows, WindowColumnPhases.h): register tiles of one vector per
-    // output row, transposed in registers.
-    func.walk([&](linalg::TransposeOp op) {
-      std::optional<SmallVector<int64_t>> tiles =
-          mlc::target::getTransposeRegisterTiles(op, vectorWidth);
-      if (!tiles)
-        return;
-      // The strategy's register tile, when it decided one.
-      if (mlc::loop::ScheduleAttr decided = getDecidedSchedule(op);
-          decided && decided.getNumLevels() == 2 &&
-          decided.getNumLoops() == static_cast<int64_t>(tiles->size()))
-        tiles = llvm::to_vector(decided.getTileLevel(1));
-      int64_t rank = tiles->size();
-      op->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(*tiles));
-      op->setAttr(kLoopOrder, rewriter.getDenseI64ArrayAttr(llvm::to_vector(
-                                  llvm::seq<int64_t>(0, rank))));
-    });
-    // Windows start their accumulators from their init too: their window
-    // loops are register-level loops only.
-    int64_t nextInit = 0;
+    std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> undecided;
     func.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kRegisterTiles))
-        mlc::target::markAccumulatorInit(rewriter, op, nextInit++);
-    });
-
-    // Activations after depthwise convolutions run on each finished row.
-    if (fuseEpilogues) {
-      SmallVector<linalg::LinalgOp> windows;
-      func.walk([&](linalg::LinalgOp op) {
-        if (op->hasAttr(kRegisterTiles))
-          windows.push_back(op);
-      });
-      for (linalg::LinalgOp op : windows)
-        (void)mlc::target::prepareEpilogue(rewriter, op);
-    }
-
-    // Cache level.
-    // A contraction applies its schedule; one without decides its own
-    // (the pass run alone), with the options' file and printing.
-    std::vector<std::pair<linalg::LinalgOp, ContractionSchedule>> work,
-        undecided;
-    bool invalid = false;
-    func.walk([&](linalg::LinalgOp op) {
-      std::optional<ContractionSchedule> schedule = scheduleContraction(
-          op, packedTiles, unpackedTiles, vectorWidth, parallel);
-      if (!schedule)
+      if (mlc::loop::getDecidedSchedule(op))
         return;
-      if (mlc::loop::ScheduleAttr attr = getDecidedSchedule(op)) {
-        if (failed(mlc::target::applyOverride(
-                op, mlc::loop::getKernelName(op.getLoc()), attr, *schedule)))
-          invalid = true;
-        work.emplace_back(op, *schedule);
-        return;
-      }
-      undecided.emplace_back(op, *schedule);
+      if (std::optional<ContractionSchedule> schedule = scheduleContraction(
+              op, packedTiles, unpackedTiles, vectorWidth, parallel))
+        undecided.emplace_back(op, *schedule);
     });
-    if (invalid || failed(overrideAndPrint(func, undecided)))
+    if (failed(overrideAndPrint(func, undecided)))
       return failure();
-    llvm::append_range(work, undecided);
-    for (auto &item : work) {
-      linalg::LinalgOp op = item.first;
-      ContractionSchedule &schedule = item.second;
-      // Accumulators can start in registers when no loop above the
-      // register tiles splits the reduction.
-      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      bool reductionWhole = llvm::all_of(
-          llvm::seq<size_t>(0, ranges.size()), [&](size_t d) {
-            auto whole = [&](ArrayRef<int64_t> tiles) {
-              return d >= tiles.size() || tiles[d] == 0 ||
-                     tiles[d] >= ranges[d];
-            };
-            return iterators[d] != utils::IteratorType::reduction ||
-                   (whole(schedule.parallelTiles) &&
-                    whole(schedule.cacheTiles));
-          });
-      if (reductionWhole)
-        mlc::target::markAccumulatorInit(rewriter, op, nextInit++);
-      linalg::GenericOp epilogue =
-          fuseEpilogues ? mlc::target::prepareEpilogue(rewriter, op)
-                        : linalg::GenericOp();
-      FailureOr<Operation *> chunk = tileAndMark(
-          rewriter, op, schedule.parallelTiles, schedule.loopOrder,
-          /*forall=*/true);
-      if (failed(chunk))
-        return failure();
-      // The reduction's cache block when the gather is split by it too.
-      int64_t kBlock = 0;
-      for (unsigned d = 0; d < ranges.size(); ++d)
-        if (iterators[d] == utils::IteratorType::reduction &&
-            d < schedule.cacheTiles.size() && schedule.cacheTiles[d] > 0 &&
-            schedule.cacheTiles[d] < ranges[d])
-          kBlock = schedule.cacheTiles[d];
-      if (*chunk != op.getOperation())
-        (void)mlc::target::gatherInChunk(
-            rewriter, cast<linalg::LinalgOp>(*chunk), kBlock);
-      mlc::target::TiledContraction nest;
-      FailureOr<Operation *> tiled =
-          tileAndMark(rewriter, cast<linalg::LinalgOp>(*chunk),
-                      schedule.cacheTiles, schedule.loopOrder,
-                      /*forall=*/false, &nest);
-      if (failed(tiled))
-        return failure();
-      // A chunk's gather, split into the reduction's blocks.
-      if (kBlock && *tiled != *chunk)
-        (void)mlc::target::gatherInChunk(rewriter,
-                                         cast<linalg::LinalgOp>(*tiled));
-      if (epilogue) {
-        Value result = epilogue.getDpsInitOperand(0)->get();
-        if (nest.tile && (*tiled)->getResult(0) != result)
-          mlc::target::fuseEpilogue(rewriter, epilogue, result, nest);
-      }
-      (*tiled)->setAttr(kRegisterTiles,
-                        rewriter.getDenseI64ArrayAttr(schedule.registerTiles));
-      (*tiled)->setAttr(kLoopOrder,
-                        rewriter.getDenseI64ArrayAttr(schedule.loopOrder));
-    }
-    mlc::target::rewritePadsAsFillAndCopy(rewriter, func);
-    mlc::target::collapseElementwiseRows(rewriter, func, kLongRow);
-    if (parallel)
-      parallelizeOtherLoopNests(rewriter, func);
-    peelMarkedLoops(rewriter, func);
-    if (failed(canonicalize(func)))
-      return failure();
-
+    for (auto &[op, schedule] : undecided)
+      op->setAttr(mlc::loop::LoopDialect::getScheduleAttrName(),
+                  mlc::target::toAttr(func.getContext(), schedule));
     return success();
+  }
+
+  /// The thread and cache levels, as mlc-cpu-window-register-tiles,
+  /// mlc-cpu-tile-by-schedule and mlc-cpu-parallelize-loop-nests do them.
+  LogicalResult tileThreadsAndCaches(func::FuncOp func) {
+    Tiles packedTiles, unpackedTiles;
+    if (failed(getTiles(func, packedTiles, unpackedTiles)) ||
+        failed(decideContractions(func)))
+      return failure();
+    mlc::target::prepareWindowRegisterTiles(
+        func, {vectorWidth, unpackedTiles.n, parallel, stride2Windows,
+               fuseEpilogues});
+    std::unique_ptr<mlc::loop::TilingPolicy> policy =
+        mlc::target::createCPUTilingPolicy(func, fuseEpilogues);
+    if (failed(mlc::loop::tileBySchedules(func, *policy)))
+      return failure();
+    return mlc::target::parallelizeLoopNests(func, parallel);
   }
 
   /// The register level: every marked op tiled to its register tile (and
@@ -660,7 +396,7 @@ struct Tiling {
     llvm::DenseSet<int64_t> failedInits;
     SmallVector<linalg::LinalgOp> cacheTiles;
     func.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kRegisterTiles))
+      if (op->hasAttr(mlc::loop::kRegisterTilesAttr))
         cacheTiles.push_back(op);
     });
     for (linalg::LinalgOp op : cacheTiles) {
@@ -668,20 +404,20 @@ struct Tiling {
         if (linalg::LinalgOp packed = packCacheTile(rewriter, op, unpackedTiles.m,
                                                           unpackedTiles.n))
           op = packed;
-      auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kRegisterTiles);
-      auto order = op->getAttrOfType<DenseI64ArrayAttr>(kLoopOrder);
+      auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kRegisterTilesAttr);
+      auto order = op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kLoopOrderAttr);
       // Contractions had theirs at the cache level.
       linalg::GenericOp epilogue;
       if (!linalg::isaContractionOpInterface(op))
-        epilogue = mlc::target::findEpilogue(op);
-      mlc::target::TiledContraction nest;
+        epilogue = mlc::loop::findEpilogue(op);
+      mlc::loop::TiledNest nest;
       FailureOr<Operation *> tiled =
-          tileAndMark(rewriter, op, sizes.asArrayRef(), order.asArrayRef(),
+          mlc::loop::tileLoops(rewriter, op, sizes.asArrayRef(), order.asArrayRef(),
                       /*forall=*/false, &nest);
       if (failed(tiled))
         return failure();
       if (epilogue && nest.tile && *tiled != op.getOperation()) {
-        linalg::GenericOp row = mlc::target::fuseEpilogue(
+        linalg::GenericOp row = mlc::loop::fuseEpilogue(
             rewriter, epilogue, epilogue.getDpsInitOperand(0)->get(), nest);
         // A window's epilogue runs on one output row: vectorized whole
         // with it, it reads the row's last register tile straight from the
@@ -693,8 +429,8 @@ struct Tiling {
           if (i < rowShape.size() && ShapedType::isDynamic(rowShape[i]))
             rowShape[i] = nest.sizes[cast<AffineDimExpr>(e).getPosition()];
         if (!llvm::any_of(rowShape, ShapedType::isDynamic)) {
-          row->setAttr(kRegisterTiles, rewriter.getDenseI64ArrayAttr(rowShape));
-          row->setAttr(kLoopOrder,
+          row->setAttr(mlc::loop::kRegisterTilesAttr, rewriter.getDenseI64ArrayAttr(rowShape));
+          row->setAttr(mlc::loop::kLoopOrderAttr,
                        rewriter.getDenseI64ArrayAttr(llvm::to_vector(
                            llvm::seq<int64_t>(0, rowShape.size()))));
         }
@@ -710,9 +446,9 @@ struct Tiling {
         for (AffineExpr e : resultMap.getResults())
           startTiles.push_back(
               sizes[cast<AffineDimExpr>(e).getPosition()]);
-        start->setAttr(kRegisterTiles,
+        start->setAttr(mlc::loop::kRegisterTilesAttr,
                        rewriter.getDenseI64ArrayAttr(startTiles));
-        start->setAttr(kLoopOrder,
+        start->setAttr(mlc::loop::kLoopOrderAttr,
                        rewriter.getDenseI64ArrayAttr(llvm::to_vector(
                            llvm::seq<int64_t>(0, startTiles.size()))));
       }
@@ -722,26 +458,26 @@ struct Tiling {
     for (Operation *kept :
          mlc::target::dropAccumulatorInits(rewriter, func, failedInits))
       if (parallel && !isa<linalg::FillOp>(kept))
-        parallelizeLoopNest(rewriter, cast<linalg::LinalgOp>(kept));
-    peelMarkedLoops(rewriter, func);
-    if (failed(canonicalize(func)))
+        mlc::target::parallelizeLoopNest(rewriter, cast<linalg::LinalgOp>(kept));
+    mlc::loop::peelMarkedLoops(rewriter, func);
+    if (failed(mlc::loop::canonicalizeFunction(func)))
       return failure();
     splitRemainderTiles(rewriter, func, std::max<int64_t>(1, vectorWidth));
-    peelMarkedLoops(rewriter, func);
-    if (failed(canonicalize(func)))
+    mlc::loop::peelMarkedLoops(rewriter, func);
+    if (failed(mlc::loop::canonicalizeFunction(func)))
       return failure();
 
     // Vectorize the register tiles: every marked op now has static shapes.
     SmallVector<linalg::LinalgOp> tiles;
     func.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kRegisterTiles))
+      if (op->hasAttr(mlc::loop::kRegisterTilesAttr))
         tiles.push_back(op);
     });
     for (linalg::LinalgOp op : tiles) {
       if (!op.hasPureTensorSemantics() ||
           llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
-        op->removeAttr(kRegisterTiles);
-        op->removeAttr(kLoopOrder);
+        op->removeAttr(mlc::loop::kRegisterTilesAttr);
+        op->removeAttr(mlc::loop::kLoopOrderAttr);
         continue;
       }
       rewriter.setInsertionPoint(op);
@@ -772,8 +508,8 @@ struct Tiling {
                             /*assumeDynamicDimsMatchVecSizes=*/false,
                             /*createNamedContraction=*/true);
       if (failed(vectorized)) {
-        op->removeAttr(kRegisterTiles);
-        op->removeAttr(kLoopOrder);
+        op->removeAttr(mlc::loop::kRegisterTilesAttr);
+        op->removeAttr(mlc::loop::kLoopOrderAttr);
         continue;
       }
       rewriter.replaceOp(op, vectorized->replacements);
@@ -797,7 +533,7 @@ struct Tiling {
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
         })))
       return failure();
-    if (failed(canonicalize(func)))
+    if (failed(mlc::loop::canonicalizeFunction(func)))
       return failure();
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
@@ -832,12 +568,12 @@ struct Tiling {
         })))
       return failure();
     func.walk([](Operation *op) {
-      op->removeAttr(kRegisterTiles);
-      op->removeAttr(kLoopOrder);
-      op->removeAttr(mlc::target::kEpilogueAttr);
+      op->removeAttr(mlc::loop::kRegisterTilesAttr);
+      op->removeAttr(mlc::loop::kLoopOrderAttr);
+      op->removeAttr(mlc::loop::kEpilogueAttr);
       op->removeAttr(mlc::loop::LoopDialect::getScheduleAttrName());
     });
-    if (failed(canonicalize(func)))
+    if (failed(mlc::loop::canonicalizeFunction(func)))
       return failure();
     return success();
   }

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_PADS_H
-#define MLC_LIB_TARGET_CPU_PADS_H
+#ifndef MLC_DIALECT_LOOP_TRANSFORMS_PADS_H
+#define MLC_DIALECT_LOOP_TRANSFORMS_PADS_H
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlc::target {
+namespace mlc::loop {
 
 /// Marks the fills made by rewritePadsAsFillAndCopy, which may run on
 /// threads like other loop nests (accumulator fills may not: contraction
@@ -32,6 +32,6 @@ constexpr llvm::StringLiteral kPadFillAttr =
 void rewritePadsAsFillAndCopy(mlir::RewriterBase &rewriter,
                               mlir::func::FuncOp func);
 
-} // namespace mlc::target
+} // namespace mlc::loop
 
-#endif // MLC_LIB_TARGET_CPU_PADS_H
+#endif // MLC_DIALECT_LOOP_TRANSFORMS_PADS_H
