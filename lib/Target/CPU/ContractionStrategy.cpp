@@ -10,13 +10,14 @@
 #include "ContractionStrategy.h"
 
 #include "Im2colChunkGathers.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
+using mlc::loop::isStaticF32;
 using mlc::target::ContractionSchedule;
 using mlc::target::kMinParallelFlops;
 using mlc::target::Tiles;
@@ -137,7 +138,7 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
       rhs = input;
     }
   }
-  // Packed weights (mlc-cpu-pack-weights: a constant read with the column
+  // Packed weights (mlc-loop-pack-weights: a constant read with the column
   // dim split into panels and columns) take the tiles their panels were
   // made for; any other right-hand side is read in rows.
   bool packed = rhs && dims->n.size() >= 2 && isConstant(rhs->get());
@@ -179,7 +180,7 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
         schedule.cacheTiles[d] = panels;
     }
   // Few rows against packed weights (a convolution on a 7x7 or 14x14 map as
-  // a matmul, mlc-cpu-small-convolutions-as-matmuls): a block of the rows
+  // a matmul, mlc-loop-convolutions-as-matmuls): a block of the rows
   // stays in L2 while the weights stream past once, so a cache block is one
   // panel, with the deepest reduction whose rows and panel fill at most half
   // of L2 (2 * nBlock * kTile floats: the column block fills a quarter). Ten

@@ -15,44 +15,6 @@
 
 using namespace mlir;
 
-linalg::GenericOp
-mlc::target::createIm2colGather(RewriterBase &rewriter,
-                                linalg::Conv2DNchwFchwOp conv, Value init) {
-  SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(conv.getDilations().getValues<int64_t>());
-  MLIRContext *ctx = rewriter.getContext();
-  AffineExpr d[6];
-  bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5]);
-  auto readMap = AffineMap::get(
-      6, 0,
-      {d[0], d[1], d[4] * strides[0] + d[2] * dilations[0],
-       d[5] * strides[1] + d[3] * dilations[1]},
-      ctx);
-  auto gather = linalg::GenericOp::create(
-      rewriter, conv.getLoc(), init.getType(), conv.getInputs()[0], init,
-      ArrayRef<AffineMap>{readMap, rewriter.getMultiDimIdentityMap(6)},
-      SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-      [](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(b, l, args[0]);
-      });
-  return gather;
-}
-
-linalg::GenericOp mlc::target::getIm2colGather(Value value) {
-  auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!collapse)
-    return nullptr;
-  auto gather = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
-  if (!gather || !gather->hasAttr(kIm2colAttr) ||
-      gather->getNumResults() != 1)
-    return nullptr;
-  auto type = dyn_cast<RankedTensorType>(gather->getResult(0).getType());
-  if (!type || type.getRank() != 6 || !type.hasStaticShape() ||
-      collapse.getResultType().getRank() != 3)
-    return nullptr;
-  return gather;
-}
-
 namespace {
 /// Bytes of `columns` columns of `images` images of the matrix `gather`
 /// makes.

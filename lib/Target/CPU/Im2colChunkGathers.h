@@ -21,29 +21,15 @@
 #define MLC_LIB_TARGET_CPU_IM2COLCHUNKGATHERS_H
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Dialect/Loop/Transforms/Im2col.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlc::target {
 
-/// Marks the gather of an im2col matrix: a `linalg.generic` with loops
-/// (n, c, kh, kw, oh, ow) whose result collapses to (n, c*kh*kw, oh*ow).
-constexpr llvm::StringLiteral kIm2colAttr =
-    mlc::loop::LoopDialect::Im2colAttrHelper::getNameStr();
-
-/// The im2col gather of `conv`'s input: a `linalg.generic` with loops
-/// (n, c, kh, kw, oh, ow) writing into `init` (of that shape) element
-/// (n, c, kh, kw, oh, ow) of the input window. With unit column strides each
-/// output row is a copy of an input row segment: mlc-cpu-lower-copies makes
-/// the gather row copies (memcpy) after bufferization. (Left to LLVM as
-/// loops it would be a fully unrolled scalar copy: the SLP vectorizer cannot
-/// tell the source and the destination, both in the arena, apart.)
-mlir::linalg::GenericOp
-createIm2colGather(mlir::RewriterBase &rewriter,
-                   mlir::linalg::Conv2DNchwFchwOp conv, mlir::Value init);
-
-/// The im2col gather whose collapsed result `value` is, or null.
-mlir::linalg::GenericOp getIm2colGather(mlir::Value value);
+using loop::createIm2colGather;
+using loop::getIm2colGather;
+using loop::kIm2colAttr;
 
 /// Rows of the im2col matrix of `gather` per cache block of its
 /// contraction's reduction: the most channels' worth (KH * KW rows each)

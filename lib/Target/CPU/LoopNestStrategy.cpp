@@ -8,7 +8,7 @@
 
 #include "LoopNestStrategy.h"
 #include "ContractionStrategy.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -16,6 +16,7 @@
 
 using namespace mlir;
 using namespace mlc::target;
+using mlc::loop::isStaticF32;
 
 std::optional<SmallVector<int64_t>>
 mlc::target::chooseThreadChunks(linalg::LinalgOp op,

@@ -112,21 +112,25 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   if (options.printSchedules)
     llvm::outs() << "// target: " << describe(info, tiles, unpacked) << "\n";
 
-  // Target-independent rewrites, the CPU's layout choices (weights packed
-  // for its register tiles, convolutions as im2col contractions), kernels,
-  // and the CPU strategy's schedule for each.
+  // Target-independent rewrites, the CPU strategy's layout choices done by
+  // the generic layout passes (convolutions on small maps as matmuls,
+  // narrow depthwise convolutions channels-last, weights packed for its
+  // register tiles, convolutions as im2col contractions), kernels, and the
+  // CPU strategy's schedule for each.
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(loop::createLoopFoldWeightTransposes());
   loops.addPass(loop::createLoopFuseElementwise());
-  loops.addPass(createCPUSmallConvolutionsAsMatmuls(
-      CPUSmallConvolutionsAsMatmulsOptions{tiles.nTile}));
-  loops.addPass(createCPUChannelsLastDepthwise(
-      CPUChannelsLastDepthwiseOptions{info.lanes()}));
+  CPUChooseLayoutsOptions layouts;
+  layouts.panel = tiles.nTile;
+  layouts.lanes = info.lanes();
+  loops.addPass(createCPUChooseLayouts(layouts));
+  loops.addPass(loop::createLoopConvolutionsAsMatmuls());
+  loops.addPass(loop::createLoopChannelsLastDepthwise());
   loops.addPass(loop::createLoopFoldWeightTransposes());
   loops.addPass(createCPUApproximateMath());
   loops.addPass(createCPUReassociateSums());
-  loops.addPass(createCPUPackWeights(CPUPackWeightsOptions{tiles.nTile}));
-  loops.addPass(createCPUConvolutionsAsContractions());
+  loops.addPass(loop::createLoopPackWeights());
+  loops.addPass(loop::createLoopConvolutionsAsContractions());
   loops.addPass(loop::createLoopFormKernels());
   loops.addPass(createCPUCollapseElementwiseRows(
       CPUCollapseElementwiseRowsOptions{kLongRow}));

@@ -9,7 +9,7 @@
 #include "mlc/Target/CPU/TargetInfo.h"
 #include "Stride2WindowsInRegisters.h"
 #include "WindowSchedules.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,7 +44,7 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
   if (!strides || !dilations || !op.hasPureTensorSemantics() ||
-      !llvm::all_of(op->getOperandTypes(), mlc::target::isStaticF32))
+      !llvm::all_of(op->getOperandTypes(), mlc::loop::isStaticF32))
     return std::nullopt;
   SmallVector<int64_t> s(strides.getValues<int64_t>());
   SmallVector<int64_t> d(dilations.getValues<int64_t>());

@@ -29,10 +29,10 @@
 #include "AccumulatorInits.h"
 #include "ContractedMulAdd.h"
 #include "ContractionStrategy.h"
-#include "Packing.h"
+#include "mlc/Dialect/Loop/Transforms/Packing.h"
 #include "ScheduleTiling.h"
 #include "Schedules.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -53,7 +53,7 @@ namespace mlc::target {
 } // namespace mlc::target
 
 using namespace mlir;
-using mlc::target::isStaticF32;
+using mlc::loop::isStaticF32;
 
 namespace {
 /// insert_slice(transfer_write(v, t[0, ..., 0]), d[offsets]) where `v`
@@ -223,7 +223,7 @@ linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
     if (isConstant(rhs->get()))
       continue;
     std::optional<std::pair<unsigned, unsigned>> kn =
-        mlc::target::getPackableOperand(op, rhs, panel);
+        mlc::loop::getPackableOperand(op, rhs, panel);
     if (!kn || ranges[kn->first] < kMinPackedDepth ||
         tiles[kn->second] != panel)
       continue;
@@ -231,9 +231,9 @@ linalg::LinalgOp packCacheTile(RewriterBase &rewriter, linalg::LinalgOp op,
     unsigned n0 = ranges.size();
     rewriter.setInsertionPoint(op);
     Value packed =
-        mlc::target::packPanels(rewriter, op.getLoc(), rhs->get(), panel);
+        mlc::loop::packPanels(rewriter, op.getLoc(), rhs->get(), panel);
     SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
-    linalg::GenericOp generic = mlc::target::readPacked(
+    linalg::GenericOp generic = mlc::loop::readPacked(
         rewriter, op, rhs, packed, kDim, nDim, panel);
     for (NamedAttribute attr : attrs)
       generic->setAttr(attr.getName(), attr.getValue());

@@ -9,7 +9,7 @@
 #include "WindowColumnPhases.h"
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -264,7 +264,7 @@ void splitWindow(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
   if (!strides || !dilations || !op.hasPureTensorSemantics() ||
-      !llvm::all_of(op->getOperandTypes(), mlc::target::isStaticF32))
+      !llvm::all_of(op->getOperandTypes(), mlc::loop::isStaticF32))
     return;
   SmallVector<int64_t> s(strides.getValues<int64_t>());
   SmallVector<int64_t> d(dilations.getValues<int64_t>());

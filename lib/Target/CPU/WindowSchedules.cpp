@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WindowSchedules.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlc/Target/CPU/TargetInfo.h"
 
@@ -82,7 +82,7 @@ void mlc::target::interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgO
     windowRows = tile->rows;
   }
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      !llvm::all_of(op->getOperandTypes(), isStaticF32))
+      !llvm::all_of(op->getOperandTypes(), loop::isStaticF32))
     return;
   AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (!resultMap.isProjectedPermutation())

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{parallel=false}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{parallel=false}))' | FileCheck %s
 
 // A 1x1 convolution whose bias is its starting value (as
 // mlc-loop-fuse-elementwise leaves it): no loop above the register tiles

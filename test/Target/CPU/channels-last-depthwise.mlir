@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-channels-last-depthwise{lanes=16},canonicalize))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{lanes=16 matmuls=false panel=0},mlc-loop-channels-last-depthwise,canonicalize))' | FileCheck %s
 
 // A 3x3 depthwise convolution on a 7x7 map (rows of 7 of 16 lanes) becomes
 // the NHWC one: the input is transposed to [pixels, channels] and padded

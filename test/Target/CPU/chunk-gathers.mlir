@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 n-tile=16 k-tile=0 n-block=0 vector-width=16 parallel=true print-schedules=true}))' | FileCheck %s
+// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 n-tile=16 k-tile=0 n-block=0 vector-width=16 parallel=true print-schedules=true}))' | FileCheck %s
 
 // The schedules print first: row chunks for @rows and @ragged, channel
 // chunks for @narrow.

@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32}))' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 fuse-epilogues=false}))' | FileCheck %s --check-prefix=OFF
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 fuse-epilogues=false}))' | FileCheck %s --check-prefix=OFF
 
 // An activation after a matmul runs on each 64x32 column block of the
 // result, in place, once all k blocks of it are done: inside the n-block

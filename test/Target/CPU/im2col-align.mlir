@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize))' | FileCheck %s
-// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions{align-columns=false},mlc-cpu-tile-and-vectorize))' | FileCheck %s --check-prefix=OFF
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize))' | FileCheck %s
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0 align-columns=false},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize))' | FileCheck %s --check-prefix=OFF
 
 // A 3x3 convolution with 7 x 7 = 49 output pixels: the im2col matrix
 // (8 * 9 = 72 rows) lives in a buffer with rows of 64 floats, and the

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-pack-weights{panel=2}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=2},mlc-loop-pack-weights))' | FileCheck %s
 
 // A constant right-hand side B[k, n] (here 3x4) is stored as panels
 // B'[n / 2, k, n % 2] and the contraction runs over (m, n1, k, n0) into the

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-small-convolutions-as-matmuls{panel=32}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{panel=32},mlc-loop-convolutions-as-matmuls))' | FileCheck %s
 
 // A 1x1 convolution on a 7x7 map with a bias broadcast as its starting
 // value and a ReLU after it: a contraction of the input, read in place as

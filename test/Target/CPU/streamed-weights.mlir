@@ -1,6 +1,6 @@
 // RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=14 n-tile=32 k-tile=192 n-block=320 vector-width=16 print-schedules=true}))' -o /dev/null | FileCheck %s
 
-// Weights packed in panels of 32 columns (as mlc-cpu-pack-weights leaves
+// Weights packed in panels of 32 columns (as mlc-loop-pack-weights leaves
 // them) against few rows (the 49 pixels of a 7x7 map): each cache block is
 // one panel, as deep as half of L2 holds with the rows' block (2 * 320 *
 // 192 floats / (49 + 32) -> 1344, a multiple of the 192-deep L1 block), so

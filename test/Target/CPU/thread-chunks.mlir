@@ -1,7 +1,7 @@
 // RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=6 n-tile=4 k-tile=0 n-block=0 vector-width=4 parallel=true print-schedules=true}))' | FileCheck %s
 // RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{m-tile=6 n-tile=4 k-tile=0 n-block=0 unpacked-tiles=16,4,0,0,8,4 vector-width=4 parallel=true print-schedules=true}))' | FileCheck %s --check-prefix=REGROWS
 
-// Weights packed into 24 panels of 4 columns (as mlc-cpu-pack-weights
+// Weights packed into 24 panels of 4 columns (as mlc-loop-pack-weights
 // leaves them) are split among threads by panels before rows: each thread
 // streams its share of the weights. 3 chunks of 8 panels would leave one of
 // two threads idle a third of the time: 6 chunks of 4.

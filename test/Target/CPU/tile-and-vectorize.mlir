@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 stride2-windows=false}))' | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 parallel=true}))' | FileCheck %s --check-prefix=PAR
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 k-tile=64 n-block=32 stride2-windows=false}))' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize{m-tile=4 parallel=true}))' | FileCheck %s --check-prefix=PAR
 
 // A 64x136 * 136x50 matmul: k is split 64 + 64 + 8 (it is more than twice
 // the k-tile) and n 32 + 18 at the cache

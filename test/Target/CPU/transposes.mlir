@@ -2,7 +2,7 @@
 // RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{vector-width=8}))' | FileCheck %s --check-prefix=W8
 
 // A matrix transpose (the result of a convolution computed as a matmul,
-// mlc-cpu-small-convolutions-as-matmuls) runs in square register tiles of
+// mlc-loop-convolutions-as-matmuls) runs in square register tiles of
 // one vector per row: one load per input row, the tile transposed in
 // registers (16x16: four rounds of two-input shuffles), one store per
 // output row. Other widths assemble each output row from scalar loads. Left to LLVM's loop vectorizer it read or wrote an element at a

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-convolutions-as-contractions,mlc-cpu-tile-and-vectorize))' | FileCheck %s
+// RUN: mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=0},mlc-loop-convolutions-as-contractions,mlc-cpu-tile-and-vectorize))' | FileCheck %s
 
 // The filter of a convolution is the left-hand side of its contraction,
 // read a column at a time. Rows 512 floats (2 KiB) apart would share a few

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-pack-weights{panel=4},mlc-cpu-tile-and-vectorize{m-tile=2 n-tile=4 k-tile=0 n-block=0 unpacked-tiles=3,2,0,0 vector-width=2 print-schedules=true}))' | FileCheck %s
+// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-cpu-choose-layouts{matmuls=false panel=4},mlc-loop-pack-weights,mlc-cpu-tile-and-vectorize{m-tile=2 n-tile=4 k-tile=0 n-block=0 unpacked-tiles=3,2,0,0 vector-width=2 print-schedules=true}))' | FileCheck %s
 // RUN: not mlc-opt %s --pass-pipeline='builtin.module(func.func(mlc-cpu-tile-and-vectorize{unpacked-tiles=3,2}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Weights packed into panels of 4 columns are read one 4-wide panel row per

@@ -55,72 +55,55 @@ def CPUStackScratch : Pass<"mlc-cpu-stack-scratch", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
-def CPUSmallConvolutionsAsMatmuls
-    : Pass<"mlc-cpu-small-convolutions-as-matmuls", "mlir::func::FuncOp"> {
-  let summary = "Convolutions on small maps as matmuls with packed weights";
+def CPUChooseLayouts : Pass<"mlc-cpu-choose-layouts", "mlir::func::FuncOp"> {
+  let summary = "The CPU strategy's layout choices, as #mlc_loop.layout";
   let description = [{
-    A convolution (batch 1, constant weights) on a small output map becomes
-    `transpose(X^T W^T)`: pixels are the rows and output channels the
-    columns of a contraction whose right-hand side is the constant `W^T`,
-    which `mlc-loop-fold-weight-transposes` transposes and
-    `mlc-cpu-pack-weights` packs at compile time, the layout in which
-    matmuls reach OpenBLAS's speed. `X` is the input as `[c, p]` for a 1x1
-    convolution with unit strides, else its im2col matrix `[c*kh*kw, p]`;
-    the contraction reads it in place through its indexing map (each step of
-    the reduction broadcasts a register tile's pixels from one row of `X`).
-    As a convolution the pixels are the vector columns (49 = 3 x 16 + 1 on a
-    7x7 map, 196 = 12 x 16 + 4 on 14x14: the narrow tail costs as much as a
-    full tile) and the weights are read in rows.
+    Decides, before kernels form, how each convolution and contraction lays
+    out its data, and writes it as `mlc_loop.layout`; the generic layout
+    passes of the loop dialect then do it (Architecture.md, "Layouts").
 
-    Taken: 1x1 convolutions on maps of at most 64 pixels, and any
-    convolution on maps of at most 196 pixels whose reduction is at least
-    256 deep and whose output channels are a multiple of `panel` (so that
-    the weights pack). Measured on Zen 5, one thread, with bias and ReLU:
-    7x7 1x1 512 -> 2048 0.85 -> 0.61 ms, 14x14 3x3 256 -> 256 1.10 -> 0.94
-    ms, 7x7 3x3 512 -> 512 1.34 -> 0.92 ms, 14x14 1x1 1024 -> 256 0.49 ->
-    0.43 ms. Shallower reductions on 14x14 maps lose more to the result's
-    transpose than the contraction saves (96 -> 576: 0.105 -> 0.107-0.128
-    ms); larger maps stay convolutions, whose threads split pixels and
-    gather their own (where a matmul's threads split output channels).
+    - A convolution (batch 1, constant weights) on a small output map
+      becomes a `[pixels, channels]` matmul (`matmul`, with `panel` so that
+      its weights pack): 1x1 convolutions on maps of at most
+      kMaxPointwisePixels pixels, and any convolution on maps of at most
+      kMaxPixels pixels whose reduction is at least kMinDepth deep and whose
+      output channels are a multiple of `panel`. As a convolution the
+      pixels are the vector columns (49 = 3 x 16 + 1 on a 7x7 map) and the
+      weights are read in rows. Measured on Zen 5, one thread, with bias
+      and ReLU: 7x7 1x1 512 -> 2048 0.85 -> 0.61 ms, 14x14 3x3 256 -> 256
+      1.10 -> 0.94 ms, 7x7 3x3 512 -> 512 1.34 -> 0.92 ms, 14x14 1x1
+      1024 -> 256 0.49 -> 0.43 ms; shallower reductions on 14x14 maps lose
+      more to the result's transpose than the contraction saves.
+    - Every other static f32 convolution becomes an im2col contraction
+      (`im2col`), its matrix's rows aligned to cache lines with
+      `align-columns` (ResNet-18 layer4's 3x3 convolutions: 3.6 -> 3.1 ms)
+      and its filter's rows one cache line longer when they are a multiple
+      of 2 KiB apart (`row_pad`: such rows map to a handful of level 1
+      cache sets; K 1024 1x1 convolutions 103 -> 162 GFLOP/s on Zen 5).
+    - A depthwise convolution (batch 1, unit strides and dilations) on a
+      narrow map is computed channels-last (`channels_last`): output rows
+      that fill at most half a vector of `lanes` floats, and rows narrower
+      than two vectors on maps of at most kMaxWidePixels pixels with windows
+      of at least kMinWideTaps taps.
+    - A contraction whose right-hand side is a constant that packs in
+      panels of `panel` columns reads it packed (`packed`).
+
+    The thresholds are the CPU description's tuned constants (TargetInfo.h).
   }];
   let options = [
-    Option<"panel", "panel", "int64_t", /*default=*/"0",
-           "Panel width of mlc-cpu-pack-weights: only convolutions whose "
-           "output channels it divides are taken beyond 1x1 on 7x7 maps "
-           "(0: any)">,
-  ];
-  let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::linalg::LinalgDialect",
-                           "mlir::tensor::TensorDialect"];
-}
-
-def CPUChannelsLastDepthwise
-    : Pass<"mlc-cpu-channels-last-depthwise", "mlir::func::FuncOp"> {
-  let summary = "Depthwise convolutions on narrow maps with channels as lanes";
-  let description = [{
-    A depthwise convolution (batch 1, unit strides and dilations) on a
-    narrow map becomes `linalg.depthwise_conv_2d_nhwc_hwc` between
-    transposes: with NCHW rows as the vector, a 7x7 map fills 7 of 16
-    lanes and a 14-wide row is legalized as 8 + 4 + 2 lanes; with the
-    channels as the vector every lane works and each tap is one weight
-    vector for a tile of pixels. Taken: output rows that fill at most half
-    a vector of `lanes` floats, and rows narrower than two vectors on maps
-    of at most 196 pixels with windows of at least 25 taps (with fewer
-    taps, or on larger maps, the transposes cost more than the taps save).
-    The filter's transpose is a constant that
-    `mlc-loop-fold-weight-transposes` folds; the input's is the transpose
-    back of a convolution computed channels-last before it
-    (`mlc-cpu-small-convolutions-as-matmuls`) when there is one, which then
-    cancels; a padded input is padded after its transpose; the activation
-    that follows runs before the transpose back, as an epilogue.
-  }];
-  let options = [
+    Option<"panel", "panel", "int64_t", /*default=*/"16",
+           "Columns per panel of packed weights (the register tile's "
+           "width); 0: no weights packed, and small convolutions taken "
+           "whatever their output channels">,
     Option<"lanes", "lanes", "int64_t", /*default=*/"0",
-           "Floats per vector register of the target; 0 takes none">,
+           "Floats per vector register; 0: no depthwise convolution "
+           "channels-last">,
+    Option<"matmuls", "matmuls", "bool", /*default=*/"true",
+           "Convolutions on small maps as matmuls">,
+    Option<"alignColumns", "align-columns", "bool", /*default=*/"true",
+           "Align the rows of im2col matrices to cache lines">,
   ];
-  let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::linalg::LinalgDialect",
-                           "mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlc::loop::LoopDialect"];
 }
 
 def CPUReassociateSums : Pass<"mlc-cpu-reassociate-sums",
@@ -175,51 +158,6 @@ def CPUScalarMinMax : Pass<"mlc-cpu-scalar-min-max", "mlir::ModuleOp"> {
     lowering.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
-}
-
-def CPUPackWeights : Pass<"mlc-cpu-pack-weights", "mlir::func::FuncOp"> {
-  let summary = "Pack constant right-hand sides of contractions into panels";
-  let description = [{
-    Runs on linalg on tensors, before `mlc-cpu-tile-and-vectorize`. A static
-    f32 contraction `C[..., n] += A[..., k] * B[k, n]` whose `B` is a
-    constant and whose `n` is a multiple of `panel` is rewritten to read
-    `B'[n / panel, k, n % panel]`, a constant packed at compile time, with
-    `n` split into two loops and the result viewed as
-    `[..., n / panel, panel]`. The register tiles of the tiling pass then
-    read one contiguous `panel`-wide row of `B'` per step of `k`, instead of
-    rows `n * 4` bytes apart that thrash the cache for large `n`.
-  }];
-  let options = [
-    Option<"panel", "panel", "int64_t", /*default=*/"16",
-           "Columns per panel (the register tile's width)">,
-  ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
-                           "mlir::tensor::TensorDialect"];
-}
-
-def CPUConvolutionsAsContractions
-    : Pass<"mlc-cpu-convolutions-as-contractions", "mlir::func::FuncOp"> {
-  let summary = "NCHW convolutions as an im2col gather and a contraction";
-  let description = [{
-    Every static f32 `linalg.conv_2d_nchw_fchw` becomes
-    `out[n, f, p] += W[f, k] * col[n, k, p]` with `k = (c, kh, kw)` and
-    `p = (oh, ow)`: the gather is a 6-D `linalg.generic` marked
-    `mlc_loop.im2col` (innermost loop along `ow`, so that it copies rows),
-    and a 1x1 convolution with unit strides reads its input in place. With
-    `align-columns`, the matrix's rows are padded to a multiple of 16
-    floats, so that they start on cache lines, and the contraction reads
-    the first `oh * ow` columns. This is the CPU's layout choice for
-    convolutions; kernel formation then puts the gather in the
-    contraction's kernel.
-  }];
-  let options = [
-    Option<"alignColumns", "align-columns", "bool", /*default=*/"true",
-           "Give a convolution's im2col matrix rows padded to a multiple of "
-           "16 floats, so that they start on cache lines">,
-  ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
-                           "mlir::tensor::TensorDialect",
-                           "mlc::loop::LoopDialect"];
 }
 
 def CPUCollapseElementwiseRows
@@ -347,7 +285,7 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
   let summary = "Register-blocked, vectorized contractions (matmul, conv)";
   let description = [{
     Runs on linalg on tensors, before bufferization, after
-    `mlc-cpu-convolutions-as-contractions`. A contraction that carries a
+    `mlc-loop-convolutions-as-contractions`. A contraction that carries a
     `mlc_loop.schedule` (the CPU strategy's, `mlc-cpu-set-schedules`, left
     by `mlc-loop-dissolve-kernels`) is tiled as it says: its thread, cache
     and register levels and loop order. Run alone, the pass decides the
@@ -360,7 +298,7 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
     - a register level of `m-tile` rows by `n-tile` columns of the result,
       with `k` innermost and stepping by one.
 
-    These sizes are for weights packed by `mlc-cpu-pack-weights` (a
+    These sizes are for weights packed by `mlc-loop-pack-weights` (a
     constant right-hand side whose column dim is split into panels); a
     right-hand side read in rows (activations, im2col matrices, unpacked
     weights) and sliding windows take `unpacked-tiles` when given (the CPU

@@ -11,7 +11,7 @@
 // description of the target (triple, CPU, features) and, for `native`,
 // from the host. chooseContractionTiles() turns them into the default
 // register and cache tiles that `mlc-cpu-tile-and-vectorize` and
-// `mlc-cpu-pack-weights` use (per-kernel overrides: --schedules).
+// `mlc-loop-pack-weights` use (per-kernel overrides: --schedules).
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,7 +174,7 @@ constexpr int64_t kMinParallelElements = int64_t(1) << 14;
 /// more than its share (of two threads).
 constexpr int64_t kMinOddChunks = 9;
 
-// Small convolutions as matmuls (SmallConvolutions.cpp).
+// Small convolutions as matmuls (ChooseLayouts.cpp).
 
 /// Which convolutions become matmuls (measured on Zen 5, one thread,
 /// convolution + bias + ReLU, medians of 100-200 runs):
@@ -196,7 +196,7 @@ constexpr int64_t kMaxPixels = 196;
 
 constexpr int64_t kMinDepth = 256;
 
-// Depthwise convolutions computed channels-last (ChannelsLastDepthwise.cpp).
+// Depthwise convolutions computed channels-last (ChooseLayouts.cpp).
 
 /// Which depthwise convolutions are computed channels-last (measured on
 /// Zen 5, 16 lanes, one thread, four blocks of 1x1 expansion + ReLU6,

@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -147,6 +148,71 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr llvm::StringLiteral kLayoutKinds[] = {"im2col", "matmul",
+                                                "channels_last", "packed"};
+} // namespace
+
+/// `<kind[, panel = P][, align = A][, row_pad = R]>`
+Attribute LayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string kind;
+  int64_t panel = 0, align = 0, rowPad = 0;
+  if (parser.parseLess() || parser.parseKeywordOrString(&kind))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    int64_t *slot = llvm::StringSwitch<int64_t *>(key)
+                        .Case("panel", &panel)
+                        .Case("align", &align)
+                        .Case("row_pad", &rowPad)
+                        .Default(nullptr);
+    if (!slot) {
+      parser.emitError(keyLoc) << "unknown layout parameter '" << key
+                               << "' (expected panel, align or row_pad)";
+      return {};
+    }
+    if (parser.parseInteger(*slot))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    kind, panel, align, rowPad);
+}
+
+void LayoutAttr::print(AsmPrinter &printer) const {
+  printer << '<' << getKind();
+  if (getPanel())
+    printer << ", panel = " << getPanel();
+  if (getAlign())
+    printer << ", align = " << getAlign();
+  if (getRowPad())
+    printer << ", row_pad = " << getRowPad();
+  printer << '>';
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef kind, int64_t panel, int64_t align,
+                                 int64_t rowPad) {
+  if (!llvm::is_contained(kLayoutKinds, kind))
+    return emitError() << "unknown layout '" << kind
+                       << "' (expected im2col, matmul, channels_last or "
+                          "packed)";
+  if (panel < 0 || align < 0 || rowPad < 0)
+    return emitError() << "layout parameters must be non-negative";
+  if (kind == "packed" && panel == 0)
+    return emitError() << "a packed layout needs a panel width";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Discardable attributes
 //===----------------------------------------------------------------------===//
 
@@ -173,6 +239,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
                   "a dense_resource blob on the module");
   if (name == getScheduleAttrName())
     return expect(isa<ScheduleAttr>(value), "a #mlc_loop.schedule");
+  if (name == getLayoutAttrName())
+    return expect(isa<LayoutAttr>(value), "a #mlc_loop.layout");
   if (name == RegisterTilesAttrHelper::getNameStr() ||
       name == LoopOrderAttrHelper::getNameStr())
     return expect(isa<DenseI64ArrayAttr>(value), "an array<i64>");

@@ -11,7 +11,7 @@
 #
 # Builds depthwise convolutions and max poolings with column strides above
 # one (the column phases of mlc-cpu-tile-and-vectorize) and stride-1
-# depthwise convolutions on narrow maps (mlc-cpu-channels-last-depthwise),
+# depthwise convolutions on narrow maps (mlc-loop-channels-last-depthwise),
 # with symmetric, asymmetric and no padding, even and odd widths and
 # channel counts that are not a multiple of the vector, compiles each with
 # mlc-compile for the triple's generic CPU and for this machine's, runs it

@@ -72,6 +72,11 @@ def Loop_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getScheduleAttrName() {
       return "mlc_loop.schedule";
     }
+    /// `mlc_loop.layout`: the #mlc_loop.layout a target's strategy chose
+    /// for an op, until the layout pass that reads it rewrites the op.
+    static constexpr ::llvm::StringLiteral getLayoutAttrName() {
+      return "mlc_loop.layout";
+    }
   }];
 }
 
@@ -118,6 +123,42 @@ def Loop_ScheduleAttr : AttrDef<Loop_Dialect, "Schedule"> {
       return getTileSizes().slice(level * getNumLoops(), getNumLoops());
     }
   }];
+}
+
+def Loop_LayoutAttr : AttrDef<Loop_Dialect, "Layout"> {
+  let mnemonic = "layout";
+  let summary = "How an op's operands are laid out for the target";
+  let description = [{
+    A target's strategy decides, before kernels form, how the data of a
+    convolution or contraction is laid out; generic layout passes of the
+    loop dialect do what it says and nothing else:
+
+    - `im2col`: a convolution becomes a contraction over its im2col matrix
+      (`mlc-loop-convolutions-as-contractions`); with `align = A` each row
+      of the matrix starts at a multiple of A elements; with
+      `row_pad = P` the constant filter's rows are P elements longer than
+      they need to be (rows a power-of-two apart map to few cache sets).
+    - `matmul`: a convolution of batch 1 becomes a `[pixels, channels]`
+      matmul (`mlc-loop-convolutions-as-matmuls`), the channels in the
+      innermost loop; with `panel = P` its weights then pack in panels of
+      P columns.
+    - `channels_last`: a depthwise convolution of batch 1 is computed in
+      NHWC between transposes (`mlc-loop-channels-last-depthwise`).
+    - `packed`: a contraction's constant right-hand side `B[k, n]` is
+      stored as `B'[n / panel, k, panel]` (`mlc-loop-pack-weights`).
+
+    ```mlir
+    linalg.conv_2d_nchw_fchw {mlc_loop.layout = #mlc_loop.layout<im2col, align = 16, row_pad = 16>} ...
+    linalg.matmul {mlc_loop.layout = #mlc_loop.layout<packed, panel = 16>} ...
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"what the layout is">:$kind,
+    DefaultValuedParameter<"int64_t", "0">:$panel,
+    DefaultValuedParameter<"int64_t", "0">:$align,
+    DefaultValuedParameter<"int64_t", "0">:$rowPad);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 class Loop_Op<string mnemonic, list<Trait> traits = []>

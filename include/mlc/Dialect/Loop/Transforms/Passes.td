@@ -80,6 +80,82 @@ def LoopFoldWeightTransposes : Pass<"mlc-loop-fold-weight-transposes",
   }];
 }
 
+def LoopConvolutionsAsMatmuls : Pass<"mlc-loop-convolutions-as-matmuls",
+                                     "mlir::func::FuncOp"> {
+  let summary = "Convolutions laid out as matmuls become pixel-major matmuls";
+  let description = [{
+    A `linalg.conv_2d_nchw_fchw` (batch 1, constant weights) whose
+    `mlc_loop.layout` is `matmul` becomes `transpose(X^T W^T)`: pixels are
+    the rows and output channels the columns of a contraction whose
+    right-hand side is the constant `W^T` (which
+    `mlc-loop-fold-weight-transposes` then folds; with the layout's
+    `panel`, the contraction's own layout is `packed` for
+    `mlc-loop-pack-weights`). `X` is the input as `[c, p]` for a 1x1
+    convolution with unit strides, else its im2col matrix `[c*kh*kw, p]`,
+    read in place through the contraction's indexing map. An activation
+    that is the convolution's only user runs before the transpose back, so
+    that it stays an epilogue of the contraction.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlc::loop::LoopDialect"];
+}
+
+def LoopChannelsLastDepthwise : Pass<"mlc-loop-channels-last-depthwise",
+                                     "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions laid out channels-last";
+  let description = [{
+    A `linalg.depthwise_conv_2d_nchw_chw` (batch 1, unit strides and
+    dilations) whose `mlc_loop.layout` is `channels_last` becomes
+    `linalg.depthwise_conv_2d_nhwc_hwc` between transposes, the channels
+    innermost. The filter's transpose is a constant that
+    `mlc-loop-fold-weight-transposes` folds; the input's is the transpose
+    back of a convolution computed channels-last before it when there is
+    one, which then cancels; a padded input is padded after its transpose
+    (only a constant pad of rows and columns); the activation that follows
+    runs before the transpose back, as an epilogue.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def LoopPackWeights : Pass<"mlc-loop-pack-weights", "mlir::func::FuncOp"> {
+  let summary = "Pack constant right-hand sides of contractions into panels";
+  let description = [{
+    A static f32 contraction `C[..., n] += A[..., k] * B[k, n]` whose
+    `mlc_loop.layout` is `packed<panel = P>`, whose `B` is a constant and
+    whose `n` is a multiple of P is rewritten to read `B'[n / P, k, n % P]`,
+    a constant packed at compile time, with `n` split into two loops and
+    the result viewed as `[..., n / P, P]`. Register tiles P wide then read
+    one contiguous row of `B'` per step of `k`, instead of rows `n`
+    elements apart.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def LoopConvolutionsAsContractions
+    : Pass<"mlc-loop-convolutions-as-contractions", "mlir::func::FuncOp"> {
+  let summary = "NCHW convolutions as an im2col gather and a contraction";
+  let description = [{
+    A static f32 `linalg.conv_2d_nchw_fchw` whose `mlc_loop.layout` is
+    `im2col` becomes `out[n, f, p] += W[f, k] * col[n, k, p]` with
+    `k = (c, kh, kw)` and `p = (oh, ow)`: the gather is a 6-D
+    `linalg.generic` marked `mlc_loop.im2col` (innermost loop along `ow`, so
+    that it copies rows), and a 1x1 convolution with unit strides reads its
+    input in place. With the layout's `align = A`, the matrix's rows are
+    padded to a multiple of A elements and the contraction reads the first
+    `oh * ow` columns; with `row_pad = R` the filter is read from a
+    constant whose rows are R elements longer. Kernel formation then puts
+    the gather in the contraction's kernel.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlc::loop::LoopDialect"];
+}
+
 def LoopFormKernels : Pass<"mlc-loop-form-kernels", "mlir::func::FuncOp"> {
   let summary = "Group linalg ops into mlc_loop.kernel ops";
   let description = [{

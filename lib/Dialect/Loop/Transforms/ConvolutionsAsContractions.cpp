@@ -7,20 +7,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/Im2col.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 
-#include "Im2colChunkGathers.h"
-#include "Packing.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/Transforms/Packing.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUCONVOLUTIONSASCONTRACTIONS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPCONVOLUTIONSASCONTRACTIONS
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
@@ -29,10 +29,11 @@ namespace {
 /// out[n, f, p] += W[f, k] * col[n, k, p] with k = (c, kh, kw) and
 /// p = (oh, ow). The gather is a 6-D `linalg.generic` (innermost loop along
 /// `ow`, so it copies rows); a 1x1 convolution with unit strides reads the
-/// input in place.
+/// input in place. `layout` says how the matrix's rows are aligned and
+/// the filter's rows padded.
 void convolutionToContraction(RewriterBase &rewriter,
                               linalg::Conv2DNchwFchwOp conv,
-                              bool alignColumns) {
+                              mlc::loop::LayoutAttr layout) {
   Location loc = conv.getLoc();
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
@@ -43,19 +44,17 @@ void convolutionToContraction(RewriterBase &rewriter,
   int64_t f = filterType.getDimSize(0), kh = filterType.getDimSize(2),
           kw = filterType.getDimSize(3);
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  SmallVector<int64_t> strides(conv.getStrides().getValues<int64_t>());
   Type f32 = outType.getElementType();
   rewriter.setInsertionPoint(conv);
 
-  // The im2col matrix's rows start at 64-byte boundaries: with oh * ow not
-  // a multiple of 16 (ResNet's 14 x 14 and 7 x 7, SqueezeNet's 55 x 55) the
-  // gather writes into a buffer whose rows are padded to a multiple of 16
-  // floats and the contraction reads its first oh * ow columns; otherwise
-  // most 8-float loads of a register tile span two cache lines (ResNet-18
-  // layer4's 3x3 convolutions: 3.6 -> 3.1 ms). A 1x1 convolution's input
-  // is read in place: copying it into aligned rows did not pay.
+  // With an alignment, the im2col matrix's rows start at its multiples:
+  // with oh * ow not a multiple (ResNet's 14 x 14 and 7 x 7, SqueezeNet's
+  // 55 x 55) the gather writes into a buffer whose rows are padded and the
+  // contraction reads its first oh * ow columns. A 1x1 convolution's input
+  // is read in place.
   int64_t pixels = oh * ow;
-  int64_t padded = llvm::alignTo(pixels, 16);
+  int64_t padded =
+      layout.getAlign() > 0 ? llvm::alignTo(pixels, layout.getAlign()) : pixels;
   auto alignedRows = [&](int64_t rows) -> Value {
     Value buffer =
         tensor::EmptyOp::create(rewriter, loc, {n, rows, padded}, f32);
@@ -71,11 +70,10 @@ void convolutionToContraction(RewriterBase &rewriter,
                                rewriter.getIndexAttr(1),
                                rewriter.getIndexAttr(1)});
   };
-  bool align = alignColumns && padded != pixels;
+  bool align = padded != pixels;
 
   Value col;
-  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
-      inputType.getDimSize(2) == oh && inputType.getDimSize(3) == ow) {
+  if (mlc::loop::isPointwiseConvolution(conv)) {
     col = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({n, c, oh * ow}, f32), input,
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
@@ -88,14 +86,15 @@ void convolutionToContraction(RewriterBase &rewriter,
               : Value(tensor::EmptyOp::create(rewriter, loc,
                                               colType.getShape(), f32));
     linalg::GenericOp gather =
-        mlc::target::createIm2colGather(rewriter, conv, empty);
-    gather->setAttr(mlc::target::kIm2colAttr, rewriter.getUnitAttr());
+        mlc::loop::createIm2colGather(rewriter, conv, empty);
+    gather->setAttr(mlc::loop::kIm2colAttr, rewriter.getUnitAttr());
     col = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({n, c * kh * kw, oh * ow}, f32),
         gather.getResult(0),
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
   }
-  Value weights = mlc::target::readWithUnaliasedRows(rewriter, loc, filter);
+  Value weights = mlc::loop::readWithPaddedRows(rewriter, loc, filter,
+                                                layout.getRowPad());
   if (!weights)
     weights = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
@@ -127,21 +126,27 @@ void convolutionToContraction(RewriterBase &rewriter,
   rewriter.replaceOp(conv, result);
 }
 
-struct CPUConvolutionsAsContractionsPass
-    : mlc::target::impl::CPUConvolutionsAsContractionsBase<
-          CPUConvolutionsAsContractionsPass> {
+struct LoopConvolutionsAsContractionsPass
+    : mlc::loop::impl::LoopConvolutionsAsContractionsBase<
+          LoopConvolutionsAsContractionsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    SmallVector<std::pair<linalg::Conv2DNchwFchwOp, mlc::loop::LayoutAttr>>
+        convs;
     getOperation().walk([&](linalg::Conv2DNchwFchwOp conv) {
+      auto layout = conv->getAttrOfType<mlc::loop::LayoutAttr>(
+          mlc::loop::LoopDialect::getLayoutAttrName());
+      if (!layout || layout.getKind() != "im2col")
+        return;
+      conv->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
       if (conv.hasPureTensorSemantics() &&
-          llvm::all_of(conv->getOperandTypes(), mlc::target::isStaticF32))
-        convs.push_back(conv);
+          llvm::all_of(conv->getOperandTypes(), mlc::loop::isStaticF32))
+        convs.emplace_back(conv, layout);
     });
-    for (linalg::Conv2DNchwFchwOp conv : convs)
-      convolutionToContraction(rewriter, conv, alignColumns);
+    for (auto [conv, layout] : convs)
+      convolutionToContraction(rewriter, conv, layout);
   }
 };
 } // namespace

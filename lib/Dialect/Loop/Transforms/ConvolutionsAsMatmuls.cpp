@@ -1,4 +1,4 @@
-//===- SmallConvolutions.cpp - Convolutions on small maps as matmuls ------===//
+//===- ConvolutionsAsMatmuls.cpp - Convolutions as pixel-major matmuls -----===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,38 +6,32 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/TargetInfo.h"
-#include "ChannelsLast.h"
-#include "Im2colChunkGathers.h"
-#include "TensorTypes.h"
-
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/ChannelsLast.h"
+#include "mlc/Dialect/Loop/Transforms/Im2col.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUSMALLCONVOLUTIONSASMATMULS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPCONVOLUTIONSASMATMULS
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
 namespace {
-using mlc::target::kMaxPointwisePixels;
-using mlc::target::kMaxPixels;
-using mlc::target::kMinDepth;
-
-/// Rewrites a convolution (batch 1, constant weights) chosen above as
+/// Rewrites a convolution (batch 1, constant weights) as
 /// `transpose(X^T W^T)`, with `X` its input as `[c, p]` (1x1, stride 1) or
 /// its im2col matrix `[c*kh*kw, p]`, read in place through the matmul's
-/// indexing map. The output channels need to be a multiple of `panel`, so
-/// that the weights pack.
+/// indexing map; with `panel`, the matmul's weights are to be packed in
+/// panels of that many columns. Returns false when it does not apply.
 bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
              int64_t panel) {
   if (!conv.hasPureTensorSemantics() ||
-      !llvm::all_of(conv->getOperandTypes(), mlc::target::isStaticF32))
+      !llvm::all_of(conv->getOperandTypes(), mlc::loop::isStaticF32))
     return false;
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
@@ -51,15 +45,7 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   int64_t kh = filterType.getDimSize(2), kw = filterType.getDimSize(3);
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   int64_t pixels = oh * ow, depth = c * kh * kw;
-  bool pointwise = kh == 1 && kw == 1 &&
-                   llvm::all_of(conv.getStrides().getValues<int64_t>(),
-                                [](int64_t s) { return s == 1; }) &&
-                   inputType.getDimSize(2) == oh &&
-                   inputType.getDimSize(3) == ow;
-  if (!(pointwise && pixels <= kMaxPointwisePixels) &&
-      !(pixels <= kMaxPixels && depth >= kMinDepth &&
-        (panel <= 0 || f % panel == 0)))
-    return false;
+  bool pointwise = mlc::loop::isPointwiseConvolution(conv);
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -70,7 +56,7 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   if (!pointwise) {
     Value empty =
         tensor::EmptyOp::create(rewriter, loc, {1, c, kh, kw, oh, ow}, f32);
-    columns = mlc::target::createIm2colGather(rewriter, conv, empty)
+    columns = mlc::loop::createIm2colGather(rewriter, conv, empty)
                   .getResult(0);
   }
   Value lhs = tensor::CollapseShapeOp::create(
@@ -78,18 +64,18 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       pointwise ? ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}}
                 : ArrayRef<ReassociationIndices>{{0, 1, 2, 3}, {4, 5}});
   // W as [k, f]: a transpose of the constant itself, which
-  // mlc-loop-fold-weight-transposes folds and mlc-cpu-pack-weights packs.
+  // mlc-loop-fold-weight-transposes folds and mlc-loop-pack-weights packs.
   Value rhs = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({depth, f}, f32),
-      mlc::target::createTranspose(rewriter, loc, filter, {1, 2, 3, 0}),
+      mlc::loop::createTranspose(rewriter, loc, filter, {1, 2, 3, 0}),
       ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   // The starting value as [p, f].
-  Value start = mlc::target::startAsPixelsByChannels(rewriter, loc, init);
+  Value start = mlc::loop::startAsPixelsByChannels(rewriter, loc, init);
   // Loops (p, f, k); the left-hand side is read as X[k, p]: each step of k
   // broadcasts a register tile's pixels from one row of X.
   AffineExpr dp, df, dk;
   bindDims(ctx, dp, df, dk);
-  Value product =
+  linalg::GenericOp matmul =
       linalg::GenericOp::create(
           rewriter, loc, start.getType(), ValueRange{lhs, rhs},
           ValueRange{start},
@@ -103,25 +89,34 @@ bool rewrite(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
             Value term = arith::MulFOp::create(b, l, args[0], args[1]);
             linalg::YieldOp::create(
                 b, l, arith::AddFOp::create(b, l, args[2], term).getResult());
-          })
-          .getResult(0);
+          });
+  if (panel > 0)
+    matmul->setAttr(mlc::loop::LoopDialect::getLayoutAttrName(),
+                    mlc::loop::LayoutAttr::get(ctx, "packed", panel, 0, 0));
+  Value product = matmul.getResult(0);
   // An activation that is the convolution's only user runs on the matmul's
   // result before the transpose back, so that it stays an epilogue of the
   // contraction's tiles.
-  mlc::target::replaceFromPixelsByChannels(rewriter, conv, product);
+  mlc::loop::replaceFromPixelsByChannels(rewriter, conv, product);
   return true;
 }
 
-struct CPUSmallConvolutionsAsMatmulsPass
-    : mlc::target::impl::CPUSmallConvolutionsAsMatmulsBase<
-          CPUSmallConvolutionsAsMatmulsPass> {
+struct LoopConvolutionsAsMatmulsPass
+    : mlc::loop::impl::LoopConvolutionsAsMatmulsBase<
+          LoopConvolutionsAsMatmulsPass> {
   using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
-    getOperation().walk(
-        [&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
-    for (linalg::Conv2DNchwFchwOp conv : convs)
+    SmallVector<std::pair<linalg::Conv2DNchwFchwOp, int64_t>> convs;
+    getOperation().walk([&](linalg::Conv2DNchwFchwOp conv) {
+      auto layout = conv->getAttrOfType<mlc::loop::LayoutAttr>(
+          mlc::loop::LoopDialect::getLayoutAttrName());
+      if (!layout || layout.getKind() != "matmul")
+        return;
+      conv->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
+      convs.emplace_back(conv, layout.getPanel());
+    });
+    for (auto [conv, panel] : convs)
       (void)rewrite(rewriter, conv, panel);
   }
 };

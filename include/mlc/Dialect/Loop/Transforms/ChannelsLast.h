@@ -9,8 +9,8 @@
 // On small maps a convolution's rows of pixels fill a fraction of a vector
 // (7 of 16 lanes on a 7x7 map with AVX-512), so some convolutions there are
 // computed channels-last: on `[pixels, channels]` (the matmul form of
-// mlc-cpu-small-convolutions-as-matmuls) or `[1, h, w, c]` (depthwise
-// convolutions, mlc-cpu-channels-last-depthwise), with the channels in the
+// mlc-loop-convolutions-as-matmuls) or `[1, h, w, c]` (depthwise
+// convolutions, mlc-loop-channels-last-depthwise), with the channels in the
 // vector lanes. These helpers move a convolution's init, input and
 // activation between the model's NCHW and that layout: transposes that
 // meet (the channels-last result of one convolution read channels-last by
@@ -19,13 +19,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_CHANNELSLAST_H
-#define MLC_LIB_TARGET_CPU_CHANNELSLAST_H
+#ifndef MLC_DIALECT_LOOP_TRANSFORMS_CHANNELSLAST_H
+#define MLC_DIALECT_LOOP_TRANSFORMS_CHANNELSLAST_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlc::target {
+namespace mlc::loop {
 
 /// `value` permuted by `perm` (result dim i is input dim perm[i]) through a
 /// `linalg.transpose` into a new empty tensor.
@@ -50,6 +50,6 @@ mlir::Value startAsPixelsByChannels(mlir::RewriterBase &rewriter,
 void replaceFromPixelsByChannels(mlir::RewriterBase &rewriter,
                                  mlir::Operation *op, mlir::Value result);
 
-} // namespace mlc::target
+} // namespace mlc::loop
 
-#endif // MLC_LIB_TARGET_CPU_CHANNELSLAST_H
+#endif // MLC_DIALECT_LOOP_TRANSFORMS_CHANNELSLAST_H

@@ -6,8 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Packing.h"
-#include "mlc/Target/CPU/TargetInfo.h"
+#include "mlc/Dialect/Loop/Transforms/Packing.h"
 
 #include "mlc/Dialect/Loop/Utils/ConstantData.h"
 
@@ -30,7 +29,7 @@ bool isStatic(Type type) {
 } // namespace
 
 std::optional<std::pair<unsigned, unsigned>>
-mlc::target::getPackableOperand(linalg::LinalgOp op, OpOperand *operand,
+mlc::loop::getPackableOperand(linalg::LinalgOp op, OpOperand *operand,
                                 int64_t panel) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
@@ -65,7 +64,7 @@ mlc::target::getPackableOperand(linalg::LinalgOp op, OpOperand *operand,
   return std::make_pair(kDim, nDim);
 }
 
-linalg::GenericOp mlc::target::readPacked(RewriterBase &rewriter,
+linalg::GenericOp mlc::loop::readPacked(RewriterBase &rewriter,
                                           linalg::LinalgOp op,
                                           OpOperand *operand, Value packed,
                                           unsigned kDim, unsigned nDim,
@@ -118,7 +117,7 @@ linalg::GenericOp mlc::target::readPacked(RewriterBase &rewriter,
   return generic;
 }
 
-Value mlc::target::packPanels(RewriterBase &rewriter, Location loc,
+Value mlc::loop::packPanels(RewriterBase &rewriter, Location loc,
                               Value value, int64_t panel) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rank = type.getRank();
@@ -148,14 +147,10 @@ Value mlc::target::packPanels(RewriterBase &rewriter, Location loc,
       .getResult(0);
 }
 
-Value mlc::target::readWithUnaliasedRows(RewriterBase &rewriter, Location loc,
-                                         Value value) {
-  // Rows 2 KiB apart fall into 2 of 64 sets (8 of 16 rows in each), 4 KiB
-  // apart into one. Measured on Zen 5 (48 KiB 12-way L1d), 512 x K x 196
-  // 1x1 convolutions at one thread: K 1024 103 -> 162 GFLOP/s, K 2048
-  // 97 -> 147-163 GFLOP/s with rows one line longer; K 512 within noise
-  // (docs/CPU.md).
-  constexpr int64_t kAliasingBytes = 2048;
+Value mlc::loop::readWithPaddedRows(RewriterBase &rewriter, Location loc,
+                                    Value value, int64_t rowPad) {
+  if (rowPad <= 0)
+    return {};
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!constant || !type || !type.hasStaticShape() || type.getRank() < 2 ||
@@ -165,13 +160,11 @@ Value mlc::target::readWithUnaliasedRows(RewriterBase &rewriter, Location loc,
   if (rows < 2)
     return {};
   int64_t cols = type.getNumElements() / rows;
-  if ((cols * 4) % kAliasingBytes != 0)
-    return {};
   std::optional<ArrayRef<char>> data =
       mlc::loop::getConstantBytes(cast<ElementsAttr>(constant.getValue()));
   if (!data)
     return {};
-  int64_t stride = cols + kCacheLineFloats;
+  int64_t stride = cols + rowPad;
   auto paddedType = RankedTensorType::get({rows, stride}, type.getElementType());
   DenseResourceElementsAttr padded = mlc::loop::makeConstantBlob(
       paddedType, "unaliased_rows", size_t(rows * stride * 4),

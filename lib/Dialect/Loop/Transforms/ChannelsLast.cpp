@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ChannelsLast.h"
+#include "mlc/Dialect/Loop/Transforms/ChannelsLast.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
-Value mlc::target::createTranspose(RewriterBase &rewriter, Location loc,
+Value mlc::loop::createTranspose(RewriterBase &rewriter, Location loc,
                                    Value value, ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
@@ -77,7 +77,7 @@ Value flatten(RewriterBase &rewriter, Location loc, Value nchw) {
 }
 } // namespace
 
-Value mlc::target::toPixelsByChannels(RewriterBase &rewriter, Location loc,
+Value mlc::loop::toPixelsByChannels(RewriterBase &rewriter, Location loc,
                                       Value nchw) {
   // The transpose back of an earlier channels-last result.
   if (auto expand = nchw.getDefiningOp<tensor::ExpandShapeOp>())
@@ -90,7 +90,7 @@ Value mlc::target::toPixelsByChannels(RewriterBase &rewriter, Location loc,
   return createTranspose(rewriter, loc, flatten(rewriter, loc, nchw), {1, 0});
 }
 
-Value mlc::target::startAsPixelsByChannels(RewriterBase &rewriter, Location loc,
+Value mlc::loop::startAsPixelsByChannels(RewriterBase &rewriter, Location loc,
                                            Value init) {
   auto type = cast<RankedTensorType>(init.getType());
   int64_t channels = type.getDimSize(1);
@@ -125,7 +125,7 @@ Value mlc::target::startAsPixelsByChannels(RewriterBase &rewriter, Location loc,
   return createTranspose(rewriter, loc, flatten(rewriter, loc, init), {1, 0});
 }
 
-void mlc::target::replaceFromPixelsByChannels(RewriterBase &rewriter,
+void mlc::loop::replaceFromPixelsByChannels(RewriterBase &rewriter,
                                               Operation *op, Value result) {
   auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   auto resultType = cast<RankedTensorType>(result.getType());

@@ -6,18 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/Passes.h"
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlc/Dialect/Loop/Utils/ConstantData.h"
-#include "Packing.h"
+#include "mlc/Dialect/Loop/Transforms/Packing.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUPACKWEIGHTS
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPPACKWEIGHTS
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
@@ -40,7 +41,7 @@ bool packRightHandSide(RewriterBase &rewriter, linalg::LinalgOp op,
     if (!rhsType)
       continue;
     std::optional<std::pair<unsigned, unsigned>> dims =
-        mlc::target::getPackableOperand(op, rhs, panel);
+        mlc::loop::getPackableOperand(op, rhs, panel);
     std::optional<ArrayRef<char>> data = mlc::loop::getConstantBytes(
         cast<ElementsAttr>(constant.getValue()));
     if (!dims || !data)
@@ -61,7 +62,7 @@ bool packRightHandSide(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPoint(op);
     Value packedValue =
         arith::ConstantOp::create(rewriter, op.getLoc(), packed);
-    mlc::target::readPacked(rewriter, op, rhs, packedValue, dims->first,
+    mlc::loop::readPacked(rewriter, op, rhs, packedValue, dims->first,
                             dims->second, panel);
     if (constant->use_empty())
       rewriter.eraseOp(constant);
@@ -70,16 +71,21 @@ bool packRightHandSide(RewriterBase &rewriter, linalg::LinalgOp op,
   return false;
 }
 
-struct CPUPackWeightsPass
-    : mlc::target::impl::CPUPackWeightsBase<CPUPackWeightsPass> {
+struct LoopPackWeightsPass
+    : mlc::loop::impl::LoopPackWeightsBase<LoopPackWeightsPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates;
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      candidates.push_back(op);
+      auto layout = op->getAttrOfType<mlc::loop::LayoutAttr>(
+          mlc::loop::LoopDialect::getLayoutAttrName());
+      if (!layout || layout.getKind() != "packed")
+        return;
+      op->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
+      candidates.emplace_back(op, layout.getPanel());
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : candidates)
+    for (auto [op, panel] : candidates)
       packRightHandSide(rewriter, op, panel);
   }
 };

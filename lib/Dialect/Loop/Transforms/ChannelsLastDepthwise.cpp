@@ -6,19 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/CPU/TargetInfo.h"
-#include "ChannelsLast.h"
-#include "TensorTypes.h"
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Dialect/Loop/Transforms/ChannelsLast.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
+#include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
-#include "mlc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-namespace mlc::target {
-#define GEN_PASS_DEF_CPUCHANNELSLASTDEPTHWISE
-#include "mlc/Target/CPU/Passes.h.inc"
-} // namespace mlc::target
+namespace mlc::loop {
+#define GEN_PASS_DEF_LOOPCHANNELSLASTDEPTHWISE
+#include "mlc/Dialect/Loop/Transforms/Passes.h.inc"
+} // namespace mlc::loop
 
 using namespace mlir;
 
@@ -34,7 +34,7 @@ Value transposeFilter(RewriterBase &rewriter, Location loc, Value filter) {
         collapse.getSrcType().getDimSize(1) == 1 &&
         collapse.getReassociationIndices() ==
             SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}) {
-      Value transposed = mlc::target::createTranspose(
+      Value transposed = mlc::loop::createTranspose(
           rewriter, loc, collapse.getSrc(), {1, 2, 3, 0});
       return tensor::CollapseShapeOp::create(
           rewriter, loc,
@@ -43,7 +43,7 @@ Value transposeFilter(RewriterBase &rewriter, Location loc, Value filter) {
               type.getElementType()),
           transposed, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
     }
-  return mlc::target::createTranspose(rewriter, loc, filter, {1, 2, 0});
+  return mlc::loop::createTranspose(rewriter, loc, filter, {1, 2, 0});
 }
 
 /// `[h*w, c]` as `[1, h, w, c]`.
@@ -57,15 +57,11 @@ Value expandToNhwc(RewriterBase &rewriter, Location loc, Value matrix,
       matrix, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 }
 
-using mlc::target::kMinWideTaps;
-using mlc::target::kMaxWidePixels;
-
-/// Rewrites a stride-1 depthwise convolution (batch 1) chosen above, for
-/// vectors of `lanes` floats, as the NHWC one between transposes.
-bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
-             int64_t lanes) {
+/// Rewrites a stride-1 depthwise convolution (batch 1) as the NHWC one
+/// between transposes. Returns false when it does not apply.
+bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op) {
   if (!op.hasPureTensorSemantics() ||
-      !llvm::all_of(op->getOperandTypes(), mlc::target::isStaticF32) ||
+      !llvm::all_of(op->getOperandTypes(), mlc::loop::isStaticF32) ||
       !llvm::all_of(op.getStrides().getValues<int64_t>(),
                     [](int64_t s) { return s == 1; }) ||
       !llvm::all_of(op.getDilations().getValues<int64_t>(),
@@ -74,12 +70,8 @@ bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
   Value input = op.getInputs()[0], filter = op.getInputs()[1];
   Value init = op.getOutputs()[0];
   auto outType = cast<RankedTensorType>(init.getType());
-  auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  int64_t taps = filterType.getDimSize(1) * filterType.getDimSize(2);
-  if (outType.getDimSize(0) != 1 ||
-      !(2 * ow <= lanes ||
-        (ow < 2 * lanes && taps >= kMinWideTaps && oh * ow <= kMaxWidePixels)))
+  if (outType.getDimSize(0) != 1)
     return false;
   // A padded input is padded again after its transpose: only its rows and
   // columns, with a constant.
@@ -100,7 +92,7 @@ bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
   Value source = pad ? pad.getSource() : input;
   auto sourceType = cast<RankedTensorType>(source.getType());
   Value nhwc = expandToNhwc(
-      rewriter, loc, mlc::target::toPixelsByChannels(rewriter, loc, source),
+      rewriter, loc, mlc::loop::toPixelsByChannels(rewriter, loc, source),
       sourceType.getDimSize(2), sourceType.getDimSize(3));
   if (pad) {
     auto inputType = cast<RankedTensorType>(input.getType());
@@ -119,30 +111,34 @@ bool rewrite(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op,
                               nhwc, newLow, newHigh, padValue);
   }
   Value start = expandToNhwc(
-      rewriter, loc, mlc::target::startAsPixelsByChannels(rewriter, loc, init),
+      rewriter, loc, mlc::loop::startAsPixelsByChannels(rewriter, loc, init),
       oh, ow);
   Value result = linalg::DepthwiseConv2DNhwcHwcOp::create(
                      rewriter, loc, TypeRange{start.getType()},
                      ValueRange{nhwc, transposeFilter(rewriter, loc, filter)},
                      ValueRange{start}, op.getStrides(), op.getDilations())
                      .getResult(0);
-  mlc::target::replaceFromPixelsByChannels(rewriter, op, result);
+  mlc::loop::replaceFromPixelsByChannels(rewriter, op, result);
   return true;
 }
 
-struct CPUChannelsLastDepthwisePass
-    : mlc::target::impl::CPUChannelsLastDepthwiseBase<
-          CPUChannelsLastDepthwisePass> {
+struct LoopChannelsLastDepthwisePass
+    : mlc::loop::impl::LoopChannelsLastDepthwiseBase<
+          LoopChannelsLastDepthwisePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (lanes <= 0)
-      return;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::DepthwiseConv2DNchwChwOp> ops;
-    getOperation().walk(
-        [&](linalg::DepthwiseConv2DNchwChwOp op) { ops.push_back(op); });
+    getOperation().walk([&](linalg::DepthwiseConv2DNchwChwOp op) {
+      auto layout = op->getAttrOfType<mlc::loop::LayoutAttr>(
+          mlc::loop::LoopDialect::getLayoutAttrName());
+      if (!layout || layout.getKind() != "channels_last")
+        return;
+      op->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
+      ops.push_back(op);
+    });
     for (linalg::DepthwiseConv2DNchwChwOp op : ops)
-      (void)rewrite(rewriter, op, lanes);
+      (void)rewrite(rewriter, op);
   }
 };
 } // namespace

@@ -1,4 +1,4 @@
-//===- TensorTypes.h - Type checks shared by the CPU passes -----*- C++ -*-===//
+//===- TensorTypes.h - Type checks shared by loop passes -----*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,20 +6,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_TENSORTYPES_H
-#define MLC_LIB_TARGET_CPU_TENSORTYPES_H
+#ifndef MLC_DIALECT_LOOP_UTILS_TENSORTYPES_H
+#define MLC_DIALECT_LOOP_UTILS_TENSORTYPES_H
 
 #include "mlir/IR/BuiltinTypes.h"
 
-namespace mlc::target {
+namespace mlc::loop {
 
-/// Whether `type` is a statically shaped f32 tensor: what the CPU passes
-/// that tile, vectorize or rewrite ops take.
+/// Whether `type` is a statically shaped f32 tensor: what the passes that
+/// tile, vectorize or change the layout of ops take.
 inline bool isStaticF32(mlir::Type type) {
   auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
   return tensor && tensor.hasStaticShape() && tensor.getElementType().isF32();
 }
 
-} // namespace mlc::target
+} // namespace mlc::loop
 
-#endif // MLC_LIB_TARGET_CPU_TENSORTYPES_H
+#endif // MLC_DIALECT_LOOP_UTILS_TENSORTYPES_H

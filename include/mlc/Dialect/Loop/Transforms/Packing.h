@@ -11,23 +11,23 @@
 // those are `n` floats apart from one step to the next: for an im2col matrix
 // of a 56x56 image, 12.5 KB, a new page at every step. In panels,
 // B'[n / panel, k, panel], they follow each other. Constant weights are
-// packed at compile time (mlc-cpu-pack-weights); a right-hand side computed
-// at run time is packed one cache block at a time, right before the register
-// tiles that reuse it (mlc-cpu-tile-and-vectorize). Constant left-hand sides
-// (convolution filters) keep their rows, one cache line longer where their
-// spacing would map them to a few cache sets (readWithUnaliasedRows).
+// packed at compile time (mlc-loop-pack-weights); a target may pack a
+// right-hand side computed at run time one cache block at a time, right
+// before the register tiles that reuse it (the CPU's pack-blocks).
+// Constant left-hand sides (convolution filters) keep their rows, longer
+// where the target asks for it (readWithPaddedRows).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_TARGET_CPU_PACKING_H
-#define MLC_LIB_TARGET_CPU_PACKING_H
+#ifndef MLC_DIALECT_LOOP_TRANSFORMS_PACKING_H
+#define MLC_DIALECT_LOOP_TRANSFORMS_PACKING_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
-namespace mlc::target {
+namespace mlc::loop {
 
 /// The reduction and column dims of `op` when `operand` is its right-hand
 /// side B[batch..., k, n] with `n` the innermost dim of the result, so that
@@ -54,18 +54,16 @@ mlir::linalg::GenericOp readPacked(mlir::RewriterBase &rewriter,
 mlir::Value packPanels(mlir::RewriterBase &rewriter, mlir::Location loc,
                        mlir::Value value, int64_t panel);
 
-/// The left-hand side of a contraction is read a column at a time: each
-/// step of k broadcasts one element from each of a register tile's rows.
-/// Rows a multiple of 2 KiB apart (a K of 512, 1024, 2048 floats: ResNet's
-/// 1x1 convolutions) all map to a handful of the 64 sets of a level 1 data
-/// cache, and 16 of them no longer fit its 8 or 12 ways. For a constant
-/// `value` of static f32 type [rows, ...] whose rows (the other dims
-/// flattened, `cols` floats) are so spaced, returns the same matrix
-/// [rows, cols] read from a constant whose rows are one cache line longer
-/// (a `tensor.extract_slice`); else null.
-mlir::Value readWithUnaliasedRows(mlir::RewriterBase &rewriter,
-                                  mlir::Location loc, mlir::Value value);
+/// For a constant `value` of static f32 type [rows, ...] (rows >= 2), the
+/// same matrix [rows, cols] (the other dims flattened) read from a constant
+/// whose rows are `rowPad` elements longer (a `tensor.extract_slice`); else
+/// null. A contraction's left-hand side is read a column at a time, one
+/// element of each of a register tile's rows per step: rows a power of two
+/// apart can map to a handful of cache sets, and a target pads them.
+mlir::Value readWithPaddedRows(mlir::RewriterBase &rewriter,
+                               mlir::Location loc, mlir::Value value,
+                               int64_t rowPad);
 
-} // namespace mlc::target
+} // namespace mlc::loop
 
-#endif // MLC_LIB_TARGET_CPU_PACKING_H
+#endif // MLC_DIALECT_LOOP_TRANSFORMS_PACKING_H
