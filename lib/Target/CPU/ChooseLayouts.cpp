@@ -17,7 +17,6 @@
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/Loop/Transforms/Im2col.h"
 #include "mlc/Dialect/Loop/Transforms/Packing.h"
-#include "mlc/Dialect/Loop/Utils/ConstantData.h"
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 #include "mlc/Target/CPU/Passes.h"
 #include "mlc/Target/CPU/TargetInfo.h"
@@ -97,26 +96,6 @@ bool isNarrowDepthwise(linalg::DepthwiseConv2DNchwChwOp op, int64_t lanes) {
           (ow < 2 * lanes && taps >= kMinWideTaps && oh * ow <= kMaxWidePixels));
 }
 
-/// Whether `op` is a contraction whose constant right-hand side packs in
-/// panels of `panel` columns.
-bool hasPackableWeights(linalg::LinalgOp op, int64_t panel) {
-  if (panel <= 0 || op.getNumDpsInputs() != 2 ||
-      !llvm::all_of(op->getOperandTypes(), [](Type type) {
-        return getElementTypeOrSelf(type).isF32();
-      }))
-    return false;
-  for (OpOperand *rhs : op.getDpsInputOperands()) {
-    auto constant = rhs->get().getDefiningOp<arith::ConstantOp>();
-    if (!constant || op.getMatchingIndexingMap(rhs).getNumResults() != 2 ||
-        !isa<RankedTensorType>(rhs->get().getType()))
-      continue;
-    if (loop::getPackableOperand(op, rhs, panel) &&
-        loop::getConstantBytes(cast<ElementsAttr>(constant.getValue())))
-      return true;
-  }
-  return false;
-}
-
 struct CPUChooseLayoutsPass
     : mlc::target::impl::CPUChooseLayoutsBase<CPUChooseLayoutsPass> {
   using Base::Base;
@@ -136,7 +115,7 @@ struct CPUChooseLayoutsPass
                      op.getOperation())) {
         if (isNarrowDepthwise(depthwise, lanes))
           layout = loop::LayoutAttr::get(ctx, "channels_last", 0, 0, 0);
-      } else if (hasPackableWeights(op, panel)) {
+      } else if (loop::getPackableConstant(op, panel)) {
         layout = loop::LayoutAttr::get(ctx, "packed", panel, 0, 0);
       }
       if (layout)

@@ -8,6 +8,7 @@
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/Loop/Transforms/ChannelsLast.h"
+#include "mlc/Dialect/Loop/Transforms/Layouts.h"
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
@@ -128,16 +129,9 @@ struct LoopChannelsLastDepthwisePass
   using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::DepthwiseConv2DNchwChwOp> ops;
-    getOperation().walk([&](linalg::DepthwiseConv2DNchwChwOp op) {
-      auto layout = op->getAttrOfType<mlc::loop::LayoutAttr>(
-          mlc::loop::LoopDialect::getLayoutAttrName());
-      if (!layout || layout.getKind() != "channels_last")
-        return;
-      op->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
-      ops.push_back(op);
-    });
-    for (linalg::DepthwiseConv2DNchwChwOp op : ops)
+    for (auto [op, layout] :
+         mlc::loop::takeLayouts<linalg::DepthwiseConv2DNchwChwOp>(
+             getOperation(), "channels_last"))
       (void)rewrite(rewriter, op);
   }
 };

@@ -8,9 +8,9 @@
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/Loop/Transforms/Im2col.h"
-#include "mlc/Dialect/Loop/Transforms/Passes.h"
-
+#include "mlc/Dialect/Loop/Transforms/Layouts.h"
 #include "mlc/Dialect/Loop/Transforms/Packing.h"
+#include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -133,20 +133,11 @@ struct LoopConvolutionsAsContractionsPass
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<std::pair<linalg::Conv2DNchwFchwOp, mlc::loop::LayoutAttr>>
-        convs;
-    getOperation().walk([&](linalg::Conv2DNchwFchwOp conv) {
-      auto layout = conv->getAttrOfType<mlc::loop::LayoutAttr>(
-          mlc::loop::LoopDialect::getLayoutAttrName());
-      if (!layout || layout.getKind() != "im2col")
-        return;
-      conv->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
+    for (auto [conv, layout] : mlc::loop::takeLayouts<linalg::Conv2DNchwFchwOp>(
+             getOperation(), "im2col"))
       if (conv.hasPureTensorSemantics() &&
           llvm::all_of(conv->getOperandTypes(), mlc::loop::isStaticF32))
-        convs.emplace_back(conv, layout);
-    });
-    for (auto [conv, layout] : convs)
-      convolutionToContraction(rewriter, conv, layout);
+        convolutionToContraction(rewriter, conv, layout);
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 
 #include "mlc/Dialect/Loop/Transforms/ChannelsLast.h"
 #include "mlc/Dialect/Loop/Transforms/Im2col.h"
+#include "mlc/Dialect/Loop/Transforms/Layouts.h"
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
@@ -107,17 +108,9 @@ struct LoopConvolutionsAsMatmulsPass
   using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<std::pair<linalg::Conv2DNchwFchwOp, int64_t>> convs;
-    getOperation().walk([&](linalg::Conv2DNchwFchwOp conv) {
-      auto layout = conv->getAttrOfType<mlc::loop::LayoutAttr>(
-          mlc::loop::LoopDialect::getLayoutAttrName());
-      if (!layout || layout.getKind() != "matmul")
-        return;
-      conv->removeAttr(mlc::loop::LoopDialect::getLayoutAttrName());
-      convs.emplace_back(conv, layout.getPanel());
-    });
-    for (auto [conv, panel] : convs)
-      (void)rewrite(rewriter, conv, panel);
+    for (auto [conv, layout] : mlc::loop::takeLayouts<linalg::Conv2DNchwFchwOp>(
+             getOperation(), "matmul"))
+      (void)rewrite(rewriter, conv, layout.getPanel());
   }
 };
 } // namespace

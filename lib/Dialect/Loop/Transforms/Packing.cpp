@@ -182,3 +182,23 @@ Value mlc::loop::readWithPaddedRows(RewriterBase &rewriter, Location loc,
                              rewriter.getIndexAttr(cols)},
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)});
 }
+
+OpOperand *mlc::loop::getPackableConstant(linalg::LinalgOp op,
+                                          int64_t panel) {
+  if (panel <= 0 || op.getNumDpsInputs() != 2 ||
+      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        return getElementTypeOrSelf(type).isF32();
+      }))
+    return nullptr;
+  // The right-hand side: exactly B[k, n], a constant.
+  for (OpOperand *rhs : op.getDpsInputOperands()) {
+    auto constant = rhs->get().getDefiningOp<arith::ConstantOp>();
+    if (!constant || op.getMatchingIndexingMap(rhs).getNumResults() != 2 ||
+        !isa<RankedTensorType>(rhs->get().getType()))
+      continue;
+    if (getPackableOperand(op, rhs, panel) &&
+        getConstantBytes(cast<ElementsAttr>(constant.getValue())))
+      return rhs;
+  }
+  return nullptr;
+}

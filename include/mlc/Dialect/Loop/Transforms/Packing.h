@@ -37,6 +37,11 @@ std::optional<std::pair<unsigned, unsigned>>
 getPackableOperand(mlir::linalg::LinalgOp op, mlir::OpOperand *operand,
                    int64_t panel);
 
+/// The operand of `op` (an f32 contraction of two inputs) that is a
+/// constant right-hand side B[k, n] packable in panels of `panel` columns
+/// (getPackableOperand) with its data at hand, or null.
+mlir::OpOperand *getPackableConstant(mlir::linalg::LinalgOp op, int64_t panel);
+
 /// Rewrites `op` (for which getPackableOperand gave `kDim`, `nDim`) to read
 /// `operand` from `packed`, B'[batch..., n / panel, k, panel]: `nDim` then
 /// counts panels and a new innermost loop the columns in a panel. The
