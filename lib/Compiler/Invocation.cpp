@@ -139,8 +139,11 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm) {
            << "cannot stop at phase '" << getPhaseName(options.compileTo)
            << "': the input is at the later phase '"
            << getPhaseName(inputPhase) << "'";
-  if (inputPhase < Phase::Graph && to >= Phase::Graph)
-    buildGraphOptimizePipeline(pm, GraphOptimizePipelineOptions());
+  if (inputPhase < Phase::Graph && to >= Phase::Graph) {
+    GraphOptimizePipelineOptions graphOptions;
+    graphOptions.maxTensorBytes = options.maxTensorBytes;
+    buildGraphOptimizePipeline(pm, graphOptions);
+  }
   if (inputPhase < Phase::Loop && to >= Phase::Loop)
     buildGraphToLoopPipeline(pm, GraphToLoopPipelineOptions());
   if (to >= Phase::Kernels && inputPhase < Phase::LLVM) {

@@ -59,6 +59,8 @@ void mlc::buildGraphOptimizePipeline(
   }
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(createCSEPass());
+  pm.addPass(graph::createGraphCheckLimits(
+      graph::GraphCheckLimitsOptions{options.maxTensorBytes}));
 }
 
 void mlc::buildGraphToLoopPipeline(OpPassManager &pm,
@@ -94,6 +96,6 @@ void mlc::registerMLCPipelines() {
   PassPipelineRegistration<GraphOptimizePipelineOptions>(
       "mlc-graph-optimize-pipeline",
       "Graph-level cleanup: canonicalize, infer shapes, fold channel scales "
-      "into convolution weights, CSE",
+      "into convolution weights, CSE, check tensor sizes",
       buildGraphOptimizePipeline);
 }

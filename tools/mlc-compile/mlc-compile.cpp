@@ -190,6 +190,25 @@ cl::opt<bool> dumpPassPipeline(
     cl::desc("Print the pass pipeline from the input's phase to the last "
              "one to stderr, in the form mlc-opt --pass-pipeline takes"),
     cl::cat(category));
+cl::OptionCategory limitsCategory(
+    "Limits",
+    "What a model may ask for; over a limit, it is refused with a message "
+    "naming the node and the size (docs/Reliability.md)");
+cl::opt<int64_t> maxTensorBytes(
+    "max-tensor-bytes",
+    cl::desc("The most bytes one tensor of the model may hold (default: "
+             "4 GiB)"),
+    cl::init(int64_t(4) << 30), cl::cat(limitsCategory));
+cl::opt<int64_t> maxNodes(
+    "max-nodes",
+    cl::desc("The most nodes a model may have, subgraphs included "
+             "(default: 4194304)"),
+    cl::init(int64_t(1) << 22), cl::cat(limitsCategory));
+cl::opt<int64_t> maxNesting(
+    "max-nesting",
+    cl::desc("How deep subgraphs (If, Loop, Scan bodies) may nest (default: "
+             "64)"),
+    cl::init(64), cl::cat(limitsCategory));
 cl::opt<std::string> linker(
     "linker",
     cl::desc("C compiler driver that links --emit=shared (default: cc, or "
@@ -287,7 +306,10 @@ int run(MLIRContext &context) {
   options.printMemoryPlan = printMemoryPlan;
   options.linker = linker;
 
+  options.maxTensorBytes = maxTensorBytes;
   mlc::onnx_import::ImportOptions &import = options.importOptions;
+  import.maxNodes = maxNodes;
+  import.maxNesting = maxNesting;
   if (!functionName.empty())
     import.functionName = sanitizeIdentifier(functionName);
   else if (outputFile != "-")
@@ -364,7 +386,7 @@ int main(int argc, char **argv) {
   for (auto &option : cl::getRegisteredOptions())
     if (option.first.starts_with("mlir-"))
       option.second->addCategory(mlirCategory);
-  cl::HideUnrelatedOptions({&category, &mlirCategory});
+  cl::HideUnrelatedOptions({&category, &limitsCategory, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv,
       "mlc-compile: an ONNX model (or the .mlir of a phase) -> the IR of any "
       "phase (input, graph, loop, kernels, llvm), or an object file, shared "

@@ -62,8 +62,11 @@ struct CompileOptions {
   /// The registered backend (`--target`).
   std::string target = "cpu";
   target::TargetOptions targetOptions;
-  /// How ONNX files are imported (function name, pinned shapes and dims).
+  /// How ONNX files are imported (function name, pinned shapes and dims,
+  /// node and nesting limits).
   onnx_import::ImportOptions importOptions;
+  /// The most bytes one tensor of the model may hold (mlc-graph-check-limits).
+  int64_t maxTensorBytes = int64_t(4) << 30;
   /// IR outputs as bytecode rather than text.
   bool emitBytecode = false;
   /// Text IR outputs keep their locations, which carry the ONNX node names

@@ -48,11 +48,16 @@ struct GraphOptimizePipelineOptions
                            llvm::cl::desc("Refine result types from the "
                                           "ops' shape functions"),
                            llvm::cl::init(true)};
+  Option<int64_t> maxTensorBytes{
+      *this, "max-tensor-bytes",
+      llvm::cl::desc("The most bytes one tensor of the model may hold"),
+      llvm::cl::init(int64_t(4) << 30)};
 };
 
 /// Graph-level cleanup on each function: canonicalize (folding constants and
 /// identities), refine shapes, move per-channel scales of convolution inputs
-/// into their weights (once shapes are known), CSE.
+/// into their weights (once shapes are known), CSE; then the limits
+/// (mlc-graph-check-limits).
 void buildGraphOptimizePipeline(mlir::OpPassManager &pm,
                                 const GraphOptimizePipelineOptions &options);
 

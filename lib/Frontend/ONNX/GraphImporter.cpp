@@ -14,6 +14,7 @@
 
 #include "mlc/Frontend/ONNX/Importer.h"
 
+#include "GraphStructure.h"
 #include "ModelLoader.h"
 #include "NodeImporter.h"
 #include "TensorImport.h"
@@ -39,13 +40,6 @@ using llvm::Twine;
 namespace {
 bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
-}
-
-/// A printable name for a node: its name, or `OpType #index`.
-std::string describeNode(const onnx::NodeProto &node, int index) {
-  if (!node.name().empty())
-    return "'" + node.name() + "'";
-  return "#" + std::to_string(index) + " (unnamed)";
 }
 
 class GraphImporter : public SubgraphImporter {
@@ -82,6 +76,10 @@ private:
   FailureOr<Type> importType(const onnx::TypeProto &type,
                              const std::string &name, bool isGraphInput);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
+  /// Fails, naming the output, when the type `info` declares for a graph
+  /// output contradicts `computed` (element type, rank or a static dim).
+  LogicalResult checkDeclaredType(const onnx::ValueInfoProto &info,
+                                  Type computed);
   LogicalResult importNodes(const onnx::GraphProto &graph);
   FailureOr<SmallVector<Value>>
   importSubgraph(const onnx::GraphProto &graph, Region &region,
@@ -254,6 +252,45 @@ FailureOr<Type> GraphImporter::importType(const onnx::TypeProto &type,
   return Type(RankedTensorType::get(dims, element));
 }
 
+LogicalResult GraphImporter::checkDeclaredType(const onnx::ValueInfoProto &info,
+                                               Type computed) {
+  if (!info.has_type() || !info.type().has_tensor_type())
+    return success();
+  auto tensor = dyn_cast<TensorType>(computed);
+  if (!tensor)
+    return success();
+  const onnx::TypeProto::Tensor &declared = info.type().tensor_type();
+  if (declared.elem_type() != onnx::TensorProto::UNDEFINED &&
+      declared.elem_type() != onnx::TensorProto::STRING) {
+    Type element = getElementType(context, declared.elem_type());
+    if (element && element != tensor.getElementType()) {
+      std::string computedName;
+      llvm::raw_string_ostream os(computedName);
+      os << tensor.getElementType();
+      return fail("graph output '" + info.name() + "' is declared " +
+                  getDataTypeName(declared.elem_type()) +
+                  " but the graph computes it as " + computedName);
+    }
+  }
+  auto ranked = dyn_cast<RankedTensorType>(tensor);
+  if (!declared.has_shape() || !ranked)
+    return success();
+  SmallVector<int64_t> dims;
+  for (const onnx::TensorShapeProto::Dimension &dim : declared.shape().dim())
+    dims.push_back(dim.has_dim_value() ? dim.dim_value()
+                                       : ShapedType::kDynamic);
+  bool contradicts = dims.size() != static_cast<size_t>(ranked.getRank());
+  for (size_t i = 0; !contradicts && i < dims.size(); ++i)
+    contradicts = !ShapedType::isDynamic(dims[i]) &&
+                  !ranked.isDynamicDim(i) && dims[i] != ranked.getDimSize(i);
+  if (contradicts)
+    return fail("graph output '" + info.name() + "' is declared with shape " +
+                mlc::graph::formatShape(dims) +
+                " but the graph computes shape " +
+                mlc::graph::formatShape(ranked.getShape()));
+  return success();
+}
+
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         int index) {
   std::string header = path + ": node " + describeNode(node, index) + " (" +
@@ -335,8 +372,15 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
 }
 
 LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph) {
-  for (auto [index, node] : llvm::enumerate(graph.node()))
-    if (failed(importNode(node, index)))
+  std::string error;
+  std::optional<SmallVector<int>> order = orderNodes(
+      graph, [&](StringRef name) { return bool(lookup(name)); }, error);
+  if (!order)
+    return fail((graph.name().empty() ? Twine("graph")
+                                      : "graph '" + graph.name() + "'") +
+                ": " + error);
+  for (int index : *order)
+    if (failed(importNode(graph.node(index), index)))
       return failure();
   return success();
 }
@@ -388,6 +432,20 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph, Region &region,
 
 OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   onnx::GraphProto &graph = *model.mutable_graph();
+  if (graph.output_size() == 0)
+    return failWith<OwningOpRef<ModuleOp>>(
+        "the graph has no outputs: there is nothing to compute (the ONNX "
+        "checker rejects such a model)");
+  int64_t nodes = 0, depth = 0;
+  measureGraph(graph, options.maxNodes, options.maxNesting, nodes, depth);
+  if (nodes > options.maxNodes)
+    return failWith<OwningOpRef<ModuleOp>>(
+        "the model has more than " + Twine(options.maxNodes) +
+        " nodes (subgraphs included), the limit; raise it with --max-nodes");
+  if (depth > options.maxNesting)
+    return failWith<OwningOpRef<ModuleOp>>(
+        "the model nests subgraphs more than " + Twine(options.maxNesting) +
+        " deep, the limit; raise it with --max-nesting");
   if (failed(readOpset(model)) || failed(checkSupport(graph)))
     return nullptr;
 
@@ -455,6 +513,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     if (!value)
       return failWith<OwningOpRef<ModuleOp>>("graph output '" + out.name() +
                                              "' is not produced by any node");
+    if (failed(checkDeclaredType(out, value.getType())))
+      return nullptr;
     results.push_back(value);
   }
   func::ReturnOp::create(builder, UnknownLoc::get(context), results);

@@ -34,6 +34,11 @@ struct ImportOptions {
   llvm::StringMap<int64_t> dimParams;
   /// Name of the function the model becomes.
   std::string functionName = "main";
+  /// Limits checked before anything is built: nodes in the model, its
+  /// subgraphs included (`--max-nodes`), and how deep subgraphs nest
+  /// (`--max-nesting`).
+  int64_t maxNodes = int64_t(1) << 22;
+  int64_t maxNesting = 64;
 };
 
 /// Imports the model file at `path`. Diagnostics go to `context`'s handler;

@@ -8,6 +8,8 @@
 
 #include "GraphShapeHelpers.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -184,8 +186,12 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *, OptLoc loc,
     for (auto [i, r] : llvm::enumerate(*repeats)) {
       if (r < 0)
         return shapeError(loc, getOperationName(), "repeat ", i, " is ", r);
-      if (!ShapedType::isDynamic((*input)[i]))
-        out[i] = (*input)[i] * r;
+      if (ShapedType::isDynamic((*input)[i]))
+        continue;
+      if (llvm::MulOverflow((*input)[i], r, out[i]))
+        return shapeError(loc, getOperationName(), "dim ", i, " of size ",
+                          (*input)[i], " repeated ", r,
+                          " times overflows a 64-bit size");
     }
   }
   return pushTensor(types, ArrayRef<int64_t>(out), element);

@@ -8,6 +8,8 @@
 
 #include "GraphShapeHelpers.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -38,7 +40,10 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
       c != (*w)[0])
     return shapeError(loc, name, "input has ", c, " channels but weight ",
                       formatShape(*w), " expects ", (*w)[0]);
-  int64_t m = ShapedType::isDynamic((*w)[1]) ? kDyn : (*w)[1] * group;
+  int64_t m = kDyn;
+  if (!ShapedType::isDynamic((*w)[1]) && llvm::MulOverflow((*w)[1], group, m))
+    return shapeError(loc, name, "group ", group, " times ", (*w)[1],
+                      " output channels per group overflows a 64-bit size");
   if (failed(checkChannelParam(loc, name, "bias", adaptor.getBias(), m)))
     return failure();
   auto attrOr = [&](std::optional<ArrayRef<int64_t>> a, size_t size,
@@ -124,8 +129,14 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
       for (size_t i = 0; i < rank; ++i) {
         if ((*scales)[i] <= 0)
           return shapeError(loc, name, "scale ", i, " is not positive");
-        if (!ShapedType::isDynamic((*input)[i]))
-          out[i] = static_cast<int64_t>(std::floor((*input)[i] * (*scales)[i]));
+        if (ShapedType::isDynamic((*input)[i]))
+          continue;
+        double size = std::floor((*input)[i] * (*scales)[i]);
+        if (!(size < 0x1p62))
+          return shapeError(loc, name, "scale ", (*scales)[i], " makes dim ",
+                            i, " of size ", (*input)[i],
+                            " larger than a 64-bit size");
+        out[i] = static_cast<int64_t>(size);
       }
     }
   } else {

@@ -57,6 +57,32 @@ def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }
 
+def GraphCheckLimits : Pass<"mlc-graph-check-limits", "mlir::ModuleOp"> {
+  let summary = "Refuse tensors too large to compile or run";
+  let description = [{
+    Runs once shapes are known, before anything is allocated for the
+    model's tensors: every statically shaped tensor the model has (function
+    arguments, op results, region arguments) must hold at most
+    `max-tensor-bytes` bytes, counted without overflow. A tensor over the
+    limit, or whose element count does not fit 64 bits (a Tile of 2^62 x
+    2^62), is an error naming the ONNX node, the op, the shape and the
+    size, so that a hostile or broken model is refused here instead of
+    wrapping a size into a small arena or exhausting memory later. Dynamic
+    dims are not counted.
+
+    ```
+    error: node 'Tile_0' (mlc_graph.tile): its result of shape
+    4611686018427387904x4611686018427387904 and f32 elements has more than
+    2^63 bytes, over the limit of 4 GiB (--max-tensor-bytes)
+    ```
+  }];
+  let options = [
+    Option<"maxTensorBytes", "max-tensor-bytes", "int64_t",
+           /*default=*/"int64_t(4) << 30",
+           "The most bytes one tensor may hold">,
+  ];
+}
+
 def GraphFoldChannelScales : Pass<"mlc-graph-fold-channel-scales",
                                    "mlir::func::FuncOp"> {
   let summary = "Move per-channel scales of a convolution's input into its "
