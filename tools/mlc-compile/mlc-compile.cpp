@@ -207,8 +207,8 @@ cl::opt<int64_t> maxNodes(
 cl::opt<int64_t> maxNesting(
     "max-nesting",
     cl::desc("How deep subgraphs (If, Loop, Scan bodies) may nest (default: "
-             "64)"),
-    cl::init(64), cl::cat(limitsCategory));
+             "16)"),
+    cl::init(16), cl::cat(limitsCategory));
 cl::opt<std::string> linker(
     "linker",
     cl::desc("C compiler driver that links --emit=shared (default: cc, or "

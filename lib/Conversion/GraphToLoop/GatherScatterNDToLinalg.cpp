@@ -28,21 +28,6 @@ using namespace mlc::graph;
 using mlc::detail::getStaticType;
 
 namespace {
-/// An i64 index for a dim of `size` as an in-range `index`: negative values
-/// count from the end, the rest is clamped to [0, size - 1].
-Value normalizeIndex(OpBuilder &b, Location loc, Value i64, int64_t size) {
-  Value at = arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value extent = arith::ConstantIndexOp::create(b, loc, size);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, zero);
-  at = arith::SelectOp::create(b, loc, negative,
-                               arith::AddIOp::create(b, loc, at, extent), at);
-  at = arith::MaxSIOp::create(b, loc, at, zero);
-  return arith::MinSIOp::create(
-      b, loc, at, arith::ConstantIndexOp::create(b, loc, size - 1));
-}
-
 /// The position of `linear` in a row-major index space of `shape`.
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
                                ArrayRef<int64_t> shape) {
@@ -85,7 +70,7 @@ struct GatherNDLowering : OpConversionPattern<GatherNDOp> {
             tuple.back() = arith::ConstantIndexOp::create(b, l, t);
             Value i = tensor::ExtractOp::create(b, l, tuples, tuple);
             position.push_back(
-                normalizeIndex(b, l, i, data.getDimSize(batch + t)));
+                mlc::detail::getClampedIndex(b, l, i, data.getDimSize(batch + t)));
           }
           position.append(out.begin() + (q - 1), out.end());
           return position;
@@ -137,7 +122,7 @@ struct ScatterNDLowering : OpConversionPattern<ScatterNDOp> {
           at.push_back(Value());
           for (int64_t t = 0; t < k; ++t) {
             at.back() = arith::ConstantIndexOp::create(b, l, t);
-            target.push_back(normalizeIndex(
+            target.push_back(mlc::detail::getClampedIndex(
                 b, l, tensor::ExtractOp::create(b, l, indexTensor, at),
                 data.getDimSize(t)));
           }

@@ -108,14 +108,9 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{result}, adaptor.getIndices(), init, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange a) {
-          // Negative indices count from the end of the axis.
-          Value at = arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
-          Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value negative =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, at, zero);
-          at = arith::SelectOp::create(
-              b, l, negative, arith::AddIOp::create(b, l, at, size), at);
+          // Negative indices count from the end of the axis; the rest is
+          // clamped.
+          Value at = mlc::detail::getClampedIndex(b, l, a[0], axisSize);
           SmallVector<Value> position;
           for (int64_t d = 0; d < rank; ++d)
             position.push_back(d == axis
@@ -520,18 +515,10 @@ struct ScatterElementsLowering : OpConversionPattern<ScatterElementsOp> {
                 b, l, v,
                 arith::ConstantIndexOp::create(b, l, indices.getDimSize(d))));
           }
-          Value at = arith::IndexCastOp::create(
-              b, l, b.getIndexType(),
-              tensor::ExtractOp::create(b, l, adaptor.getIndices(), position));
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value negative =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, at, zero);
-          at = arith::SelectOp::create(
-              b, l, negative,
-              arith::AddIOp::create(
-                  b, l, at,
-                  arith::ConstantIndexOp::create(b, l, data.getDimSize(axis))),
-              at);
+          Value at = mlc::detail::getClampedIndex(
+              b, l,
+              tensor::ExtractOp::create(b, l, adaptor.getIndices(), position),
+              data.getDimSize(axis));
           Value update =
               tensor::ExtractOp::create(b, l, adaptor.getUpdates(), position);
           SmallVector<Value> target(position);

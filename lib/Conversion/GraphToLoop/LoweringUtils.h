@@ -28,6 +28,29 @@ inline mlir::RankedTensorType getStaticType(mlir::Value v) {
   return t && t.hasStaticShape() ? t : mlir::RankedTensorType();
 }
 
+/// An integer index into a dim of `size` as an in-range `index`: negative
+/// values count from the end (ONNX's rule), and what is still out of range
+/// is clamped to [0, size - 1], so that a hostile or broken index reads or
+/// writes inside the tensor instead of past it.
+inline mlir::Value getClampedIndex(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value index, int64_t size) {
+  using namespace mlir;
+  Value at = index.getType().isIndex()
+                 ? index
+                 : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                    index));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value extent = arith::ConstantIndexOp::create(b, loc, size);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, zero);
+  at = arith::SelectOp::create(b, loc, negative,
+                               arith::AddIOp::create(b, loc, at, extent), at);
+  at = arith::MaxSIOp::create(b, loc, at, zero);
+  return arith::MinSIOp::create(
+      b, loc, at,
+      arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(size - 1, 0)));
+}
+
 /// A tensor of `type` filled with `value` (a float element type).
 inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::RankedTensorType type,

@@ -357,15 +357,8 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
             rewriter, loc, TypeRange{result}, adaptor.getIndices(), init, maps,
             par,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              // Negative indices count from the end.
-              Value idx =
-                  arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-              Value zero = arith::ConstantIndexOp::create(b, l, 0);
-              Value size = arith::ConstantIndexOp::create(b, l, axisSize);
-              Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                                idx, zero);
-              idx = arith::SelectOp::create(
-                  b, l, neg, arith::AddIOp::create(b, l, idx, size), idx);
+              // Negative indices count from the end; the rest is clamped.
+              Value idx = mlc::detail::getClampedIndex(b, l, args[0], axisSize);
               SmallVector<Value> coords;
               for (int64_t i = 0; i < axis; ++i)
                 coords.push_back(linalg::IndexOp::create(b, l, i));

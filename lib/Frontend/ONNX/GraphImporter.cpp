@@ -351,6 +351,10 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     });
     converted = entry ? entry->convert(importer) : failure();
   }
+  if (!importer.attributeError.empty()) {
+    emitError(UnknownLoc::get(context)) << header << importer.attributeError;
+    return failure();
+  }
   if (failed(converted)) {
     if (messages.empty())
       messages.push_back("conversion failed");

@@ -32,14 +32,51 @@ const onnx::AttributeProto *NodeImporter::getAttr(llvm::StringRef name) const {
   return nullptr;
 }
 
+namespace {
+/// Whether `attr` holds a value of `type`: its declared type when the
+/// exporter wrote one, else the field that is set.
+bool holds(const onnx::AttributeProto &attr,
+           onnx::AttributeProto::AttributeType type, bool fieldSet) {
+  if (attr.type() != onnx::AttributeProto::UNDEFINED)
+    return attr.type() == type;
+  return fieldSet;
+}
+
+const char *typeName(const onnx::AttributeProto &attr) {
+  if (attr.type() == onnx::AttributeProto::UNDEFINED)
+    return "of no declared type";
+  return onnx::AttributeProto::AttributeType_Name(attr.type()).c_str();
+}
+} // namespace
+
+/// Records that the node's attribute `name` is not of type `expected`.
+static void noteWrongType(std::string &error, const onnx::AttributeProto &attr,
+                          llvm::StringRef expected) {
+  if (error.empty())
+    error = "attribute '" + attr.name() + "' is " + typeName(attr) +
+            ", expected " + expected.str();
+}
+
 int64_t NodeImporter::getInt(llvm::StringRef name, int64_t defaultValue) const {
   const onnx::AttributeProto *attr = getAttr(name);
-  return attr && attr->has_i() ? attr->i() : defaultValue;
+  if (!attr)
+    return defaultValue;
+  if (!holds(*attr, onnx::AttributeProto::INT, attr->has_i())) {
+    noteWrongType(attributeError, *attr, "INT");
+    return defaultValue;
+  }
+  return attr->i();
 }
 
 float NodeImporter::getFloat(llvm::StringRef name, float defaultValue) const {
   const onnx::AttributeProto *attr = getAttr(name);
-  return attr && attr->has_f() ? attr->f() : defaultValue;
+  if (!attr)
+    return defaultValue;
+  if (!holds(*attr, onnx::AttributeProto::FLOAT, attr->has_f())) {
+    noteWrongType(attributeError, *attr, "FLOAT");
+    return defaultValue;
+  }
+  return attr->f();
 }
 
 std::optional<llvm::SmallVector<int64_t>>
@@ -47,13 +84,22 @@ NodeImporter::getInts(llvm::StringRef name) const {
   const onnx::AttributeProto *attr = getAttr(name);
   if (!attr)
     return std::nullopt;
+  if (!holds(*attr, onnx::AttributeProto::INTS, attr->ints_size() > 0 ||
+                                                    !attr->has_i())) {
+    noteWrongType(attributeError, *attr, "INTS");
+    return std::nullopt;
+  }
   return llvm::SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
 }
 
 std::optional<std::string> NodeImporter::getString(llvm::StringRef name) const {
   const onnx::AttributeProto *attr = getAttr(name);
-  if (!attr || !attr->has_s())
+  if (!attr)
     return std::nullopt;
+  if (!holds(*attr, onnx::AttributeProto::STRING, attr->has_s())) {
+    noteWrongType(attributeError, *attr, "STRING");
+    return std::nullopt;
+  }
   return attr->s();
 }
 

@@ -85,6 +85,11 @@ public:
   float getFloat(llvm::StringRef name, float defaultValue) const;
   std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name) const;
   std::optional<std::string> getString(llvm::StringRef name) const;
+  /// Set by the getters above when the node has the attribute they were
+  /// asked for but of another type (an `axis` given as a float): the
+  /// importer then fails the node with this message instead of using the
+  /// default.
+  mutable std::string attributeError;
   /// An ints attribute as a DenseI64ArrayAttr, null when absent.
   mlir::DenseI64ArrayAttr getI64Array(llvm::StringRef name);
   /// `auto_pad` (convolution and pooling); fails with a diagnostic on an

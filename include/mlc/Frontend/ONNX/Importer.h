@@ -38,7 +38,7 @@ struct ImportOptions {
   /// subgraphs included (`--max-nodes`), and how deep subgraphs nest
   /// (`--max-nesting`).
   int64_t maxNodes = int64_t(1) << 22;
-  int64_t maxNesting = 64;
+  int64_t maxNesting = 16;
 };
 
 /// Imports the model file at `path`. Diagnostics go to `context`'s handler;

@@ -312,6 +312,15 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   auto axis = normalizeAxis(adaptor.getAxis(), data->size());
   if (!axis)
     return shapeError(loc, getOperationName(), axis.takeError());
+  // Constant indices must be in range (at run time they are clamped).
+  int64_t extent = (*data)[*axis];
+  if (auto values = getConstantInts(adaptor.getIndices());
+      values && !ShapedType::isDynamic(extent))
+    for (int64_t v : *values)
+      if (v < -extent || v >= extent)
+        return shapeError(loc, getOperationName(), "index ", v,
+                          " is out of range for axis ", *axis, " of size ",
+                          extent);
   SmallVector<int64_t> out(data->take_front(*axis));
   llvm::append_range(out, *indices);
   llvm::append_range(out, data->drop_front(*axis + 1));
