@@ -32,3 +32,17 @@ llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%onnx_node", "/usr/share/libonnx-testdata/data/node"))
+
+# Features of the machine the tests run on: `host-lacks-avx512fp16` when
+# the CPU cannot run AVX512-FP16 code (most x86-64 CPUs), to test that a
+# model compiled for more than the host has is refused when loaded.
+import platform
+if platform.machine() == "x86_64":
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            flags = next((line.split(":", 1)[1].split()
+                          for line in cpuinfo if line.startswith("flags")), [])
+        if "avx512_fp16" not in flags:
+            config.available_features.add("host-lacks-avx512fp16")
+    except OSError:
+        pass

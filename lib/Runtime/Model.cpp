@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc-runtime/Model.h"
+#include "mlc-runtime/HostCPU.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -75,6 +76,21 @@ std::unique_ptr<Model> Model::load(const std::string &path,
     return nullptr;
   }
   const abi::ModelSignature &signature = model->signature;
+  if (signature.target) {
+    std::vector<std::string> missing =
+        abi::getMissingFeatures(*signature.target);
+    if (!missing.empty()) {
+      error = path + " was compiled for " +
+              (signature.target->cpu.empty() ? std::string("a CPU")
+                                             : signature.target->cpu) +
+              " and needs CPU features this machine lacks:";
+      for (const std::string &feature : missing)
+        error += " " + feature;
+      error += " (compile it on this machine without --mcpu, or with "
+               "--mcpu=generic for any CPU of its architecture)";
+      return nullptr;
+    }
+  }
   std::string_view runSymbol = signature.weights
                                    ? abi::kSharedRunWithWeightsSymbol
                                    : abi::kSharedRunSymbol;
