@@ -15,6 +15,8 @@
 #   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
+#   make fuzz          build and run the libFuzzer harnesses, FUZZ_SECONDS
+#                      each (default 60; docs/Reliability.md)
 #
 # BUILD_DIR (default build), BUILD_TYPE (default Release) and CMAKE_FLAGS
 # (extra -D options) select the build.
@@ -26,7 +28,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs conformance models-check wild-check bench asan-check clean
+.PHONY: all deps configure build check demo docs conformance models-check wild-check bench asan-check fuzz clean
 
 all: build
 
@@ -77,6 +79,10 @@ bench: build
 
 asan-check:
 	bash utils/asan-check.sh $(CURDIR)/build-asan
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash utils/fuzz.sh $(CURDIR)/build-fuzz
 
 clean:
 	rm -rf $(BUILD_DIR)

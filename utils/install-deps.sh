@@ -49,9 +49,9 @@ if [ "${1:-}" = "--bench" ]; then
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
   command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 fi
-# `--asan` adds clang's sanitizer runtime for `make asan-check`.
+# `--asan` adds clang's sanitizer and libFuzzer runtimes (`make asan-check`, `make fuzz`).
 if [ "${1:-}" = "--asan" ]; then
-  PACKAGES+=(libclang-rt-22-dev)
+  PACKAGES+=(libclang-rt-22-dev libfuzzer-22-dev)
 fi
 
 missing=()

@@ -286,8 +286,13 @@ bool mlc::run::readTensorFile(const std::string &path, HostTensor &tensor,
                 error);
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
+  return readTensorBytes(path, bytes, tensor, error);
+}
+
+bool mlc::run::readTensorBytes(const std::string &path, std::string_view bytes,
+                               HostTensor &tensor, std::string &error) {
   bool npy = (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) ||
-             bytes.compare(0, 6, "\x93NUMPY") == 0;
+             bytes.substr(0, 6) == "\x93NUMPY";
   return npy ? readNpy(path, bytes, tensor, error)
              : readTensorProto(path, bytes, tensor, error);
 }

@@ -17,6 +17,7 @@
 #include "mlc-runtime/ModelSignature.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mlc::run {
@@ -34,6 +35,12 @@ bool readTensorFile(const std::string &path, HostTensor &tensor,
                     std::string &error);
 
 /// Writes `tensor` as a version 1.0 `.npy` file.
+/// Reads a tensor from the bytes of a `.npy` file (by its magic or `path`'s
+/// extension) or of a serialized ONNX TensorProto; `path` names it in
+/// `error`.
+bool readTensorBytes(const std::string &path, std::string_view bytes,
+                     HostTensor &tensor, std::string &error);
+
 bool writeNpy(const std::string &path, const HostTensor &tensor,
               std::string &error);
 

@@ -44,11 +44,12 @@ bool isDefaultDomain(StringRef domain) {
 
 class GraphImporter : public SubgraphImporter {
 public:
-  GraphImporter(MLIRContext *context, StringRef path,
+  /// `path` names the model in messages; external data is looked for in
+  /// `modelDir`.
+  GraphImporter(MLIRContext *context, StringRef path, StringRef modelDir,
                 const ImportOptions &options)
-      : context(context), path(path), options(options), builder(context) {
-    modelDir = llvm::sys::path::parent_path(path).str();
-  }
+      : context(context), path(path), modelDir(modelDir), options(options),
+        builder(context) {}
 
   /// Imports `model`. Initializer bytes are released from the protobuf as
   /// they are copied into blobs, so peak memory stays near one copy.
@@ -543,6 +544,20 @@ mlc::onnx_import::importModelFile(StringRef path, MLIRContext *context,
     emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
     return nullptr;
   }
-  GraphImporter importer(context, path, options);
+  GraphImporter importer(context, path, llvm::sys::path::parent_path(path),
+                         options);
+  return importer.run(model);
+}
+
+OwningOpRef<ModuleOp> mlc::onnx_import::importModelBuffer(
+    StringRef data, StringRef name, StringRef modelDir, MLIRContext *context,
+    const ImportOptions &options) {
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
+  onnx::ModelProto model;
+  if (llvm::Error err = parseModelBuffer(data, name, model)) {
+    emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
+    return nullptr;
+  }
+  GraphImporter importer(context, name, modelDir, options);
   return importer.run(model);
 }

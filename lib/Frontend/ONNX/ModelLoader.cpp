@@ -49,16 +49,31 @@ Error mlc::onnx_import::loadModelProto(StringRef path,
                      std::error_code(errno, std::generic_category()).message());
   FileCloser closer{fd};
   google::protobuf::io::FileInputStream fileStream(fd);
-  google::protobuf::io::CodedInputStream coded(&fileStream);
+  return parseModelStream(fileStream, path, model);
+}
+
+Error mlc::onnx_import::parseModelStream(
+    google::protobuf::io::ZeroCopyInputStream &stream, StringRef name,
+    onnx::ModelProto &model) {
+  google::protobuf::io::CodedInputStream coded(&stream);
   // Protobuf caps messages at 2 GiB; larger models keep weights outside.
   coded.SetTotalBytesLimit(INT_MAX);
   if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-    return makeError("'" + path +
+    return makeError("'" + name +
                      "' is not a valid ONNX model (the protobuf is truncated "
                      "or malformed)");
   if (!model.has_graph())
-    return makeError("'" + path + "' has no graph");
+    return makeError("'" + name + "' has no graph");
   return Error::success();
+}
+
+Error mlc::onnx_import::parseModelBuffer(StringRef data, StringRef name,
+                                         onnx::ModelProto &model) {
+  if (data.size() > static_cast<size_t>(INT_MAX))
+    return makeError("'" + name + "' is larger than protobuf's 2 GiB limit");
+  google::protobuf::io::ArrayInputStream stream(data.data(),
+                                                static_cast<int>(data.size()));
+  return parseModelStream(stream, name, model);
 }
 
 Expected<mlc::onnx_import::ExternalDataRef>

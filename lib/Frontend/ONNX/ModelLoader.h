@@ -16,6 +16,8 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <google/protobuf/io/zero_copy_stream.h>
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -27,6 +29,14 @@ namespace mlc::onnx_import {
 /// Parses the ModelProto in `path`. Fails with a message on unreadable,
 /// truncated or malformed files.
 llvm::Error loadModelProto(llvm::StringRef path, onnx::ModelProto &model);
+
+/// Parses a model from `stream`; `name` names it in messages.
+llvm::Error parseModelStream(google::protobuf::io::ZeroCopyInputStream &stream,
+                             llvm::StringRef name, onnx::ModelProto &model);
+
+/// Parses a model from the bytes of its file.
+llvm::Error parseModelBuffer(llvm::StringRef data, llvm::StringRef name,
+                             onnx::ModelProto &model);
 
 /// Where a tensor's bytes live when `data_location` is EXTERNAL.
 struct ExternalDataRef {

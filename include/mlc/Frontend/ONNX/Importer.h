@@ -47,6 +47,14 @@ mlir::OwningOpRef<mlir::ModuleOp> importModelFile(llvm::StringRef path,
                                                   mlir::MLIRContext *context,
                                                   const ImportOptions &options);
 
+/// Imports a model from the bytes of its file, `data`: `name` names it in
+/// messages and `modelDir` is the folder its external data is looked for in
+/// (and may not leave).
+mlir::OwningOpRef<mlir::ModuleOp>
+importModelBuffer(llvm::StringRef data, llvm::StringRef name,
+                  llvm::StringRef modelDir, mlir::MLIRContext *context,
+                  const ImportOptions &options);
+
 /// Reads the model at `path` without importing it and writes a support
 /// report to `os`: opsets, op types with counts, and each unsupported op
 /// with the reason. Fails when the file cannot be read or an op is
