@@ -46,3 +46,9 @@ if platform.machine() == "x86_64":
             config.available_features.add("host-lacks-avx512fp16")
     except OSError:
         pass
+
+# `tsan` when the ThreadSanitizer test driver was built (unittests/).
+if os.path.exists(os.path.join(config.mlc_tools_dir, "mlc-concurrent-runs")):
+    config.available_features.add("tsan")
+    llvm_config.add_tool_substitutions(["mlc-concurrent-runs"],
+                                       [config.mlc_tools_dir])

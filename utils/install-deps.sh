@@ -27,6 +27,8 @@ PACKAGES=(
   libonnx-testdata
   # Tests.
   libgtest-dev
+  # Clang's sanitizer runtimes: the ThreadSanitizer test of concurrent runs.
+  libclang-rt-22-dev
   # LLVM's OpenMP runtime: threaded models link libomp.
   libomp-22-dev
   # AArch64 objects are linked with Debian's cross gcc and run under qemu-user.
@@ -49,9 +51,9 @@ if [ "${1:-}" = "--bench" ]; then
   command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
   command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 fi
-# `--asan` adds clang's sanitizer and libFuzzer runtimes (`make asan-check`, `make fuzz`).
+# `--asan` adds libFuzzer's runtime (`make asan-check`, `make fuzz`).
 if [ "${1:-}" = "--asan" ]; then
-  PACKAGES+=(libclang-rt-22-dev libfuzzer-22-dev)
+  PACKAGES+=(libfuzzer-22-dev)
 fi
 
 missing=()

@@ -49,8 +49,15 @@ public:
 
   /// Runs the model on dense row-major buffers in graph order: one pointer
   /// per input and output, of the sizes the signature gives. Returns the
-  /// model's code: 0 on success.
+  /// model's code: 0 on success. Uses the model's own arena: one run at a
+  /// time.
   int32_t run(const void *const *inputs, void *const *outputs);
+
+  /// The same in `arena` (getSignature().arenaSize bytes, 64-byte aligned:
+  /// an Arena). Runs in different arenas may go on at once from any
+  /// threads: they share only the code and the read-only weights.
+  int32_t run(const void *const *inputs, void *const *outputs,
+              void *arena) const;
 
 private:
   Model() = default;
@@ -62,6 +69,21 @@ private:
   char *weights = nullptr;
   /// The arena, 64-byte aligned.
   char *arena = nullptr;
+};
+
+/// Scratch memory for one run of a model at a time (64-byte aligned);
+/// one per thread for concurrent runs.
+class Arena {
+public:
+  explicit Arena(const Model &model);
+  ~Arena();
+  Arena(const Arena &) = delete;
+  Arena &operator=(const Arena &) = delete;
+  /// Null when the allocation failed.
+  void *get() const { return bytes; }
+
+private:
+  char *bytes;
 };
 
 } // namespace mlc::runtime

@@ -146,8 +146,19 @@ std::unique_ptr<Model> Model::load(const std::string &path,
 }
 
 int32_t Model::run(const void *const *inputs, void *const *outputs) {
-  if (weights)
-    return reinterpret_cast<RunWithWeightsFn>(entry)(weights, arena, inputs,
-                                                     outputs);
-  return reinterpret_cast<RunFn>(entry)(arena, inputs, outputs);
+  return run(inputs, outputs, arena);
 }
+
+int32_t Model::run(const void *const *inputs, void *const *outputs,
+                   void *runArena) const {
+  if (weights)
+    return reinterpret_cast<RunWithWeightsFn>(entry)(weights, runArena, inputs,
+                                                     outputs);
+  return reinterpret_cast<RunFn>(entry)(runArena, inputs, outputs);
+}
+
+Arena::Arena(const Model &model)
+    : bytes(allocateAligned(model.getSignature().arenaSize,
+                            abi::kArenaAlignment)) {}
+
+Arena::~Arena() { std::free(bytes); }
