@@ -101,9 +101,22 @@ enum {
   MLC_ERROR_DTYPE = 3,       /* an input or output of the wrong dtype */
   MLC_ERROR_SHAPE = 4,       /* an input or output of the wrong rank/shape */
   MLC_ERROR_ARENA = 5,       /* arena too small or misaligned */
-  MLC_ERROR_WEIGHTS = 6      /* external weights missing, of the wrong size
+  MLC_ERROR_WEIGHTS = 6,     /* external weights missing, of the wrong size
                                 or misaligned */
+  MLC_ERROR_ALIGNMENT = 7    /* an input or output not aligned to its
+                                element size */
 };
+/* Bytes of one element of `dtype` (0 for an unknown one). */
+static inline size_t mlc_dtype_size(int32_t dtype) {
+  switch (dtype) {
+  case MLC_UINT8: case MLC_INT8: case MLC_BOOL: return 1;
+  case MLC_UINT16: case MLC_INT16: case MLC_FLOAT16: case MLC_BFLOAT16:
+    return 2;
+  case MLC_FLOAT32: case MLC_INT32: case MLC_UINT32: return 4;
+  case MLC_INT64: case MLC_FLOAT64: case MLC_UINT64: return 8;
+  default: return 0;
+  }
+}
 /* FNV-1a (64 bits) of an external weights file's bytes: equal to the
    model's <MODEL>_WEIGHTS_HASH when the file belongs to the object. */
 static inline uint64_t mlc_weights_hash(const void *data, size_t size) {
@@ -131,6 +144,9 @@ static inline int32_t mlc_check_tensor(const mlc_tensor *t, int32_t dtype,
     return MLC_ERROR_NULL;
   if (t->dtype != dtype)
     return MLC_ERROR_DTYPE;
+  if (mlc_dtype_size(dtype) > 1 &&
+      ((uintptr_t)t->data % mlc_dtype_size(dtype)) != 0)
+    return MLC_ERROR_ALIGNMENT;
   if (t->rank != rank || (rank > 0 && !t->shape))
     return MLC_ERROR_SHAPE;
   for (i = 0; i < rank; ++i)

@@ -29,6 +29,7 @@ int main(void) {
   mlc_tensor wrongRank = {input, MLC_FLOAT32, 1, shape};
   mlc_tensor noShape = {input, MLC_FLOAT32, 2, NULL};
   mlc_tensor wrongDims = {input, MLC_FLOAT32, 2, wrongShape};
+  mlc_tensor misaligned = {(char *)input + 2, MLC_FLOAT32, 2, shape};
   printf("count: %d\n",
          model_run_checked(arena, MODEL_ARENA_SIZE, 2, &in, 1, &out));
   printf("null inputs: %d\n",
@@ -45,6 +46,8 @@ int main(void) {
          model_run_checked(arena, MODEL_ARENA_SIZE, 1, &wrongDims, 1, &out));
   printf("output shape: %d\n",
          model_run_checked(arena, MODEL_ARENA_SIZE, 1, &in, 1, &wrongDims));
+  printf("misaligned data: %d\n",
+         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &misaligned, 1, &out));
   printf("small arena: %d\n",
          model_run_checked(arena, MODEL_ARENA_SIZE - 1, 1, &in, 1, &out));
   printf("misaligned arena: %d\n",
