@@ -30,32 +30,31 @@ int main(void) {
   mlc_tensor noShape = {input, MLC_FLOAT32, 2, NULL};
   mlc_tensor wrongDims = {input, MLC_FLOAT32, 2, wrongShape};
   mlc_tensor misaligned = {(char *)input + 2, MLC_FLOAT32, 2, shape};
-  printf("count: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 2, &in, 1, &out));
-  printf("null inputs: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, NULL, 1, &out));
-  printf("null data: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &nullData, 1, &out));
-  printf("dtype: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &wrongDtype, 1, &out));
-  printf("rank: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &wrongRank, 1, &out));
-  printf("no shape: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &noShape, 1, &out));
-  printf("shape: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &wrongDims, 1, &out));
-  printf("output shape: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &in, 1, &wrongDims));
-  printf("misaligned data: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &misaligned, 1, &out));
-  printf("small arena: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE - 1, 1, &in, 1, &out));
-  printf("misaligned arena: %d\n",
-         model_run_checked(arena + 4, MODEL_ARENA_SIZE, 1, &in, 1, &out));
-  printf("null arena: %d\n",
-         model_run_checked(NULL, MODEL_ARENA_SIZE, 1, &in, 1, &out));
-  printf("run: %d\n",
-         model_run_checked(arena, MODEL_ARENA_SIZE, 1, &in, 1, &out));
+  struct {
+    const char *name;
+    void *arena;
+    size_t arenaSize, numInputs;
+    const mlc_tensor *inputs, *outputs;
+  } calls[] = {
+      {"count", arena, MODEL_ARENA_SIZE, 2, &in, &out},
+      {"null inputs", arena, MODEL_ARENA_SIZE, 1, NULL, &out},
+      {"null data", arena, MODEL_ARENA_SIZE, 1, &nullData, &out},
+      {"dtype", arena, MODEL_ARENA_SIZE, 1, &wrongDtype, &out},
+      {"rank", arena, MODEL_ARENA_SIZE, 1, &wrongRank, &out},
+      {"no shape", arena, MODEL_ARENA_SIZE, 1, &noShape, &out},
+      {"shape", arena, MODEL_ARENA_SIZE, 1, &wrongDims, &out},
+      {"output shape", arena, MODEL_ARENA_SIZE, 1, &in, &wrongDims},
+      {"misaligned data", arena, MODEL_ARENA_SIZE, 1, &misaligned, &out},
+      {"small arena", arena, MODEL_ARENA_SIZE - 1, 1, &in, &out},
+      {"misaligned arena", arena + 4, MODEL_ARENA_SIZE, 1, &in, &out},
+      {"null arena", NULL, MODEL_ARENA_SIZE, 1, &in, &out},
+      {"run", arena, MODEL_ARENA_SIZE, 1, &in, &out},
+  };
+  for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); ++i)
+    printf("%s: %d\n", calls[i].name,
+           model_run_checked(calls[i].arena, calls[i].arenaSize,
+                             calls[i].numInputs, calls[i].inputs, 1,
+                             calls[i].outputs));
   free(arena);
   return 0;
 }
