@@ -45,6 +45,13 @@ std::string sanitize(llvm::StringRef name) {
   return out.empty() ? std::string("tensor") : out;
 }
 
+/// memcpy of `n` bytes; nothing when `n` is 0 (an empty tensor's buffer
+/// may be null, which memcpy may not be given).
+void copyBytes(char *out, const void *in, size_t n) {
+  if (n)
+    std::memcpy(out, in, n);
+}
+
 /// Copies the typed (non-raw) field that holds `type`'s data into `out`
 /// (little-endian, `count` elements). Fails when the field has another
 /// count.
@@ -61,17 +68,17 @@ Error copyTypedData(const onnx::TensorProto &t, int32_t dataType, int64_t count,
   case TP::FLOAT:
     if (Error e = check(t.float_data_size()))
       return e;
-    std::memcpy(out, t.float_data().data(), count * 4);
+    copyBytes(out, t.float_data().data(), count * 4);
     return Error::success();
   case TP::DOUBLE:
     if (Error e = check(t.double_data_size()))
       return e;
-    std::memcpy(out, t.double_data().data(), count * 8);
+    copyBytes(out, t.double_data().data(), count * 8);
     return Error::success();
   case TP::INT64:
     if (Error e = check(t.int64_data_size()))
       return e;
-    std::memcpy(out, t.int64_data().data(), count * 8);
+    copyBytes(out, t.int64_data().data(), count * 8);
     return Error::success();
   case TP::UINT32:
   case TP::UINT64: {
@@ -226,7 +233,7 @@ mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
       return readExternalData(modelDir, *ref, bytes, out);
     }
     if (tensor.has_raw_data()) {
-      std::memcpy(out, tensor.raw_data().data(), bytes);
+      copyBytes(out, tensor.raw_data().data(), bytes);
       return Error::success();
     }
     return copyTypedData(tensor, dataType, *count, out);
