@@ -7,10 +7,12 @@
 # ===--------------------------------------------------------------------=== #
 """Python entry points to the mlc compiler.
 
-Today the package drives the command-line tools of a build (``mlc-opt``);
-every call goes through the same C++ registration as the tools themselves.
+``mlc.opt`` drives ``mlc-opt`` of a build; ``mlc.load(path)`` loads a model
+library made by ``mlc-compile -o MODEL.so`` and ``model.run(...)`` runs it on
+numpy arrays, through the runtime's C interface (docs/Python.md).
 """
 
 from .tools import MLCError, find_tool, opt
+from .runtime import Model, TensorInfo, load
 
-__all__ = ["MLCError", "find_tool", "opt"]
+__all__ = ["MLCError", "Model", "TensorInfo", "find_tool", "load", "opt"]

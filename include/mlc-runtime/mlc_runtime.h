@@ -1,0 +1,79 @@
+/*===- mlc_runtime.h - C interface of the runtime of compiled models -*- C -*-===*
+ *
+ * Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+ * See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Loads a model library made by `mlc-compile -o MODEL.so`, describes its
+ * inputs and outputs and runs it on the caller's buffers, from C or from any
+ * language with a C foreign-function interface (the Python package uses it
+ * through ctypes). It is the C face of mlc::runtime::Model (Model.h) and, like
+ * it, links nothing from MLIR or LLVM: libmlc_runtime.so.
+ *
+ * Threads: a loaded model may run from many threads at once, each run in an
+ * arena of its own (mlc_arena_new); loading and freeing a model must not race
+ * with its runs.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef MLC_RUNTIME_MLC_RUNTIME_H
+#define MLC_RUNTIME_MLC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mlc_model mlc_model;
+typedef struct mlc_arena mlc_arena;
+
+/* Loads the model library at `path`; `weights_path` (or NULL) names the
+   weights file of a library compiled with --weights=external when it is not
+   the one beside it. Returns NULL on failure, with the reason in `error`
+   (NUL-terminated, cut to `error_size` bytes). */
+mlc_model *mlc_model_load(const char *path, const char *weights_path,
+                          char *error, size_t error_size);
+void mlc_model_free(mlc_model *model);
+
+/* The model's name (its symbol prefix) and the bytes one run's arena needs. */
+const char *mlc_model_name(const mlc_model *model);
+int64_t mlc_model_arena_size(const mlc_model *model);
+
+/* Inputs (`output` 0) and outputs (`output` 1), in graph order: their
+   number, and for each its name, dtype (numbered as ONNX's
+   TensorProto.DataType: 1 float32, 7 int64, ...), rank, dims and bytes. */
+size_t mlc_model_num_tensors(const mlc_model *model, int output);
+const char *mlc_model_tensor_name(const mlc_model *model, int output,
+                                  size_t index);
+int32_t mlc_model_tensor_dtype(const mlc_model *model, int output,
+                               size_t index);
+int32_t mlc_model_tensor_rank(const mlc_model *model, int output,
+                              size_t index);
+int64_t mlc_model_tensor_dim(const mlc_model *model, int output, size_t index,
+                             int32_t dim);
+int64_t mlc_model_tensor_bytes(const mlc_model *model, int output,
+                               size_t index);
+
+/* Scratch memory for runs of `model`, one run at a time (NULL when the
+   allocation fails). */
+mlc_arena *mlc_arena_new(const mlc_model *model);
+void mlc_arena_free(mlc_arena *arena);
+
+/* Runs `model` in `arena` on dense row-major buffers, one per input and
+   output in graph order, of the sizes mlc_model_tensor_bytes gives. Returns
+   0, or a code that mlc_status_message explains. */
+int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
+                      const void *const *inputs, void *const *outputs);
+
+/* What a code of mlc_model_run means. */
+const char *mlc_status_message(int32_t code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLC_RUNTIME_MLC_RUNTIME_H */

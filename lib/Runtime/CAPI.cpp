@@ -1,0 +1,162 @@
+//===- CAPI.cpp - C interface of the runtime of compiled models -----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc-runtime/mlc_runtime.h"
+#include "mlc-runtime/Model.h"
+
+#include <cstring>
+#include <memory>
+
+using namespace mlc;
+
+struct mlc_model {
+  std::unique_ptr<runtime::Model> model;
+};
+
+struct mlc_arena {
+  explicit mlc_arena(const runtime::Model &model) : arena(model) {}
+  runtime::Arena arena;
+};
+
+namespace {
+const abi::TensorSignature *getTensor(const mlc_model *model, int output,
+                                      size_t index) {
+  if (!model)
+    return nullptr;
+  const abi::ModelSignature &signature = model->model->getSignature();
+  const std::vector<abi::TensorSignature> &tensors =
+      output ? signature.outputs : signature.inputs;
+  return index < tensors.size() ? &tensors[index] : nullptr;
+}
+} // namespace
+
+extern "C" {
+
+mlc_model *mlc_model_load(const char *path, const char *weights_path,
+                          char *error, size_t error_size) {
+  std::string message;
+  std::unique_ptr<runtime::Model> model;
+  if (!path)
+    message = "no model path";
+  else
+    model = runtime::Model::load(path, weights_path ? weights_path : "",
+                                 message);
+  if (!model) {
+    if (error && error_size) {
+      std::strncpy(error, message.c_str(), error_size - 1);
+      error[error_size - 1] = '\0';
+    }
+    return nullptr;
+  }
+  return new mlc_model{std::move(model)};
+}
+
+void mlc_model_free(mlc_model *model) { delete model; }
+
+const char *mlc_model_name(const mlc_model *model) {
+  return model ? model->model->getSignature().name.c_str() : "";
+}
+
+int64_t mlc_model_arena_size(const mlc_model *model) {
+  return model ? model->model->getSignature().arenaSize : 0;
+}
+
+size_t mlc_model_num_tensors(const mlc_model *model, int output) {
+  if (!model)
+    return 0;
+  const abi::ModelSignature &signature = model->model->getSignature();
+  return output ? signature.outputs.size() : signature.inputs.size();
+}
+
+const char *mlc_model_tensor_name(const mlc_model *model, int output,
+                                  size_t index) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  return tensor ? tensor->name.c_str() : "";
+}
+
+int32_t mlc_model_tensor_dtype(const mlc_model *model, int output,
+                               size_t index) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  return tensor ? static_cast<int32_t>(tensor->dtype) : 0;
+}
+
+int32_t mlc_model_tensor_rank(const mlc_model *model, int output,
+                              size_t index) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  return tensor ? static_cast<int32_t>(tensor->shape.size()) : -1;
+}
+
+int64_t mlc_model_tensor_dim(const mlc_model *model, int output, size_t index,
+                             int32_t dim) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  if (!tensor || dim < 0 || static_cast<size_t>(dim) >= tensor->shape.size())
+    return -1;
+  return tensor->shape[dim];
+}
+
+int64_t mlc_model_tensor_bytes(const mlc_model *model, int output,
+                               size_t index) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  return tensor ? tensor->getNumBytes() : -1;
+}
+
+mlc_arena *mlc_arena_new(const mlc_model *model) {
+  if (!model)
+    return nullptr;
+  auto *arena = new mlc_arena(*model->model);
+  if (!arena->arena.get()) {
+    delete arena;
+    return nullptr;
+  }
+  return arena;
+}
+
+void mlc_arena_free(mlc_arena *arena) { delete arena; }
+
+int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
+                      const void *const *inputs, void *const *outputs) {
+  if (!model || !arena ||
+      (!inputs && !model->model->getSignature().inputs.empty()) ||
+      (!outputs && !model->model->getSignature().outputs.empty()))
+    return 1;
+  size_t numInputs = model->model->getSignature().inputs.size();
+  size_t numOutputs = model->model->getSignature().outputs.size();
+  for (size_t i = 0; i < numInputs; ++i)
+    if (!inputs[i])
+      return 1;
+  for (size_t i = 0; i < numOutputs; ++i)
+    if (!outputs[i])
+      return 1;
+  return model->model->run(inputs, outputs, arena->arena.get());
+}
+
+const char *mlc_status_message(int32_t code) {
+  switch (code) {
+  case 0:
+    return "ok";
+  case 1:
+    return "a null model, arena, input or output";
+  case 2:
+    return "wrong number of inputs or outputs";
+  case 3:
+    return "an input or output of the wrong dtype";
+  case 4:
+    return "an input or output of the wrong rank or shape";
+  case 5:
+    return "the arena is too small or misaligned";
+  case 6:
+    return "the external weights are missing, of the wrong size or "
+           "misaligned";
+  case 7:
+    return "an input or output not aligned to its element size";
+  default:
+    return "unknown status";
+  }
+}
+
+} // extern "C"

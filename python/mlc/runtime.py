@@ -1,0 +1,195 @@
+# ===- runtime.py - Load and run compiled models from Python --------------=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+"""Runs a model library made by ``mlc-compile -o MODEL.so`` on numpy arrays,
+through the runtime's C interface (``libmlc_runtime.so``, mlc_runtime.h) with
+ctypes.
+
+A loaded model may run from several threads at once: each thread gets an
+arena of its own. Inputs that are already C-contiguous arrays of the right
+dtype and shape are passed without a copy.
+"""
+
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+from .tools import MLCError, _REPO
+
+# ONNX TensorProto.DataType numbers, as the runtime reports dtypes.
+_DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
+           6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16,
+           11: np.float64, 12: np.uint32, 13: np.uint64}
+
+_lib = None
+_lib_lock = threading.Lock()
+
+
+def _find_runtime_library():
+    """libmlc_runtime.so: $MLC_BUILD_DIR/lib, ./build/lib, then the dynamic
+    loader's search path (where `make install` puts it)."""
+    candidates = []
+    if os.environ.get("MLC_BUILD_DIR"):
+        candidates.append(os.path.join(os.environ["MLC_BUILD_DIR"], "lib"))
+    candidates.append(os.path.join(_REPO, "build", "lib"))
+    for folder in candidates:
+        path = os.path.join(folder, "libmlc_runtime.so")
+        if os.path.exists(path):
+            return path
+    return "libmlc_runtime.so"
+
+
+def _runtime():
+    global _lib
+    with _lib_lock:
+        if _lib is not None:
+            return _lib
+        try:
+            lib = ctypes.CDLL(_find_runtime_library())
+        except OSError as e:
+            raise MLCError("mlc runtime", f"cannot load libmlc_runtime.so: {e}")
+        c = ctypes
+        lib.mlc_model_load.restype = c.c_void_p
+        lib.mlc_model_load.argtypes = [c.c_char_p, c.c_char_p, c.c_char_p,
+                                       c.c_size_t]
+        lib.mlc_model_free.argtypes = [c.c_void_p]
+        lib.mlc_model_name.restype = c.c_char_p
+        lib.mlc_model_name.argtypes = [c.c_void_p]
+        lib.mlc_model_num_tensors.restype = c.c_size_t
+        lib.mlc_model_num_tensors.argtypes = [c.c_void_p, c.c_int]
+        lib.mlc_model_tensor_name.restype = c.c_char_p
+        for name in ("name", "dtype", "rank", "bytes"):
+            getattr(lib, "mlc_model_tensor_" + name).argtypes = [
+                c.c_void_p, c.c_int, c.c_size_t]
+        lib.mlc_model_tensor_dtype.restype = c.c_int32
+        lib.mlc_model_tensor_rank.restype = c.c_int32
+        lib.mlc_model_tensor_bytes.restype = c.c_int64
+        lib.mlc_model_tensor_dim.restype = c.c_int64
+        lib.mlc_model_tensor_dim.argtypes = [c.c_void_p, c.c_int, c.c_size_t,
+                                             c.c_int32]
+        lib.mlc_arena_new.restype = c.c_void_p
+        lib.mlc_arena_new.argtypes = [c.c_void_p]
+        lib.mlc_arena_free.argtypes = [c.c_void_p]
+        lib.mlc_model_run.restype = c.c_int32
+        lib.mlc_model_run.argtypes = [c.c_void_p, c.c_void_p,
+                                      c.POINTER(c.c_void_p),
+                                      c.POINTER(c.c_void_p)]
+        lib.mlc_status_message.restype = c.c_char_p
+        lib.mlc_status_message.argtypes = [c.c_int32]
+        _lib = lib
+        return lib
+
+
+class TensorInfo:
+    """An input or output: ``name``, numpy ``dtype``, ``shape``."""
+
+    def __init__(self, name, dtype, shape):
+        self.name, self.dtype, self.shape = name, dtype, shape
+
+    def __repr__(self):
+        return f"TensorInfo({self.name!r}, {np.dtype(self.dtype).name}, {self.shape})"
+
+
+class Model:
+    """A loaded model library (see :func:`load`)."""
+
+    def __init__(self, path, weights=None):
+        lib = _runtime()
+        error = ctypes.create_string_buffer(4096)
+        handle = lib.mlc_model_load(
+            os.fsencode(path), os.fsencode(weights) if weights else None,
+            error, len(error))
+        if not handle:
+            raise MLCError("mlc runtime", error.value.decode(errors="replace"))
+        self._lib, self._handle = lib, handle
+        self._arenas = threading.local()
+        self._all_arenas = []
+        self._lock = threading.Lock()
+        self.name = lib.mlc_model_name(handle).decode()
+        self.inputs = [self._info(0, i) for i in
+                       range(lib.mlc_model_num_tensors(handle, 0))]
+        self.outputs = [self._info(1, i) for i in
+                        range(lib.mlc_model_num_tensors(handle, 1))]
+
+    def _info(self, output, index):
+        lib, h = self._lib, self._handle
+        code = lib.mlc_model_tensor_dtype(h, output, index)
+        if code not in _DTYPES:
+            raise MLCError("mlc runtime", f"unsupported dtype {code}")
+        rank = lib.mlc_model_tensor_rank(h, output, index)
+        shape = tuple(lib.mlc_model_tensor_dim(h, output, index, d)
+                      for d in range(rank))
+        return TensorInfo(lib.mlc_model_tensor_name(h, output, index).decode(),
+                          _DTYPES[code], shape)
+
+    def _arena(self):
+        arena = getattr(self._arenas, "arena", None)
+        if arena is None:
+            arena = self._lib.mlc_arena_new(self._handle)
+            if not arena:
+                raise MLCError("mlc runtime", "cannot allocate an arena")
+            self._arenas.arena = arena
+            with self._lock:
+                self._all_arenas.append(arena)
+        return arena
+
+    def run(self, inputs):
+        """Runs the model on `inputs` (a dict by input name, or a list in
+        input order) and returns a dict of output arrays by name. Raises
+        MLCError on a missing input, a wrong shape or dtype that does not
+        convert, or a failed run."""
+        if isinstance(inputs, dict):
+            unknown = set(inputs) - {i.name for i in self.inputs}
+            if unknown:
+                raise MLCError("mlc runtime",
+                               f"unknown inputs: {sorted(unknown)}")
+            missing = [i.name for i in self.inputs if i.name not in inputs]
+            if missing:
+                raise MLCError("mlc runtime", f"missing inputs: {missing}")
+            values = [inputs[i.name] for i in self.inputs]
+        else:
+            values = list(inputs)
+            if len(values) != len(self.inputs):
+                raise MLCError("mlc runtime", f"{self.name} takes "
+                               f"{len(self.inputs)} inputs, got {len(values)}")
+        arrays = []
+        for info, value in zip(self.inputs, values):
+            array = np.ascontiguousarray(value, dtype=info.dtype)
+            if array.shape != info.shape:
+                raise MLCError("mlc runtime",
+                               f"input '{info.name}' has shape {array.shape}, "
+                               f"the model takes {info.shape}")
+            arrays.append(array)
+        outputs = [np.empty(o.shape, o.dtype) for o in self.outputs]
+        in_ptrs = (ctypes.c_void_p * max(1, len(arrays)))(
+            *[a.ctypes.data for a in arrays])
+        out_ptrs = (ctypes.c_void_p * max(1, len(outputs)))(
+            *[o.ctypes.data for o in outputs])
+        code = self._lib.mlc_model_run(self._handle, self._arena(), in_ptrs,
+                                       out_ptrs)
+        if code != 0:
+            raise MLCError("mlc runtime",
+                           self._lib.mlc_status_message(code).decode())
+        return {o.name: a for o, a in zip(self.outputs, outputs)}
+
+    def __del__(self):
+        lib, handle = getattr(self, "_lib", None), getattr(self, "_handle", None)
+        if lib is None or not handle:
+            return
+        for arena in self._all_arenas:
+            lib.mlc_arena_free(arena)
+        lib.mlc_model_free(handle)
+        self._handle = None
+
+
+def load(path, weights=None):
+    """Loads the model library at `path` (from ``mlc-compile -o MODEL.so``);
+    `weights` names its weights file when it was compiled with
+    ``--weights=external`` and the file is not beside it."""
+    return Model(path, weights)

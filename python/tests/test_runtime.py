@@ -1,0 +1,98 @@
+# ===- test_runtime.py - Loading and running compiled models from Python -=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import mlc  # noqa: E402
+
+DEMO = os.path.join(os.path.dirname(__file__), "..", "..", "models", "demo")
+
+
+class RuntimeTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.tmp.name, "digits.so")
+        subprocess.run([mlc.find_tool("mlc-compile"),
+                        os.path.join(DEMO, "digits_mlp.onnx"), "--dim",
+                        "batch=8", "-o", cls.path], check=True,
+                       capture_output=True)
+        with open(os.path.join(DEMO, "digits_samples.json")) as f:
+            samples = json.load(f)
+        cls.images = np.array(samples["images"][:8], np.float32)
+        # scikit-learn's probabilities for the same images.
+        cls.reference = np.array(samples["probabilities"][:8], np.float32)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_signature(self):
+        model = mlc.load(self.path)
+        self.assertEqual(model.name, "digits")
+        self.assertEqual([(i.name, i.shape) for i in model.inputs],
+                         [(model.inputs[0].name, (8, 64))])
+        self.assertEqual(model.outputs[0].shape, (8, 10))
+        self.assertEqual(np.dtype(model.outputs[0].dtype), np.float32)
+
+    def test_run_matches_scikit_learn(self):
+        model = mlc.load(self.path)
+        by_name = model.run({model.inputs[0].name: self.images})
+        by_order = model.run([self.images])
+        out = by_name[model.outputs[0].name]
+        np.testing.assert_allclose(out, self.reference, atol=1e-4)
+        np.testing.assert_array_equal(out, by_order[model.outputs[0].name])
+
+    def test_inputs_convert(self):
+        model = mlc.load(self.path)
+        out = model.run([self.images.astype(np.float64).T.copy().T])
+        np.testing.assert_allclose(out[model.outputs[0].name], self.reference,
+                                   atol=1e-4)
+
+    def test_errors(self):
+        model = mlc.load(self.path)
+        with self.assertRaisesRegex(mlc.MLCError, "has shape \\(2, 64\\)"):
+            model.run([self.images[:2]])
+        with self.assertRaisesRegex(mlc.MLCError, "missing inputs"):
+            model.run({})
+        with self.assertRaisesRegex(mlc.MLCError, "takes 1 inputs, got 2"):
+            model.run([self.images, self.images])
+        with self.assertRaisesRegex(mlc.MLCError, "cannot load"):
+            mlc.load(os.path.join(self.tmp.name, "missing.so"))
+
+    def test_threads(self):
+        model = mlc.load(self.path)
+        expected = model.run([self.images])[model.outputs[0].name]
+        results = []
+
+        def work():
+            for _ in range(20):
+                results.append(model.run([self.images])[model.outputs[0].name])
+
+        threads = [threading.Thread(target=work) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(results), 160)
+        for r in results:
+            np.testing.assert_array_equal(r, expected)
+
+
+if __name__ == "__main__":
+    unittest.main()
