@@ -308,6 +308,24 @@ def _(path):
                     [vi("y", None)], inits=[w]), path)
 
 
+@case("initializer_without_data", "error", "holds 0 values but its shape needs 4")
+def _(path):
+    w = T()
+    w.name, w.data_type = "w", F
+    w.dims.append(4)
+    onnx.save(model([h.make_node("Add", ["x", "w"], ["y"])], [vi("x", [4])],
+                    [vi("y", [4])], inits=[w]), path)
+
+
+@case("initializer_bomb", "error", "over the limit")
+def _(path):
+    w = T()
+    w.name, w.data_type = "w", F
+    w.dims.extend([2**20, 2**20])
+    onnx.save(model([h.make_node("Add", ["x", "w"], ["y"])], [vi("x", [1])],
+                    [vi("y", None)], inits=[w]), path)
+
+
 @case("initializer_negative_dim", "error", "initializer 'w'")
 def _(path):
     w = T()

@@ -310,6 +310,7 @@ int run(MLIRContext &context) {
   mlc::onnx_import::ImportOptions &import = options.importOptions;
   import.maxNodes = maxNodes;
   import.maxNesting = maxNesting;
+  import.maxTensorBytes = maxTensorBytes;
   if (!functionName.empty())
     import.functionName = sanitizeIdentifier(functionName);
   else if (outputFile != "-")

@@ -26,7 +26,8 @@ LogicalResult convertConstantOfShape(NodeImporter &n) {
     return failure();
   ElementsAttr value;
   if (const onnx::AttributeProto *attr = n.getAttr("value")) {
-    auto tensor = importTensor(attr->t(), n.builder.getContext(), n.modelDir);
+    auto tensor = importTensor(attr->t(), n.builder.getContext(), n.modelDir,
+                               n.maxTensorBytes);
     if (!tensor)
       return n.fail("value " + llvm::toString(tensor.takeError()));
     value = *tensor;

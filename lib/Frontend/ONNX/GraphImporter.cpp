@@ -339,6 +339,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   Location loc = NameLoc::get(builder.getStringAttr(nodeName));
   NodeImporter importer(node, opset, std::move(inputs), builder, loc, modelDir);
   importer.subgraphs = this;
+  importer.maxTensorBytes = options.maxTensorBytes;
 
   // Collect what the converter and the shape functions report, then emit
   // it with the node's context.
@@ -413,7 +414,8 @@ GraphImporter::importSubgraph(const onnx::GraphProto &graph, Region &region,
     define(in.name(), block->addArgument(type, UnknownLoc::get(context)));
   }
   for (onnx::TensorProto init : graph.initializer()) {
-    auto value = importTensor(init, context, modelDir);
+    auto value =
+        importTensor(init, context, modelDir, options.maxTensorBytes);
     if (!value)
       return failWith<FailureOr<SmallVector<Value>>>(
           "initializer '" + init.name() + "' " +
@@ -497,7 +499,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   }
 
   for (onnx::TensorProto &init : *graph.mutable_initializer()) {
-    auto value = importTensor(init, context, modelDir);
+    auto value =
+        importTensor(init, context, modelDir, options.maxTensorBytes);
     std::string().swap(*init.mutable_raw_data());
     if (!value)
       return failWith<OwningOpRef<ModuleOp>>("initializer '" + init.name() +

@@ -139,6 +139,8 @@ Error mlc::onnx_import::readExternalData(StringRef modelDir,
                      Twine(ref.offset) + " + " + Twine(length) +
                      ") is outside '" + location + "' (" + Twine(size) +
                      " bytes)");
+  if (!out)
+    return Error::success();
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return makeError("cannot open external data '" + location + "'");

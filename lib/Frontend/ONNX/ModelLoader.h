@@ -53,6 +53,7 @@ parseExternalDataRef(const onnx::TensorProto &tensor);
 /// `modelDir` and copies exactly `expectedBytes` bytes into `out`. Rejects
 /// absolute paths, `..` components, symlinks that leave `modelDir`, and
 /// offsets or lengths outside the file or different from `expectedBytes`.
+/// With a null `out`, only checks.
 llvm::Error readExternalData(llvm::StringRef modelDir,
                              const ExternalDataRef &ref, uint64_t expectedBytes,
                              char *out);

@@ -166,6 +166,8 @@ public:
   llvm::StringRef modelDir;
   /// Imports the node's subgraph attributes.
   SubgraphImporter *subgraphs = nullptr;
+  /// The most bytes a tensor attribute may hold (ImportOptions).
+  int64_t maxTensorBytes = int64_t(4) << 30;
 
 private:
   llvm::SmallVector<mlir::Value> inputs;

@@ -52,16 +52,53 @@ void copyBytes(char *out, const void *in, size_t n) {
     std::memcpy(out, in, n);
 }
 
+/// The number of values in the typed (non-raw) field that holds
+/// `dataType`'s data, or -1 for a type no such field holds.
+int64_t getTypedCount(const onnx::TensorProto &t, int32_t dataType) {
+  using TP = onnx::TensorProto;
+  switch (dataType) {
+  case TP::FLOAT:
+    return t.float_data_size();
+  case TP::DOUBLE:
+    return t.double_data_size();
+  case TP::INT64:
+    return t.int64_data_size();
+  case TP::UINT32:
+  case TP::UINT64:
+    return t.uint64_data_size();
+  case TP::INT32:
+  case TP::INT16:
+  case TP::INT8:
+  case TP::UINT16:
+  case TP::UINT8:
+  case TP::BOOL:
+  case TP::FLOAT16:
+  case TP::BFLOAT16:
+    return t.int32_data_size();
+  default:
+    return -1;
+  }
+}
+
+/// Fails unless the typed field for `dataType` holds exactly `count` values.
+Error checkTypedData(const onnx::TensorProto &t, int32_t dataType,
+                     int64_t count) {
+  int64_t have = getTypedCount(t, dataType);
+  if (have < 0)
+    return makeError("has unsupported data type " + Twine(dataType));
+  if (have != count)
+    return makeError("holds " + Twine(have) + " values but its shape needs " +
+                     Twine(count));
+  return Error::success();
+}
+
 /// Copies the typed (non-raw) field that holds `type`'s data into `out`
 /// (little-endian, `count` elements). Fails when the field has another
 /// count.
 Error copyTypedData(const onnx::TensorProto &t, int32_t dataType, int64_t count,
                     char *out) {
-  auto check = [&](int64_t have) -> Error {
-    if (have != count)
-      return makeError("holds " + Twine(have) + " values but its shape needs " +
-                       Twine(count));
-    return Error::success();
+  auto check = [&](int64_t) -> Error {
+    return checkTypedData(t, dataType, count);
   };
   using TP = onnx::TensorProto;
   switch (dataType) {
@@ -199,7 +236,8 @@ importStringTensor(const onnx::TensorProto &tensor, MLIRContext *ctx) {
 
 llvm::Expected<ElementsAttr>
 mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
-                               MLIRContext *ctx, llvm::StringRef modelDir) {
+                               MLIRContext *ctx, llvm::StringRef modelDir,
+                               int64_t maxBytes) {
   int32_t dataType = tensor.data_type();
   if (dataType == onnx::TensorProto::STRING)
     return importStringTensor(tensor, ctx);
@@ -218,11 +256,27 @@ mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
   uint64_t bytes = static_cast<uint64_t>(*count) * width;
   auto type = RankedTensorType::get(dims, element);
 
+  if (bytes > static_cast<uint64_t>(maxBytes))
+    return makeError("holds " + Twine(bytes) +
+                     " bytes, over the limit of " + Twine(maxBytes) +
+                     " (--max-tensor-bytes)");
+
+  // Where the data is must hold all of it before anything is allocated.
   bool external = tensor.data_location() == onnx::TensorProto::EXTERNAL;
   if (!external && tensor.has_raw_data() && tensor.raw_data().size() != bytes)
     return makeError("has " + Twine(tensor.raw_data().size()) +
                      " bytes of raw_data but its shape and type need " +
                      Twine(bytes));
+  if (external) {
+    auto ref = parseExternalDataRef(tensor);
+    if (!ref)
+      return ref.takeError();
+    if (Error e = readExternalData(modelDir, *ref, bytes, /*out=*/nullptr))
+      return std::move(e);
+  } else if (!tensor.has_raw_data()) {
+    if (Error e = checkTypedData(tensor, dataType, *count))
+      return std::move(e);
+  }
 
   // Fills `out` (exactly `bytes` long) from whichever field holds the data.
   auto fill = [&](char *out) -> Error {

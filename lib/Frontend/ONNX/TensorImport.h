@@ -27,10 +27,13 @@ std::string getDataTypeName(int32_t dataType);
 /// Builds the value of `tensor` (an initializer or a Constant's `value`).
 /// Large tensors become `dense_resource` blobs filled without per-element
 /// copies; small ones `dense`, so shape-like constants fold. External data
-/// is read through readExternalData relative to `modelDir`.
+/// is read through readExternalData relative to `modelDir`. A tensor of more
+/// than `maxBytes` bytes, or whose data is not all there, is refused before
+/// anything is allocated for it.
 llvm::Expected<mlir::ElementsAttr> importTensor(const onnx::TensorProto &tensor,
                                                 mlir::MLIRContext *context,
-                                                llvm::StringRef modelDir);
+                                                llvm::StringRef modelDir,
+                                                int64_t maxBytes);
 
 } // namespace mlc::onnx_import
 

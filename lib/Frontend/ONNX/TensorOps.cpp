@@ -30,7 +30,8 @@ LogicalResult convertConstant(NodeImporter &n) {
   ElementsAttr value;
   llvm::StringRef name = attr.name();
   if (name == "value") {
-    auto tensor = importTensor(attr.t(), b.getContext(), n.modelDir);
+    auto tensor = importTensor(attr.t(), b.getContext(), n.modelDir,
+                               n.maxTensorBytes);
     if (!tensor)
       return n.fail("value " + llvm::toString(tensor.takeError()));
     value = *tensor;

@@ -39,6 +39,10 @@ struct ImportOptions {
   /// (`--max-nesting`).
   int64_t maxNodes = int64_t(1) << 22;
   int64_t maxNesting = 16;
+  /// The most bytes an initializer or constant may hold, checked before it
+  /// is read (`--max-tensor-bytes`, which mlc-graph-check-limits applies to
+  /// every other tensor).
+  int64_t maxTensorBytes = int64_t(4) << 30;
 };
 
 /// Imports the model file at `path`. Diagnostics go to `context`'s handler;
