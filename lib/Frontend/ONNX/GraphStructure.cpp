@@ -98,18 +98,23 @@ mlc::onnx_import::orderNodes(const onnx::GraphProto &graph,
       producer[out] = index;
     }
 
+  // What each node reads: its inputs and what its subgraphs read from
+  // outside them.
+  llvm::SmallVector<llvm::StringSet<>> readsOf(numNodes);
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    for (const std::string &in : node.input())
+      if (!in.empty())
+        readsOf[index].insert(in);
+    forEachSubgraph(node, [&, index = index](const onnx::GraphProto &sub) {
+      collectOuterReads(sub, readsOf[index]);
+    });
+  }
+
   // Edges from producers to the nodes that read their values.
   llvm::SmallVector<llvm::SmallVector<int>> users(numNodes);
   llvm::SmallVector<int> pending(numNodes, 0);
   for (auto [index, node] : llvm::enumerate(graph.node())) {
-    llvm::StringSet<> reads;
-    for (const std::string &in : node.input())
-      if (!in.empty())
-        reads.insert(in);
-    forEachSubgraph(node, [&](const onnx::GraphProto &sub) {
-      collectOuterReads(sub, reads);
-    });
-    for (const auto &entry : reads) {
+    for (const auto &entry : readsOf[index]) {
       StringRef name = entry.getKey();
       auto it = producer.find(name);
       if (it != producer.end()) {
@@ -152,15 +157,7 @@ mlc::onnx_import::orderNodes(const onnx::GraphProto &graph,
   // from a waiting node to a waiting producer of something it reads until
   // a node repeats.
   auto waitingProducer = [&](int index) -> int {
-    const onnx::NodeProto &node = graph.node(index);
-    llvm::StringSet<> reads;
-    for (const std::string &in : node.input())
-      if (!in.empty())
-        reads.insert(in);
-    forEachSubgraph(node, [&](const onnx::GraphProto &sub) {
-      collectOuterReads(sub, reads);
-    });
-    for (const auto &entry : reads) {
+    for (const auto &entry : readsOf[index]) {
       auto it = producer.find(entry.getKey());
       if (it != producer.end() && pending[it->second] > 0)
         return it->second;
