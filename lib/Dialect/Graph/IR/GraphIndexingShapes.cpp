@@ -71,17 +71,25 @@ LogicalResult RangeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   auto istart = getConstantInts(adaptor.getStart());
   auto ilimit = getConstantInts(adaptor.getLimit());
   auto idelta = getConstantInts(adaptor.getDelta());
-  int64_t length = kDyn;
+  // ceil((limit - start) / delta) elements, computed in double so that no
+  // integer overflows; a count that is not a finite size is an error.
+  std::optional<double> count;
   if (istart && ilimit && idelta) {
     if ((*idelta)[0] == 0)
       return shapeError(loc, name, "delta is 0");
-    double n = std::ceil(double((*ilimit)[0] - (*istart)[0]) / (*idelta)[0]);
-    length = std::max<int64_t>(0, static_cast<int64_t>(n));
+    count = std::ceil((double((*ilimit)[0]) - double((*istart)[0])) /
+                      double((*idelta)[0]));
   } else if (start && limit && delta) {
     if ((*delta)[0] == 0)
       return shapeError(loc, name, "delta is 0");
-    double n = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
-    length = std::max<int64_t>(0, static_cast<int64_t>(n));
+    count = std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]);
+  }
+  int64_t length = kDyn;
+  if (count) {
+    if (!(*count < 0x1p62))
+      return shapeError(loc, name, "start, limit and delta make ", *count,
+                        " elements, more than a 64-bit size");
+    length = *count > 0 ? static_cast<int64_t>(*count) : 0;
   }
   return pushTensor(types, ArrayRef<int64_t>({length}), element);
 }
