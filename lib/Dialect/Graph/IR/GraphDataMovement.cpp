@@ -14,6 +14,8 @@
 
 #include "GraphShapeHelpers.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::graph::detail;
@@ -354,7 +356,10 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, OptLoc loc,
       int64_t d = (*input)[i];
       if (ShapedType::isDynamic(d))
         continue;
-      out[i] = d + (*pads)[i] + (*pads)[i + rank];
+      if (llvm::AddOverflow(d, (*pads)[i], out[i]) ||
+          llvm::AddOverflow(out[i], (*pads)[i + rank], out[i]))
+        return shapeError(loc, name, "pads of dim ", i,
+                          " overflow a 64-bit size");
       if (out[i] < 0)
         return shapeError(loc, name, "pads crop dim ", i, " of size ", d,
                           " below zero");

@@ -86,11 +86,25 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
     int64_t s = (*strides)[i], d = (*dilations)[i];
     if (s <= 0 || d <= 0)
       return shapeError(loc, name, "strides and dilations must be positive");
-    int64_t full = s * (in - 1) + (*outPad)[i] + (k - 1) * d + 1;
-    int64_t dim =
-        autoPad == AutoPad::SameUpper || autoPad == AutoPad::SameLower ? in * s
-        : autoPad == AutoPad::Valid                                    ? full
-                                    : full - (*pads)[i] - (*pads)[i + n];
+    // s * (in - 1) + outPad + (k - 1) * d + 1, then the pads, without
+    // overflow: hostile strides, dilations and pads are an error.
+    int64_t a, b, full, same, dim;
+    bool overflow = llvm::MulOverflow(s, in - 1, a) ||
+                    llvm::MulOverflow(k - 1, d, b) ||
+                    llvm::AddOverflow(a, b, full) ||
+                    llvm::AddOverflow(full, (*outPad)[i], full) ||
+                    llvm::AddOverflow(full, int64_t(1), full) ||
+                    llvm::MulOverflow(in, s, same);
+    if (autoPad == AutoPad::SameUpper || autoPad == AutoPad::SameLower)
+      dim = same;
+    else if (autoPad == AutoPad::Valid)
+      dim = full;
+    else
+      overflow = overflow || llvm::SubOverflow(full, (*pads)[i], dim) ||
+                 llvm::SubOverflow(dim, (*pads)[i + n], dim);
+    if (overflow)
+      return shapeError(loc, name, "spatial dim ", i,
+                        " overflows a 64-bit size");
     if (dim <= 0)
       return shapeError(loc, name, "spatial dim ", i, " would be ", dim);
     out.push_back(dim);
