@@ -97,30 +97,21 @@ Error checkTypedData(const onnx::TensorProto &t, int32_t dataType,
 /// count.
 Error copyTypedData(const onnx::TensorProto &t, int32_t dataType, int64_t count,
                     char *out) {
-  auto check = [&](int64_t) -> Error {
-    return checkTypedData(t, dataType, count);
-  };
+  if (Error e = checkTypedData(t, dataType, count))
+    return e;
   using TP = onnx::TensorProto;
   switch (dataType) {
   case TP::FLOAT:
-    if (Error e = check(t.float_data_size()))
-      return e;
     copyBytes(out, t.float_data().data(), count * 4);
     return Error::success();
   case TP::DOUBLE:
-    if (Error e = check(t.double_data_size()))
-      return e;
     copyBytes(out, t.double_data().data(), count * 8);
     return Error::success();
   case TP::INT64:
-    if (Error e = check(t.int64_data_size()))
-      return e;
     copyBytes(out, t.int64_data().data(), count * 8);
     return Error::success();
   case TP::UINT32:
   case TP::UINT64: {
-    if (Error e = check(t.uint64_data_size()))
-      return e;
     for (int64_t i = 0; i < count; ++i) {
       uint64_t v = t.uint64_data(i);
       if (dataType == TP::UINT32) {
@@ -140,8 +131,6 @@ Error copyTypedData(const onnx::TensorProto &t, int32_t dataType, int64_t count,
   case TP::BOOL:
   case TP::FLOAT16:
   case TP::BFLOAT16: {
-    if (Error e = check(t.int32_data_size()))
-      return e;
     int width =
         dataType == TP::INT32 ? 4
         : dataType == TP::INT8 || dataType == TP::UINT8 || dataType == TP::BOOL
