@@ -60,7 +60,7 @@ LogicalResult compiler::writeTextFile(MLIRContext *context, StringRef path,
   return success();
 }
 
-LogicalResult compiler::writeWeights(ModuleOp module, StringRef path) {
+FailureOr<std::string> compiler::takeWeights(ModuleOp module) {
   auto weights =
       module->getAttrOfType<DenseResourceElementsAttr>("mlc_loop.weights");
   AsmResourceBlob *blob = weights ? weights.getRawHandle().getBlob() : nullptr;
@@ -68,11 +68,9 @@ LogicalResult compiler::writeWeights(ModuleOp module, StringRef path) {
     return module.emitError("the lowering left no weights blob");
   int64_t size = cast<ShapedType>(weights.getType()).getNumElements();
   ArrayRef<char> data = blob->getData().take_front(size);
-  if (failed(writeTextFile(module.getContext(), path,
-                           StringRef(data.data(), data.size()))))
-    return failure();
+  std::string bytes(data.data(), data.size());
   module->removeAttr("mlc_loop.weights");
-  return success();
+  return bytes;
 }
 
 LogicalResult compiler::linkSharedLibrary(MLIRContext *context,

@@ -28,9 +28,9 @@ collectSignatures(mlir::ModuleOp module);
 /// Whether the lowered module calls the OpenMP runtime.
 bool usesOpenMP(mlir::ModuleOp module);
 
-/// Writes the blob that the weights externalization left on `module` to
-/// `path` and drops it from the module.
-llvm::LogicalResult writeWeights(mlir::ModuleOp module, llvm::StringRef path);
+/// Takes the blob that the weights externalization left on `module`: its
+/// bytes, and the attribute dropped from the module.
+mlir::FailureOr<std::string> takeWeights(mlir::ModuleOp module);
 
 /// Writes `text` to `path`.
 llvm::LogicalResult writeTextFile(mlir::MLIRContext *context,

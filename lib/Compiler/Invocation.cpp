@@ -97,6 +97,17 @@ LogicalResult Invocation::load() {
   return success();
 }
 
+LogicalResult Invocation::load(OwningOpRef<ModuleOp> loaded, Phase phase) {
+  if (options.compileTo >= Phase::Kernels && !backend &&
+      !(backend = createBackend()))
+    return failure();
+  if (!loaded || failed(verify(*loaded)))
+    return failure();
+  module = std::move(loaded);
+  inputPhase = phase;
+  return success();
+}
+
 std::unique_ptr<target::TargetBackend> Invocation::createBackend() {
   target::registerAllTargetBackends();
   std::unique_ptr<target::TargetBackend> created =
@@ -171,40 +182,40 @@ LogicalResult Invocation::run() {
   return pm.run(*module);
 }
 
-LogicalResult Invocation::writeOutput() {
+LogicalResult Invocation::emit(Artifacts &artifacts) {
   if (options.compileTo >= Phase::LLVM && options.printMemoryPlan) {
     FailureOr<SmallVector<abi::ModelSignature>> models =
         collectSignatures(*module);
     if (failed(models))
       return failure();
-    printMemoryPlan(*module, *models, llvm::outs());
+    llvm::raw_string_ostream os(artifacts.memoryPlan);
+    printMemoryPlan(*module, *models, os);
   }
-  return options.compileTo == Phase::Object ? writeArtifact() : writeIR();
+  return options.compileTo == Phase::Object ? emitArtifact(artifacts)
+                                            : emitIR(artifacts);
 }
 
-LogicalResult Invocation::writeIR() {
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(options.outputFile, &error);
-  if (!output)
-    return emitError(UnknownLoc::get(&context)) << error;
-  if (options.emitBytecode) {
-    if (failed(writeBytecodeToFile(*module, output->os())))
-      return failure();
-  } else {
-    OpPrintingFlags flags;
-    if (options.printLocations)
-      flags.enableDebugInfo();
-    module->print(output->os(), flags);
-  }
-  output->keep();
+LogicalResult Invocation::writeOutput() {
+  Artifacts artifacts;
+  if (failed(emit(artifacts)))
+    return failure();
+  llvm::outs() << artifacts.memoryPlan;
+  return write(artifacts);
+}
+
+LogicalResult Invocation::emitIR(Artifacts &artifacts) {
+  llvm::raw_string_ostream os(artifacts.ir);
+  if (options.emitBytecode)
+    return writeBytecodeToFile(*module, os);
+  OpPrintingFlags flags;
+  if (options.printLocations)
+    flags.enableDebugInfo();
+  module->print(os, flags);
   return success();
 }
 
-LogicalResult Invocation::writeArtifact() {
+LogicalResult Invocation::emitArtifact(Artifacts &artifacts) {
   MLIRContext *ctx = &context;
-  if (options.outputFile == "-" && options.artifact != ArtifactKind::Assembly)
-    return emitError(UnknownLoc::get(ctx)) << "this output needs -o FILE";
   if (!backend)
     backend = createBackend();
   if (!backend)
@@ -225,49 +236,78 @@ LogicalResult Invocation::writeArtifact() {
   for (abi::ModelSignature &m : *models)
     m.usesOpenMP = openmp;
   if ((*module)->hasAttr("mlc_loop.weights")) {
-    llvm::SmallString<128> weightsPath(options.outputFile);
-    llvm::sys::path::replace_extension(weightsPath, "weights");
-    if (failed(writeWeights(*module, weightsPath)))
+    FailureOr<std::string> weights = takeWeights(*module);
+    if (failed(weights))
       return failure();
+    artifacts.weights = std::move(*weights);
+    externalWeights = true;
   }
+  // Objects are written with pwrite: the stream must seek.
+  SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream object(buffer);
+  if (failed(backend->serialize(*module, object)))
+    return failure();
+  artifacts.object.assign(buffer.begin(), buffer.end());
+  if (options.artifact == ArtifactKind::Assembly)
+    return success();
+  usesOpenMPRuntime = openmp;
+  llvm::raw_string_ostream header(artifacts.header);
+  abi::writeCHeader(*models, llvm::sys::path::filename(options.inputFile),
+                    header);
+  return success();
+}
 
-  // The object goes to a temporary file when it is only linked.
-  std::string objectPath = options.outputFile;
-  llvm::SmallString<128> tempObject;
-  if (options.artifact == ArtifactKind::Shared) {
+LogicalResult Invocation::write(Artifacts &artifacts) {
+  MLIRContext *ctx = &context;
+  const std::string &output = options.outputFile;
+  if (output.empty())
+    return success();
+  if (options.compileTo != Phase::Object) {
+    if (failed(writeTextFile(ctx, output, artifacts.ir)))
+      return failure();
+    artifacts.files.push_back(output);
+    return success();
+  }
+  if (output == "-" && options.artifact != ArtifactKind::Assembly)
+    return emitError(UnknownLoc::get(ctx)) << "this output needs -o FILE";
+  auto beside = [&](StringRef ext) {
+    llvm::SmallString<128> path(output);
+    llvm::sys::path::replace_extension(path, ext);
+    return path.str().str();
+  };
+  if (options.artifact != ArtifactKind::Shared) {
+    if (failed(writeTextFile(ctx, output, artifacts.object)))
+      return failure();
+    artifacts.files.push_back(output);
+  } else {
+    // The object goes to a temporary file, linked into the library.
+    llvm::SmallString<128> tempObject;
     if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
             "mlc-model", "o", tempObject))
       return emitError(UnknownLoc::get(ctx))
              << "cannot create a temporary file: " << ec.message();
-    objectPath = tempObject.str().str();
-  }
-  llvm::FileRemover removeTemp(tempObject);
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> object =
-      openOutputFile(objectPath, &error);
-  if (!object)
-    return emitError(UnknownLoc::get(ctx)) << error;
-  if (failed(backend->serialize(*module, object->os())))
-    return failure();
-  object->keep();
-  object->os().close();
-  if (options.artifact == ArtifactKind::Assembly)
-    return success();
-  if (options.artifact == ArtifactKind::Shared) {
+    llvm::FileRemover removeTemp(tempObject);
     std::string driver = options.linker;
     const std::string &triple = options.targetOptions.triple;
     if (driver.empty())
       driver = triple.empty() ? "cc" : triple + "-gcc";
-    if (failed(linkSharedLibrary(ctx, driver, objectPath, options.outputFile,
-                                 openmp)))
+    if (failed(writeTextFile(ctx, tempObject, artifacts.object)) ||
+        failed(linkSharedLibrary(ctx, driver, tempObject, output,
+                                 usesOpenMPRuntime)))
       return failure();
+    artifacts.files.push_back(output);
   }
-
-  std::string header;
-  llvm::raw_string_ostream headerStream(header);
-  abi::writeCHeader(*models, llvm::sys::path::filename(options.inputFile),
-                    headerStream);
-  llvm::SmallString<128> headerPath(options.outputFile);
-  llvm::sys::path::replace_extension(headerPath, "h");
-  return writeTextFile(ctx, headerPath, header);
+  if (options.artifact == ArtifactKind::Assembly)
+    return success();
+  if (externalWeights) {
+    std::string path = beside("weights");
+    if (failed(writeTextFile(ctx, path, artifacts.weights)))
+      return failure();
+    artifacts.files.push_back(path);
+  }
+  std::string headerPath = beside("h");
+  if (failed(writeTextFile(ctx, headerPath, artifacts.header)))
+    return failure();
+  artifacts.files.push_back(headerPath);
+  return success();
 }

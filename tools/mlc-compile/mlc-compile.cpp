@@ -14,11 +14,11 @@
 //   [--name=P] [--mtriple=T] [--mcpu=C] [--print-memory-plan]
 //   [--weights=external] [--dump-pass-pipeline] [--mlir-timing] ...
 //
-// A command line over mlc::compiler::Invocation (mlc/Compiler).
+// A command line over mlc::compile() (mlc/Compiler/Compile.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Compiler/Invocation.h"
+#include "mlc/Compiler/Compile.h"
 #include "mlc/Frontend/ONNX/Importer.h"
 #include "mlc/InitAll.h"
 #include "mlc/Pipelines/Pipelines.h"
@@ -215,14 +215,12 @@ cl::opt<std::string> linker(
              "<triple>-gcc for another target)"),
     cl::cat(category));
 
-/// A C identifier made from `text` (the output file's stem by default).
-std::string sanitizeIdentifier(StringRef text) {
-  std::string id;
-  for (char c : text)
-    id.push_back(llvm::isAlnum(c) ? c : '_');
-  if (id.empty() || llvm::isDigit(id[0]))
-    id.insert(id.begin(), '_');
-  return id;
+/// Diagnostics carry the model file, node and op in their text; a location
+/// is printed only when it says more than that.
+void printDiagnostic(Diagnostic &diagnostic) {
+  std::string text = mlc::formatDiagnostic(diagnostic);
+  for (StringRef line : llvm::split(text, '\n'))
+    llvm::errs() << "mlc-compile: " << line << "\n";
 }
 
 /// The phase to stop at and the artifact, from --compile-to, --emit and
@@ -230,13 +228,9 @@ std::string sanitizeIdentifier(StringRef text) {
 void chooseOutput(mlc::compiler::CompileOptions &options) {
   using mlc::Phase;
   using mlc::compiler::ArtifactKind;
-  StringRef ext = llvm::sys::path::extension(outputFile);
-  ArtifactKind byExtension = ext == ".so"                 ? ArtifactKind::Shared
-                             : (ext == ".s" || ext == ".S") ? ArtifactKind::Assembly
-                                                          : ArtifactKind::Object;
-  bool artifactExtension =
-      ext == ".o" || ext == ".obj" || ext == ".so" || ext == ".s" || ext == ".S";
-  options.artifact = byExtension;
+  // An .onnx model to a file that is no artifact: graph IR, as before
+  // there were phases; an IR file: the object.
+  mlc::setOutputKind(options, outputFile);
   switch (emit) {
   case Emit::Input:
     options.compileTo = Phase::Input;
@@ -265,13 +259,8 @@ void chooseOutput(mlc::compiler::CompileOptions &options) {
   case Emit::Default:
     break;
   }
-  if (compileTo.getNumOccurrences()) {
+  if (compileTo.getNumOccurrences())
     options.compileTo = compileTo;
-    return;
-  }
-  // An .onnx model to a file that is no artifact: graph IR, as before
-  // there were phases; an IR file: the object.
-  options.compileTo = artifactExtension ? Phase::Object : Phase::Graph;
 }
 
 int run(MLIRContext &context) {
@@ -293,7 +282,6 @@ int run(MLIRContext &context) {
                : 1;
 
   mlc::compiler::CompileOptions options;
-  options.inputFile = inputFile;
   options.outputFile = outputFile;
   chooseOutput(options);
   if (compileFrom.getNumOccurrences())
@@ -305,19 +293,16 @@ int run(MLIRContext &context) {
   options.printLocations = compileTo.getNumOccurrences() > 0;
   options.printMemoryPlan = printMemoryPlan;
   options.linker = linker;
+  options.modelName = functionName;
+  if (parallel.getNumOccurrences())
+    options.parallel = bool(parallel);
+  options.externalWeights = weightsMode == Weights::External;
 
   options.maxTensorBytes = maxTensorBytes;
   mlc::onnx_import::ImportOptions &import = options.importOptions;
   import.maxNodes = maxNodes;
   import.maxNesting = maxNesting;
   import.maxTensorBytes = maxTensorBytes;
-  if (!functionName.empty())
-    import.functionName = sanitizeIdentifier(functionName);
-  else if (outputFile != "-")
-    import.functionName = sanitizeIdentifier(
-        llvm::sys::path::stem(llvm::sys::path::filename(outputFile)));
-  else
-    import.functionName = "main";
   std::string error;
   for (const std::string &spec : shapes)
     if (failed(mlc::onnx_import::parseShapeOverride(spec, import, error))) {
@@ -334,39 +319,30 @@ int run(MLIRContext &context) {
   target.triple = mtriple;
   target.cpu = mcpu;
   target.features = mattr;
-  target.parallel =
-      parallel.getNumOccurrences() ? bool(parallel) : mtriple.empty();
   target.printSchedules = printSchedules;
   target.scheduleFile = scheduleFile;
-  if (weightsMode == Weights::External) {
-    if (outputFile == "-") {
-      llvm::errs() << "mlc-compile: error: --weights=external needs -o FILE "
-                      "(the weights go to FILE.weights)\n";
-      return 1;
-    }
-    llvm::SmallString<128> weightsPath(outputFile);
-    llvm::sys::path::replace_extension(weightsPath, "weights");
-    target.weightsFile = llvm::sys::path::filename(weightsPath).str();
-  }
 
-  mlc::compiler::Invocation invocation(context, options);
-  invocation.setPassManagerHook([](PassManager &pm) {
+  mlc::CompileHooks hooks;
+  hooks.context = &context;
+  hooks.onDiagnostic = printDiagnostic;
+  hooks.onPassManager = [](PassManager &pm) {
+    if (dumpPassPipeline) {
+      pm.printAsTextualPipeline(llvm::errs());
+      llvm::errs() << "\n";
+    }
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
     applyDefaultTimingPassManagerCLOptions(pm);
     return success();
-  });
-  if (failed(invocation.load()))
+  };
+  llvm::Expected<mlc::compiler::Artifacts> artifacts =
+      mlc::compile(mlc::ModelSource::fromFile(inputFile), options, hooks);
+  if (!artifacts) {
+    // Every diagnostic was printed as it came.
+    llvm::consumeError(artifacts.takeError());
     return 1;
-  if (dumpPassPipeline) {
-    PassManager pm(&context, ModuleOp::getOperationName());
-    if (failed(invocation.buildPipeline(pm)))
-      return 1;
-    pm.printAsTextualPipeline(llvm::errs());
-    llvm::errs() << "\n";
   }
-  if (failed(invocation.run()) || failed(invocation.writeOutput()))
-    return 1;
+  llvm::outs() << artifacts->memoryPlan;
   return 0;
 }
 } // namespace
@@ -393,29 +369,8 @@ int main(int argc, char **argv) {
       "phase (input, graph, loop, kernels, llvm), or an object file, shared "
       "library or assembly with a C header\n");
   MLIRContext context(registry);
-  // Diagnostics carry the model file, node and op in their text; print a
-  // location only when it says more than that.
-  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
-    auto print = [](Diagnostic &d) {
-      llvm::errs() << "mlc-compile: ";
-      if (!isa<UnknownLoc>(d.getLocation()))
-        llvm::errs() << d.getLocation() << ": ";
-      switch (d.getSeverity()) {
-      case DiagnosticSeverity::Error:
-        llvm::errs() << "error: ";
-        break;
-      case DiagnosticSeverity::Warning:
-        llvm::errs() << "warning: ";
-        break;
-      default:
-        llvm::errs() << "note: ";
-        break;
-      }
-      llvm::errs() << d.str() << "\n";
-    };
-    print(diag);
-    for (Diagnostic &note : diag.getNotes())
-      print(note);
+  context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
+    printDiagnostic(diagnostic);
     return success();
   });
   return run(context);

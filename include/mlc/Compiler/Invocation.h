@@ -37,6 +37,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlc::compiler {
 
@@ -51,8 +52,10 @@ enum class ArtifactKind {
 struct CompileOptions {
   /// The model: `.onnx`, or the `.mlir`/`.mlirbc` of a phase.
   std::string inputFile;
-  /// Where the result goes (`-` for stdout, for IR and assembly only).
-  std::string outputFile = "-";
+  /// Where the result goes (`-` for stdout, for IR and assembly only;
+  /// empty: nowhere, the result stays in memory; a shared library needs a
+  /// file).
+  std::string outputFile;
   /// The phase the input is at; unset: `.onnx` files are imported, IR
   /// files are at the phase their ops show (see detectPhase()).
   std::optional<Phase> compileFrom;
@@ -78,6 +81,35 @@ struct CompileOptions {
   /// C compiler driver for shared libraries (default `cc`, or
   /// `<triple>-gcc` for another triple).
   std::string linker;
+
+  /// Settings mlc::compile() resolves against the output file before it
+  /// runs (an Invocation made directly takes importOptions.functionName,
+  /// targetOptions.parallel and targetOptions.weightsFile as they are):
+  /// the model's symbol prefix, empty for getDefaultModelName(outputFile);
+  std::string modelName;
+  /// large kernels on threads; unset: on for the host, off with a triple;
+  std::optional<bool> parallel;
+  /// the weights in FILE.weights beside the output, not in the object.
+  bool externalWeights = false;
+};
+
+/// What a compilation produced, in memory. Invocation::writeOutput() also
+/// writes it to CompileOptions::outputFile and the files beside it.
+struct Artifacts {
+  /// Phase::Object: the relocatable object (also for a shared library,
+  /// which is linked from it), or the assembly text.
+  std::string object;
+  /// Phase::Object, except for assembly: the model's C header.
+  std::string header;
+  /// With external weights: the contents of FILE.weights.
+  std::string weights;
+  /// An earlier phase: its IR, as text or bytecode.
+  std::string ir;
+  /// CompileOptions::printMemoryPlan: the arena, weight and input/output
+  /// bytes of each model.
+  std::string memoryPlan;
+  /// The files written, the main output first.
+  std::vector<std::string> files;
 };
 
 /// The phase an IR module is at, from the ops it holds: LLVM dialect
@@ -102,6 +134,11 @@ public:
   /// Imports or parses the input and works out its phase.
   llvm::LogicalResult load();
 
+  /// Takes a module already loaded (e.g. imported from bytes in memory)
+  /// at `phase`, instead of load().
+  llvm::LogicalResult load(mlir::OwningOpRef<mlir::ModuleOp> loaded,
+                           Phase phase);
+
   /// Appends the passes from the loaded phase to `compileTo` (not counting
   /// serialization) to `pm`. Fails for an unknown target or a stop before
   /// the start.
@@ -110,8 +147,16 @@ public:
   /// Runs those passes on the loaded module.
   llvm::LogicalResult run();
 
-  /// Writes the result: the IR of `compileTo`, or the artifact with its
-  /// header (and weights file) for Phase::Object.
+  /// Produces the result in memory: the IR of `compileTo`, or for
+  /// Phase::Object the object (or assembly), header and weights.
+  llvm::LogicalResult emit(Artifacts &artifacts);
+
+  /// Writes `artifacts` to `outputFile` (`-`: stdout) and beside it
+  /// (FILE.h, FILE.weights), linking a shared library from the object;
+  /// records the paths in `artifacts.files`.
+  llvm::LogicalResult write(Artifacts &artifacts);
+
+  /// emit() and write(); prints the memory plan to stdout when asked.
   llvm::LogicalResult writeOutput();
 
   /// The phase the input was loaded at.
@@ -123,8 +168,8 @@ private:
   /// The backend for the options, or null after a diagnostic.
   std::unique_ptr<target::TargetBackend> createBackend();
   llvm::LogicalResult checkStaticInputs();
-  llvm::LogicalResult writeIR();
-  llvm::LogicalResult writeArtifact();
+  llvm::LogicalResult emitIR(Artifacts &artifacts);
+  llvm::LogicalResult emitArtifact(Artifacts &artifacts);
 
   mlir::MLIRContext &context;
   CompileOptions options;
@@ -132,6 +177,10 @@ private:
   Phase inputPhase = Phase::Input;
   std::unique_ptr<target::TargetBackend> backend;
   std::function<llvm::LogicalResult(mlir::PassManager &)> passManagerHook;
+  /// The object calls the OpenMP runtime: a shared library links it.
+  bool usesOpenMPRuntime = false;
+  /// The weights go to FILE.weights.
+  bool externalWeights = false;
 };
 
 } // namespace mlc::compiler

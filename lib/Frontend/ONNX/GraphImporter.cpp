@@ -564,3 +564,14 @@ OwningOpRef<ModuleOp> mlc::onnx_import::importModelBuffer(
   GraphImporter importer(context, name, modelDir, options);
   return importer.run(model);
 }
+
+OwningOpRef<ModuleOp> mlc::onnx_import::importModelProto(
+    const onnx::ModelProto &model, StringRef name, StringRef modelDir,
+    MLIRContext *context, const ImportOptions &options) {
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
+  // The importer sorts and rewrites the graph as it goes: it works on a
+  // copy, leaving the caller's model as it was.
+  onnx::ModelProto copy = model;
+  GraphImporter importer(context, name, modelDir, options);
+  return importer.run(copy);
+}

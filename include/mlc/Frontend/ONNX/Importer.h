@@ -24,6 +24,10 @@
 
 #include <string>
 
+namespace onnx {
+class ModelProto;
+} // namespace onnx
+
 namespace mlc::onnx_import {
 
 /// How a model is imported.
@@ -58,6 +62,13 @@ mlir::OwningOpRef<mlir::ModuleOp>
 importModelBuffer(llvm::StringRef data, llvm::StringRef name,
                   llvm::StringRef modelDir, mlir::MLIRContext *context,
                   const ImportOptions &options);
+
+/// Imports a model already parsed (e.g. built in memory by an embedder);
+/// `name` and `modelDir` as for importModelBuffer.
+mlir::OwningOpRef<mlir::ModuleOp>
+importModelProto(const onnx::ModelProto &model, llvm::StringRef name,
+                 llvm::StringRef modelDir, mlir::MLIRContext *context,
+                 const ImportOptions &options);
 
 /// Reads the model at `path` without importing it and writes a support
 /// report to `os`: opsets, op types with counts, and each unsupported op
