@@ -32,6 +32,12 @@ llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%onnx_node", "/usr/share/libonnx-testdata/data/node"))
+# The C interfaces' headers and shared libraries (libmlc_compiler.so,
+# libmlc_runtime.so).
+config.substitutions.append(
+    ("%mlc_src", os.path.dirname(config.test_source_root)))
+config.substitutions.append(
+    ("%mlc_libs", os.path.join(config.mlc_obj_root, "lib")))
 
 # Features of the machine the tests run on: `host-lacks-avx512fp16` when
 # the CPU cannot run AVX512-FP16 code (most x86-64 CPUs), to test that a

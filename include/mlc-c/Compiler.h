@@ -1,0 +1,89 @@
+/*===- Compiler.h - C interface of the mlc compiler ---------------*- C -*-===*
+ *
+ * Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+ * See LICENSE for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * Compiles an ONNX model, from a file or from bytes in memory, in one call,
+ * from C or any language with a C foreign-function interface (the Python
+ * package uses it through ctypes): libmlc_compiler.so. It is the C face of
+ * mlc::compile() (mlc/Compiler/Compile.h); options are set by the names
+ * mlc-compile gives its flags, so a command line carries over unchanged.
+ *
+ *   mlc_compile_options *o = mlc_compile_options_new();
+ *   mlc_compile_options_set(o, "dim", "batch=1", err, sizeof err);
+ *   char *diagnostics = NULL;
+ *   if (mlc_compile_file("model.onnx", "model.so", o, &diagnostics) != 0)
+ *     fprintf(stderr, "%s\n", diagnostics);
+ *   mlc_string_free(diagnostics);
+ *   mlc_compile_options_free(o);
+ *
+ * Threads: calls on different option objects may run at once; each
+ * compilation has a context of its own.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef MLC_C_COMPILER_H
+#define MLC_C_COMPILER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of mlc, e.g. "0.1.0". */
+const char *mlc_compiler_version(void);
+
+typedef struct mlc_compile_options mlc_compile_options;
+
+/* Options with mlc-compile's defaults (the host CPU, weights embedded). */
+mlc_compile_options *mlc_compile_options_new(void);
+void mlc_compile_options_free(mlc_compile_options *options);
+
+/* Sets the option mlc-compile spells --NAME=VALUE: target, shape and dim
+   (repeatable: each call adds one), mtriple, mcpu, mattr, name, parallel,
+   emit, compile-to, weights, linker, schedules, print-memory-plan,
+   max-tensor-bytes, max-nodes, max-nesting (see `mlc-compile --help`).
+   Returns 0, or -1 with the reason in `error` (NUL-terminated, cut to
+   `error_size` bytes; `error` may be NULL). */
+int mlc_compile_options_set(mlc_compile_options *options, const char *name,
+                            const char *value, char *error,
+                            size_t error_size);
+
+/* Compiles the model file at `model_path` (an .onnx file, or the .mlir of a
+   phase) to `output_path`, whose extension picks what is written unless
+   the emit or compile-to option says: .o an object, .so a shared library,
+   .s assembly (the first two with the C header FILE.h beside), anything
+   else the graph IR. `options` may be NULL for the defaults. Returns 0, or
+   -1 when the model is refused; either way `*diagnostics` (when
+   `diagnostics` is not NULL) receives every error and warning, one per
+   line, or NULL when there were none: free it with mlc_string_free. */
+int mlc_compile_file(const char *model_path, const char *output_path,
+                     const mlc_compile_options *options, char **diagnostics);
+
+/* The same for the `size` bytes of an .onnx file at `data`: `name` names
+   the model in messages, and external data is looked for in `model_dir`
+   (NULL: the current folder), which it may not leave. */
+int mlc_compile_buffer(const void *data, size_t size, const char *name,
+                       const char *model_dir, const char *output_path,
+                       const mlc_compile_options *options,
+                       char **diagnostics);
+
+/* The report of `mlc-compile --check-support`: the opsets, the op types with
+   their counts, and each unsupported op with the reason, in `*report` (free
+   it with mlc_string_free). Returns 0 when every op is supported, else
+   -1. */
+int mlc_check_support(const char *model_path,
+                      const mlc_compile_options *options, char **report);
+
+/* Frees a string this interface returned; NULL is ignored. */
+void mlc_string_free(char *string);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLC_C_COMPILER_H */

@@ -1,0 +1,160 @@
+//===- Compiler.cpp - C interface of the mlc compiler ---------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc-c/Compiler.h"
+
+#include "mlc/Compiler/Compile.h"
+#include "mlc/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlc;
+
+struct mlc_compile_options {
+  compiler::CompileOptions options;
+  /// emit or compile-to was given: the output's extension does not decide.
+  bool outputKindSet = false;
+};
+
+namespace {
+/// A copy of `text` the caller frees with mlc_string_free.
+char *copyString(const std::string &text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  if (copy)
+    std::memcpy(copy, text.data(), text.size() + 1);
+  return copy;
+}
+
+void copyError(const std::string &text, char *error, size_t errorSize) {
+  if (!error || errorSize == 0)
+    return;
+  size_t n = std::min(text.size(), errorSize - 1);
+  std::memcpy(error, text.data(), n);
+  error[n] = '\0';
+}
+
+/// Compiles `source` to `outputPath` with `options` (may be null); the
+/// diagnostics go to `*diagnostics`.
+int compileSource(const ModelSource &source, const char *outputPath,
+                  const mlc_compile_options *options, char **diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  mlc_compile_options defaults;
+  const mlc_compile_options &chosen = options ? *options : defaults;
+  compiler::CompileOptions compileOptions = chosen.options;
+  compileOptions.outputFile = outputPath ? outputPath : "";
+  if (!chosen.outputKindSet)
+    setOutputKind(compileOptions, compileOptions.outputFile);
+  // Warnings are kept too; errors come back in the llvm::Error.
+  std::string warnings;
+  CompileHooks hooks;
+  hooks.onDiagnostic = [&](mlir::Diagnostic &diagnostic) {
+    if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning)
+      warnings += formatDiagnostic(diagnostic) + "\n";
+  };
+  llvm::Expected<compiler::Artifacts> artifacts =
+      compile(source, std::move(compileOptions), hooks);
+  std::string text = warnings;
+  int status = 0;
+  if (!artifacts) {
+    text += llvm::toString(artifacts.takeError()) + "\n";
+    status = -1;
+  }
+  if (diagnostics && !text.empty())
+    *diagnostics = copyString(text);
+  return status;
+}
+} // namespace
+
+extern "C" {
+
+const char *mlc_compiler_version(void) { return MLC_VERSION; }
+
+mlc_compile_options *mlc_compile_options_new(void) {
+  return new (std::nothrow) mlc_compile_options();
+}
+
+void mlc_compile_options_free(mlc_compile_options *options) {
+  delete options;
+}
+
+int mlc_compile_options_set(mlc_compile_options *options, const char *name,
+                            const char *value, char *error,
+                            size_t errorSize) {
+  if (!options || !name || !value) {
+    copyError("mlc_compile_options_set: null argument", error, errorSize);
+    return -1;
+  }
+  if (llvm::Error err = setCompileOption(options->options, name, value)) {
+    copyError(llvm::toString(std::move(err)), error, errorSize);
+    return -1;
+  }
+  llvm::StringRef key(name);
+  if (key == "emit" || key == "compile-to")
+    options->outputKindSet = true;
+  return 0;
+}
+
+int mlc_compile_file(const char *modelPath, const char *outputPath,
+                     const mlc_compile_options *options,
+                     char **diagnostics) {
+  if (!modelPath) {
+    if (diagnostics)
+      *diagnostics = copyString("error: mlc_compile_file: no model path\n");
+    return -1;
+  }
+  return compileSource(ModelSource::fromFile(modelPath), outputPath, options,
+                       diagnostics);
+}
+
+int mlc_compile_buffer(const void *data, size_t size, const char *name,
+                       const char *modelDir, const char *outputPath,
+                       const mlc_compile_options *options,
+                       char **diagnostics) {
+  if (!data && size) {
+    if (diagnostics)
+      *diagnostics = copyString("error: mlc_compile_buffer: no data\n");
+    return -1;
+  }
+  std::string bytes(static_cast<const char *>(data), size);
+  return compileSource(
+      ModelSource::fromBuffer(std::move(bytes), name ? name : "model.onnx",
+                              modelDir ? modelDir : "."),
+      outputPath, options, diagnostics);
+}
+
+int mlc_check_support(const char *modelPath,
+                      const mlc_compile_options *options, char **report) {
+  if (report)
+    *report = nullptr;
+  if (!modelPath)
+    return -1;
+  mlir::DialectRegistry registry;
+  registerEverything(registry);
+  mlir::MLIRContext context(registry);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  mlir::ScopedDiagnosticHandler handler(
+      &context, [&](mlir::Diagnostic &diagnostic) {
+        os << formatDiagnostic(diagnostic) << "\n";
+        return mlir::success();
+      });
+  bool supported =
+      succeeded(onnx_import::writeSupportReport(modelPath, &context, os));
+  if (report)
+    *report = copyString(text);
+  return supported ? 0 : -1;
+}
+
+void mlc_string_free(char *string) { std::free(string); }
+
+} // extern "C"
