@@ -15,6 +15,9 @@
 #   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
+#   make install       install tools, libraries, headers, the CMake package
+#                      and the Python package under PREFIX (default
+#                      /usr/local, where /usr/bin/python3 finds `import mlc`)
 #   make fuzz          build and run the libFuzzer harnesses, FUZZ_SECONDS
 #                      each (default 60; docs/Reliability.md)
 #
@@ -24,11 +27,12 @@
 #===--------------------------------------------------------------------===#
 
 BUILD_DIR ?= build
+PREFIX ?= /usr/local
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo docs conformance models-check wild-check bench asan-check fuzz clean
+.PHONY: all deps configure build check demo install docs conformance models-check wild-check bench asan-check fuzz clean
 
 all: build
 
@@ -49,6 +53,10 @@ check: build
 
 demo: build
 	@bash utils/demo.sh $(BUILD_DIR)
+
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+	@echo "installed under $(PREFIX); the Python package: $$(cd / && /usr/bin/python3 -c 'import mlc; print(mlc.__file__)' 2>&1 | tail -1)"
 
 docs: configure
 	cmake --build $(BUILD_DIR) --target mlc-doc

@@ -22,7 +22,31 @@ cmake -G Ninja -S "$ROOT/test/Embedding" -B "$APP" \
   -DCMAKE_CXX_COMPILER="${CXX:-$(command -v clang++-22 || command -v c++)}" \
   -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld > /dev/null
 cmake --build "$APP" > /dev/null
-out=$("$APP/embed-mlc")
+out=$("$APP/embed-mlc" "$ROOT/models/demo/digits_mlp.onnx")
 echo "$out"
 grep -q "mlc_graph.relu %0 : (tensor<4x8xf32>) -> tensor<4x8xf32>" <<< "$out"
+grep -q "object: yes, files written: 0" <<< "$out"
+grep -q "header declares digits_run" <<< "$out"
+grep -q "refused: error: 'junk.onnx' is not a valid ONNX model" <<< "$out"
 echo "test-install: the installed package builds and runs an embedding app"
+
+# The Python package from the prefix, with no build tree to fall back on:
+# compile in process, load, run, compare with scikit-learn's probabilities.
+SITE=$(cd "$PREFIX" && ls -d lib/python3*/dist-packages | head -1)
+(cd / && env -u MLC_BUILD_DIR PYTHONPATH="$PREFIX/$SITE" /usr/bin/python3 - \
+  "$PREFIX" "$ROOT/models/demo" <<'PY'
+import json, os, sys, tempfile
+import numpy as np
+import mlc
+prefix, demo = sys.argv[1:]
+assert mlc.__file__.startswith(prefix), mlc.__file__
+with tempfile.TemporaryDirectory() as tmp:
+    lib = mlc.compile(os.path.join(demo, "digits_mlp.onnx"),
+                      output=os.path.join(tmp, "digits.so"), dim={"batch": 8})
+    samples = json.load(open(os.path.join(demo, "digits_samples.json")))
+    out = mlc.load(lib).run([np.array(samples["images"], np.float32)])
+    np.testing.assert_allclose(out["probabilities"],
+                               samples["probabilities"], atol=1e-4)
+print("test-install: the installed Python package compiles and runs the demo")
+PY
+)

@@ -7,12 +7,17 @@
 # ===--------------------------------------------------------------------=== #
 """Python entry points to the mlc compiler.
 
-``mlc.opt`` drives ``mlc-opt`` of a build; ``mlc.load(path)`` loads a model
-library made by ``mlc-compile -o MODEL.so`` and ``model.run(...)`` runs it on
-numpy arrays, through the runtime's C interface (docs/Python.md).
+``mlc.compile(model, ...)`` compiles an ONNX model (a path, bytes or an
+``onnx.ModelProto``) in this process, through the compiler's C interface;
+``mlc.load(path)`` loads a model library and ``model.run(...)`` runs it on
+numpy arrays, through the runtime's; ``mlc.opt`` drives ``mlc-opt``.
+``python3 -m mlc compile|run|check-support`` is the same from a shell
+(docs/Python.md).
 """
 
 from .tools import MLCError, find_tool, opt
 from .runtime import Model, TensorInfo, load
+from .compiler import check_support, compile, version
 
-__all__ = ["MLCError", "Model", "TensorInfo", "find_tool", "load", "opt"]
+__all__ = ["MLCError", "Model", "TensorInfo", "check_support", "compile",
+           "find_tool", "load", "opt", "version"]

@@ -20,7 +20,8 @@ import threading
 
 import numpy as np
 
-from .tools import MLCError, _REPO
+from ._native import find_library
+from .tools import MLCError
 
 # ONNX TensorProto.DataType numbers, as the runtime reports dtypes.
 _DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
@@ -31,27 +32,13 @@ _lib = None
 _lib_lock = threading.Lock()
 
 
-def _find_runtime_library():
-    """libmlc_runtime.so: $MLC_BUILD_DIR/lib, ./build/lib, then the dynamic
-    loader's search path (where `make install` puts it)."""
-    candidates = []
-    if os.environ.get("MLC_BUILD_DIR"):
-        candidates.append(os.path.join(os.environ["MLC_BUILD_DIR"], "lib"))
-    candidates.append(os.path.join(_REPO, "build", "lib"))
-    for folder in candidates:
-        path = os.path.join(folder, "libmlc_runtime.so")
-        if os.path.exists(path):
-            return path
-    return "libmlc_runtime.so"
-
-
 def _runtime():
     global _lib
     with _lib_lock:
         if _lib is not None:
             return _lib
         try:
-            lib = ctypes.CDLL(_find_runtime_library())
+            lib = ctypes.CDLL(find_library("libmlc_runtime.so"))
         except OSError as e:
             raise MLCError("mlc runtime", f"cannot load libmlc_runtime.so: {e}")
         c = ctypes

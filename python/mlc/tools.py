@@ -25,10 +25,16 @@ class MLCError(RuntimeError):
 
 
 def find_tool(name):
-    """Path of tool `name`: $MLC_BUILD_DIR/bin, then ./build/bin, then PATH."""
+    """Path of tool `name`: $MLC_BUILD_DIR/bin, the installed tools, then
+    ./build/bin, then PATH."""
     candidates = []
     if os.environ.get("MLC_BUILD_DIR"):
         candidates.append(os.path.join(os.environ["MLC_BUILD_DIR"], "bin", name))
+    try:
+        from . import _install  # written by `make install`
+        candidates.append(os.path.join(_install.BINARY_DIR, name))
+    except ImportError:
+        pass
     candidates.append(os.path.join(_REPO, "build", "bin", name))
     for path in candidates:
         if os.access(path, os.X_OK):

@@ -1,0 +1,131 @@
+# ===- __main__.py - python3 -m mlc compile|run|check-support -------------=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+"""The package from a shell:
+
+  python3 -m mlc compile MODEL.onnx -o MODEL.so [--dim batch=1] [--NAME=VALUE]
+  python3 -m mlc run MODEL.so [-i NAME=FILE.npy | FILE.npy ...] [-o DIR]
+  python3 -m mlc check-support MODEL.onnx
+  python3 -m mlc version
+
+compile takes mlc-compile's flags (``--NAME=VALUE`` or ``--NAME VALUE``);
+run reads .npy inputs (zeros when none are given), prints each output's
+name, shape, dtype and first values, and with ``-o DIR`` saves them as
+DIR/NAME.npy.
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+from . import MLCError, check_support, compile, load, version
+
+
+def _split_options(rest):
+    """--NAME=VALUE / --NAME VALUE / --FLAG pairs from `rest`."""
+    options, i = [], 0
+    while i < len(rest):
+        arg = rest[i]
+        if not arg.startswith("--"):
+            raise SystemExit(f"mlc compile: unexpected argument '{arg}'")
+        name = arg[2:]
+        if "=" in name:
+            name, value = name.split("=", 1)
+        elif i + 1 < len(rest) and not rest[i + 1].startswith("--"):
+            value, i = rest[i + 1], i + 1
+        else:
+            value = "true"
+        options.append((name, value))
+        i += 1
+    return options
+
+
+def _compile(args, rest):
+    grouped = {}
+    for name, value in _split_options(rest):
+        grouped.setdefault(name.replace("-", "_"), []).append(value)
+    options = {k: (v if k in ("shape", "dim") else v[-1])
+               for k, v in grouped.items()}
+    target = options.pop("target", "cpu")
+    output = compile(args.model, target=target, output=args.output, **options)
+    print(output)
+    return 0
+
+
+def _run(args):
+    model = load(args.library, weights=args.weights)
+    inputs = {}
+    for position, spec in enumerate(args.inputs):
+        name, _, path = spec.rpartition("=")
+        if not name:
+            if position >= len(model.inputs):
+                raise MLCError("mlc run", f"{model.name} takes "
+                               f"{len(model.inputs)} inputs")
+            name = model.inputs[position].name
+        inputs[name] = np.load(path)
+    for info in model.inputs:
+        inputs.setdefault(info.name, np.zeros(info.shape, info.dtype))
+    outputs = model.run(inputs)
+    if args.output_dir:
+        os.makedirs(args.output_dir, exist_ok=True)
+    for name, array in outputs.items():
+        first = np.array2string(array.reshape(-1)[:6], separator=", ")
+        print(f"{name}: {array.dtype} {list(array.shape)} {first}")
+        if args.output_dir:
+            safe = "".join(c if c.isalnum() or c in "-_." else "_"
+                           for c in name)
+            np.save(os.path.join(args.output_dir, safe + ".npy"), array)
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m mlc",
+        description="Compile ONNX models with mlc and run them.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    c = commands.add_parser(
+        "compile", help="compile a model (mlc-compile's flags after it)")
+    c.add_argument("model")
+    c.add_argument("-o", "--output", default=None,
+                   help="output file; its extension picks the artifact "
+                        "(.so, .o, .s; default: a model.so in a temporary "
+                        "folder, printed)")
+    r = commands.add_parser("run", help="run a compiled model library")
+    r.add_argument("library")
+    r.add_argument("-i", "--input", dest="inputs", action="append",
+                   default=[], metavar="[NAME=]FILE.npy")
+    r.add_argument("-o", "--output-dir", default=None)
+    r.add_argument("--weights", default=None,
+                   help="weights file of a --weights=external library")
+    s = commands.add_parser("check-support",
+                            help="list the model's ops and which are "
+                                 "unsupported")
+    s.add_argument("model")
+    commands.add_parser("version", help="print mlc's version")
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "compile":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    try:
+        if args.command == "compile":
+            return _compile(args, rest)
+        if args.command == "run":
+            return _run(args)
+        if args.command == "check-support":
+            supported, report = check_support(args.model)
+            sys.stdout.write(report)
+            return 0 if supported else 1
+        print(version())
+        return 0
+    except MLCError as e:
+        sys.stderr.write(f"{e.tool}: {e.diagnostics.rstrip()}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
