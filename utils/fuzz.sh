@@ -14,7 +14,9 @@
 # of fuzz/; seeds their corpora (the malformed-model corpus, the checked-in
 # malformed models, every ONNX node-test model and tensor, metadata of
 # compiled models); runs each harness for FUZZ_SECONDS (default 60) and
-# prints its executions. Corpora grow in BUILD_DIR/corpus/<harness>; a
+# prints its executions; FUZZ_HARNESSES (default: all six) picks some, and
+# FUZZ_SEEDS_DIR (default BUILD_DIR/seeds) lets two runs share a build.
+# Corpora grow in BUILD_DIR/corpus/<harness>; a
 # crash leaves its input in BUILD_DIR/findings and fails the script. The
 # same build's mlc-compile also compiles the malformed-model corpus under
 # the sanitizers (utils/check_malformed.py).
@@ -31,14 +33,15 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMLC_BUILD_TESTS=OFF -DMLC_BUILD_FUZZERS=ON \
   -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_C_FLAGS="$FLAGS" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > /dev/null
-HARNESSES=(mlc-fuzz-import mlc-fuzz-graph mlc-fuzz-signature mlc-fuzz-tensor-file)
+HARNESSES=(mlc-fuzz-import mlc-fuzz-graph mlc-fuzz-compile mlc-fuzz-signature
+  mlc-fuzz-tensor-file mlc-fuzz-checked-run)
 cmake --build "$BUILD_DIR" --target "${HARNESSES[@]}" mlc-compile
 export ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0
 export UBSAN_OPTIONS=print_stacktrace=1
 
 # Seeds.
-SEEDS="$BUILD_DIR/seeds"
-rm -rf "$SEEDS" && mkdir -p "$SEEDS"/{models,tensors,signatures}
+SEEDS=${FUZZ_SEEDS_DIR:-$BUILD_DIR/seeds}
+rm -rf "$SEEDS" && mkdir -p "$SEEDS"/{models,small-models,tensors,signatures,none}
 /usr/bin/python3 "$ROOT/utils/malformed_models.py" "$SEEDS/malformed" > /dev/null
 for m in "$SEEDS"/malformed/*/model.onnx; do
   cp "$m" "$SEEDS/models/$(basename "$(dirname "$m")").onnx"
@@ -48,6 +51,8 @@ if [ -d "$NODE" ]; then
   for t in "$NODE"/*/; do
     name=$(basename "$t")
     cp "$t/model.onnx" "$SEEDS/models/$name.onnx" 2>/dev/null || true
+    # The whole compiler is slow per input: it starts from node tests only.
+    cp "$t/model.onnx" "$SEEDS/small-models/$name.onnx" 2>/dev/null || true
     cp "$t"/test_data_set_0/input_0.pb "$SEEDS/tensors/$name.pb" 2>/dev/null || true
   done
 fi
@@ -69,12 +74,16 @@ for m in identity_graph out_of_order external_ok; do
 done
 
 run() {
-  local harness=$1 seeds=$2
+  local harness=$1 seeds=$2 max_len=${3:-1048576}
+  case " ${FUZZ_HARNESSES:-${HARNESSES[*]}} " in
+    *" $harness "*) ;;
+    *) return 0 ;;
+  esac
   local corpus="$BUILD_DIR/corpus/$harness"
   mkdir -p "$corpus" "$BUILD_DIR/findings"
   "$BUILD_DIR/bin/$harness" "$corpus" "$seeds" \
     -max_total_time="$SECONDS_EACH" -timeout=60 -rss_limit_mb=6144 \
-    -max_len=1048576 -print_final_stats=1 \
+    -max_len="$max_len" -print_final_stats=1 \
     -artifact_prefix="$BUILD_DIR/findings/$harness-" \
     > "$BUILD_DIR/$harness.log" 2>&1 || {
       echo "fuzz: $harness found a problem (see $BUILD_DIR/$harness.log and $BUILD_DIR/findings)"
@@ -86,8 +95,10 @@ run() {
 status=0
 run mlc-fuzz-import "$SEEDS/models" || status=1
 run mlc-fuzz-graph "$SEEDS/models" || status=1
+run mlc-fuzz-compile "$SEEDS/small-models" 65536 || status=1
 run mlc-fuzz-signature "$SEEDS/signatures" || status=1
 run mlc-fuzz-tensor-file "$SEEDS/tensors" || status=1
+run mlc-fuzz-checked-run "$SEEDS/none" 4096 || status=1
 /usr/bin/python3 "$ROOT/utils/check_malformed.py" "$BUILD_DIR/bin/mlc-compile" \
   "$SEEDS/malformed" --timeout 600 || status=1
 exit $status
