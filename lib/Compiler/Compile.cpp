@@ -233,23 +233,19 @@ static LogicalResult loadSource(compiler::Invocation &invocation,
                                 const ModelSource &source,
                                 const CompileOptions &options,
                                 MLIRContext &context) {
-  switch (source.getKind()) {
-  case ModelSource::Kind::File:
+  if (source.getKind() == ModelSource::Kind::File)
     return invocation.load();
-  case ModelSource::Kind::Buffer:
-    return invocation.load(
-        onnx_import::importModelBuffer(source.getBytes(), source.getName(),
-                                       source.getModelDir(), &context,
-                                       options.importOptions),
-        Phase::Input);
-  case ModelSource::Kind::Proto:
-    return invocation.load(
-        onnx_import::importModelProto(*source.getProto(), source.getName(),
-                                      source.getModelDir(), &context,
-                                      options.importOptions),
-        Phase::Input);
-  }
-  return failure();
+  invocation.beginPhase("import");
+  OwningOpRef<ModuleOp> module =
+      source.getKind() == ModelSource::Kind::Buffer
+          ? onnx_import::importModelBuffer(source.getBytes(), source.getName(),
+                                           source.getModelDir(), &context,
+                                           options.importOptions)
+          : onnx_import::importModelProto(*source.getProto(), source.getName(),
+                                          source.getModelDir(), &context,
+                                          options.importOptions);
+  invocation.endPhase();
+  return invocation.load(std::move(module), Phase::Input);
 }
 
 llvm::Expected<Artifacts> mlc::compile(const ModelSource &source,
@@ -286,10 +282,13 @@ llvm::Expected<Artifacts> mlc::compile(const ModelSource &source,
   compiler::Invocation invocation(*context, options);
   if (hooks.onPassManager)
     invocation.setPassManagerHook(hooks.onPassManager);
+  if (hooks.onProgress)
+    invocation.setProgressCallback(hooks.onProgress);
   Artifacts artifacts;
   if (failed(loadSource(invocation, source, options, *context)) ||
       failed(invocation.run()) || failed(invocation.emit(artifacts)) ||
       failed(invocation.write(artifacts)))
     return fail();
+  artifacts.timings = invocation.getTimings();
   return artifacts;
 }

@@ -8,6 +8,7 @@
 
 #include "mlc/Compiler/Invocation.h"
 #include "Artifacts.h"
+#include "PhaseTimer.h"
 
 #include "mlc/Dialect/Graph/IR/GraphDialect.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
@@ -50,13 +51,18 @@ Phase compiler::detectPhase(ModuleOp module) {
 }
 
 Invocation::Invocation(MLIRContext &context, CompileOptions options)
-    : context(context), options(std::move(options)) {
+    : context(context), options(std::move(options)),
+      timer(std::make_unique<PhaseTimer>(timings)) {
   target::TargetOptions &t = this->options.targetOptions;
   t.sharedLibrary = this->options.artifact == ArtifactKind::Shared;
   t.assembly = this->options.artifact == ArtifactKind::Assembly;
 }
 
 Invocation::~Invocation() = default;
+
+void Invocation::beginPhase(StringRef phase) { timer->begin(phase); }
+
+void Invocation::endPhase() { timer->end(); }
 
 LogicalResult Invocation::load() {
   // An unknown target is the first thing to say, before any work.
@@ -73,8 +79,10 @@ LogicalResult Invocation::load() {
              << " needs the .mlir or .mlirbc file of that phase";
   }
   if (!isIR) {
+    timer->begin("import");
     module = onnx_import::importModelFile(options.inputFile, &context,
                                           options.importOptions);
+    timer->end();
     if (!module || failed(verify(*module)))
       return failure();
     inputPhase = Phase::Input;
@@ -144,6 +152,18 @@ LogicalResult Invocation::checkStaticInputs() {
 }
 
 LogicalResult Invocation::buildPipeline(OpPassManager &pm) {
+  return buildPipeline(pm, nullptr);
+}
+
+LogicalResult Invocation::buildPipeline(OpPassManager &pm,
+                                        PhaseTimer *phases) {
+  // The top-level passes each phase added, for the timer.
+  size_t before = pm.size();
+  auto endOf = [&](Phase phase) {
+    if (phases && pm.size() > before)
+      phases->addPipelinePhase(getPhaseName(phase), pm.size() - before);
+    before = pm.size();
+  };
   Phase to = std::min(options.compileTo, Phase::LLVM);
   if (options.compileTo < inputPhase)
     return emitError(UnknownLoc::get(&context))
@@ -154,18 +174,25 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm) {
     GraphOptimizePipelineOptions graphOptions;
     graphOptions.maxTensorBytes = options.maxTensorBytes;
     buildGraphOptimizePipeline(pm, graphOptions);
+    endOf(Phase::Graph);
   }
-  if (inputPhase < Phase::Loop && to >= Phase::Loop)
+  if (inputPhase < Phase::Loop && to >= Phase::Loop) {
     buildGraphToLoopPipeline(pm, GraphToLoopPipelineOptions());
+    endOf(Phase::Loop);
+  }
   if (to >= Phase::Kernels && inputPhase < Phase::LLVM) {
     if (!backend)
       backend = createBackend();
     if (!backend)
       return failure();
-    if (inputPhase < Phase::Kernels)
+    if (inputPhase < Phase::Kernels) {
       backend->buildKernelPipeline(pm);
-    if (to >= Phase::LLVM)
+      endOf(Phase::Kernels);
+    }
+    if (to >= Phase::LLVM) {
       backend->buildLoweringPipeline(pm);
+      endOf(Phase::LLVM);
+    }
   }
   return success();
 }
@@ -175,11 +202,14 @@ LogicalResult Invocation::run() {
       failed(checkStaticInputs()))
     return failure();
   PassManager pm(&context, ModuleOp::getOperationName());
-  if (failed(buildPipeline(pm)))
+  if (failed(buildPipeline(pm, timer.get())))
     return failure();
+  pm.addInstrumentation(timer->createInstrumentation(progressCallback));
   if (passManagerHook && failed(passManagerHook(pm)))
     return failure();
-  return pm.run(*module);
+  LogicalResult result = pm.run(*module);
+  timer->end();
+  return result;
 }
 
 LogicalResult Invocation::emit(Artifacts &artifacts) {
@@ -245,7 +275,12 @@ LogicalResult Invocation::emitArtifact(Artifacts &artifacts) {
   // Objects are written with pwrite: the stream must seek.
   SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream object(buffer);
-  if (failed(backend->serialize(*module, object)))
+  timer->begin("object");
+  if (progressCallback)
+    progressCallback("object", 0, 0, "LLVM code generation");
+  LogicalResult serialized = backend->serialize(*module, object);
+  timer->end();
+  if (failed(serialized))
     return failure();
   artifacts.object.assign(buffer.begin(), buffer.end());
   if (options.artifact == ArtifactKind::Assembly)
@@ -291,9 +326,13 @@ LogicalResult Invocation::write(Artifacts &artifacts) {
     const std::string &triple = options.targetOptions.triple;
     if (driver.empty())
       driver = triple.empty() ? "cc" : triple + "-gcc";
-    if (failed(writeTextFile(ctx, tempObject, artifacts.object)) ||
-        failed(linkSharedLibrary(ctx, driver, tempObject, output,
-                                 usesOpenMPRuntime)))
+    timer->begin("link");
+    LogicalResult linked =
+        success(succeeded(writeTextFile(ctx, tempObject, artifacts.object)) &&
+                succeeded(linkSharedLibrary(ctx, driver, tempObject, output,
+                                            usesOpenMPRuntime)));
+    timer->end();
+    if (failed(linked))
       return failure();
     artifacts.files.push_back(output);
   }

@@ -30,7 +30,12 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <chrono>
+#include <optional>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -185,6 +190,22 @@ cl::opt<std::string> targetName(
 cl::opt<bool> listTargets("list-targets",
                           cl::desc("List the backends and exit"),
                           cl::cat(category));
+cl::opt<bool> timing(
+    "timing",
+    cl::desc("Print each phase's wall time and the peak memory after it to "
+             "stderr (import, graph, loop, kernels, llvm, object, link); "
+             "--mlir-timing gives the same per pass"),
+    cl::cat(category));
+cl::opt<bool> progress(
+    "progress",
+    cl::desc("Show the phase and pass being run on stderr while compiling "
+             "(default: when stderr is a terminal, once a compile takes "
+             "over two seconds; --progress=false never)"),
+    cl::init(true), cl::cat(category));
+cl::opt<double> progressDelay(
+    "progress-delay",
+    cl::desc("Seconds a compile runs before --progress shows (default 2)"),
+    cl::init(2.0), cl::Hidden, cl::cat(category));
 cl::opt<bool> dumpPassPipeline(
     "dump-pass-pipeline",
     cl::desc("Print the pass pipeline from the input's phase to the last "
@@ -222,6 +243,56 @@ void printDiagnostic(Diagnostic &diagnostic) {
   for (StringRef line : llvm::split(text, '\n'))
     llvm::errs() << "mlc-compile: " << line << "\n";
 }
+
+/// Prints the phase table of --timing.
+void printTimings(llvm::ArrayRef<mlc::compiler::PhaseTiming> timings) {
+  double total = 0;
+  int64_t peak = 0;
+  llvm::errs() << "mlc-compile: phase      wall (s)  peak memory (MiB)\n";
+  auto row = [](StringRef name, double seconds, int64_t bytes) {
+    llvm::errs() << llvm::format("mlc-compile: %-9s %9.3f %18.1f\n",
+                                 name.str().c_str(), seconds,
+                                 double(bytes) / (1 << 20));
+  };
+  for (const mlc::compiler::PhaseTiming &t : timings) {
+    row(t.phase, t.seconds, t.peakMemoryBytes);
+    total += t.seconds;
+    peak = std::max(peak, t.peakMemoryBytes);
+  }
+  row("total", total, peak);
+}
+
+/// The one-line progress display on a terminal: shown once the compile has
+/// run two seconds, redrawn at most ten times a second, erased at the end.
+class ProgressLine {
+public:
+  ProgressLine() : start(Clock::now()) {}
+  ~ProgressLine() {
+    if (shown)
+      llvm::errs() << "\r\x1b[K";
+  }
+  void update(StringRef phase, unsigned pass, unsigned total,
+              StringRef passName) {
+    Clock::time_point now = Clock::now();
+    if (now - start < std::chrono::duration<double>(progressDelay) ||
+        (shown && now - last < std::chrono::milliseconds(100)))
+      return;
+    last = now;
+    shown = true;
+    double seconds = std::chrono::duration<double>(now - start).count();
+    llvm::errs() << "\r\x1b[Kmlc-compile: [" << phase;
+    if (total)
+      llvm::errs() << " " << pass << "/" << total;
+    llvm::errs() << "] " << passName
+                 << llvm::format("  %.1f s", seconds);
+    llvm::errs().flush();
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start, last;
+  bool shown = false;
+};
 
 /// The phase to stop at and the artifact, from --compile-to, --emit and
 /// the output's extension.
@@ -335,14 +406,31 @@ int run(MLIRContext &context) {
     applyDefaultTimingPassManagerCLOptions(pm);
     return success();
   };
+  std::optional<ProgressLine> line;
+  if (progress && llvm::sys::Process::StandardErrIsDisplayed()) {
+    line.emplace();
+    hooks.onProgress = [&line](StringRef phase, unsigned pass,
+                               unsigned total, StringRef passName) {
+      line->update(phase, pass, total, passName);
+    };
+    // A diagnostic starts on a clean line.
+    hooks.onDiagnostic = [&line](Diagnostic &diagnostic) {
+      line.reset();
+      line.emplace();
+      printDiagnostic(diagnostic);
+    };
+  }
   llvm::Expected<mlc::compiler::Artifacts> artifacts =
       mlc::compile(mlc::ModelSource::fromFile(inputFile), options, hooks);
+  line.reset();
   if (!artifacts) {
     // Every diagnostic was printed as it came.
     llvm::consumeError(artifacts.takeError());
     return 1;
   }
   llvm::outs() << artifacts->memoryPlan;
+  if (timing)
+    printTimings(artifacts->timings);
   return 0;
 }
 } // namespace

@@ -77,6 +77,8 @@ struct CompileHooks {
   /// Called on the pass manager before it runs (tools apply MLIR's
   /// command-line options, print the pipeline, add instrumentation).
   std::function<llvm::LogicalResult(mlir::PassManager &)> onPassManager;
+  /// Called as each pass starts, and before LLVM's code generation.
+  compiler::ProgressCallback onProgress;
 };
 
 /// Compiles `source` as `options` say. The artifacts are returned in memory

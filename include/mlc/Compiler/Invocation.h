@@ -40,6 +40,7 @@
 #include <vector>
 
 namespace mlc::compiler {
+class PhaseTimer;
 
 /// What the output of the object phase is.
 enum class ArtifactKind {
@@ -93,6 +94,19 @@ struct CompileOptions {
   bool externalWeights = false;
 };
 
+/// How long one phase took, and the process's peak memory when it ended.
+struct PhaseTiming {
+  std::string phase;
+  double seconds = 0;
+  int64_t peakMemoryBytes = 0;
+};
+
+/// Told as each pass starts: its phase, the top-level pass it is in (from
+/// 1) of `total`, and the pass's name.
+using ProgressCallback =
+    std::function<void(llvm::StringRef phase, unsigned pass, unsigned total,
+                       llvm::StringRef passName)>;
+
 /// What a compilation produced, in memory. Invocation::writeOutput() also
 /// writes it to CompileOptions::outputFile and the files beside it.
 struct Artifacts {
@@ -110,6 +124,10 @@ struct Artifacts {
   std::string memoryPlan;
   /// The files written, the main output first.
   std::vector<std::string> files;
+  /// Each phase's wall time and the peak memory after it, in order:
+  /// import, graph, loop, kernels, llvm (the pass pipelines), object (LLVM's
+  /// code generator), link.
+  std::vector<PhaseTiming> timings;
 };
 
 /// The phase an IR module is at, from the ops it holds: LLVM dialect
@@ -130,6 +148,18 @@ public:
       std::function<llvm::LogicalResult(mlir::PassManager &)> hook) {
     passManagerHook = std::move(hook);
   }
+
+  /// Called as each pass starts (a progress display).
+  void setProgressCallback(ProgressCallback callback) {
+    progressCallback = std::move(callback);
+  }
+
+  /// Times the work from now to the next phase or to endPhase() as
+  /// `phase` (for work done outside the Invocation, e.g. an import).
+  void beginPhase(llvm::StringRef phase);
+  void endPhase();
+  /// The phases timed so far.
+  const std::vector<PhaseTiming> &getTimings() const { return timings; }
 
   /// Imports or parses the input and works out its phase.
   llvm::LogicalResult load();
@@ -168,6 +198,8 @@ private:
   /// The backend for the options, or null after a diagnostic.
   std::unique_ptr<target::TargetBackend> createBackend();
   llvm::LogicalResult checkStaticInputs();
+  llvm::LogicalResult buildPipeline(mlir::OpPassManager &pm,
+                                    PhaseTimer *timer);
   llvm::LogicalResult emitIR(Artifacts &artifacts);
   llvm::LogicalResult emitArtifact(Artifacts &artifacts);
 
@@ -181,6 +213,9 @@ private:
   bool usesOpenMPRuntime = false;
   /// The weights go to FILE.weights.
   bool externalWeights = false;
+  std::vector<PhaseTiming> timings;
+  std::unique_ptr<PhaseTimer> timer;
+  ProgressCallback progressCallback;
 };
 
 } // namespace mlc::compiler
