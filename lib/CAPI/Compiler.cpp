@@ -148,8 +148,11 @@ int mlc_check_support(const char *modelPath,
         os << formatDiagnostic(diagnostic) << "\n";
         return mlir::success();
       });
+  compiler::CompileOptions compileOptions;
+  if (options)
+    compileOptions = options->options;
   bool supported =
-      succeeded(onnx_import::writeSupportReport(modelPath, &context, os));
+      succeeded(checkSupport(modelPath, compileOptions, context, os));
   if (report)
     *report = copyString(text);
   return supported ? 0 : -1;

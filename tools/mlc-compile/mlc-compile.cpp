@@ -74,8 +74,12 @@ cl::opt<bool> emitBytecode("emit-bytecode",
                            cl::cat(category));
 cl::opt<bool> checkSupport(
     "check-support",
-    cl::desc("Print which ops the model uses and which are unsupported; "
-             "compile nothing"),
+    cl::desc("Print which ops the model uses (If/Loop/Scan bodies "
+             "included) and which the importer does not convert; then compile "
+             "for --target to its LLVM dialect in memory, at --shape/--dim "
+             "(other unknown input dims 1), and list each node the lowering "
+             "refuses. Exit 1 when the model does not compile; write "
+             "nothing"),
     cl::cat(category));
 cl::list<std::string>
     shapes("shape",
@@ -346,12 +350,6 @@ int run(MLIRContext &context) {
     llvm::errs() << "mlc-compile: error: no input file (see --help)\n";
     return 1;
   }
-  if (checkSupport)
-    return succeeded(mlc::onnx_import::writeSupportReport(inputFile, &context,
-                                                          llvm::outs()))
-               ? 0
-               : 1;
-
   mlc::compiler::CompileOptions options;
   options.outputFile = outputFile;
   chooseOutput(options);
@@ -392,6 +390,12 @@ int run(MLIRContext &context) {
   target.features = mattr;
   target.printSchedules = printSchedules;
   target.scheduleFile = scheduleFile;
+
+  if (checkSupport)
+    return succeeded(mlc::checkSupport(inputFile, options, context,
+                                       llvm::outs()))
+               ? 0
+               : 1;
 
   mlc::CompileHooks hooks;
   hooks.context = &context;

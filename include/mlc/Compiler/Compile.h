@@ -89,6 +89,16 @@ llvm::Expected<compiler::Artifacts> compile(const ModelSource &source,
                                             compiler::CompileOptions options,
                                             const CompileHooks &hooks = {});
 
+/// `mlc-compile --check-support`: the importer's report for every op of
+/// the model at `path` (If/Loop/Scan bodies included), then, when the
+/// importer converts them all, a compile for `options.target` to its LLVM
+/// dialect in memory (input dims the options leave unknown set to 1), with
+/// each node the lowering refuses. Succeeds when the model compiles.
+llvm::LogicalResult checkSupport(llvm::StringRef path,
+                                 compiler::CompileOptions options,
+                                 mlir::MLIRContext &context,
+                                 llvm::raw_ostream &os);
+
 /// `[location: ]error|warning|note: message`; the location is left out when
 /// unknown (messages name the model file, node and op themselves).
 std::string formatDiagnostic(mlir::Diagnostic &diagnostic);

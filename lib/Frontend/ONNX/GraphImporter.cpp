@@ -250,6 +250,10 @@ FailureOr<Type> GraphImporter::importType(const onnx::TypeProto &type,
       if (!ShapedType::isDynamic(shape[i]))
         dims[i] = shape[i];
   }
+  if (isGraphInput && options.defaultDim >= 0)
+    for (int64_t &dim : dims)
+      if (ShapedType::isDynamic(dim))
+        dim = options.defaultDim;
   return Type(RankedTensorType::get(dims, element));
 }
 

@@ -19,6 +19,7 @@
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -52,24 +53,41 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
   };
   std::map<std::string, Use> uses;
   const ConverterTable &table = getConverterTable();
-  for (const onnx::NodeProto &node : model.graph().node()) {
-    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    std::string key =
-        defaultDomain ? node.op_type() : node.domain() + "." + node.op_type();
-    Use &use = uses[key];
-    if (use.count++ > 0)
-      continue;
-    if (!defaultDomain)
-      use.why = "domain '" + node.domain() + "' is not supported";
-    else if (opset < kMinOpset || opset > kMaxOpset)
-      use.why = "opset " + std::to_string(opset) + " is outside " +
-                std::to_string(kMinOpset) + "-" + std::to_string(kMaxOpset);
-    else if (table.lookup(node.op_type(), opset, use.why))
-      use.why.clear();
-  }
+  int64_t nodes = 0, nested = 0;
+  // Every node, those of If/Loop/Scan bodies included.
+  std::function<void(const onnx::GraphProto &, bool)> visit =
+      [&](const onnx::GraphProto &graph, bool inSubgraph) {
+        for (const onnx::NodeProto &node : graph.node()) {
+          ++nodes;
+          nested += inSubgraph;
+          for (const onnx::AttributeProto &attr : node.attribute()) {
+            if (attr.has_g())
+              visit(attr.g(), true);
+            for (const onnx::GraphProto &g : attr.graphs())
+              visit(g, true);
+          }
+          bool defaultDomain =
+              node.domain().empty() || node.domain() == "ai.onnx";
+          std::string key = defaultDomain
+                                ? node.op_type()
+                                : node.domain() + "." + node.op_type();
+          Use &use = uses[key];
+          if (use.count++ > 0)
+            continue;
+          if (!defaultDomain)
+            use.why = "domain '" + node.domain() + "' is not supported";
+          else if (opset < kMinOpset || opset > kMaxOpset)
+            use.why = "opset " + std::to_string(opset) + " is outside " +
+                      std::to_string(kMinOpset) + "-" +
+                      std::to_string(kMaxOpset);
+          else if (table.lookup(node.op_type(), opset, use.why))
+            use.why.clear();
+        }
+      };
+  visit(model.graph(), false);
   int unsupported = 0;
-  os << "nodes: " << model.graph().node_size() << ", op types: " << uses.size()
-     << "\n";
+  os << "nodes: " << nodes << " (" << nested << " in subgraphs), op types: "
+     << uses.size() << "\n";
   for (const auto &[op, use] : uses) {
     os << "  " << (use.why.empty() ? "ok          " : "UNSUPPORTED ") << op
        << " x" << use.count;
@@ -79,7 +97,7 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
     }
     os << "\n";
   }
-  os << "summary: " << (uses.size() - unsupported) << " of " << uses.size()
+  os << "importer: " << (uses.size() - unsupported) << " of " << uses.size()
      << " op types supported\n";
   return success(unsupported == 0);
 }

@@ -36,6 +36,10 @@ struct ImportOptions {
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
   /// Values of symbolic dims by their `dim_param` name (`--dim batch=1`).
   llvm::StringMap<int64_t> dimParams;
+  /// When not negative, the value every input dim the model leaves
+  /// symbolic or unknown takes, unless dimParams or inputShapes give it
+  /// (the support check compiles a model at some shape this way).
+  int64_t defaultDim = -1;
   /// Name of the function the model becomes.
   std::string functionName = "main";
   /// Limits checked before anything is built: nodes in the model, its
