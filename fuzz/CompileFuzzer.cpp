@@ -29,10 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.importOptions.maxTensorBytes = options.maxTensorBytes;
   options.importOptions.maxNodes = 256;
   options.importOptions.maxNesting = 4;
-  // Symbolic dims get a small value, so that models with a dynamic batch
-  // compile too.
-  options.importOptions.dimParams["batch"] = 2;
-  options.importOptions.dimParams["N"] = 2;
+  // Unknown input dims get a small value, so that models with a dynamic
+  // batch compile too.
+  options.importOptions.defaultDim = 2;
   mlc::CompileHooks hooks;
   hooks.context = &fuzz.context;
   llvm::Expected<mlc::compiler::Artifacts> artifacts = mlc::compile(
