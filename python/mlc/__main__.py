@@ -10,12 +10,16 @@
   python3 -m mlc compile MODEL.onnx -o MODEL.so [--dim batch=1] [--NAME=VALUE]
   python3 -m mlc run MODEL.so [-i NAME=FILE.npy | FILE.npy ...] [-o DIR]
   python3 -m mlc check-support MODEL.onnx
+  python3 -m mlc compare MODEL.onnx [--reference ort|DIR] [--bisect]
+                         [-i NAME=FILE.npy ...] [--tolerance T] [--NAME=VALUE]
   python3 -m mlc version
 
 compile takes mlc-compile's flags (``--NAME=VALUE`` or ``--NAME VALUE``);
 run reads .npy inputs (zeros when none are given), prints each output's
 name, shape, dtype and first values, and with ``-o DIR`` saves them as
-DIR/NAME.npy.
+DIR/NAME.npy. compare runs the model with mlc and with ONNX Runtime (or
+stored outputs) on the same inputs and, with --bisect, names the first
+node whose value departs (mlc.compare); it exits 1 when outputs differ.
 """
 
 import argparse
@@ -58,17 +62,47 @@ def _compile(args, rest):
     return 0
 
 
-def _run(args):
-    model = load(args.library, weights=args.weights)
+def _read_inputs(specs, names):
     inputs = {}
-    for position, spec in enumerate(args.inputs):
+    for position, spec in enumerate(specs):
         name, _, path = spec.rpartition("=")
         if not name:
-            if position >= len(model.inputs):
-                raise MLCError("mlc run", f"{model.name} takes "
-                               f"{len(model.inputs)} inputs")
-            name = model.inputs[position].name
+            if position >= len(names):
+                raise MLCError("mlc", f"the model takes {len(names)} inputs")
+            name = names[position]
         inputs[name] = np.load(path)
+    return inputs
+
+
+def _compare(args, rest):
+    import onnx
+    from . import compare
+    options = {}
+    for name, value in _split_options(rest):
+        key = name.replace("-", "_")
+        if key in ("shape", "dim"):
+            options.setdefault(key, []).append(value)
+        else:
+            options[key] = value
+    proto = onnx.load(args.model)
+    initializers = {t.name for t in proto.graph.initializer}
+    names = [i.name for i in proto.graph.input if i.name not in initializers]
+    inputs = _read_inputs(args.inputs, names) or None
+    if inputs is not None:
+        random = compare.random_inputs(proto, compare._dims_option(options))
+        random.update(inputs)
+        inputs = random
+    result = compare.compare(args.model, inputs=inputs,
+                             reference=args.reference,
+                             tolerance=args.tolerance, bisect=args.bisect,
+                             **options)
+    print(result.report())
+    return 0 if result.ok else 1
+
+
+def _run(args):
+    model = load(args.library, weights=args.weights)
+    inputs = _read_inputs(args.inputs, [i.name for i in model.inputs])
     for info in model.inputs:
         inputs.setdefault(info.name, np.zeros(info.shape, info.dtype))
     outputs = model.run(inputs)
@@ -107,15 +141,33 @@ def main(argv=None):
                             help="list the model's ops and which are "
                                  "unsupported")
     s.add_argument("model")
+    p = commands.add_parser(
+        "compare", help="compare mlc's outputs with ONNX Runtime's or stored "
+                        "ones; --bisect finds the first wrong node")
+    p.add_argument("model")
+    p.add_argument("--reference", default="ort",
+                   help="'ort' (onnxruntime-node from npm) or a folder of "
+                        "output_<k>.pb / NAME.npy (default: ort)")
+    p.add_argument("-i", "--input", dest="inputs", action="append",
+                   default=[], metavar="[NAME=]FILE.npy",
+                   help="inputs (default: the folder's input_<k>.pb, else "
+                        "seeded random values)")
+    p.add_argument("--tolerance", type=float, default=1e-4,
+                   help="max |mlc - ref| / max(1, max |ref|) (default 1e-4)")
+    p.add_argument("--bisect", action="store_true",
+                   help="when an output differs, find the first value that "
+                        "does")
     commands.add_parser("version", help="print mlc's version")
     args, rest = parser.parse_known_args(argv)
-    if rest and args.command != "compile":
+    if rest and args.command not in ("compile", "compare"):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         if args.command == "compile":
             return _compile(args, rest)
         if args.command == "run":
             return _run(args)
+        if args.command == "compare":
+            return _compare(args, rest)
         if args.command == "check-support":
             supported, report = check_support(args.model)
             sys.stdout.write(report)

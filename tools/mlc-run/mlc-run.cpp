@@ -8,7 +8,7 @@
 //
 // mlc-run MODEL.so|MODEL.onnx [-i FILE | -i NAME=FILE]... [-o OUTDIR]
 //         [--bench N] [--warmup N] [--threads N] [--shape ...] [--dim ...]
-//         [--weights FILE]
+//         [--weights FILE] [--compare-with=ort|DIR [--bisect]]
 //
 // Loads a shared library made by `mlc-compile -o MODEL.so` (or compiles an
 // ONNX model to one first), checks the inputs against the model's
@@ -29,9 +29,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -57,6 +59,9 @@ struct Options {
   std::vector<std::string> shapes;
   std::vector<std::string> dims;
   std::string weightsFile;
+  std::string compareWith;
+  std::string tolerance;
+  bool bisect = false;
 };
 
 constexpr const char *kUsage = R"(OVERVIEW: mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile and run MODEL.onnx
@@ -81,7 +86,19 @@ OPTIONS:
                     to the library)
   --shape NAME=AxB  With MODEL.onnx: passed to mlc-compile; repeatable
   --dim NAME=N      With MODEL.onnx: passed to mlc-compile; repeatable
+  --compare-with=R  With MODEL.onnx: run it with mlc and with the reference R
+                    on the same inputs (-i, else a folder's input_<k>.pb, else
+                    seeded random values) and compare every output; R is
+                    'ort' (ONNX Runtime from npm: cd bench && npm install
+                    --ignore-scripts) or a folder of stored outputs
+                    (output_<k>.pb or NAME.npy). Exit 1 when one differs
+  --tolerance T     max |mlc - ref| / max(1, max |ref|) allowed (default 1e-4)
+  --bisect          With --compare-with=ort: when an output differs, compile
+                    the model cut at intermediate values to find the first
+                    value, node and op that departs
   --help            Print this text
+
+--compare-with and --bisect run `python3 -m mlc compare` (the Python package).
 )";
 
 int error(const std::string &message) {
@@ -126,8 +143,13 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
       help = true;
       return true;
     }
-    static const char *const kValued[] = {"i",     "o",   "bench", "warmup",
-                                          "threads", "shape", "dim", "weights"};
+    if (name == "bisect" && !value) {
+      options.bisect = true;
+      continue;
+    }
+    static const char *const kValued[] = {
+        "i",   "o",       "bench",        "warmup",   "threads",
+        "shape", "dim", "weights", "compare-with", "tolerance"};
     if (std::find(std::begin(kValued), std::end(kValued), name) ==
         std::end(kValued)) {
       message = "unknown option '" + arg + "' (see --help)";
@@ -150,6 +172,10 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
       options.dims.push_back(*value);
     else if (name == "weights")
       options.weightsFile = *value;
+    else if (name == "compare-with")
+      options.compareWith = *value;
+    else if (name == "tolerance")
+      options.tolerance = *value;
     else if (!parseCount(name, *value,
                          name == "bench"    ? options.benchIterations
                          : name == "warmup" ? options.warmupIterations
@@ -161,7 +187,52 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
     message = "no model given (see --help)";
     return false;
   }
+  if ((options.bisect || !options.tolerance.empty()) &&
+      options.compareWith.empty()) {
+    message = "--bisect and --tolerance go with --compare-with";
+    return false;
+  }
   return true;
+}
+
+/// --compare-with: hands over to `python3 -m mlc compare`, with the package
+/// that belongs to this mlc-run (installed, or the source tree's with this
+/// build's libraries). Returns only on failure.
+int compareWithReference(const Options &options) {
+  if (fs::path(options.modelPath).extension() != ".onnx")
+    return error("--compare-with needs MODEL.onnx (the reference runs the "
+                 "ONNX model), not " + options.modelPath);
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  bool installed = !ec && self.parent_path() == fs::path(MLC_INSTALL_BIN_DIR);
+  std::string package = installed ? MLC_INSTALL_PYTHON_DIR
+                                  : MLC_SOURCE_PYTHON_DIR;
+  if (!installed && !ec)
+    setenv("MLC_BUILD_DIR", self.parent_path().parent_path().c_str(), 1);
+  const char *path = std::getenv("PYTHONPATH");
+  setenv("PYTHONPATH",
+         (package + (path && *path ? ":" + std::string(path) : "")).c_str(),
+         1);
+  std::vector<std::string> args{MLC_PYTHON, "-m", "mlc", "compare",
+                                options.modelPath, "--reference",
+                                options.compareWith};
+  if (options.bisect)
+    args.push_back("--bisect");
+  if (!options.tolerance.empty())
+    args.insert(args.end(), {"--tolerance", options.tolerance});
+  for (const std::string &input : options.inputFiles)
+    args.insert(args.end(), {"-i", input});
+  for (const std::string &s : options.shapes)
+    args.push_back("--shape=" + s);
+  for (const std::string &d : options.dims)
+    args.push_back("--dim=" + d);
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv(MLC_PYTHON, argv.data());
+  return error(std::string("cannot run ") + MLC_PYTHON + ": " +
+               std::strerror(errno));
 }
 
 /// Compiles `onnx` to a shared library in `dir` with the mlc-compile next to
@@ -408,5 +479,7 @@ int main(int argc, char **argv) {
     std::cout << kUsage;
     return 0;
   }
+  if (!options.compareWith.empty())
+    return compareWithReference(options);
   return runMain(options);
 }
