@@ -59,8 +59,26 @@ public:
   int32_t run(const void *const *inputs, void *const *outputs,
               void *arena) const;
 
+  /// Kernel timings of a model compiled with `mlc-compile --profile`: one
+  /// name and one nanosecond counter per kernel, summed over the runs since
+  /// the last reset (runs add to them atomically).
+  struct Profile {
+    std::vector<std::string> kernels;
+    std::vector<int64_t> nanoseconds;
+  };
+  /// Whether the model was compiled with --profile.
+  bool hasProfile() const { return profileCounters != nullptr; }
+  /// The counters as they stand (empty when !hasProfile()).
+  Profile getProfile() const;
+  /// Sets the counters to zero.
+  void resetProfile();
+
 private:
   Model() = default;
+
+  /// `<name>_profile` and the kernel names of `<name>_profile_names`.
+  int64_t *profileCounters = nullptr;
+  std::vector<std::string> profileKernels;
 
   void *library = nullptr;
   abi::ModelSignature signature;

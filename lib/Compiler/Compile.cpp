@@ -159,6 +159,8 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
     options.parallel = on;
   } else if (name == "print-memory-plan")
     return getBool(options.printMemoryPlan);
+  else if (name == "profile")
+    return getBool(target.profile);
   else if (name == "emit") {
     std::optional<std::pair<Phase, ArtifactKind>> kind =
         llvm::StringSwitch<std::optional<std::pair<Phase, ArtifactKind>>>(

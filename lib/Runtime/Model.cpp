@@ -99,6 +99,19 @@ std::unique_ptr<Model> Model::load(const std::string &path,
     error = notAModel + std::string(runSymbol) + ")";
     return nullptr;
   }
+  // Kernel timings, when compiled with --profile.
+  auto *counters = static_cast<int64_t *>(
+      dlsym(model->library, (signature.name + "_profile").c_str()));
+  auto *names = static_cast<const char *>(
+      dlsym(model->library, (signature.name + "_profile_names").c_str()));
+  if (counters && names) {
+    std::string all(names);
+    for (size_t start = 0, end; (end = all.find('\n', start)) !=
+                                std::string::npos;
+         start = end + 1)
+      model->profileKernels.push_back(all.substr(start, end - start));
+    model->profileCounters = counters;
+  }
 
   if (signature.weights) {
     std::string file = weightsPath.empty()
@@ -162,3 +175,19 @@ Arena::Arena(const Model &model)
                             abi::kArenaAlignment)) {}
 
 Arena::~Arena() { std::free(bytes); }
+
+Model::Profile Model::getProfile() const {
+  Profile profile;
+  if (!profileCounters)
+    return profile;
+  profile.kernels = profileKernels;
+  for (size_t k = 0; k < profileKernels.size(); ++k)
+    profile.nanoseconds.push_back(
+        __atomic_load_n(&profileCounters[k], __ATOMIC_RELAXED));
+  return profile;
+}
+
+void Model::resetProfile() {
+  for (size_t k = 0; profileCounters && k < profileKernels.size(); ++k)
+    __atomic_store_n(&profileCounters[k], 0, __ATOMIC_RELAXED);
+}

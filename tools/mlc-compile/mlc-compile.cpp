@@ -130,6 +130,12 @@ cl::opt<bool> printSchedules(
              "name, loop ranges and #mlc_loop.schedule (thread, cache and "
              "register tile sizes per loop)"),
     cl::cat(category));
+cl::opt<bool> profileKernels(
+    "profile",
+    cl::desc("Time every kernel call into counters in the object, for "
+             "`mlc-run --profile` (a clock read before and after each "
+             "kernel; the code is otherwise the same)"),
+    cl::cat(category));
 cl::opt<std::string> scheduleFile(
     "schedules",
     cl::desc("Use the schedules in this file (lines as --print-schedules "
@@ -389,6 +395,7 @@ int run(MLIRContext &context) {
   target.cpu = mcpu;
   target.features = mattr;
   target.printSchedules = printSchedules;
+  target.profile = profileKernels;
   target.scheduleFile = scheduleFile;
 
   if (checkSupport)

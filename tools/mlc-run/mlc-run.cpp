@@ -62,6 +62,8 @@ struct Options {
   std::string compareWith;
   std::string tolerance;
   bool bisect = false;
+  bool profile = false;
+  std::string profileFile;
 };
 
 constexpr const char *kUsage = R"(OVERVIEW: mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile and run MODEL.onnx
@@ -92,6 +94,10 @@ OPTIONS:
                     'ort' (ONNX Runtime from npm: cd bench && npm install
                     --ignore-scripts) or a folder of stored outputs
                     (output_<k>.pb or NAME.npy). Exit 1 when one differs
+  --profile[=FILE]  Time each kernel over the --bench runs (or one run) and
+                    print a table, most expensive first; with FILE also write
+                    it as JSON. Needs a library compiled with `mlc-compile
+                    --profile` (MODEL.onnx is compiled so)
   --tolerance T     max |mlc - ref| / max(1, max |ref|) allowed (default 1e-4)
   --bisect          With --compare-with=ort: when an output differs, compile
                     the model cut at intermediate values to find the first
@@ -145,6 +151,11 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
     }
     if (name == "bisect" && !value) {
       options.bisect = true;
+      continue;
+    }
+    if (name == "profile") {
+      options.profile = true;
+      options.profileFile = value.value_or("");
       continue;
     }
     static const char *const kValued[] = {
@@ -255,6 +266,8 @@ bool compileModel(const Options &options, const fs::path &dir,
     args.push_back("--shape=" + s);
   for (const std::string &d : options.dims)
     args.push_back("--dim=" + d);
+  if (options.profile)
+    args.push_back("--profile");
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
@@ -377,6 +390,55 @@ struct TempDir {
   }
 };
 
+/// --profile: the kernels' time per run, most expensive first, beside the
+/// whole run's; written as JSON to `file` when it is not empty.
+bool reportProfile(const runtime::Model::Profile &profile, unsigned runs,
+                   double runMs, const std::string &model,
+                   const std::string &file, std::string &message) {
+  std::vector<size_t> order(profile.kernels.size());
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return profile.nanoseconds[a] != profile.nanoseconds[b]
+               ? profile.nanoseconds[a] > profile.nanoseconds[b]
+               : a < b;
+  });
+  double kernelsMs = 0;
+  for (int64_t ns : profile.nanoseconds)
+    kernelsMs += double(ns) / 1e6 / runs;
+  double outsideMs = std::max(0.0, runMs - kernelsMs);
+  auto share = [&](double ms) { return runMs > 0 ? 100 * ms / runMs : 0; };
+  std::printf("profile: %u run%s, %.3f ms per run, %zu kernels %.3f ms "
+              "(%.1f%%)\n     ms/run   share  kernel\n",
+              runs, runs == 1 ? "" : "s", runMs, profile.kernels.size(),
+              kernelsMs, share(kernelsMs));
+  nlohmann::json kernels = nlohmann::json::array();
+  for (size_t k : order) {
+    double ms = double(profile.nanoseconds[k]) / 1e6 / runs;
+    std::printf("  %9.3f  %5.1f%%  %s\n", ms, share(ms),
+                profile.kernels[k].c_str());
+    kernels.push_back(
+        {{"kernel", profile.kernels[k]}, {"ms", ms}, {"share", share(ms) / 100}});
+  }
+  std::printf("  %9.3f  %5.1f%%  (outside kernels: copies, calls)\n",
+              outsideMs, share(outsideMs));
+  if (file.empty())
+    return true;
+  nlohmann::json json = {{"model", model},
+                         {"runs", runs},
+                         {"run_ms", runMs},
+                         {"kernels_ms", kernelsMs},
+                         {"outside_ms", outsideMs},
+                         {"kernels", kernels}};
+  std::ofstream out(file);
+  out << json.dump(2) << "\n";
+  if (!out) {
+    message = "cannot write " + file;
+    return false;
+  }
+  return true;
+}
+
 int runMain(const Options &options) {
   // An ONNX model is compiled to a temporary shared library first.
   std::string library = options.modelPath;
@@ -406,6 +468,9 @@ int runMain(const Options &options) {
   if (!model)
     return error(message);
   const abi::ModelSignature &signature = model->getSignature();
+  if (options.profile && !model->hasProfile())
+    return error(library + " has no kernel timings: compile it with "
+                           "`mlc-compile --profile`");
 
   std::vector<run::HostTensor> inputs;
   if (!loadInputs(options, signature, inputs, message))
@@ -432,9 +497,19 @@ int runMain(const Options &options) {
   auto runOnce = [&] { return model->run(inputPtrs.data(), outputPtrs.data()); };
   if (int32_t rc = runOnce())
     return error("the model returned error code " + std::to_string(rc));
+  double profiledMs = 0;
+  if (options.profile && options.benchIterations == 0) {
+    model->resetProfile();
+    auto start = std::chrono::steady_clock::now();
+    runOnce();
+    profiledMs = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  }
   if (options.benchIterations > 0) {
     for (unsigned i = 0; i < options.warmupIterations; ++i)
       runOnce();
+    model->resetProfile();
     std::vector<double> times;
     for (unsigned i = 0; i < options.benchIterations; ++i) {
       auto start = std::chrono::steady_clock::now();
@@ -452,7 +527,14 @@ int runMain(const Options &options) {
                           static_cast<size_t>(0.9 * (times.size() - 1) + 0.5));
     std::printf("iterations: %u\nmedian_ms: %.6f\np90_ms: %.6f\n",
                 options.benchIterations, median, times[p90]);
+    for (double t : times)
+      profiledMs += t / times.size();
   }
+  if (options.profile &&
+      !reportProfile(model->getProfile(), std::max(1u, options.benchIterations),
+                     profiledMs, signature.name, options.profileFile,
+                     message))
+    return error(message);
   for (run::HostTensor &t : outputs)
     t.data.resize(t.data.size() - abi::getDTypeSize(t.dtype));
   if (!options.outputDir.empty()) {

@@ -88,6 +88,9 @@ struct TargetOptions {
   bool assembly = false;
   /// Print each kernel's schedule to stdout while lowering.
   bool printSchedules = false;
+  /// Time each kernel call into counters a loader reads
+  /// (mlc-host-instrument-kernels; `mlc-compile --profile`).
+  bool profile = false;
   /// Schedules that replace the heuristic's for the kernels they name
   /// (a file in --print-schedules' format); empty for none.
   std::string scheduleFile = "";

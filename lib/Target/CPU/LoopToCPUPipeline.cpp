@@ -57,6 +57,7 @@ CPUTargetOptions LoopToCPUPipelineOptions::toTargetOptions() const {
   options.weightsFile = weightsFile;
   options.scheduleFile = scheduleFile;
   options.printSchedules = printSchedules;
+  options.profile = profile;
   return options;
 }
 
@@ -185,6 +186,8 @@ void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
         host::HostExternalizeWeightsOptions{options.weightsFile}));
   pm.addPass(createCPULowerCopies());
   pm.addPass(host::createHostOutlineKernels());
+  if (options.profile)
+    pm.addPass(host::createHostInstrumentKernels());
   pm.addPass(host::createHostByteWeights());
 
   // Loops, threads and the upstream conversions to the LLVM dialect.

@@ -62,6 +62,10 @@ struct LoopToCPUPipelineOptions
       *this, "print-schedules",
       llvm::cl::desc("Print each kernel's schedule to stdout"),
       llvm::cl::init(false)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time each kernel call (mlc-host-instrument-kernels)"),
+      llvm::cl::init(false)};
 
   /// The backend options these stand for.
   CPUTargetOptions toTargetOptions() const;

@@ -158,6 +158,25 @@ def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def HostInstrumentKernels : Pass<"mlc-host-instrument-kernels",
+                                 "mlir::ModuleOp"> {
+  let summary = "Time every kernel call of a model (mlc-compile --profile)";
+  let description = [{
+    Runs after `mlc-host-outline-kernels`. Each call of a model to one of
+    its kernels (`<model>_k<N>_<node>`) is bracketed by reads of
+    `clock_gettime(CLOCK_MONOTONIC)`, and the nanoseconds between them are
+    added atomically (runs may be concurrent) to entry `k` of the public
+    array `<model>_profile` (`int64_t[K]`, zero at load). The kernels'
+    names, in the same order and each ended by a newline, are the public
+    string `<model>_profile_names`. A loader that finds both symbols
+    (`mlc-run --profile`) zeroes the array, runs, and reads time per
+    kernel; a model compiled without the pass has neither.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def HostByteWeights : Pass<"mlc-host-byte-weights", "mlir::ModuleOp"> {
   let summary = "Store blob-backed weights as byte arrays";
   let description = [{
