@@ -45,7 +45,8 @@ void mlc_compile_options_free(mlc_compile_options *options);
 
 /* Sets the option mlc-compile spells --NAME=VALUE: target, shape and dim
    (repeatable: each call adds one), mtriple, mcpu, mattr, name, parallel,
-   emit, compile-to, weights, linker, schedules, profile, print-memory-plan,
+   emit, compile-to, weights, linker, schedules, profile, report,
+   report-profile, print-memory-plan,
    max-tensor-bytes, max-nodes, max-nesting (see `mlc-compile --help`).
    Returns 0, or -1 with the reason in `error` (NUL-terminated, cut to
    `error_size` bytes; `error` may be NULL). */

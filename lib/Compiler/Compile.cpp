@@ -9,6 +9,7 @@
 #include "mlc/Compiler/Compile.h"
 
 #include "mlc/InitAll.h"
+#include "Report.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -161,6 +162,10 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
     return getBool(options.printMemoryPlan);
   else if (name == "profile")
     return getBool(target.profile);
+  else if (name == "report")
+    options.reportFile = value.str();
+  else if (name == "report-profile")
+    options.reportProfile = value.str();
   else if (name == "emit") {
     std::optional<std::pair<Phase, ArtifactKind>> kind =
         llvm::StringSwitch<std::optional<std::pair<Phase, ArtifactKind>>>(
@@ -292,5 +297,12 @@ llvm::Expected<Artifacts> mlc::compile(const ModelSource &source,
       failed(invocation.write(artifacts)))
     return fail();
   artifacts.timings = invocation.getTimings();
+  if (const compiler::ReportData *report = invocation.getReportData()) {
+    if (failed(compiler::writeReport(context, options.reportFile, *report,
+                                     artifacts.timings,
+                                     options.reportProfile)))
+      return fail();
+    artifacts.files.push_back(options.reportFile);
+  }
   return artifacts;
 }

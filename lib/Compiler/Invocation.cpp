@@ -9,6 +9,7 @@
 #include "mlc/Compiler/Invocation.h"
 #include "Artifacts.h"
 #include "PhaseTimer.h"
+#include "Report.h"
 
 #include "mlc/Dialect/Graph/IR/GraphDialect.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
@@ -205,6 +206,12 @@ LogicalResult Invocation::run() {
   if (failed(buildPipeline(pm, timer.get())))
     return failure();
   pm.addInstrumentation(timer->createInstrumentation(progressCallback));
+  if (!options.reportFile.empty()) {
+    report = std::make_unique<ReportData>();
+    report->input = options.inputFile;
+    report->target = options.target;
+    pm.addInstrumentation(createReportInstrumentation(*report));
+  }
   if (passManagerHook && failed(passManagerHook(pm)))
     return failure();
   LogicalResult result = pm.run(*module);

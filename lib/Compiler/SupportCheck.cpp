@@ -7,23 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Compiler/Compile.h"
+#include "NodeNames.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
 using namespace mlir;
 using namespace mlc;
-
-/// The ONNX node a diagnostic's location names, or "".
-static std::string getNodeName(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::string name = getNodeName(inner); !name.empty())
-        return name;
-  return "";
-}
 
 LogicalResult mlc::checkSupport(StringRef path,
                                 compiler::CompileOptions options,
@@ -46,7 +36,7 @@ LogicalResult mlc::checkSupport(StringRef path,
   hooks.onDiagnostic = [&](Diagnostic &diagnostic) {
     if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
       return;
-    std::string node = getNodeName(diagnostic.getLocation());
+    std::string node = compiler::getNodeName(diagnostic.getLocation());
     errors.push_back((node.empty() ? "" : "node '" + node + "': ") +
                      diagnostic.str());
   };

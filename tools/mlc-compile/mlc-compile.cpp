@@ -136,6 +136,19 @@ cl::opt<bool> profileKernels(
              "`mlc-run --profile` (a clock read before and after each "
              "kernel; the code is otherwise the same)"),
     cl::cat(category));
+cl::opt<std::string> reportFile(
+    "report",
+    cl::desc("Write one self-contained HTML page about the compile: the "
+             "ONNX nodes of each kernel (the graph after fusion), each "
+             "kernel's schedule and inputs, the outlined functions, the "
+             "arena plan and the phases' times"),
+    cl::value_desc("file.html"), cl::cat(category));
+cl::opt<std::string> reportProfile(
+    "report-profile",
+    cl::desc("With --report: add each kernel's time and share from a file "
+             "written by `mlc-run --profile=FILE` (of a library compiled "
+             "with --profile)"),
+    cl::value_desc("profile.json"), cl::cat(category));
 cl::opt<std::string> scheduleFile(
     "schedules",
     cl::desc("Use the schedules in this file (lines as --print-schedules "
@@ -372,6 +385,8 @@ int run(MLIRContext &context) {
   if (parallel.getNumOccurrences())
     options.parallel = bool(parallel);
   options.externalWeights = weightsMode == Weights::External;
+  options.reportFile = reportFile;
+  options.reportProfile = reportProfile;
 
   options.maxTensorBytes = maxTensorBytes;
   mlc::onnx_import::ImportOptions &import = options.importOptions;

@@ -121,7 +121,8 @@ std::string sanitizeIdentifier(llvm::StringRef text);
 /// Sets the option mlc-compile calls `--NAME` to `value`, for interfaces
 /// that take options as strings (the C interface, Python): target, shape,
 /// dim (repeatable), mtriple, mcpu, mattr, name, parallel, emit,
-/// compile-to, weights, linker, schedules, profile, print-memory-plan,
+/// compile-to, weights, linker, schedules, profile, report,
+/// report-profile, print-memory-plan,
 /// max-tensor-bytes, max-nodes, max-nesting. Fails for an unknown name or
 /// a value it does not take.
 llvm::Error setCompileOption(compiler::CompileOptions &options,

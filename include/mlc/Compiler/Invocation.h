@@ -41,6 +41,7 @@
 
 namespace mlc::compiler {
 class PhaseTimer;
+struct ReportData;
 
 /// What the output of the object phase is.
 enum class ArtifactKind {
@@ -90,8 +91,12 @@ struct CompileOptions {
   std::string modelName;
   /// large kernels on threads; unset: on for the host, off with a triple;
   std::optional<bool> parallel;
-  /// the weights in FILE.weights beside the output, not in the object.
+  /// the weights in FILE.weights beside the output, not in the object;
   bool externalWeights = false;
+  /// an HTML report of the compile written here (empty: none), with the
+  /// kernel times of an `mlc-run --profile=FILE` JSON file when given.
+  std::string reportFile;
+  std::string reportProfile;
 };
 
 /// How long one phase took, and the process's peak memory when it ended.
@@ -160,6 +165,9 @@ public:
   void endPhase();
   /// The phases timed so far.
   const std::vector<PhaseTiming> &getTimings() const { return timings; }
+  /// What run() recorded for the report (CompileOptions::reportFile), or
+  /// null.
+  const ReportData *getReportData() const { return report.get(); }
 
   /// Imports or parses the input and works out its phase.
   llvm::LogicalResult load();
@@ -215,6 +223,7 @@ private:
   bool externalWeights = false;
   std::vector<PhaseTiming> timings;
   std::unique_ptr<PhaseTimer> timer;
+  std::unique_ptr<ReportData> report;
   ProgressCallback progressCallback;
 };
 
