@@ -32,7 +32,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check demo install docs conformance models-check wild-check bench asan-check fuzz clean
+.PHONY: all deps configure build check ort demo install docs conformance models-check wild-check bench asan-check fuzz clean
 
 all: build
 
@@ -48,8 +48,14 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-check: build
+check: build ort
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# ONNX Runtime from npm (bench/package.json), the reference of the Python
+# package's comparison tests and of the benchmarks.
+ort: deps
+	@test -d bench/node_modules/onnxruntime-node || \
+	  (cd bench && npm install --ignore-scripts --no-audit --no-fund)
 
 demo: build
 	@bash utils/demo.sh $(BUILD_DIR)

@@ -34,22 +34,21 @@ PACKAGES=(
   # AArch64 objects are linked with Debian's cross gcc and run under qemu-user.
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   # Python tools that generate test models (run with /usr/bin/python3);
-  # PyTorch is the independent reference of the Resize tests.
-  python3 python3-numpy python3-onnx python3-torch
+  # PyTorch is the independent reference of the Resize tests and exports
+  # the bench model the Python tests compare with ONNX Runtime.
+  python3 python3-numpy python3-onnx python3-torch python3-torchvision
 )
+# Node.js and npm for ONNX Runtime (onnxruntime-node from npm,
+# bench/package.json), the reference of the Python package's comparison
+# tests and of `make bench`. They come from Debian only when the machine
+# has none: Debian's npm conflicts with a Node.js installed from elsewhere
+# (NodeSource's nodejs package bundles its own npm).
+command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
-# `--models` adds what `make models-check` needs to export real models.
-if [ "${1:-}" = "--models" ]; then
-  PACKAGES+=(python3-torchvision)
-fi
-# `--bench` adds those, node/npm for ONNX Runtime (onnxruntime-node) and
-# OpenBLAS for the matmul microbenchmark. Node and npm come from Debian only
-# when the machine has none: Debian's npm conflicts with a Node.js installed
-# from elsewhere (NodeSource's nodejs package bundles its own npm).
+# `--bench` adds OpenBLAS for the matmul microbenchmark.
 if [ "${1:-}" = "--bench" ]; then
-  PACKAGES+=(python3-torchvision libopenblas-dev)
-  command -v node >/dev/null 2>&1 || PACKAGES+=(nodejs)
-  command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+  PACKAGES+=(libopenblas-dev)
 fi
 # `--asan` adds libFuzzer's runtime (`make asan-check`, `make fuzz`).
 if [ "${1:-}" = "--asan" ]; then

@@ -166,6 +166,8 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
     options.reportFile = value.str();
   else if (name == "report-profile")
     options.reportProfile = value.str();
+  else if (name == "testing-perturb-node")
+    options.testingPerturbNode = value.str();
   else if (name == "emit") {
     std::optional<std::pair<Phase, ArtifactKind>> kind =
         llvm::StringSwitch<std::optional<std::pair<Phase, ArtifactKind>>>(

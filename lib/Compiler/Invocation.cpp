@@ -12,6 +12,7 @@
 #include "Report.h"
 
 #include "mlc/Dialect/Graph/IR/GraphDialect.h"
+#include "mlc/Dialect/Graph/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -175,6 +176,10 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm,
     GraphOptimizePipelineOptions graphOptions;
     graphOptions.maxTensorBytes = options.maxTensorBytes;
     buildGraphOptimizePipeline(pm, graphOptions);
+    if (!options.testingPerturbNode.empty())
+      pm.nest<func::FuncOp>().addPass(graph::createGraphTestPerturbNode(
+          graph::GraphTestPerturbNodeOptions{options.testingPerturbNode,
+                                             0.5}));
     endOf(Phase::Graph);
   }
   if (inputPhase < Phase::Loop && to >= Phase::Loop) {

@@ -138,6 +138,32 @@ class CompareTest(unittest.TestCase):
                                               "digits_mlp.onnx"),
                                  reference="ort", dim={"batch": 3})
         self.assertTrue(result.ok, result.report())
+        # A bench model, exported by PyTorch, against ONNX Runtime.
+        subprocess.run(["/usr/bin/python3",
+                        os.path.join(ROOT, "models", "export_torch_models.py"),
+                        self.tmp, "resnet18"], check=True, capture_output=True)
+        result = compare.compare(os.path.join(self.tmp, "resnet18-opset13.onnx"),
+                                 reference="ort")
+        self.assertTrue(result.ok, result.report())
+        self.assertEqual([d.name for d in result.outputs], ["output"])
+
+    @unittest.skipUnless(compare.ort_available(),
+                         "onnxruntime-node is not installed (cd bench && npm "
+                         "install --ignore-scripts)")
+    def test_bisect_finds_a_planted_wrong_lowering(self):
+        # mlc-graph-test-perturb-node adds 0.5 to node 'act''s result inside
+        # the compiler; against ONNX Runtime, bisect must name that node,
+        # from mlc-run as from Python.
+        path = os.path.join(self.tmp, "chain.onnx")
+        onnx.save(chain_model(), path)
+        result = compare.compare(path, reference="ort", bisect=True,
+                                 testing_perturb_node="act")
+        self.assertFalse(result.ok)
+        self.assertEqual(result.first_bad[:3], ("h2", "act", "Relu"))
+        run = subprocess.run([mlc.find_tool("mlc-run"), path,
+                              "--compare-with=ort", "--bisect"],
+                             capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
 
 if __name__ == "__main__":

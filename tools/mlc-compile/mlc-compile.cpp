@@ -149,6 +149,11 @@ cl::opt<std::string> reportProfile(
              "written by `mlc-run --profile=FILE` (of a library compiled "
              "with --profile)"),
     cl::value_desc("profile.json"), cl::cat(category));
+cl::opt<std::string> testingPerturbNode(
+    "testing-perturb-node",
+    cl::desc("Testing only: add 0.5 to this ONNX node's result, a planted "
+             "wrong lowering for testing --bisect"),
+    cl::Hidden, cl::cat(category));
 cl::opt<std::string> scheduleFile(
     "schedules",
     cl::desc("Use the schedules in this file (lines as --print-schedules "
@@ -387,6 +392,7 @@ int run(MLIRContext &context) {
   options.externalWeights = weightsMode == Weights::External;
   options.reportFile = reportFile;
   options.reportProfile = reportProfile;
+  options.testingPerturbNode = testingPerturbNode;
 
   options.maxTensorBytes = maxTensorBytes;
   mlc::onnx_import::ImportOptions &import = options.importOptions;

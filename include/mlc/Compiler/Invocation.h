@@ -97,6 +97,9 @@ struct CompileOptions {
   /// kernel times of an `mlc-run --profile=FILE` JSON file when given.
   std::string reportFile;
   std::string reportProfile;
+  /// Testing only: a node whose result is made wrong on purpose
+  /// (mlc-graph-test-perturb-node), to test the tools that find one.
+  std::string testingPerturbNode;
 };
 
 /// How long one phase took, and the process's peak memory when it ended.

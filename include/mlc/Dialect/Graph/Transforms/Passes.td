@@ -83,6 +83,25 @@ def GraphCheckLimits : Pass<"mlc-graph-check-limits", "mlir::ModuleOp"> {
   ];
 }
 
+def GraphTestPerturbNode : Pass<"mlc-graph-test-perturb-node",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Testing only: make one node's result wrong on purpose";
+  let description = [{
+    Adds `delta` to the first floating-point result of every graph op whose
+    location names the ONNX node `node`: a planted wrong lowering, for
+    testing the tools that look for one (`mlc.compare(..., bisect=True)`,
+    `mlc-run --compare-with=ort --bisect`). Reached from
+    `mlc-compile --testing-perturb-node=NAME` (a hidden option); never part
+    of a normal compile.
+  }];
+  let options = [
+    Option<"node", "node", "std::string", /*default=*/"\"\"",
+           "The ONNX node whose result to change">,
+    Option<"delta", "delta", "double", /*default=*/"0.5",
+           "What to add to it">,
+  ];
+}
+
 def GraphFoldChannelScales : Pass<"mlc-graph-fold-channel-scales",
                                    "mlir::func::FuncOp"> {
   let summary = "Move per-channel scales of a convolution's input into its "
