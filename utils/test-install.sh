@@ -50,3 +50,32 @@ with tempfile.TemporaryDirectory() as tmp:
 print("test-install: the installed Python package compiles and runs the demo")
 PY
 )
+
+# The examples of docs/Embedding.md, taken out of the page, built against
+# the installed package outside the tree, run on the demo model's images
+# and compared with scikit-learn's probabilities.
+EXAMPLES="$BUILD_DIR/embedding-examples"
+rm -rf "$EXAMPLES" && mkdir -p "$EXAMPLES/src" "$EXAMPLES/run"
+/usr/bin/python3 "$ROOT/utils/extract_examples.py" "$ROOT/docs/Embedding.md" \
+  "$EXAMPLES/src" > /dev/null
+/usr/bin/python3 -c "import json, numpy as np, sys; s = json.load(open(sys.argv[1])); np.array(s['images'], np.float32).tofile(sys.argv[2])" \
+  "$ROOT/models/demo/digits_samples.json" "$EXAMPLES/images.raw"
+cmake -G Ninja -S "$EXAMPLES/src" -B "$EXAMPLES/build" \
+  -DCMAKE_CXX_COMPILER="${CXX:-$(command -v clang++-22 || command -v c++)}" \
+  -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld > /dev/null
+cmake --build "$EXAMPLES/build" > /dev/null
+cc -std=c11 -Wall -I"$PREFIX/include" "$EXAMPLES/src/compile_and_run.c" \
+  -L"$PREFIX/lib" -lmlc_compiler -lmlc_runtime -Wl,-rpath,"$PREFIX/lib" \
+  -o "$EXAMPLES/build/compile_and_run_c"
+mkdir -p "$EXAMPLES/run/cpp" "$EXAMPLES/run/c"
+"$EXAMPLES/build/compile_and_run" "$ROOT/models/demo/digits_mlp.onnx" \
+  "$EXAMPLES/run/cpp" "$EXAMPLES/images.raw" "$EXAMPLES/cpp.raw"
+"$EXAMPLES/build/compile_and_run_c" "$ROOT/models/demo/digits_mlp.onnx" \
+  "$EXAMPLES/run/c" "$EXAMPLES/images.raw" "$EXAMPLES/c.raw"
+/usr/bin/python3 -c "
+import json, sys, numpy as np
+ref = np.array(json.load(open(sys.argv[1]))['probabilities'], np.float32)
+for path in sys.argv[2:]:
+    np.testing.assert_allclose(np.fromfile(path, np.float32).reshape(ref.shape), ref, atol=1e-4)
+" "$ROOT/models/demo/digits_samples.json" "$EXAMPLES/cpp.raw" "$EXAMPLES/c.raw"
+echo "test-install: the C and C++ examples of docs/Embedding.md build against the installed package and match scikit-learn"

@@ -20,8 +20,9 @@
  *   mlc_string_free(diagnostics);
  *   mlc_compile_options_free(o);
  *
- * Threads: calls on different option objects may run at once; each
- * compilation has a context of its own.
+ * Threads: each compilation has an MLIR context of its own, but
+ * compilations from several threads at once are not tested yet: take them
+ * in turn.
  *
  *===----------------------------------------------------------------------===*/
 

@@ -18,6 +18,8 @@ numpy arrays, through the runtime's; ``mlc.opt`` drives ``mlc-opt``.
 from .tools import MLCError, find_tool, opt
 from .runtime import Model, TensorInfo, load
 from .compiler import check_support, compile, version
+from .comparison import Comparison, compare, ort_available
 
-__all__ = ["MLCError", "Model", "TensorInfo", "check_support", "compile",
-           "find_tool", "load", "opt", "version"]
+__all__ = ["Comparison", "MLCError", "Model", "TensorInfo", "check_support",
+           "compare", "compile", "find_tool", "load", "opt", "ort_available",
+           "version"]

@@ -76,7 +76,7 @@ def _read_inputs(specs, names):
 
 def _compare(args, rest):
     import onnx
-    from . import compare
+    from . import comparison
     options = {}
     for name, value in _split_options(rest):
         key = name.replace("-", "_")
@@ -89,10 +89,10 @@ def _compare(args, rest):
     names = [i.name for i in proto.graph.input if i.name not in initializers]
     inputs = _read_inputs(args.inputs, names) or None
     if inputs is not None:
-        random = compare.random_inputs(proto, compare._dims_option(options))
+        random = comparison.random_inputs(proto, comparison._dims_option(options))
         random.update(inputs)
         inputs = random
-    result = compare.compare(args.model, inputs=inputs,
+    result = comparison.compare(args.model, inputs=inputs,
                              reference=args.reference,
                              tolerance=args.tolerance, bisect=args.bisect,
                              **options)

@@ -20,7 +20,7 @@ from onnx import TensorProto, helper, numpy_helper
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import mlc  # noqa: E402
-from mlc import compare  # noqa: E402
+from mlc import comparison as compare  # noqa: E402
 
 NODE = "/usr/share/libonnx-testdata/data/node"
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
