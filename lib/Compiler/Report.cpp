@@ -72,13 +72,25 @@ void recordKernels(func::FuncOp func, ReportData &data) {
     });
     if (auto schedule = kernel.getScheduleAttr())
       k.schedule = printed(schedule);
+    // The kernels (or model inputs) each input comes from, looking through
+    // the ops between kernels (pads, gathers, reshapes).
     llvm::StringSet<> producers;
-    for (Value input : kernel.getInputs()) {
+    SmallVector<std::pair<Value, int>> work;
+    DenseSet<Value> visited;
+    for (Value input : kernel.getInputs())
+      work.push_back({input, 0});
+    while (!work.empty()) {
+      auto [value, depth] = work.pop_back_val();
+      if (!visited.insert(value).second)
+        continue;
       std::string producer;
-      if (auto from = input.getDefiningOp<mlc::loop::KernelOp>())
+      if (auto from = value.getDefiningOp<mlc::loop::KernelOp>())
         producer = from.getSymName().str();
-      else if (isa<BlockArgument>(input))
+      else if (isa<BlockArgument>(value))
         producer = "input";
+      else if (Operation *def = value.getDefiningOp(); def && depth < 16)
+        for (Value operand : def->getOperands())
+          work.push_back({operand, depth + 1});
       if (!producer.empty() && producers.insert(producer).second)
         k.producers.push_back(producer);
     }
