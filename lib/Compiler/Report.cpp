@@ -12,6 +12,7 @@
 
 #include "mlc/Dialect/Graph/IR/GraphDialect.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Target/Host/ModelFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -103,10 +104,9 @@ void recordKernels(func::FuncOp func, ReportData &data) {
 /// with their live ranges over the body's top-level ops, and the kernel
 /// functions called.
 void recordArena(ModuleOp module, ReportData &data) {
-  for (auto func : module.getOps<func::FuncOp>()) {
+  for (func::FuncOp func : mlc::host::getModelFunctions(module)) {
     auto arenaSize = func->getAttrOfType<IntegerAttr>("mlc_loop.arena_size");
-    if (func.isExternal() || !func->hasAttr("mlc_loop.signature") ||
-        !arenaSize || func.getNumArguments() == 0)
+    if (!arenaSize || func.getNumArguments() == 0)
       continue;
     ReportData::Model model;
     model.name = func.getSymName().str();

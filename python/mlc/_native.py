@@ -5,9 +5,14 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
 # ===--------------------------------------------------------------------=== #
-"""Where the package finds libmlc_runtime.so and libmlc_compiler.so."""
+"""Where the package finds libmlc_runtime.so and libmlc_compiler.so, and
+loading them once."""
 
+import ctypes
 import os
+import threading
+
+from .tools import MLCError
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _REPO = os.path.dirname(os.path.dirname(_PACKAGE))
@@ -36,3 +41,21 @@ def find_library(name):
         if os.path.exists(path):
             return path
     return name
+
+
+_loaded = {}
+_lock = threading.Lock()
+
+
+def load_library(name, declare):
+    """The shared library `name`, loaded once; `declare(lib)` sets its
+    functions' argument and result types."""
+    with _lock:
+        if name not in _loaded:
+            try:
+                lib = ctypes.CDLL(find_library(name))
+            except OSError as e:
+                raise MLCError("mlc", f"cannot load {name}: {e}")
+            declare(lib)
+            _loaded[name] = lib
+        return _loaded[name]

@@ -121,10 +121,17 @@ def run_ort(model_path, inputs):
         return outputs
 
 
-def _read_stored(folder, names):
-    """Stored tensors of a folder: output_<k>.pb (or input_<k>.pb) in order,
-    or <name>.npy."""
+def _read_tensor(path):
+    """A TensorProto file as an array."""
     from onnx import TensorProto, numpy_helper
+    tensor = TensorProto()
+    with open(path, "rb") as f:
+        tensor.ParseFromString(f.read())
+    return numpy_helper.to_array(tensor)
+
+
+def _read_stored(folder, names):
+    """Stored outputs of a folder: <name>.npy, or output_<k>.pb in order."""
     values = {}
     for k, name in enumerate(names):
         npy = os.path.join(folder, name + ".npy")
@@ -132,24 +139,15 @@ def _read_stored(folder, names):
         if os.path.exists(npy):
             values[name] = np.load(npy)
         elif os.path.exists(pb):
-            tensor = TensorProto()
-            with open(pb, "rb") as f:
-                tensor.ParseFromString(f.read())
-            values[name] = numpy_helper.to_array(tensor)
+            values[name] = _read_tensor(pb)
     return values
 
 
 def _stored_inputs(folder, graph_inputs):
-    from onnx import TensorProto, numpy_helper
-    values = {}
-    for k, name in enumerate(graph_inputs):
-        pb = os.path.join(folder, f"input_{k}.pb")
-        if os.path.exists(pb):
-            tensor = TensorProto()
-            with open(pb, "rb") as f:
-                tensor.ParseFromString(f.read())
-            values[name] = numpy_helper.to_array(tensor)
-    return values
+    """Stored inputs of a folder: input_<k>.pb in order."""
+    return {name: _read_tensor(os.path.join(folder, f"input_{k}.pb"))
+            for k, name in enumerate(graph_inputs)
+            if os.path.exists(os.path.join(folder, f"input_{k}.pb"))}
 
 
 def _graph_inputs(model):

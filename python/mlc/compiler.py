@@ -14,47 +14,38 @@ import tempfile
 import threading
 import warnings
 
-from ._native import find_library
+from ._native import load_library
 from .tools import MLCError
 
-_lib = None
-_lib_lock = threading.Lock()
 # Compilations from several threads take turns: the compiler's global
 # registries are set up lazily and are not checked for concurrent use.
 _compile_lock = threading.Lock()
 
 
+def _declare(lib):
+    c = ctypes
+    lib.mlc_compiler_version.restype = c.c_char_p
+    lib.mlc_compile_options_new.restype = c.c_void_p
+    lib.mlc_compile_options_free.argtypes = [c.c_void_p]
+    lib.mlc_compile_options_set.restype = c.c_int
+    lib.mlc_compile_options_set.argtypes = [c.c_void_p, c.c_char_p,
+                                            c.c_char_p, c.c_char_p,
+                                            c.c_size_t]
+    lib.mlc_compile_file.restype = c.c_int
+    lib.mlc_compile_file.argtypes = [c.c_char_p, c.c_char_p, c.c_void_p,
+                                     c.POINTER(c.c_void_p)]
+    lib.mlc_compile_buffer.restype = c.c_int
+    lib.mlc_compile_buffer.argtypes = [c.c_char_p, c.c_size_t, c.c_char_p,
+                                       c.c_char_p, c.c_char_p, c.c_void_p,
+                                       c.POINTER(c.c_void_p)]
+    lib.mlc_check_support.restype = c.c_int
+    lib.mlc_check_support.argtypes = [c.c_char_p, c.c_void_p,
+                                      c.POINTER(c.c_void_p)]
+    lib.mlc_string_free.argtypes = [c.c_void_p]
+
+
 def _compiler():
-    global _lib
-    with _lib_lock:
-        if _lib is not None:
-            return _lib
-        try:
-            lib = ctypes.CDLL(find_library("libmlc_compiler.so"))
-        except OSError as e:
-            raise MLCError("mlc compiler",
-                           f"cannot load libmlc_compiler.so: {e}")
-        c = ctypes
-        lib.mlc_compiler_version.restype = c.c_char_p
-        lib.mlc_compile_options_new.restype = c.c_void_p
-        lib.mlc_compile_options_free.argtypes = [c.c_void_p]
-        lib.mlc_compile_options_set.restype = c.c_int
-        lib.mlc_compile_options_set.argtypes = [c.c_void_p, c.c_char_p,
-                                                c.c_char_p, c.c_char_p,
-                                                c.c_size_t]
-        lib.mlc_compile_file.restype = c.c_int
-        lib.mlc_compile_file.argtypes = [c.c_char_p, c.c_char_p, c.c_void_p,
-                                         c.POINTER(c.c_void_p)]
-        lib.mlc_compile_buffer.restype = c.c_int
-        lib.mlc_compile_buffer.argtypes = [c.c_char_p, c.c_size_t, c.c_char_p,
-                                           c.c_char_p, c.c_char_p, c.c_void_p,
-                                           c.POINTER(c.c_void_p)]
-        lib.mlc_check_support.restype = c.c_int
-        lib.mlc_check_support.argtypes = [c.c_char_p, c.c_void_p,
-                                          c.POINTER(c.c_void_p)]
-        lib.mlc_string_free.argtypes = [c.c_void_p]
-        _lib = lib
-        return lib
+    return load_library("libmlc_compiler.so", _declare)
 
 
 def version():

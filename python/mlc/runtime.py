@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from ._native import find_library
+from ._native import load_library
 from .tools import MLCError
 
 # ONNX TensorProto.DataType numbers, as the runtime reports dtypes.
@@ -28,49 +28,39 @@ _DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
            6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16,
            11: np.float64, 12: np.uint32, 13: np.uint64}
 
-_lib = None
-_lib_lock = threading.Lock()
+def _declare(lib):
+    c = ctypes
+    lib.mlc_model_load.restype = c.c_void_p
+    lib.mlc_model_load.argtypes = [c.c_char_p, c.c_char_p, c.c_char_p,
+                                   c.c_size_t]
+    lib.mlc_model_free.argtypes = [c.c_void_p]
+    lib.mlc_model_name.restype = c.c_char_p
+    lib.mlc_model_name.argtypes = [c.c_void_p]
+    lib.mlc_model_num_tensors.restype = c.c_size_t
+    lib.mlc_model_num_tensors.argtypes = [c.c_void_p, c.c_int]
+    lib.mlc_model_tensor_name.restype = c.c_char_p
+    for name in ("name", "dtype", "rank", "bytes"):
+        getattr(lib, "mlc_model_tensor_" + name).argtypes = [
+            c.c_void_p, c.c_int, c.c_size_t]
+    lib.mlc_model_tensor_dtype.restype = c.c_int32
+    lib.mlc_model_tensor_rank.restype = c.c_int32
+    lib.mlc_model_tensor_bytes.restype = c.c_int64
+    lib.mlc_model_tensor_dim.restype = c.c_int64
+    lib.mlc_model_tensor_dim.argtypes = [c.c_void_p, c.c_int, c.c_size_t,
+                                         c.c_int32]
+    lib.mlc_arena_new.restype = c.c_void_p
+    lib.mlc_arena_new.argtypes = [c.c_void_p]
+    lib.mlc_arena_free.argtypes = [c.c_void_p]
+    lib.mlc_model_run.restype = c.c_int32
+    lib.mlc_model_run.argtypes = [c.c_void_p, c.c_void_p,
+                                  c.POINTER(c.c_void_p),
+                                  c.POINTER(c.c_void_p)]
+    lib.mlc_status_message.restype = c.c_char_p
+    lib.mlc_status_message.argtypes = [c.c_int32]
 
 
 def _runtime():
-    global _lib
-    with _lib_lock:
-        if _lib is not None:
-            return _lib
-        try:
-            lib = ctypes.CDLL(find_library("libmlc_runtime.so"))
-        except OSError as e:
-            raise MLCError("mlc runtime", f"cannot load libmlc_runtime.so: {e}")
-        c = ctypes
-        lib.mlc_model_load.restype = c.c_void_p
-        lib.mlc_model_load.argtypes = [c.c_char_p, c.c_char_p, c.c_char_p,
-                                       c.c_size_t]
-        lib.mlc_model_free.argtypes = [c.c_void_p]
-        lib.mlc_model_name.restype = c.c_char_p
-        lib.mlc_model_name.argtypes = [c.c_void_p]
-        lib.mlc_model_num_tensors.restype = c.c_size_t
-        lib.mlc_model_num_tensors.argtypes = [c.c_void_p, c.c_int]
-        lib.mlc_model_tensor_name.restype = c.c_char_p
-        for name in ("name", "dtype", "rank", "bytes"):
-            getattr(lib, "mlc_model_tensor_" + name).argtypes = [
-                c.c_void_p, c.c_int, c.c_size_t]
-        lib.mlc_model_tensor_dtype.restype = c.c_int32
-        lib.mlc_model_tensor_rank.restype = c.c_int32
-        lib.mlc_model_tensor_bytes.restype = c.c_int64
-        lib.mlc_model_tensor_dim.restype = c.c_int64
-        lib.mlc_model_tensor_dim.argtypes = [c.c_void_p, c.c_int, c.c_size_t,
-                                             c.c_int32]
-        lib.mlc_arena_new.restype = c.c_void_p
-        lib.mlc_arena_new.argtypes = [c.c_void_p]
-        lib.mlc_arena_free.argtypes = [c.c_void_p]
-        lib.mlc_model_run.restype = c.c_int32
-        lib.mlc_model_run.argtypes = [c.c_void_p, c.c_void_p,
-                                      c.POINTER(c.c_void_p),
-                                      c.POINTER(c.c_void_p)]
-        lib.mlc_status_message.restype = c.c_char_p
-        lib.mlc_status_message.argtypes = [c.c_int32]
-        _lib = lib
-        return lib
+    return load_library("libmlc_runtime.so", _declare)
 
 
 class TensorInfo:

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Target/Host/ModelFunctions.h"
 #include "mlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,11 +69,7 @@ struct HostInstrumentKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    SmallVector<func::FuncOp> models;
-    for (auto f : module.getOps<func::FuncOp>())
-      if (!f.isExternal() && f->hasAttr("mlc_loop.signature"))
-        models.push_back(f);
-    for (func::FuncOp model : models)
+    for (func::FuncOp model : mlc::host::getModelFunctions(module))
       instrument(module, symbols, model);
   }
 
