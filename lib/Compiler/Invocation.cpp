@@ -288,8 +288,12 @@ LogicalResult Invocation::emitArtifact(Artifacts &artifacts) {
   SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream object(buffer);
   timer->begin("object");
-  if (progressCallback)
-    progressCallback("object", 0, 0, "LLVM code generation");
+  if (progressCallback) {
+    Progress codegen;
+    codegen.phase = "object";
+    codegen.passName = "LLVM code generation";
+    progressCallback(codegen);
+  }
   LogicalResult serialized = backend->serialize(*module, object);
   timer->end();
   if (failed(serialized))

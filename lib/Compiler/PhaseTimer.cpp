@@ -9,7 +9,10 @@
 #include "PhaseTimer.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
+
+#include <mutex>
 
 #include <sys/resource.h>
 
@@ -54,6 +57,7 @@ public:
   }
 
   void runBeforePass(Pass *pass, Operation *op) override {
+    std::lock_guard<std::mutex> lock(mutex);
     if (isa<ModuleOp>(op) && !op->getParentOp()) {
       // Which phase top-level pass `index` belongs to.
       unsigned first = 0;
@@ -66,17 +70,38 @@ public:
         first += count;
       }
       ++index;
+      started.clear();
+      functions = 0;
+      for (Operation &f : cast<ModuleOp>(op).getBody()->getOperations())
+        if (auto func = dyn_cast<FunctionOpInterface>(f))
+          functions += !func.isExternal();
     }
     // Pass collections (`func.func(...)`) have no argument: their passes
     // report themselves.
-    if (progress && !pass->getArgument().empty())
-      progress(timer.current, index, total, pass->getArgument());
+    if (!progress || pass->getArgument().empty())
+      return;
+    Progress now;
+    now.phase = timer.current;
+    now.pass = index;
+    now.passes = total;
+    now.passName = pass->getArgument();
+    if (isa<FunctionOpInterface>(op)) {
+      started.insert(op);
+      now.function = started.size();
+      now.functions = functions;
+    }
+    progress(now);
   }
 
 private:
   PhaseTimer &timer;
   ProgressCallback progress;
   unsigned index = 0, total = 0;
+  /// Passes on functions may run on several threads at once.
+  std::mutex mutex;
+  /// The functions passes of the current top-level pass have started on.
+  llvm::DenseSet<Operation *> started;
+  unsigned functions = 0;
 };
 } // namespace mlc::compiler
 

@@ -299,8 +299,7 @@ public:
     if (shown)
       llvm::errs() << "\r\x1b[K";
   }
-  void update(StringRef phase, unsigned pass, unsigned total,
-              StringRef passName) {
+  void update(const mlc::compiler::Progress &at) {
     Clock::time_point now = Clock::now();
     if (now - start < std::chrono::duration<double>(progressDelay) ||
         (shown && now - last < std::chrono::milliseconds(100)))
@@ -308,11 +307,13 @@ public:
     last = now;
     shown = true;
     double seconds = std::chrono::duration<double>(now - start).count();
-    llvm::errs() << "\r\x1b[Kmlc-compile: [" << phase;
-    if (total)
-      llvm::errs() << " " << pass << "/" << total;
-    llvm::errs() << "] " << passName
-                 << llvm::format("  %.1f s", seconds);
+    llvm::errs() << "\r\x1b[Kmlc-compile: [" << at.phase;
+    if (at.passes)
+      llvm::errs() << " " << at.pass << "/" << at.passes;
+    llvm::errs() << "] " << at.passName;
+    if (at.functions > 1)
+      llvm::errs() << ", function " << at.function << "/" << at.functions;
+    llvm::errs() << llvm::format("  %.1f s", seconds);
     llvm::errs().flush();
   }
 
@@ -441,9 +442,8 @@ int run(MLIRContext &context) {
   std::optional<ProgressLine> line;
   if (progress && llvm::sys::Process::StandardErrIsDisplayed()) {
     line.emplace();
-    hooks.onProgress = [&line](StringRef phase, unsigned pass,
-                               unsigned total, StringRef passName) {
-      line->update(phase, pass, total, passName);
+    hooks.onProgress = [&line](const mlc::compiler::Progress &at) {
+      line->update(at);
     };
     // A diagnostic starts on a clean line.
     hooks.onDiagnostic = [&line](Diagnostic &diagnostic) {

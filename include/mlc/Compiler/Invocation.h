@@ -109,11 +109,19 @@ struct PhaseTiming {
   int64_t peakMemoryBytes = 0;
 };
 
-/// Told as each pass starts: its phase, the top-level pass it is in (from
-/// 1) of `total`, and the pass's name.
-using ProgressCallback =
-    std::function<void(llvm::StringRef phase, unsigned pass, unsigned total,
-                       llvm::StringRef passName)>;
+/// Where a compilation is, as each pass starts.
+struct Progress {
+  llvm::StringRef phase;
+  /// The top-level pass it is in (from 1) of `passes`; 0 of 0 outside the
+  /// pass pipeline (code generation).
+  unsigned pass = 0, passes = 0;
+  llvm::StringRef passName;
+  /// For a pass on each function (each outlined kernel, late in the
+  /// pipeline): the functions it has started on (from 1) of `functions`;
+  /// 0 of 0 for a pass on the whole module.
+  unsigned function = 0, functions = 0;
+};
+using ProgressCallback = std::function<void(const Progress &)>;
 
 /// What a compilation produced, in memory. Invocation::writeOutput() also
 /// writes it to CompileOptions::outputFile and the files beside it.
