@@ -82,13 +82,10 @@ LogicalResult Invocation::load() {
   }
   if (!isIR) {
     timer->begin("import");
-    module = onnx_import::importModelFile(options.inputFile, &context,
-                                          options.importOptions);
+    OwningOpRef<ModuleOp> imported = onnx_import::importModelFile(
+        options.inputFile, &context, options.importOptions);
     timer->end();
-    if (!module || failed(verify(*module)))
-      return failure();
-    inputPhase = Phase::Input;
-    return success();
+    return load(std::move(imported), Phase::Input);
   }
   llvm::SourceMgr sourceMgr;
   std::string error;
