@@ -16,7 +16,7 @@
 # compiled models); runs each harness for FUZZ_SECONDS (default 60) and
 # prints its executions; FUZZ_HARNESSES (default: all six) picks some, and
 # FUZZ_SEEDS_DIR (default BUILD_DIR/seeds) lets two runs share a build.
-# Corpora grow in BUILD_DIR/corpus/<harness>; a
+# Corpora grow in BUILD_DIR/corpus/<harness>, logs go to BUILD_DIR/logs; a
 # crash leaves its input in BUILD_DIR/findings and fails the script. The
 # same build's mlc-compile also compiles the malformed-model corpus under
 # the sanitizers (utils/check_malformed.py).
@@ -73,24 +73,27 @@ for m in identity_graph out_of_order external_ok; do
   strings -n 8 "$SEEDS/$m.so" | grep '^{"' > "$SEEDS/signatures/$m.json" || true
 done
 
+# Each run's logs are its own: runs may overlap.
+RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
 run() {
   local harness=$1 seeds=$2 max_len=${3:-1048576}
+  local log="$BUILD_DIR/logs/$harness.$RUN_ID.log"
   case " ${FUZZ_HARNESSES:-${HARNESSES[*]}} " in
     *" $harness "*) ;;
     *) return 0 ;;
   esac
   local corpus="$BUILD_DIR/corpus/$harness"
-  mkdir -p "$corpus" "$BUILD_DIR/findings"
+  mkdir -p "$corpus" "$BUILD_DIR/findings" "$BUILD_DIR/logs"
   "$BUILD_DIR/bin/$harness" "$corpus" "$seeds" \
     -max_total_time="$SECONDS_EACH" -timeout=60 -rss_limit_mb=6144 \
     -max_len="$max_len" -print_final_stats=1 \
     -artifact_prefix="$BUILD_DIR/findings/$harness-" \
-    > "$BUILD_DIR/$harness.log" 2>&1 || {
-      echo "fuzz: $harness found a problem (see $BUILD_DIR/$harness.log and $BUILD_DIR/findings)"
-      tail -40 "$BUILD_DIR/$harness.log"
+    > "$log" 2>&1 || {
+      echo "fuzz: $harness found a problem (see $log and $BUILD_DIR/findings)"
+      tail -40 "$log"
       return 1
     }
-  echo "fuzz: $harness: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$BUILD_DIR/$harness.log" | grep -o '[0-9]*$') inputs in ${SECONDS_EACH}s, corpus $(ls "$corpus" | wc -l)"
+  echo "fuzz: $harness: $(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$') inputs in ${SECONDS_EACH}s, corpus $(ls "$corpus" | wc -l)"
 }
 status=0
 run mlc-fuzz-import "$SEEDS/models" || status=1
