@@ -1,0 +1,75 @@
+//===- Simulator.h - Run an NPU program and count its cycles ----*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Executes a command stream bit-exactly (int8 x int8 -> int32; bf16 and f16
+// with f32 accumulation) on simulated memories, and counts cycles per unit
+// from the NPU's description: each queue runs its commands in order, a
+// command starts when its unit (and, with one DMA channel, the shared DMA
+// engine) is free and the tokens it waits for have been signalled, so
+// transfers overlap compute exactly as far as the program's tokens allow.
+// Two commands that touch the same bytes while one of them writes, with no
+// token ordering them, are a hazard: the run stops with both named, rather
+// than give an answer that depends on timing. Links nothing from MLIR or
+// LLVM. The timing model is in docs/NPU.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_RUNTIME_NPU_SIMULATOR_H
+#define MLC_RUNTIME_NPU_SIMULATOR_H
+
+#include "mlc-runtime/NPU/Config.h"
+#include "mlc-runtime/NPU/Program.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlc::npu {
+
+struct SimulationStats {
+  /// From the first command's start to the last one's end.
+  int64_t cycles = 0;
+  /// Cycles each queue's unit was busy.
+  std::array<int64_t, kNumQueues> busyCycles{};
+  int64_t multiplyAccumulates = 0;
+  int64_t bytesLoaded = 0, bytesStored = 0;
+  int64_t commands = 0;
+
+  /// Multiply-accumulates over what the matrix unit could have done in
+  /// `cycles`.
+  double getMatrixUtilization(const NPUConfig &config) const;
+  /// `cycles` at the config's clock.
+  double getSeconds(const NPUConfig &config) const;
+};
+
+class Simulator {
+public:
+  explicit Simulator(NPUConfig config);
+
+  const NPUConfig &getConfig() const { return config; }
+
+  /// Runs `program` against `dram` (`dramBytes` bytes, read by loads and
+  /// written by stores). The scratchpad and accumulator start zeroed.
+  /// Fails, with the command's index and the problem in `error`, on an
+  /// operand outside its memory, a type or op the NPU does not have, a
+  /// hazard, or tokens that can never all be signalled.
+  bool run(const Program &program, uint8_t *dram, uint64_t dramBytes,
+           SimulationStats &stats, std::string &error);
+
+  /// The cycles one command takes on its unit.
+  int64_t getCycles(const Command &command) const;
+
+private:
+  NPUConfig config;
+  std::vector<uint8_t> scratchpad, accumulator;
+};
+
+} // namespace mlc::npu
+
+#endif // MLC_RUNTIME_NPU_SIMULATOR_H

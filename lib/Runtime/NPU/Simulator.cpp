@@ -1,0 +1,527 @@
+//===- Simulator.cpp - Run an NPU program and count its cycles ------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc-runtime/NPU/Simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+
+using namespace mlc::npu;
+
+namespace {
+//===----------------------------------------------------------------------===//
+// Elements
+//===----------------------------------------------------------------------===//
+
+float bitsToFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint32_t floatToBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16, exponent = (h >> 10) & 0x1f,
+           mantissa = h & 0x3ff;
+  if (exponent == 0x1f)
+    return bitsToFloat(sign | 0x7f800000 | (mantissa << 13));
+  if (exponent == 0) {
+    // Subnormal (or zero): mantissa * 2^-24.
+    float value = std::ldexp(float(mantissa), -24);
+    return sign ? -value : value;
+  }
+  return bitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t bits = floatToBits(f);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  if (std::isnan(f))
+    return sign | 0x7e00;
+  float magnitude = std::fabs(f);
+  if (magnitude >= 65520.0f) // rounds to infinity
+    return sign | 0x7c00;
+  if (magnitude < std::ldexp(1.0f, -14)) {
+    // Subnormal: units of 2^-24, rounded to nearest even.
+    float units = std::nearbyint(magnitude * std::ldexp(1.0f, 24));
+    return sign | uint16_t(units);
+  }
+  int exponent;
+  float fraction = std::frexp(magnitude, &exponent); // [0.5, 1)
+  // 11 significant bits, rounded to nearest even.
+  float significand = std::nearbyint(std::ldexp(fraction, 11));
+  if (significand >= 2048) {
+    significand /= 2;
+    ++exponent;
+  }
+  uint16_t e = uint16_t(exponent - 1 + 15);
+  return sign | uint16_t(e << 10) | (uint16_t(significand) & 0x3ff);
+}
+
+uint16_t floatToBF16(float f) {
+  uint32_t bits = floatToBits(f);
+  if (std::isnan(f))
+    return uint16_t((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return uint16_t((bits + rounding) >> 16);
+}
+
+/// Reads element `i` of `type` at `base` as a double (exact for every type
+/// the NPU has).
+double readElement(const uint8_t *base, ElementType type, uint64_t i) {
+  switch (type) {
+  case ElementType::Int8:
+    return double(int8_t(base[i]));
+  case ElementType::Int32: {
+    int32_t v;
+    std::memcpy(&v, base + 4 * i, 4);
+    return double(v);
+  }
+  case ElementType::F32: {
+    float v;
+    std::memcpy(&v, base + 4 * i, 4);
+    return double(v);
+  }
+  case ElementType::BF16: {
+    uint16_t v;
+    std::memcpy(&v, base + 2 * i, 2);
+    return double(bitsToFloat(uint32_t(v) << 16));
+  }
+  case ElementType::F16: {
+    uint16_t v;
+    std::memcpy(&v, base + 2 * i, 2);
+    return double(halfToFloat(v));
+  }
+  }
+  return 0;
+}
+
+/// Writes `value` as element `i` of `type`: integers saturate, floats round
+/// to nearest even.
+void writeElement(uint8_t *base, ElementType type, uint64_t i, double value) {
+  switch (type) {
+  case ElementType::Int8: {
+    double r = std::nearbyint(std::isnan(value) ? 0 : value);
+    base[i] = uint8_t(int8_t(std::clamp(r, -128.0, 127.0)));
+    return;
+  }
+  case ElementType::Int32: {
+    double r = std::nearbyint(std::isnan(value) ? 0 : value);
+    int32_t v = int32_t(std::clamp(r, -2147483648.0, 2147483647.0));
+    std::memcpy(base + 4 * i, &v, 4);
+    return;
+  }
+  case ElementType::F32: {
+    float v = float(value);
+    std::memcpy(base + 4 * i, &v, 4);
+    return;
+  }
+  case ElementType::BF16: {
+    uint16_t v = floatToBF16(float(value));
+    std::memcpy(base + 2 * i, &v, 2);
+    return;
+  }
+  case ElementType::F16: {
+    uint16_t v = floatToHalf(float(value));
+    std::memcpy(base + 2 * i, &v, 2);
+    return;
+  }
+  }
+}
+
+ElementType getAccumulatorType(ElementType input) {
+  return input == ElementType::Int8 ? ElementType::Int32 : ElementType::F32;
+}
+
+std::string_view getQueueName(Queue queue) {
+  static const char *const kNames[] = {"load", "compute", "vector", "store"};
+  return kNames[unsigned(queue)];
+}
+
+std::string_view getMemoryName(Memory memory) {
+  return memory == Memory::Scratchpad ? "scratchpad" : "accumulator";
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+//===----------------------------------------------------------------------===//
+// The operands of a command
+//===----------------------------------------------------------------------===//
+
+/// A byte range one command reads or writes.
+struct Access {
+  int space; ///< 0 scratchpad, 1 accumulator, 2 DRAM
+  uint64_t begin, end;
+  bool write;
+};
+
+/// Where a run stands: memories and the in-flight accesses.
+struct Machine {
+  const NPUConfig &config;
+  uint8_t *memories[3];
+  uint64_t sizes[3];
+};
+
+/// `rows * cols * bytes` without overflow, or 0 when it overflows.
+uint64_t getTileBytes(uint64_t rows, uint64_t cols, uint64_t bytes) {
+  uint64_t n;
+  if (__builtin_mul_overflow(rows, cols, &n) ||
+      __builtin_mul_overflow(n, bytes, &n))
+    return 0;
+  return n;
+}
+
+/// Checks a command's operands against the config and the memories and
+/// lists what it reads and writes; an empty string when it is valid.
+std::string getAccesses(const Command &c, const Machine &m,
+                        std::vector<Access> &accesses) {
+  const NPUConfig &config = m.config;
+  auto within = [&](Memory memory, uint64_t offset, uint64_t bytes,
+                    const char *what, bool write) -> std::string {
+    int space = int(memory);
+    if (bytes == 0 || offset > m.sizes[space] ||
+        bytes > m.sizes[space] - offset)
+      return std::string(what) + " [" + std::to_string(offset) + ", +" +
+             std::to_string(bytes) + ") is outside the " +
+             std::string(getMemoryName(memory)) + " (" +
+             std::to_string(m.sizes[space]) + " bytes)";
+    accesses.push_back({space, offset, offset + bytes, write});
+    return "";
+  };
+  if (c.rows == 0 || c.cols == 0)
+    return "a tile of " + std::to_string(c.rows) + "x" +
+           std::to_string(c.cols) + " elements";
+  unsigned bytes = getElementBytes(c.type);
+  switch (c.opcode) {
+  case Opcode::Load:
+  case Opcode::Store: {
+    uint64_t rowBytes = uint64_t(c.cols) * bytes;
+    uint64_t tile = getTileBytes(c.rows, c.cols, bytes);
+    if (c.dramStride < rowBytes)
+      return "DRAM rows " + std::to_string(c.dramStride) +
+             " bytes apart overlap rows of " + std::to_string(rowBytes) +
+             " bytes";
+    if (c.memory == Memory::Accumulator && bytes != 4)
+      return "the accumulator holds int32 or f32, not " +
+             std::string(getElementTypeName(c.type));
+    uint64_t span;
+    if (__builtin_mul_overflow(uint64_t(c.rows - 1), uint64_t(c.dramStride),
+                               &span) ||
+        __builtin_add_overflow(span, rowBytes, &span) ||
+        c.dram > m.sizes[2] || span > m.sizes[2] - c.dram)
+      return "DRAM [" + std::to_string(c.dram) + ", +" + std::to_string(span) +
+             ") is outside the " + std::to_string(m.sizes[2]) +
+             " bytes given";
+    bool load = c.opcode == Opcode::Load;
+    for (uint32_t r = 0; r < c.rows; ++r)
+      accesses.push_back({2, c.dram + uint64_t(r) * c.dramStride,
+                          c.dram + uint64_t(r) * c.dramStride + rowBytes,
+                          !load});
+    return within(c.memory, c.local, tile, load ? "destination" : "source",
+                  load);
+  }
+  case Opcode::Matmul: {
+    ElementType acc = getAccumulatorType(c.type);
+    if (!config.supportsMatrix(c.type, acc))
+      return "the matrix unit of '" + config.name + "' has no " +
+             std::string(getElementTypeName(c.type)) + " -> " +
+             std::string(getElementTypeName(acc));
+    if (c.depth == 0)
+      return "a matmul of depth 0";
+    std::string e = within(Memory::Scratchpad, c.local,
+                           getTileBytes(c.rows, c.depth, bytes), "A", false);
+    if (e.empty())
+      e = within(Memory::Scratchpad, c.local2,
+                 getTileBytes(c.depth, c.cols, bytes), "B", false);
+    if (e.empty())
+      e = within(Memory::Accumulator, c.local3,
+                 getTileBytes(c.rows, c.cols, 4), "C", true);
+    if (e.empty() && c.accumulate)
+      accesses.push_back({1, accesses.back().begin, accesses.back().end,
+                          false});
+    return e;
+  }
+  case Opcode::Vector: {
+    static const char *const kOps[] = {"", "relu", "add", "requantize",
+                                       "copy"};
+    const char *op = kOps[unsigned(c.vectorOp)];
+    if (!config.supportsVector(op))
+      return std::string("the vector unit of '") + config.name +
+             "' has no " + op;
+    if (c.vectorOp == VectorOp::Requantize &&
+        (c.type != ElementType::Int32 || c.dstType != ElementType::Int8))
+      return "requantize goes from int32 to int8";
+    if ((c.vectorOp == VectorOp::Relu || c.vectorOp == VectorOp::Add) &&
+        c.type != c.dstType)
+      return std::string(op) + " keeps the element type";
+    if ((c.memory == Memory::Accumulator && bytes != 4) ||
+        (c.dstMemory == Memory::Accumulator &&
+         getElementBytes(c.dstType) != 4))
+      return "the accumulator holds int32 or f32";
+    std::string e = within(c.memory, c.local,
+                           getTileBytes(c.rows, c.cols, bytes), "source",
+                           false);
+    if (e.empty() && c.vectorOp == VectorOp::Add)
+      e = within(c.memory, c.local2, getTileBytes(c.rows, c.cols, bytes),
+                 "second source", false);
+    if (e.empty())
+      e = within(c.dstMemory, c.local3,
+                 getTileBytes(c.rows, c.cols, getElementBytes(c.dstType)),
+                 "destination", true);
+    return e;
+  }
+  }
+  return "unknown opcode";
+}
+
+/// Does what `c` says to the memories (operands already checked).
+int64_t execute(const Command &c, Machine &m) {
+  uint8_t *dram = m.memories[2];
+  unsigned bytes = getElementBytes(c.type);
+  uint64_t n = uint64_t(c.rows) * c.cols;
+  switch (c.opcode) {
+  case Opcode::Load:
+  case Opcode::Store: {
+    uint8_t *local = m.memories[int(c.memory)] + c.local;
+    uint64_t rowBytes = uint64_t(c.cols) * bytes;
+    for (uint32_t r = 0; r < c.rows; ++r) {
+      uint8_t *far = dram + c.dram + uint64_t(r) * c.dramStride;
+      uint8_t *near = local + r * rowBytes;
+      if (c.opcode == Opcode::Load)
+        std::memcpy(near, far, rowBytes);
+      else
+        std::memcpy(far, near, rowBytes);
+    }
+    return 0;
+  }
+  case Opcode::Matmul: {
+    const uint8_t *a = m.memories[0] + c.local, *b = m.memories[0] + c.local2;
+    uint8_t *out = m.memories[1] + c.local3;
+    ElementType acc = getAccumulatorType(c.type);
+    for (uint32_t i = 0; i < c.rows; ++i)
+      for (uint32_t j = 0; j < c.cols; ++j) {
+        uint64_t index = uint64_t(i) * c.cols + j;
+        if (acc == ElementType::Int32) {
+          // Exact, wrapping as int32 adders do.
+          int32_t sum = c.accumulate ? int32_t(readElement(out, acc, index))
+                                     : 0;
+          for (uint32_t k = 0; k < c.depth; ++k)
+            sum = int32_t(uint32_t(sum) +
+                          uint32_t(int32_t(int8_t(a[uint64_t(i) * c.depth + k])) *
+                                   int32_t(int8_t(b[uint64_t(k) * c.cols + j]))));
+          std::memcpy(out + 4 * index, &sum, 4);
+        } else {
+          // f32 accumulation in k order.
+          float sum = c.accumulate ? float(readElement(out, acc, index)) : 0;
+          for (uint32_t k = 0; k < c.depth; ++k)
+            sum += float(readElement(a, c.type, uint64_t(i) * c.depth + k)) *
+                   float(readElement(b, c.type, uint64_t(k) * c.cols + j));
+          std::memcpy(out + 4 * index, &sum, 4);
+        }
+      }
+    return int64_t(c.rows) * c.cols * c.depth;
+  }
+  case Opcode::Vector: {
+    const uint8_t *src = m.memories[int(c.memory)] + c.local;
+    const uint8_t *src2 = m.memories[int(c.memory)] + c.local2;
+    uint8_t *dst = m.memories[int(c.dstMemory)] + c.local3;
+    // Through a copy: the destination may overlap a source.
+    std::vector<double> values(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      double x = readElement(src, c.type, i);
+      switch (c.vectorOp) {
+      case VectorOp::Relu:
+        values[i] = x > 0 ? x : 0;
+        break;
+      case VectorOp::Add:
+        values[i] = c.type == ElementType::Int32
+                        ? double(int32_t(uint32_t(int32_t(x)) +
+                                         uint32_t(int32_t(
+                                             readElement(src2, c.type, i)))))
+                        : double(float(x) + float(readElement(src2, c.type, i)));
+        break;
+      case VectorOp::Requantize:
+        values[i] = double(std::nearbyint(float(x) * c.scale)) + c.zeroPoint;
+        break;
+      case VectorOp::Copy:
+        values[i] = x;
+        break;
+      }
+    }
+    for (uint64_t i = 0; i < n; ++i)
+      writeElement(dst, c.dstType, i, values[i]);
+    return 0;
+  }
+  }
+  return 0;
+}
+} // namespace
+
+double SimulationStats::getMatrixUtilization(const NPUConfig &config) const {
+  if (cycles <= 0)
+    return 0;
+  return double(multiplyAccumulates) /
+         (double(config.matrix.rows) * double(config.matrix.cols) *
+          double(cycles));
+}
+
+double SimulationStats::getSeconds(const NPUConfig &config) const {
+  return double(cycles) / (config.clockMHz * 1e6);
+}
+
+Simulator::Simulator(NPUConfig config)
+    : config(std::move(config)),
+      scratchpad(this->config.scratchpad.bytes),
+      accumulator(this->config.accumulator.bytes) {}
+
+int64_t Simulator::getCycles(const Command &c) const {
+  int64_t bytes = int64_t(getElementBytes(c.type));
+  switch (c.opcode) {
+  case Opcode::Load:
+  case Opcode::Store:
+    return config.dma.latencyCycles +
+           ceilDiv(int64_t(c.rows) * c.cols * bytes, config.dma.bytesPerCycle);
+  case Opcode::Matmul: {
+    // Weight-stationary: each of the depth/R x cols/C weight tiles is
+    // preloaded (R cycles) and the rows of A stream through (one a cycle);
+    // the pipeline fills once (R + C - 1).
+    int64_t r = config.matrix.rows, k = config.matrix.cols;
+    int64_t tiles = ceilDiv(c.depth, r) * ceilDiv(c.cols, k);
+    return tiles * (r + int64_t(c.rows)) + r + k - 1;
+  }
+  case Opcode::Vector:
+    return ceilDiv(int64_t(c.rows) * c.cols, config.vector.width) + 4;
+  }
+  return 1;
+}
+
+bool Simulator::run(const Program &program, uint8_t *dram,
+                    uint64_t dramBytes, SimulationStats &stats,
+                    std::string &error) {
+  stats = SimulationStats();
+  std::fill(scratchpad.begin(), scratchpad.end(), 0);
+  std::fill(accumulator.begin(), accumulator.end(), 0);
+  Machine machine{config,
+                  {scratchpad.data(), accumulator.data(), dram},
+                  {uint64_t(scratchpad.size()), uint64_t(accumulator.size()),
+                   dramBytes}};
+
+  // Each queue's commands, in program order.
+  std::array<std::deque<size_t>, kNumQueues> queues;
+  for (size_t i = 0; i < program.commands.size(); ++i)
+    queues[unsigned(program.commands[i].getQueue())].push_back(i);
+  std::array<int64_t, kNumQueues> unitFree{};
+  int64_t dmaFree = 0; // with one channel, loads and stores share it
+  // The times at which each token's signals become available.
+  std::array<std::deque<int64_t>, kNumTokens> signals;
+  struct Flight {
+    Access access;
+    int64_t finish;
+    size_t command;
+  };
+  std::vector<Flight> inFlight;
+  int64_t first = std::numeric_limits<int64_t>::max(), last = 0;
+
+  for (size_t done = 0; done < program.commands.size(); ++done) {
+    // The queue head that can start earliest.
+    int best = -1;
+    int64_t bestStart = 0;
+    for (unsigned q = 0; q < kNumQueues; ++q) {
+      if (queues[q].empty())
+        continue;
+      const Command &c = program.commands[queues[q].front()];
+      int64_t start = unitFree[q];
+      bool dma = c.opcode == Opcode::Load || c.opcode == Opcode::Store;
+      if (dma && config.dma.channels == 1)
+        start = std::max(start, dmaFree);
+      bool ready = true;
+      for (unsigned t = 0; t < kNumTokens && ready; ++t)
+        if (c.waitMask & (1u << t)) {
+          if (signals[t].empty())
+            ready = false;
+          else
+            start = std::max(start, signals[t].front());
+        }
+      if (ready && (best < 0 || start < bestStart)) {
+        best = int(q);
+        bestStart = start;
+      }
+    }
+    if (best < 0) {
+      error = "deadlock: ";
+      for (unsigned q = 0; q < kNumQueues; ++q)
+        if (!queues[q].empty())
+          error += "command " + std::to_string(queues[q].front()) + " (" +
+                   std::string(getQueueName(Queue(q))) +
+                   ") waits for tokens no command left will signal; ";
+      return false;
+    }
+    size_t index = queues[best].front();
+    queues[best].pop_front();
+    const Command &c = program.commands[index];
+    std::vector<Access> accesses;
+    std::string problem = getAccesses(c, machine, accesses);
+    if (!problem.empty()) {
+      error = "command " + std::to_string(index) + " (" +
+              std::string(getQueueName(c.getQueue())) + "): " + problem;
+      return false;
+    }
+    // Hazards: an access overlapping one still in flight, either writing.
+    inFlight.erase(std::remove_if(inFlight.begin(), inFlight.end(),
+                                  [&](const Flight &f) {
+                                    return f.finish <= bestStart;
+                                  }),
+                   inFlight.end());
+    for (const Access &a : accesses)
+      for (const Flight &f : inFlight)
+        if (f.access.space == a.space && a.begin < f.access.end &&
+            f.access.begin < a.end && (a.write || f.access.write)) {
+          static const char *const kSpaces[] = {"scratchpad", "accumulator",
+                                                "DRAM"};
+          error = "hazard: command " + std::to_string(index) + " and command " +
+                  std::to_string(f.command) + " touch " + kSpaces[a.space] +
+                  " bytes [" +
+                  std::to_string(std::max(a.begin, f.access.begin)) + ", " +
+                  std::to_string(std::min(a.end, f.access.end)) +
+                  ") at the same time; a token must order them";
+          return false;
+        }
+    for (unsigned t = 0; t < kNumTokens; ++t)
+      if (c.waitMask & (1u << t))
+        signals[t].pop_front();
+    int64_t cycles = getCycles(c);
+    int64_t finish = bestStart + cycles;
+    for (const Access &a : accesses)
+      inFlight.push_back({a, finish, index});
+    stats.multiplyAccumulates += execute(c, machine);
+    unitFree[best] = finish;
+    if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
+      dmaFree = finish;
+    if (c.signal >= 0)
+      signals[c.signal].push_back(finish);
+    stats.busyCycles[best] += cycles;
+    int64_t bytes = int64_t(c.rows) * c.cols * getElementBytes(c.type);
+    if (c.opcode == Opcode::Load)
+      stats.bytesLoaded += bytes;
+    if (c.opcode == Opcode::Store)
+      stats.bytesStored += bytes;
+    first = std::min(first, bestStart);
+    last = std::max(last, finish);
+  }
+  stats.commands = int64_t(program.commands.size());
+  stats.cycles = program.commands.empty() ? 0 : last - first;
+  return true;
+}

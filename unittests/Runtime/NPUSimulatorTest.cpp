@@ -1,0 +1,455 @@
+//===- NPUSimulatorTest.cpp - The NPU description, stream and simulator ---===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each command of the stream against a reference computed here, the timing
+// model's arithmetic, double buffering against the same work serialized,
+// and each way a program or a description can be wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc-runtime/NPU/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlc::npu;
+
+namespace {
+NPUConfig edge() { return *getBuiltinNPUConfig("edge"); }
+NPUConfig large() { return *getBuiltinNPUConfig("large"); }
+
+Command load(uint64_t dram, uint32_t local, uint32_t rows, uint32_t cols,
+             ElementType type = ElementType::Int8,
+             Memory memory = Memory::Scratchpad) {
+  Command c;
+  c.opcode = Opcode::Load;
+  c.type = type;
+  c.memory = memory;
+  c.dram = dram;
+  c.local = local;
+  c.rows = rows;
+  c.cols = cols;
+  c.dramStride = cols * getElementBytes(type);
+  return c;
+}
+
+Command store(uint64_t dram, uint32_t local, uint32_t rows, uint32_t cols,
+              ElementType type, Memory memory) {
+  Command c = load(dram, local, rows, cols, type, memory);
+  c.opcode = Opcode::Store;
+  return c;
+}
+
+Command matmul(uint32_t a, uint32_t b, uint32_t out, uint32_t m, uint32_t k,
+               uint32_t n, ElementType type = ElementType::Int8) {
+  Command c;
+  c.opcode = Opcode::Matmul;
+  c.type = type;
+  c.local = a;
+  c.local2 = b;
+  c.local3 = out;
+  c.rows = m;
+  c.depth = k;
+  c.cols = n;
+  return c;
+}
+
+template <typename T> void put(std::vector<uint8_t> &dram, uint64_t at,
+                               const std::vector<T> &values) {
+  std::memcpy(dram.data() + at, values.data(), values.size() * sizeof(T));
+}
+
+template <typename T>
+std::vector<T> get(const std::vector<uint8_t> &dram, uint64_t at, size_t n) {
+  std::vector<T> values(n);
+  std::memcpy(values.data(), dram.data() + at, n * sizeof(T));
+  return values;
+}
+
+std::vector<int8_t> randomInt8(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(-128, 127);
+  std::vector<int8_t> v(n);
+  for (int8_t &x : v)
+    x = int8_t(d(rng));
+  return v;
+}
+
+std::vector<int32_t> referenceMatmul(const std::vector<int8_t> &a,
+                                     const std::vector<int8_t> &b, int m,
+                                     int k, int n) {
+  std::vector<int32_t> c(m * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int p = 0; p < k; ++p)
+        c[i * n + j] += int32_t(a[i * k + p]) * int32_t(b[p * n + j]);
+  return c;
+}
+
+/// Runs `program` on `dram` with `config`; expects success.
+SimulationStats run(const NPUConfig &config, const Program &program,
+                    std::vector<uint8_t> &dram) {
+  Simulator simulator(config);
+  SimulationStats stats;
+  std::string error;
+  EXPECT_TRUE(simulator.run(program, dram.data(), dram.size(), stats, error))
+      << error;
+  return stats;
+}
+
+/// The run's error.
+std::string fail(const NPUConfig &config, const Program &program,
+                 std::vector<uint8_t> &dram) {
+  Simulator simulator(config);
+  SimulationStats stats;
+  std::string error;
+  EXPECT_FALSE(simulator.run(program, dram.data(), dram.size(), stats, error));
+  return error;
+}
+} // namespace
+
+TEST(NPUConfig, BuiltinsAndFiles) {
+  NPUConfig e = edge();
+  EXPECT_EQ(e.matrix.rows, 16);
+  EXPECT_EQ(e.scratchpad.bytes, 256 * 1024);
+  EXPECT_EQ(e.accumulator.bytes, 64 * 1024);
+  EXPECT_TRUE(e.supportsMatrix(ElementType::Int8, ElementType::Int32));
+  EXPECT_FALSE(e.supportsMatrix(ElementType::BF16, ElementType::F32));
+  NPUConfig l = large();
+  EXPECT_EQ(l.matrix.rows, 64);
+  EXPECT_TRUE(l.supportsMatrix(ElementType::BF16, ElementType::F32));
+
+  std::string error;
+  EXPECT_FALSE(loadNPUConfig("tpu-v9", error));
+  EXPECT_NE(error.find("neither a built-in NPU (edge, large)"),
+            std::string::npos);
+  EXPECT_FALSE(parseNPUConfig("{", "bad.json", error));
+  EXPECT_EQ(error, "bad.json: not a JSON object");
+  EXPECT_FALSE(parseNPUConfig(
+      R"({"clock_mhz": 1, "matrix": {"rows": 0, "cols": 4, "types": []},
+          "vector": {"width": 1, "ops": []}, "scratchpad": {"bytes": 1,
+          "banks": 1}, "accumulator": {"bytes": 1, "banks": 1},
+          "dma": {"channels": 1, "bytes_per_cycle": 1, "latency_cycles": 1}})",
+      "zero.json", error));
+  EXPECT_EQ(error, "zero.json: matrix.rows must be a positive integer");
+  EXPECT_FALSE(parseNPUConfig(
+      R"({"clock_mhz": 1, "matrix": {"rows": 4, "cols": 4,
+          "types": [["int8", "f32"]]}, "vector": {"width": 1, "ops": []},
+          "scratchpad": {"bytes": 1, "banks": 1},
+          "accumulator": {"bytes": 1, "banks": 1},
+          "dma": {"channels": 1, "bytes_per_cycle": 1, "latency_cycles": 1}})",
+      "types.json", error));
+  EXPECT_NE(error.find("[\"int8\",\"f32\"] is not one of"), std::string::npos)
+      << error;
+}
+
+TEST(NPUProgram, RoundTripsAndRefusesBadStreams) {
+  Program program;
+  program.commands.push_back(load(64, 128, 3, 5));
+  Command m = matmul(0, 256, 512, 4, 8, 16);
+  m.accumulate = true;
+  m.waitMask = 0x5;
+  m.signal = 3;
+  program.commands.push_back(m);
+  Command v;
+  v.opcode = Opcode::Vector;
+  v.vectorOp = VectorOp::Requantize;
+  v.type = ElementType::Int32;
+  v.dstType = ElementType::Int8;
+  v.scale = 0.25f;
+  v.zeroPoint = -3;
+  v.rows = v.cols = 2;
+  program.commands.push_back(v);
+  std::vector<uint8_t> bytes = serializeProgram(program);
+  ASSERT_EQ(bytes.size(), 16u + 3 * 64);
+  std::string error;
+  std::optional<Program> parsed =
+      parseProgram(bytes.data(), bytes.size(), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(serializeProgram(*parsed), bytes);
+  EXPECT_EQ(parsed->commands[1].waitMask, 0x5);
+  EXPECT_EQ(parsed->commands[2].zeroPoint, -3);
+
+  EXPECT_FALSE(parseProgram(bytes.data(), bytes.size() - 1, error));
+  EXPECT_NE(error.find("cannot hold the 3 commands"), std::string::npos);
+  std::vector<uint8_t> wrong = bytes;
+  wrong[8] = 9;
+  EXPECT_FALSE(parseProgram(wrong.data(), wrong.size(), error));
+  EXPECT_EQ(error, "NPU command stream version 9; this simulator reads "
+                   "version 1");
+  wrong = bytes;
+  wrong[16] = 0x77;
+  EXPECT_FALSE(parseProgram(wrong.data(), wrong.size(), error));
+  EXPECT_EQ(error, "NPU command 0: bad opcode");
+  EXPECT_FALSE(parseProgram(bytes.data(), 4, error));
+}
+
+TEST(NPUSimulator, LoadAndStoreMoveStridedRows) {
+  // A 3x4 int8 block out of a 3x10 DRAM matrix and back elsewhere.
+  std::vector<uint8_t> dram(1024);
+  for (int i = 0; i < 30; ++i)
+    dram[i] = uint8_t(i);
+  Program program;
+  Command in = load(2, 0, 3, 4);
+  in.dramStride = 10;
+  in.signal = 0;
+  program.commands.push_back(in);
+  Command out = store(512, 0, 3, 4, ElementType::Int8, Memory::Scratchpad);
+  out.waitMask = 1;
+  program.commands.push_back(out);
+  SimulationStats stats = run(edge(), program, dram);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(dram[512 + r * 4 + c], uint8_t(r * 10 + 2 + c));
+  // Two transfers of 12 bytes: latency + ceil(12/16) each, one channel.
+  EXPECT_EQ(stats.cycles, 2 * (100 + 1));
+  EXPECT_EQ(stats.bytesLoaded, 12);
+  EXPECT_EQ(stats.bytesStored, 12);
+}
+
+TEST(NPUSimulator, Int8MatmulIsExact) {
+  const int m = 20, k = 37, n = 24;
+  std::vector<int8_t> a = randomInt8(m * k, 1), b = randomInt8(k * n, 2);
+  std::vector<uint8_t> dram(64 * 1024);
+  put(dram, 0, a);
+  put(dram, 4096, b);
+  Program p;
+  Command la = load(0, 0, m, k), lb = load(4096, 8192, k, n);
+  la.signal = 0;
+  lb.signal = 1;
+  Command mm = matmul(0, 8192, 0, m, k, n);
+  mm.waitMask = 0x3;
+  mm.signal = 2;
+  // Twice, accumulating: C = 2 A B.
+  Command again = mm;
+  again.accumulate = true;
+  again.waitMask = 0;
+  Command out = store(16384, 0, m, n, ElementType::Int32, Memory::Accumulator);
+  out.waitMask = 0x4;
+  p.commands = {la, lb, mm, again, out};
+  // The second matmul runs after the first on the compute queue, but the
+  // store waits only for the first one's token: that is a hazard.
+  std::string error = fail(edge(), p, dram);
+  EXPECT_NE(error.find("hazard: command 4 and command 3 touch accumulator"),
+            std::string::npos)
+      << error;
+  p.commands[2].signal = -1;
+  p.commands[3].signal = 2;
+  SimulationStats stats = run(edge(), p, dram);
+  std::vector<int32_t> want = referenceMatmul(a, b, m, k, n);
+  std::vector<int32_t> got = get<int32_t>(dram, 16384, m * n);
+  for (int i = 0; i < m * n; ++i)
+    ASSERT_EQ(got[i], 2 * want[i]) << i;
+  EXPECT_EQ(stats.multiplyAccumulates, 2 * m * k * n);
+  // ceil(37/16) * ceil(24/16) weight tiles of (16 + 20) cycles, + 31 fill.
+  EXPECT_EQ(Simulator(edge()).getCycles(mm), 3 * 2 * (16 + 20) + 31);
+}
+
+TEST(NPUSimulator, BF16MatmulAccumulatesInF32) {
+  // Values exact in bf16, so the f32 sums are exact too.
+  const int m = 3, k = 5, n = 2;
+  std::vector<uint16_t> a(m * k), b(k * n);
+  std::vector<float> fa(m * k), fb(k * n);
+  for (int i = 0; i < m * k; ++i) {
+    fa[i] = float(i % 7) - 3.0f;
+    uint32_t bits;
+    std::memcpy(&bits, &fa[i], 4);
+    a[i] = uint16_t(bits >> 16);
+  }
+  for (int i = 0; i < k * n; ++i) {
+    fb[i] = 0.5f * float(i % 5);
+    uint32_t bits;
+    std::memcpy(&bits, &fb[i], 4);
+    b[i] = uint16_t(bits >> 16);
+  }
+  std::vector<uint8_t> dram(4096);
+  put(dram, 0, a);
+  put(dram, 1024, b);
+  Program p;
+  Command la = load(0, 0, m, k, ElementType::BF16);
+  Command lb = load(1024, 1024, k, n, ElementType::BF16);
+  la.signal = 0;
+  lb.signal = 1;
+  Command mm = matmul(0, 1024, 0, m, k, n, ElementType::BF16);
+  mm.waitMask = 3;
+  mm.signal = 2;
+  Command out = store(2048, 0, m, n, ElementType::F32, Memory::Accumulator);
+  out.waitMask = 4;
+  p.commands = {la, lb, mm, out};
+  run(large(), p, dram);
+  std::vector<float> got = get<float>(dram, 2048, m * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float want = 0;
+      for (int q = 0; q < k; ++q)
+        want += fa[i * k + q] * fb[q * n + j];
+      EXPECT_EQ(got[i * n + j], want);
+    }
+  // The edge NPU has no bf16 matrix unit.
+  std::string error = fail(edge(), p, dram);
+  EXPECT_EQ(error, "command 2 (compute): the matrix unit of 'edge' has no "
+                   "bf16 -> f32");
+}
+
+TEST(NPUSimulator, VectorOps) {
+  std::vector<uint8_t> dram(4096);
+  put(dram, 0, std::vector<int32_t>{-7, 0, 5, 1000, -1000, 6, 10, -10});
+  put(dram, 64, std::vector<int32_t>{1, 2, 3, 4, 5, 6, 7, 8});
+  Program p;
+  Command l1 = load(0, 0, 1, 8, ElementType::Int32, Memory::Accumulator);
+  Command l2 = load(64, 64, 1, 8, ElementType::Int32, Memory::Accumulator);
+  l1.signal = 0;
+  l2.signal = 1;
+  auto vector = [](VectorOp op, ElementType from, ElementType to,
+                   Memory src, Memory dst, uint32_t s, uint32_t s2,
+                   uint32_t d) {
+    Command c;
+    c.opcode = Opcode::Vector;
+    c.vectorOp = op;
+    c.type = from;
+    c.dstType = to;
+    c.memory = src;
+    c.dstMemory = dst;
+    c.local = s;
+    c.local2 = s2;
+    c.local3 = d;
+    c.rows = 1;
+    c.cols = 8;
+    return c;
+  };
+  Command add = vector(VectorOp::Add, ElementType::Int32, ElementType::Int32,
+                       Memory::Accumulator, Memory::Accumulator, 0, 64, 128);
+  add.waitMask = 3; // both loads; the vector queue is in order after that
+  Command relu = vector(VectorOp::Relu, ElementType::Int32, ElementType::Int32,
+                        Memory::Accumulator, Memory::Accumulator, 0, 0, 192);
+  // Requantize the sums: round half to even, then add -1 and saturate.
+  Command requant =
+      vector(VectorOp::Requantize, ElementType::Int32, ElementType::Int8,
+             Memory::Accumulator, Memory::Scratchpad, 128, 0, 0);
+  requant.scale = 0.5f;
+  requant.zeroPoint = -1;
+  requant.signal = 2;
+  Command toF32 = vector(VectorOp::Copy, ElementType::Int32, ElementType::F32,
+                         Memory::Accumulator, Memory::Accumulator, 192, 0, 256);
+  toF32.signal = 3;
+  Command o1 = store(1024, 0, 1, 8, ElementType::Int8, Memory::Scratchpad);
+  Command o2 = store(2048, 256, 1, 8, ElementType::F32, Memory::Accumulator);
+  o1.waitMask = 1 << 2;
+  o2.waitMask = 1 << 3;
+  p.commands = {l1, l2, add, relu, requant, toF32, o1, o2};
+  run(edge(), p, dram);
+  // Sums: -6 2 8 1004 -995 12 17 -2; halves rounded to even, minus 1.
+  std::vector<int8_t> q = get<int8_t>(dram, 1024, 8);
+  EXPECT_EQ(q, (std::vector<int8_t>{-4, 0, 3, 127, -128, 5, 7, -2}));
+  std::vector<float> r = get<float>(dram, 2048, 8);
+  EXPECT_EQ(r, (std::vector<float>{0, 0, 5, 1000, 0, 6, 10, 0}));
+}
+
+TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {
+  // C[64x16] = A[64x64] B[64x16] in four 16-row blocks of A, int8 on the
+  // edge NPU. Serialized, every command waits for the one before. Double
+  // buffered (two A buffers, two C buffers), block i+1 loads while block i
+  // multiplies and block i-1 is stored. Same answer, fewer cycles.
+  const int m = 64, k = 64, n = 16, block = 16;
+  std::vector<int8_t> a = randomInt8(m * k, 3), b = randomInt8(k * n, 4);
+  auto blockCommands = [&](int i, int buffer) {
+    return std::vector<Command>{
+        load(uint64_t(i) * block * k, 4096 + buffer * 4096, block, k),
+        matmul(4096 + buffer * 4096, 0, buffer * 4096, block, k, n),
+        store(16384 + uint64_t(i) * block * n * 4, buffer * 4096, block, n,
+              ElementType::Int32, Memory::Accumulator)};
+  };
+  Program serial;
+  serial.commands.push_back(load(8192, 0, k, n));
+  for (int i = 0; i < m / block; ++i)
+    for (Command &c : blockCommands(i, 0))
+      serial.commands.push_back(c);
+  // A chain: command i signals token i % 16, which only command i + 1
+  // waits for.
+  for (size_t i = 0; i < serial.commands.size(); ++i) {
+    serial.commands[i].signal = int8_t(i % kNumTokens);
+    serial.commands[i].waitMask =
+        i ? uint16_t(1u << ((i - 1) % kNumTokens)) : 0;
+  }
+
+  // Tokens: 0 B loaded, 1 an A block loaded, 2 a C block computed, 6 + j
+  // C buffer j stored (and so A buffer j read: its store came after its
+  // matmul).
+  Program overlapped;
+  overlapped.commands.push_back(load(8192, 0, k, n));
+  overlapped.commands[0].signal = 0;
+  for (int i = 0; i < m / block; ++i) {
+    int buffer = i % 2;
+    std::vector<Command> c = blockCommands(i, buffer);
+    c[0].signal = 1;
+    if (i >= 2)
+      c[0].waitMask = uint16_t(1 << (6 + buffer));
+    c[1].waitMask = uint16_t((i == 0 ? 1 : 0) | 2);
+    c[1].signal = 2;
+    c[2].waitMask = 1 << 2;
+    c[2].signal = int8_t(6 + buffer);
+    for (Command &command : c)
+      overlapped.commands.push_back(command);
+  }
+
+  std::vector<uint8_t> dram1(32768), dram2(32768);
+  for (std::vector<uint8_t> *dram : {&dram1, &dram2}) {
+    put(*dram, 0, a);
+    put(*dram, 8192, b);
+  }
+  SimulationStats s1 = run(edge(), serial, dram1);
+  SimulationStats s2 = run(edge(), overlapped, dram2);
+  std::vector<int32_t> want = referenceMatmul(a, b, m, k, n);
+  EXPECT_EQ(get<int32_t>(dram1, 16384, m * n), want);
+  EXPECT_EQ(get<int32_t>(dram2, 16384, m * n), want);
+  // Serialized: the sum of every command's cycles.
+  int64_t sum = 0;
+  Simulator simulator(edge());
+  for (const Command &c : serial.commands)
+    sum += simulator.getCycles(c);
+  EXPECT_EQ(s1.cycles, sum);
+  EXPECT_LT(s2.cycles, s1.cycles);
+  EXPECT_EQ(s1.multiplyAccumulates, int64_t(m) * k * n);
+  EXPECT_GT(s2.getMatrixUtilization(edge()), s1.getMatrixUtilization(edge()));
+  EXPECT_DOUBLE_EQ(s1.getSeconds(edge()), double(s1.cycles) / 1e9);
+}
+
+TEST(NPUSimulator, RefusesBadPrograms) {
+  std::vector<uint8_t> dram(1024);
+  Program p;
+  p.commands = {load(0, 262144 - 8, 1, 16)};
+  EXPECT_EQ(fail(edge(), p, dram),
+            "command 0 (load): destination [262136, +16) is outside the "
+            "scratchpad (262144 bytes)");
+  p.commands = {load(1000, 0, 2, 16)};
+  EXPECT_NE(fail(edge(), p, dram).find("is outside the 1024 bytes given"),
+            std::string::npos);
+  Command huge = load(0, 0, 0xffffffffu, 0xffffffffu);
+  huge.dramStride = 0xffffffffu;
+  p.commands = {huge};
+  EXPECT_NE(fail(edge(), p, dram).find("outside"), std::string::npos);
+  Command waits = load(0, 0, 1, 1);
+  waits.waitMask = 1 << 9;
+  p.commands = {waits};
+  EXPECT_EQ(fail(edge(), p, dram),
+            "deadlock: command 0 (load) waits for tokens no command left will "
+            "signal; ");
+  // A store reading what a load writes, with no token between them, is a
+  // hazard.
+  // hazard (with more than one DMA channel; with one, the engine orders
+  // them).
+  Command in = load(0, 0, 1, 16);
+  Command out = store(512, 0, 1, 16, ElementType::Int8, Memory::Scratchpad);
+  p.commands = {in, out};
+  EXPECT_NE(fail(large(), p, dram).find("hazard: command 1 and command 0 "
+                                        "touch scratchpad bytes [0, 16)"),
+            std::string::npos);
+}
