@@ -70,6 +70,10 @@ public:
   bool hasProfile() const { return profileCounters != nullptr; }
   /// The counters as they stand (empty when !hasProfile()).
   Profile getProfile() const;
+  /// The kernels' names, in the counters' order.
+  const std::vector<std::string> &getProfileKernels() const {
+    return profileKernels;
+  }
   /// Sets the counters to zero.
   void resetProfile();
 

@@ -69,6 +69,16 @@ void mlc_arena_free(mlc_arena *arena);
 int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
                       const void *const *inputs, void *const *outputs);
 
+/* Kernel timings of a library compiled with `mlc-compile --profile`: the
+   number of kernels (0 without --profile), each one's name and the
+   nanoseconds its calls took over the runs since the last reset (-1 for an
+   index out of range), and the reset. Runs add to the counters
+   atomically. */
+size_t mlc_model_num_kernels(const mlc_model *model);
+const char *mlc_model_kernel_name(const mlc_model *model, size_t index);
+int64_t mlc_model_kernel_nanoseconds(const mlc_model *model, size_t index);
+void mlc_model_reset_profile(mlc_model *model);
+
 /* What a code of mlc_model_run means. */
 const char *mlc_status_message(int32_t code);
 

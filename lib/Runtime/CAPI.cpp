@@ -135,6 +135,31 @@ int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
   return model->model->run(inputs, outputs, arena->arena.get());
 }
 
+size_t mlc_model_num_kernels(const mlc_model *model) {
+  return model && model->model->hasProfile()
+             ? model->model->getProfile().kernels.size()
+             : 0;
+}
+
+const char *mlc_model_kernel_name(const mlc_model *model, size_t index) {
+  if (!model || !model->model->hasProfile())
+    return nullptr;
+  const std::vector<std::string> &names = model->model->getProfileKernels();
+  return index < names.size() ? names[index].c_str() : nullptr;
+}
+
+int64_t mlc_model_kernel_nanoseconds(const mlc_model *model, size_t index) {
+  if (!model || !model->model->hasProfile())
+    return -1;
+  runtime::Model::Profile profile = model->model->getProfile();
+  return index < profile.nanoseconds.size() ? profile.nanoseconds[index] : -1;
+}
+
+void mlc_model_reset_profile(mlc_model *model) {
+  if (model)
+    model->model->resetProfile();
+}
+
 const char *mlc_status_message(int32_t code) {
   switch (code) {
   case 0:

@@ -55,6 +55,13 @@ def _declare(lib):
     lib.mlc_model_run.argtypes = [c.c_void_p, c.c_void_p,
                                   c.POINTER(c.c_void_p),
                                   c.POINTER(c.c_void_p)]
+    lib.mlc_model_num_kernels.restype = c.c_size_t
+    lib.mlc_model_num_kernels.argtypes = [c.c_void_p]
+    lib.mlc_model_kernel_name.restype = c.c_char_p
+    lib.mlc_model_kernel_name.argtypes = [c.c_void_p, c.c_size_t]
+    lib.mlc_model_kernel_nanoseconds.restype = c.c_int64
+    lib.mlc_model_kernel_nanoseconds.argtypes = [c.c_void_p, c.c_size_t]
+    lib.mlc_model_reset_profile.argtypes = [c.c_void_p]
     lib.mlc_status_message.restype = c.c_char_p
     lib.mlc_status_message.argtypes = [c.c_int32]
 
@@ -154,6 +161,19 @@ class Model:
             raise MLCError("mlc runtime",
                            self._lib.mlc_status_message(code).decode())
         return {o.name: a for o, a in zip(self.outputs, outputs)}
+
+    def profile(self, reset=False):
+        """Milliseconds per kernel, most expensive first, summed over the
+        runs since the last reset, for a library compiled with
+        ``mlc-compile --profile`` (``mlc.compile(..., profile=True)``); an
+        empty dict otherwise. `reset` zeroes the counters after reading."""
+        lib, h = self._lib, self._handle
+        times = {lib.mlc_model_kernel_name(h, k).decode():
+                 lib.mlc_model_kernel_nanoseconds(h, k) / 1e6
+                 for k in range(lib.mlc_model_num_kernels(h))}
+        if reset:
+            lib.mlc_model_reset_profile(h)
+        return dict(sorted(times.items(), key=lambda kv: -kv[1]))
 
     def __del__(self):
         lib, handle = getattr(self, "_lib", None), getattr(self, "_handle", None)

@@ -94,5 +94,23 @@ class RuntimeTest(unittest.TestCase):
             np.testing.assert_array_equal(r, expected)
 
 
+    def test_profile(self):
+        plain = mlc.load(self.path)
+        self.assertEqual(plain.profile(), {})
+        path = mlc.compile(os.path.join(DEMO, "digits_mlp.onnx"),
+                           output=os.path.join(self.tmp.name, "timed.so"),
+                           dim={"batch": 8}, profile=True)
+        model = mlc.load(path)
+        out = model.run([self.images])
+        np.testing.assert_allclose(out[model.outputs[0].name], self.reference,
+                                   atol=1e-4)
+        times = model.profile(reset=True)
+        self.assertTrue(any(name.endswith("_relu1") for name in times), times)
+        self.assertTrue(all(ms >= 0 for ms in times.values()))
+        self.assertEqual(list(times.values()),
+                         sorted(times.values(), reverse=True))
+        self.assertEqual(sum(model.profile().values()), 0)
+
+
 if __name__ == "__main__":
     unittest.main()
