@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // A model library's metadata comes from a file the user names: any bytes as
-// that JSON text go through the runtime's reader (and, when it accepts
-// them, the feature check the loader makes).
+// that JSON text go through the runtime's reader and, when it accepts
+// them, the byte counts and the feature check the loader makes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
   mlc::abi::ModelSignature signature;
   std::string error;
-  if (mlc::abi::parseModelSignature(text.c_str(), signature, error) &&
-      signature.target)
+  if (!mlc::abi::parseModelSignature(text.c_str(), signature, error))
+    return 0;
+  // What loaders compute from an accepted signature.
+  for (const auto *list : {&signature.inputs, &signature.outputs})
+    for (const mlc::abi::TensorSignature &t : *list)
+      if (t.getNumBytes() < 0)
+        __builtin_trap();
+  if (signature.target)
     (void)mlc::abi::getMissingFeatures(*signature.target);
   return 0;
 }

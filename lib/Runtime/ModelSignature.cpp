@@ -116,6 +116,16 @@ bool parseTensors(const json &root, const char *what,
       }
       t.shape.push_back(d.get<int64_t>());
     }
+    // Sizes are computed from these dims later: refuse any whose bytes do
+    // not fit 62 bits, as no tensor of a compiled model can.
+    uint64_t bytes = getDTypeSize(t.dtype);
+    for (int64_t d : t.shape)
+      if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes) ||
+          bytes > (uint64_t(1) << 62)) {
+        error = "tensor '" + t.name + "' of the model's " + what +
+                " in its metadata is too large (its bytes overflow 2^62)";
+        return false;
+      }
     out.push_back(std::move(t));
   }
   return true;

@@ -59,6 +59,20 @@ TEST(ModelABITest, MalformedWeightsEntryIsAnError) {
             std::string::npos);
 }
 
+TEST(ModelABITest, ShapesWhoseBytesOverflowAreAnError) {
+  // Loaders allocate from these dims: 2^31 x 2^31 x 4 bytes does not fit.
+  ModelSignature s = makeSignature();
+  s.outputs[0].shape = {int64_t(1) << 31, int64_t(1) << 31};
+  llvm::Expected<ModelSignature> parsed = parseModelSignature(toJSON(s));
+  ASSERT_FALSE(bool(parsed));
+  EXPECT_NE(llvm::toString(parsed.takeError())
+                .find("tensor 'y' of the model's outputs in its metadata is "
+                      "too large"),
+            std::string::npos);
+  s.outputs[0].shape = {int64_t(1) << 20, int64_t(1) << 20};
+  EXPECT_TRUE(bool(parseModelSignature(toJSON(s))));
+}
+
 TEST(ModelABITest, HeaderDeclaresTheEntryPointOfItsMode) {
   ModelSignature s = makeSignature();
   std::string embedded, external;
