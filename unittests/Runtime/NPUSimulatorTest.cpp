@@ -360,11 +360,14 @@ TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {
   // multiplies and block i-1 is stored. Same answer, fewer cycles.
   const int m = 64, k = 64, n = 16, block = 16;
   std::vector<int8_t> a = randomInt8(m * k, 3), b = randomInt8(k * n, 4);
+  // A blocks and C blocks at `aBase + buffer * aStep`, `cBase + buffer *
+  // cStep`; B at 0.
+  uint32_t aBase = 4096, aStep = 4096, cStep = 4096;
   auto blockCommands = [&](int i, int buffer) {
     return std::vector<Command>{
-        load(uint64_t(i) * block * k, 4096 + buffer * 4096, block, k),
-        matmul(4096 + buffer * 4096, 0, buffer * 4096, block, k, n),
-        store(16384 + uint64_t(i) * block * n * 4, buffer * 4096, block, n,
+        load(uint64_t(i) * block * k, aBase + buffer * aStep, block, k),
+        matmul(aBase + buffer * aStep, 0, buffer * cStep, block, k, n),
+        store(16384 + uint64_t(i) * block * n * 4, buffer * cStep, block, n,
               ElementType::Int32, Memory::Accumulator)};
   };
   Program serial;
@@ -383,33 +386,49 @@ TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {
   // Tokens: 0 B loaded, 1 an A block loaded, 2 a C block computed, 6 + j
   // C buffer j stored (and so A buffer j read: its store came after its
   // matmul).
-  Program overlapped;
-  overlapped.commands.push_back(load(8192, 0, k, n));
-  overlapped.commands[0].signal = 0;
-  for (int i = 0; i < m / block; ++i) {
-    int buffer = i % 2;
-    std::vector<Command> c = blockCommands(i, buffer);
-    c[0].signal = 1;
-    if (i >= 2)
-      c[0].waitMask = uint16_t(1 << (6 + buffer));
-    c[1].waitMask = uint16_t((i == 0 ? 1 : 0) | 2);
-    c[1].signal = 2;
-    c[2].waitMask = 1 << 2;
-    c[2].signal = int8_t(6 + buffer);
-    for (Command &command : c)
-      overlapped.commands.push_back(command);
-  }
+  auto doubleBuffered = [&]() {
+    Program p;
+    p.commands.push_back(load(8192, 0, k, n));
+    p.commands[0].signal = 0;
+    for (int i = 0; i < m / block; ++i) {
+      int buffer = i % 2;
+      std::vector<Command> c = blockCommands(i, buffer);
+      c[0].signal = 1;
+      if (i >= 2)
+        c[0].waitMask = uint16_t(1 << (6 + buffer));
+      c[1].waitMask = uint16_t((i == 0 ? 1 : 0) | 2);
+      c[1].signal = 2;
+      c[2].waitMask = 1 << 2;
+      c[2].signal = int8_t(6 + buffer);
+      for (Command &command : c)
+        p.commands.push_back(command);
+    }
+    return p;
+  };
+  // All buffers in the first bank of each memory: the units take turns.
+  Program sameBanks = doubleBuffered();
+  // A's buffers in scratchpad banks 1 and 2 (B stays in bank 0), C's in
+  // the accumulator's two banks.
+  aBase = 65536;
+  aStep = 65536;
+  cStep = 32768;
+  Program overlapped = doubleBuffered();
 
-  std::vector<uint8_t> dram1(32768), dram2(32768);
-  for (std::vector<uint8_t> *dram : {&dram1, &dram2}) {
+  std::vector<uint8_t> dram1(32768), dram2(32768), dram3(32768);
+  for (std::vector<uint8_t> *dram : {&dram1, &dram2, &dram3}) {
     put(*dram, 0, a);
     put(*dram, 8192, b);
   }
   SimulationStats s1 = run(edge(), serial, dram1);
   SimulationStats s2 = run(edge(), overlapped, dram2);
+  SimulationStats s3 = run(edge(), sameBanks, dram3);
   std::vector<int32_t> want = referenceMatmul(a, b, m, k, n);
   EXPECT_EQ(get<int32_t>(dram1, 16384, m * n), want);
   EXPECT_EQ(get<int32_t>(dram2, 16384, m * n), want);
+  EXPECT_EQ(get<int32_t>(dram3, 16384, m * n), want);
+  EXPECT_EQ(s2.bankConflictCycles, 0);
+  EXPECT_GT(s3.bankConflictCycles, 0);
+  EXPECT_LT(s2.cycles, s3.cycles);
   // Serialized: the sum of every command's cycles.
   int64_t sum = 0;
   Simulator simulator(edge());
@@ -420,6 +439,35 @@ TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {
   EXPECT_EQ(s1.multiplyAccumulates, int64_t(m) * k * n);
   EXPECT_GT(s2.getMatrixUtilization(edge()), s1.getMatrixUtilization(edge()));
   EXPECT_DOUBLE_EQ(s1.getSeconds(edge()), double(s1.cycles) / 1e9);
+}
+
+TEST(NPUSimulator, UnitsSharingABankTakeTurns) {
+  // A matmul reads A and B from scratchpad bank 0 (edge: 4 banks of 64 KiB)
+  // while the next A block loads: into bank 0 it conflicts, into bank 1 it
+  // does not, and the answer is the same.
+  std::vector<int8_t> a = randomInt8(16 * 64, 5), b = randomInt8(64 * 16, 6);
+  auto program = [&](uint32_t nextBlock) {
+    Program p;
+    Command la = load(0, 0, 16, 64), lb = load(1024, 1024, 64, 16);
+    la.signal = 0;
+    lb.signal = 1;
+    Command mm = matmul(0, 1024, 0, 16, 64, 16);
+    mm.waitMask = 3;
+    Command next = load(2048, nextBlock, 16, 64);
+    p.commands = {la, lb, mm, next};
+    return p;
+  };
+  std::vector<uint8_t> dram(4096);
+  put(dram, 0, a);
+  put(dram, 1024, b);
+  put(dram, 2048, a);
+  SimulationStats same = run(edge(), program(4096), dram);
+  SimulationStats apart = run(edge(), program(65536 + 4096), dram);
+  // Both start when A and B are in; the load holds the bank for all of the
+  // matmul's 4 x (16 + 16) + 31 cycles, which then run after it.
+  EXPECT_EQ(same.bankConflictCycles, 159);
+  EXPECT_EQ(apart.bankConflictCycles, 0);
+  EXPECT_GT(same.cycles, apart.cycles);
 }
 
 TEST(NPUSimulator, RefusesBadPrograms) {

@@ -11,7 +11,8 @@
 // from the NPU's description: each queue runs its commands in order, a
 // command starts when its unit (and, with one DMA channel, the shared DMA
 // engine) is free and the tokens it waits for have been signalled, so
-// transfers overlap compute exactly as far as the program's tokens allow.
+// transfers overlap compute exactly as far as the program's tokens allow;
+// units that use the same memory bank at once take turns.
 // Two commands that touch the same bytes while one of them writes, with no
 // token ordering them, are a hazard: the run stops with both named, rather
 // than give an answer that depends on timing. Links nothing from MLIR or
@@ -40,6 +41,8 @@ struct SimulationStats {
   int64_t multiplyAccumulates = 0;
   int64_t bytesLoaded = 0, bytesStored = 0;
   int64_t commands = 0;
+  /// Cycles commands waited for a memory bank another unit was using.
+  int64_t bankConflictCycles = 0;
 
   /// Multiply-accumulates over what the matrix unit could have done in
   /// `cycles`.

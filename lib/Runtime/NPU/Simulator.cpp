@@ -429,8 +429,9 @@ bool Simulator::run(const Program &program, uint8_t *dram,
   std::array<std::deque<int64_t>, kNumTokens> signals;
   struct Flight {
     Access access;
-    int64_t finish;
+    int64_t start, finish;
     size_t command;
+    Queue queue;
   };
   std::vector<Flight> inFlight;
   int64_t first = std::numeric_limits<int64_t>::max(), last = 0;
@@ -503,9 +504,32 @@ bool Simulator::run(const Program &program, uint8_t *dram,
       if (c.waitMask & (1u << t))
         signals[t].pop_front();
     int64_t cycles = getCycles(c);
+    // Bank conflicts: each bank has one port. A command that shares a bank
+    // with one of another unit already running waits out their overlap
+    // (the earlier command keeps the port).
+    int64_t conflict = 0;
+    for (const Access &a : accesses) {
+      if (a.space == 2)
+        continue;
+      const NPUConfig::Memory &memory =
+          a.space == 0 ? config.scratchpad : config.accumulator;
+      uint64_t bankBytes =
+          std::max<uint64_t>(1, uint64_t(memory.bytes) / memory.banks);
+      for (const Flight &f : inFlight) {
+        if (f.queue == c.getQueue() || f.access.space != a.space ||
+            a.begin / bankBytes > (f.access.end - 1) / bankBytes ||
+            f.access.begin / bankBytes > (a.end - 1) / bankBytes)
+          continue;
+        int64_t overlap = std::min(f.finish, bestStart + cycles) -
+                          std::max(f.start, bestStart);
+        conflict = std::max(conflict, overlap);
+      }
+    }
+    cycles += conflict;
+    stats.bankConflictCycles += conflict;
     int64_t finish = bestStart + cycles;
     for (const Access &a : accesses)
-      inFlight.push_back({a, finish, index});
+      inFlight.push_back({a, bestStart, finish, index, c.getQueue()});
     stats.multiplyAccumulates += execute(c, machine);
     unitFree[best] = finish;
     if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
