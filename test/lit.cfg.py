@@ -27,7 +27,7 @@ llvm_config.with_environment("PATH", os.environ.get("PATH", "/usr/bin:/bin"),
 
 llvm_config.add_tool_substitutions(["not", "count", "split-file"],
                                    [config.llvm_tools_dir])
-tools = ["mlc-opt", "mlc-compile", "mlc-run"]
+tools = ["mlc-opt", "mlc-compile", "mlc-run", "mlc-npu-sim"]
 llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(

@@ -13,8 +13,9 @@
 // engine) is free and the tokens it waits for have been signalled, so
 // transfers overlap compute exactly as far as the program's tokens allow;
 // units that use the same memory bank at once take turns.
-// Two commands that touch the same bytes while one of them writes, with no
-// token ordering them, are a hazard: the run stops with both named, rather
+// Two commands that touch the same bytes, one of them writing, with nothing
+// ordering them (queue order and tokens, tracked as vector clocks) are a
+// hazard: the run stops with both named, whatever this run's timing, rather
 // than give an answer that depends on timing. Links nothing from MLIR or
 // LLVM. The timing model is in docs/NPU.md.
 //
@@ -43,6 +44,13 @@ struct SimulationStats {
   int64_t commands = 0;
   /// Cycles commands waited for a memory bank another unit was using.
   int64_t bankConflictCycles = 0;
+  /// When each command ran, in the order they started.
+  struct CommandTiming {
+    size_t command;
+    Queue queue;
+    int64_t start, finish;
+  };
+  std::vector<CommandTiming> timeline;
 
   /// Multiply-accumulates over what the matrix unit could have done in
   /// `cycles`.

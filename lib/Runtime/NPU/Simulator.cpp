@@ -425,8 +425,25 @@ bool Simulator::run(const Program &program, uint8_t *dram,
     queues[unsigned(program.commands[i].getQueue())].push_back(i);
   std::array<int64_t, kNumQueues> unitFree{};
   int64_t dmaFree = 0; // with one channel, loads and stores share it
-  // The times at which each token's signals become available.
-  std::array<std::deque<int64_t>, kNumTokens> signals;
+  // Happens-before, as vector clocks: entry q of a command's clock is the
+  // number of queue q's commands ordered before it (by queue order and the
+  // tokens it waited for, transitively). A token's signal carries its
+  // signaller's clock, and the time it becomes available.
+  using Clock = std::array<int64_t, kNumQueues>;
+  struct Signal {
+    int64_t time;
+    Clock clock;
+  };
+  std::array<std::deque<Signal>, kNumTokens> signals;
+  std::array<Clock, kNumQueues> queueClock{};
+  // Every access not yet ordered before all that can follow.
+  struct Past {
+    Access access;
+    size_t command;
+    unsigned queue;
+    int64_t sequence;
+  };
+  std::vector<Past> history;
   struct Flight {
     Access access;
     int64_t start, finish;
@@ -454,7 +471,7 @@ bool Simulator::run(const Program &program, uint8_t *dram,
           if (signals[t].empty())
             ready = false;
           else
-            start = std::max(start, signals[t].front());
+            start = std::max(start, signals[t].front().time);
         }
       if (ready && (best < 0 || start < bestStart)) {
         best = int(q);
@@ -480,29 +497,52 @@ bool Simulator::run(const Program &program, uint8_t *dram,
               std::string(getQueueName(c.getQueue())) + "): " + problem;
       return false;
     }
-    // Hazards: an access overlapping one still in flight, either writing.
+    // This command's clock: its queue's, joined with each signal it takes.
+    Clock clock = queueClock[best];
+    for (unsigned t = 0; t < kNumTokens; ++t)
+      if (c.waitMask & (1u << t)) {
+        for (unsigned q = 0; q < kNumQueues; ++q)
+          clock[q] = std::max(clock[q], signals[t].front().clock[q]);
+        signals[t].pop_front();
+      }
+    clock[best] += 1;
+    // Hazards: an earlier access to the same bytes, either writing, that
+    // nothing orders before this command. Its outcome would depend on
+    // timing, whatever this run's timing happens to be.
+    for (const Access &a : accesses)
+      for (const Past &p : history)
+        if (p.access.space == a.space && a.begin < p.access.end &&
+            p.access.begin < a.end && (a.write || p.access.write) &&
+            clock[p.queue] < p.sequence) {
+          static const char *const kSpaces[] = {"scratchpad", "accumulator",
+                                                "DRAM"};
+          error = "hazard: command " + std::to_string(index) + " and command " +
+                  std::to_string(p.command) + " touch " + kSpaces[a.space] +
+                  " bytes [" +
+                  std::to_string(std::max(a.begin, p.access.begin)) + ", " +
+                  std::to_string(std::min(a.end, p.access.end)) +
+                  ") with nothing ordering them; a token must";
+          return false;
+        }
+    queueClock[best] = clock;
+    for (const Access &a : accesses)
+      history.push_back({a, index, unsigned(best), clock[best]});
+    // An access every queue with commands left is already ordered after
+    // can conflict with nothing to come.
+    history.erase(std::remove_if(history.begin(), history.end(),
+                                 [&](const Past &p) {
+                                   for (unsigned q = 0; q < kNumQueues; ++q)
+                                     if (!queues[q].empty() &&
+                                         queueClock[q][p.queue] < p.sequence)
+                                       return false;
+                                   return true;
+                                 }),
+                  history.end());
     inFlight.erase(std::remove_if(inFlight.begin(), inFlight.end(),
                                   [&](const Flight &f) {
                                     return f.finish <= bestStart;
                                   }),
                    inFlight.end());
-    for (const Access &a : accesses)
-      for (const Flight &f : inFlight)
-        if (f.access.space == a.space && a.begin < f.access.end &&
-            f.access.begin < a.end && (a.write || f.access.write)) {
-          static const char *const kSpaces[] = {"scratchpad", "accumulator",
-                                                "DRAM"};
-          error = "hazard: command " + std::to_string(index) + " and command " +
-                  std::to_string(f.command) + " touch " + kSpaces[a.space] +
-                  " bytes [" +
-                  std::to_string(std::max(a.begin, f.access.begin)) + ", " +
-                  std::to_string(std::min(a.end, f.access.end)) +
-                  ") at the same time; a token must order them";
-          return false;
-        }
-    for (unsigned t = 0; t < kNumTokens; ++t)
-      if (c.waitMask & (1u << t))
-        signals[t].pop_front();
     int64_t cycles = getCycles(c);
     // Bank conflicts: each bank has one port. A command that shares a bank
     // with one of another unit already running waits out their overlap
@@ -535,8 +575,9 @@ bool Simulator::run(const Program &program, uint8_t *dram,
     if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
       dmaFree = finish;
     if (c.signal >= 0)
-      signals[c.signal].push_back(finish);
+      signals[c.signal].push_back({finish, clock});
     stats.busyCycles[best] += cycles;
+    stats.timeline.push_back({index, c.getQueue(), bestStart, finish});
     int64_t bytes = int64_t(c.rows) * c.cols * getElementBytes(c.type);
     if (c.opcode == Opcode::Load)
       stats.bytesLoaded += bytes;
