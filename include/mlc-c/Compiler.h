@@ -30,6 +30,7 @@
 #define MLC_C_COMPILER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +74,48 @@ int mlc_compile_buffer(const void *data, size_t size, const char *name,
                        const char *model_dir, const char *output_path,
                        const mlc_compile_options *options,
                        char **diagnostics);
+
+/* Called as each pass starts while compiling (see mlc::compiler::Progress):
+   the phase, the top-level pass (from 1) of `passes` (0 of 0 during code
+   generation), its name, and for a pass on each function the function
+   (from 1) of `functions` (else 0 of 0). */
+typedef void (*mlc_progress_fn)(const char *phase, unsigned pass,
+                                unsigned passes, const char *pass_name,
+                                unsigned function, unsigned functions,
+                                void *user);
+/* Calls `progress` (NULL: nothing) with `user` during compilations with
+   these options. */
+void mlc_compile_options_set_progress(mlc_compile_options *options,
+                                      mlc_progress_fn progress, void *user);
+
+/* What a compilation produced, kept in memory. */
+typedef struct mlc_artifacts mlc_artifacts;
+
+/* As mlc_compile_file and mlc_compile_buffer, with `output_path` optional
+   (NULL: nothing is written, and without an emit or compile-to option the
+   result is an object) and the results in `*artifacts` when `artifacts` is
+   not NULL (free with mlc_artifacts_free; NULL on failure). */
+int mlc_compile_file_ex(const char *model_path, const char *output_path,
+                        const mlc_compile_options *options,
+                        mlc_artifacts **artifacts, char **diagnostics);
+int mlc_compile_buffer_ex(const void *data, size_t size, const char *name,
+                          const char *model_dir, const char *output_path,
+                          const mlc_compile_options *options,
+                          mlc_artifacts **artifacts, char **diagnostics);
+
+/* The bytes of one result: "object" (the relocatable object, or assembly
+   text), "header", "weights" (with the weights option external), "ir" (an
+   earlier phase's IR), "memory-plan"; NULL, with `*size` 0, for one not
+   produced. */
+const void *mlc_artifacts_get(const mlc_artifacts *artifacts,
+                              const char *what, size_t *size);
+/* Each phase's name, wall time in seconds and the process's peak memory
+   in bytes after it, in order (import, graph, loop, kernels, llvm,
+   object, link); NULL past the last. */
+size_t mlc_artifacts_num_phases(const mlc_artifacts *artifacts);
+const char *mlc_artifacts_phase(const mlc_artifacts *artifacts, size_t index,
+                                double *seconds, int64_t *peak_bytes);
+void mlc_artifacts_free(mlc_artifacts *artifacts);
 
 /* The report of `mlc-compile --check-support`: the opsets, the op types with
    their counts, and each unsupported op with the reason, in `*report` (free

@@ -23,6 +23,12 @@ struct mlc_compile_options {
   compiler::CompileOptions options;
   /// emit or compile-to was given: the output's extension does not decide.
   bool outputKindSet = false;
+  mlc_progress_fn progress = nullptr;
+  void *progressUser = nullptr;
+};
+
+struct mlc_artifacts {
+  compiler::Artifacts artifacts;
 };
 
 namespace {
@@ -42,18 +48,22 @@ void copyError(const std::string &text, char *error, size_t errorSize) {
   error[n] = '\0';
 }
 
-/// Compiles `source` to `outputPath` with `options` (may be null); the
-/// diagnostics go to `*diagnostics`.
+/// Compiles `source` to `outputPath` (may be null: memory only) with
+/// `options` (may be null); the diagnostics go to `*diagnostics`, the
+/// results to `*out` when it is not null.
 int compileSource(const ModelSource &source, const char *outputPath,
-                  const mlc_compile_options *options, char **diagnostics) {
+                  const mlc_compile_options *options, mlc_artifacts **out,
+                  char **diagnostics) {
   if (diagnostics)
     *diagnostics = nullptr;
+  if (out)
+    *out = nullptr;
   mlc_compile_options defaults;
   const mlc_compile_options &chosen = options ? *options : defaults;
   compiler::CompileOptions compileOptions = chosen.options;
   compileOptions.outputFile = outputPath ? outputPath : "";
   if (!chosen.outputKindSet)
-    setOutputKind(compileOptions, compileOptions.outputFile);
+    setOutputKind(compileOptions, outputPath ? outputPath : "model.o");
   // Warnings are kept too; errors come back in the llvm::Error.
   std::string warnings;
   CompileHooks hooks;
@@ -61,6 +71,12 @@ int compileSource(const ModelSource &source, const char *outputPath,
     if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning)
       warnings += formatDiagnostic(diagnostic) + "\n";
   };
+  if (chosen.progress)
+    hooks.onProgress = [&](const compiler::Progress &at) {
+      chosen.progress(at.phase.str().c_str(), at.pass, at.passes,
+                      at.passName.str().c_str(), at.function, at.functions,
+                      chosen.progressUser);
+    };
   llvm::Expected<compiler::Artifacts> artifacts =
       compile(source, std::move(compileOptions), hooks);
   std::string text = warnings;
@@ -68,6 +84,8 @@ int compileSource(const ModelSource &source, const char *outputPath,
   if (!artifacts) {
     text += llvm::toString(artifacts.takeError()) + "\n";
     status = -1;
+  } else if (out) {
+    *out = new (std::nothrow) mlc_artifacts{std::move(*artifacts)};
   }
   if (diagnostics && !text.empty())
     *diagnostics = copyString(text);
@@ -107,19 +125,34 @@ int mlc_compile_options_set(mlc_compile_options *options, const char *name,
 int mlc_compile_file(const char *modelPath, const char *outputPath,
                      const mlc_compile_options *options,
                      char **diagnostics) {
+  return mlc_compile_file_ex(modelPath, outputPath, options, nullptr,
+                             diagnostics);
+}
+
+int mlc_compile_file_ex(const char *modelPath, const char *outputPath,
+                        const mlc_compile_options *options,
+                        mlc_artifacts **artifacts, char **diagnostics) {
   if (!modelPath) {
     if (diagnostics)
-      *diagnostics = copyString("error: mlc_compile_file: no model path\n");
+      *diagnostics = copyString("error: mlc_compile_file_ex: no model path\n");
     return -1;
   }
   return compileSource(ModelSource::fromFile(modelPath), outputPath, options,
-                       diagnostics);
+                       artifacts, diagnostics);
 }
 
 int mlc_compile_buffer(const void *data, size_t size, const char *name,
                        const char *modelDir, const char *outputPath,
                        const mlc_compile_options *options,
                        char **diagnostics) {
+  return mlc_compile_buffer_ex(data, size, name, modelDir, outputPath,
+                               options, nullptr, diagnostics);
+}
+
+int mlc_compile_buffer_ex(const void *data, size_t size, const char *name,
+                          const char *modelDir, const char *outputPath,
+                          const mlc_compile_options *options,
+                          mlc_artifacts **artifacts, char **diagnostics) {
   if (!data && size) {
     if (diagnostics)
       *diagnostics = copyString("error: mlc_compile_buffer: no data\n");
@@ -129,8 +162,55 @@ int mlc_compile_buffer(const void *data, size_t size, const char *name,
   return compileSource(
       ModelSource::fromBuffer(std::move(bytes), name ? name : "model.onnx",
                               modelDir ? modelDir : "."),
-      outputPath, options, diagnostics);
+      outputPath, options, artifacts, diagnostics);
 }
+
+void mlc_compile_options_set_progress(mlc_compile_options *options,
+                                      mlc_progress_fn progress, void *user) {
+  if (!options)
+    return;
+  options->progress = progress;
+  options->progressUser = user;
+}
+
+const void *mlc_artifacts_get(const mlc_artifacts *artifacts,
+                              const char *what, size_t *size) {
+  if (size)
+    *size = 0;
+  if (!artifacts || !what)
+    return nullptr;
+  const compiler::Artifacts &a = artifacts->artifacts;
+  llvm::StringRef key(what);
+  const std::string *bytes = key == "object"        ? &a.object
+                             : key == "header"      ? &a.header
+                             : key == "weights"     ? &a.weights
+                             : key == "ir"          ? &a.ir
+                             : key == "memory-plan" ? &a.memoryPlan
+                                                    : nullptr;
+  if (!bytes || bytes->empty())
+    return nullptr;
+  if (size)
+    *size = bytes->size();
+  return bytes->data();
+}
+
+size_t mlc_artifacts_num_phases(const mlc_artifacts *artifacts) {
+  return artifacts ? artifacts->artifacts.timings.size() : 0;
+}
+
+const char *mlc_artifacts_phase(const mlc_artifacts *artifacts, size_t index,
+                                double *seconds, int64_t *peakBytes) {
+  if (!artifacts || index >= artifacts->artifacts.timings.size())
+    return nullptr;
+  const compiler::PhaseTiming &t = artifacts->artifacts.timings[index];
+  if (seconds)
+    *seconds = t.seconds;
+  if (peakBytes)
+    *peakBytes = t.peakMemoryBytes;
+  return t.phase.c_str();
+}
+
+void mlc_artifacts_free(mlc_artifacts *artifacts) { delete artifacts; }
 
 int mlc_check_support(const char *modelPath,
                       const mlc_compile_options *options, char **report) {

@@ -17,9 +17,9 @@ numpy arrays, through the runtime's; ``mlc.opt`` drives ``mlc-opt``.
 
 from .tools import MLCError, find_tool, opt
 from .runtime import Model, TensorInfo, load
-from .compiler import check_support, compile, version
+from .compiler import Artifacts, check_support, compile, compile_to_memory, version
 from .comparison import Comparison, compare, ort_available
 
-__all__ = ["Comparison", "MLCError", "Model", "TensorInfo", "check_support",
-           "compare", "compile", "find_tool", "load", "opt", "ort_available",
-           "version"]
+__all__ = ["Artifacts", "Comparison", "MLCError", "Model", "TensorInfo",
+           "check_support", "compare", "compile", "compile_to_memory",
+           "find_tool", "load", "opt", "ort_available", "version"]

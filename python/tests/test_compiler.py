@@ -98,6 +98,32 @@ class CompilerTest(unittest.TestCase):
         self.assertIn("NoSuchOp", e.exception.diagnostics)
         self.assertFalse(os.path.exists(self.out("x.so")))
 
+    def test_in_memory_timings_and_progress(self):
+        seen = []
+        artifacts = mlc.compile_to_memory(MODEL, dim={"batch": 8},
+                                          progress=seen.append)
+        self.assertIsNone(artifacts.path)
+        self.assertEqual(artifacts.object[:4], b"\x7fELF")
+        self.assertIn("int32_t main_run(", artifacts.header)
+        self.assertEqual([t[0] for t in artifacts.timings],
+                         ["import", "graph", "loop", "kernels", "llvm",
+                          "object"])
+        self.assertTrue(all(s >= 0 and peak > 0
+                            for _, s, peak in artifacts.timings))
+        # Every pass reported, in order, then code generation.
+        self.assertEqual(seen[0]["phase"], "graph")
+        self.assertEqual(seen[0]["pass"], 1)
+        self.assertEqual(seen[-1]["pass_name"], "LLVM code generation")
+        passes = [at["pass"] for at in seen if at["passes"]]
+        self.assertEqual(passes, sorted(passes))
+        self.assertLessEqual(max(passes), seen[0]["passes"])
+        self.assertGreater(max(passes), seen[0]["passes"] // 2)
+        graph = mlc.compile_to_memory(MODEL, dim={"batch": 8}, emit="graph")
+        self.assertIn("mlc_graph.", graph.ir)
+        self.assertEqual(graph.object, b"")
+        with self.assertRaises(mlc.MLCError):
+            mlc.compile_to_memory(b"junk")
+
     def test_check_support(self):
         supported, report = mlc.check_support(MODEL)
         self.assertTrue(supported)
