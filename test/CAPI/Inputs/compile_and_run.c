@@ -67,6 +67,14 @@ static int runModel(const char *dir, const char *name, const void *input,
   return status != 0;
 }
 
+static void countPasses(const char *phase, unsigned pass, unsigned passes,
+                        const char *name, unsigned function,
+                        unsigned functions, void *user) {
+  (void)phase, (void)pass, (void)passes, (void)name, (void)function,
+      (void)functions;
+  ++*(unsigned *)user;
+}
+
 int main(int argc, char **argv) {
   if (argc != 4)
     return 2;
@@ -115,6 +123,23 @@ int main(int argc, char **argv) {
          diagnostics ? diagnostics : "(no diagnostics)\n");
   mlc_string_free(diagnostics);
   free(bytes);
+
+  /* In memory: nothing written, the object and each phase's time kept. */
+  mlc_artifacts *artifacts = NULL;
+  unsigned passes = 0;
+  mlc_compile_options_set_progress(options, countPasses, &passes);
+  status = mlc_compile_file_ex(modelPath, NULL, options, &artifacts,
+                               &diagnostics);
+  size_t objectSize = 0;
+  const unsigned char *object =
+      mlc_artifacts_get(artifacts, "object", &objectSize);
+  printf("in memory: %d, %s object, %zu phases, first %s, progress %s\n",
+         status, object && objectSize > 4 && object[0] == 0x7f ? "ELF" : "no",
+         mlc_artifacts_num_phases(artifacts),
+         mlc_artifacts_phase(artifacts, 0, NULL, NULL),
+         passes > 10 ? "reported" : "missing");
+  mlc_artifacts_free(artifacts);
+  mlc_compile_options_set_progress(options, NULL, NULL);
 
   /* A missing file. */
   status = mlc_compile_file("/nonexistent/model.onnx", path, NULL,
