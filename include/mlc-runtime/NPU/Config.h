@@ -11,8 +11,8 @@
 // channels, a clock. A description is a JSON file (docs/NPU.md); two ship
 // built in, `edge` (Gemmini's default: 16x16 int8, 256 KiB + 64 KiB) and
 // `large` (64x64 int8/bf16, MiBs of memory). The simulator takes its timing
-// and its limits from here; the compiler's `#mlc_npu.config` holds the same
-// numbers.
+// and its limits from here. (The compiler's `#mlc_npu.config` is still the
+// dialect's first sketch, with a subset of these numbers; docs/NPU.md.)
 //
 //===----------------------------------------------------------------------===//
 
