@@ -6,7 +6,7 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   nan_inf.py make DIR     a model of many op kinds, inputs holding NaN,
+#   nan_inf.py make DIR     a model of 47 op kinds, inputs holding NaN,
 #                           +inf and -inf, and PyTorch's outputs for them
 #                           (IEEE arithmetic; NaN propagates through max)
 #   nan_inf.py check DIR    compares DIR/out/output_<k>.npy (from mlc-run)
@@ -26,55 +26,109 @@ from onnx import numpy_helper as nh
 import torch
 import torch.nn.functional as tf
 
-OUTPUTS = ["add", "mul", "exp", "relu", "softmax", "sum", "max", "matmul",
-           "conv", "pool", "sigmoid", "tanh", "clip", "div"]
-
-
-def build():
-    w = nh.from_array(np.linspace(-1, 1, 8 * 2 * 3 * 3, dtype=np.float32)
-                      .reshape(8, 2, 3, 3), "w")
-    m = nh.from_array(np.linspace(-1, 1, 6 * 4, dtype=np.float32)
-                      .reshape(6, 4), "m")
-    nodes = [
-        h.make_node("Add", ["x", "y"], ["add"]),
-        h.make_node("Mul", ["x", "y"], ["mul"]),
-        h.make_node("Exp", ["x"], ["exp"]),
-        h.make_node("Relu", ["x"], ["relu"]),
-        h.make_node("Softmax", ["x"], ["softmax"], axis=-1),
-        h.make_node("ReduceSum", ["x"], ["sum"], keepdims=0),
-        h.make_node("ReduceMax", ["x"], ["max"], axes=[-1], keepdims=0),
-        h.make_node("Reshape", ["x", "shape"], ["x2d"]),
-        h.make_node("MatMul", ["x2d", "m"], ["matmul"]),
-        h.make_node("Conv", ["img", "w"], ["conv"], pads=[1, 1, 1, 1]),
-        h.make_node("MaxPool", ["img"], ["pool"], kernel_shape=[2, 2],
-                    strides=[2, 2]),
-        h.make_node("Sigmoid", ["x"], ["sigmoid"]),
-        h.make_node("Tanh", ["x"], ["tanh"]),
-        h.make_node("Clip", ["x", "lo", "hi"], ["clip"]),
-        h.make_node("Div", ["x", "y"], ["div"]),
+def cases(feeds):
+    """(ONNX op, inputs, attributes, PyTorch's result) per output."""
+    x, y, img = (torch.from_numpy(feeds[k]) for k in ("x", "y", "img"))
+    w = torch.linspace(-1, 1, 8 * 2 * 3 * 3).reshape(8, 2, 3, 3)
+    m = torch.linspace(-1, 1, 6 * 4).reshape(6, 4)
+    g = torch.linspace(-1, 1, 12 * 5).reshape(12, 5)
+    scale, bias = torch.tensor([1.5, -0.5]), torch.tensor([0.1, 0.2])
+    mean, var = torch.tensor([0.3, -0.3]), torch.tensor([2.0, 0.5])
+    zero = torch.zeros(())
+    return [
+        ("Add", ["x", "y"], {}, x + y),
+        ("Mul", ["x", "y"], {}, x * y),
+        ("Exp", ["x"], {}, torch.exp(x)),
+        ("Relu", ["x"], {}, torch.relu(x)),
+        ("Softmax", ["x"], {"axis": -1}, torch.softmax(x, -1)),
+        ("ReduceSum", ["x"], {"keepdims": 0}, x.sum()),
+        ("ReduceMax", ["x"], {"axes": [-1], "keepdims": 0}, x.amax(-1)),
+        ("MatMul", ["x2d", "m"], {}, x.reshape(4, 6) @ m),
+        ("Conv", ["img", "w"], {"pads": [1, 1, 1, 1]},
+         tf.conv2d(img, w, padding=1)),
+        ("MaxPool", ["img"], {"kernel_shape": [2, 2], "strides": [2, 2]},
+         tf.max_pool2d(img, 2, 2)),
+        ("Sigmoid", ["x"], {}, torch.sigmoid(x)),
+        ("Tanh", ["x"], {}, torch.tanh(x)),
+        ("Clip", ["x", "lo", "hi"], {}, torch.clamp(x, -2, 2)),
+        ("Div", ["x", "y"], {}, x / y),
+        ("Sub", ["x", "y"], {}, x - y),
+        ("Neg", ["x"], {}, -x),
+        ("Abs", ["x"], {}, x.abs()),
+        ("Log", ["x"], {}, torch.log(x)),
+        ("Sqrt", ["x"], {}, torch.sqrt(x)),
+        ("Reciprocal", ["x"], {}, 1 / x),
+        ("Floor", ["x"], {}, x.floor()),
+        ("Ceil", ["x"], {}, x.ceil()),
+        ("Erf", ["x"], {}, torch.erf(x)),
+        ("Softplus", ["x"], {}, tf.softplus(x)),
+        ("LeakyRelu", ["x"], {"alpha": 0.1}, tf.leaky_relu(x, 0.1)),
+        ("Elu", ["x"], {}, tf.elu(x)),
+        ("Selu", ["x"], {}, tf.selu(x)),
+        ("HardSigmoid", ["x"], {}, torch.clamp(0.2 * x + 0.5, 0, 1)),
+        ("Softsign", ["x"], {}, tf.softsign(x)),
+        ("ThresholdedRelu", ["x"], {"alpha": 0.5},
+         torch.where(x > 0.5, x, zero)),
+        ("Sin", ["x"], {}, torch.sin(x)),
+        ("Cos", ["x"], {}, torch.cos(x)),
+        ("Pow", ["x", "two"], {}, x ** 2),
+        ("Sum", ["x", "y", "x"], {}, x + y + x),
+        ("Mean", ["x", "y"], {}, (x + y) / 2),
+        ("ReduceMean", ["x"], {"axes": [1], "keepdims": 0}, x.mean(1)),
+        ("ReduceLogSumExp", ["x"], {"axes": [1], "keepdims": 0},
+         torch.logsumexp(x, 1)),
+        ("ReduceSumSquare", ["x"], {"axes": [1], "keepdims": 0},
+         (x * x).sum(1)),
+        ("LogSoftmax", ["x"], {"axis": -1}, torch.log_softmax(x, -1)),
+        ("Gemm", ["x", "g"], {}, x @ g),
+        ("AveragePool", ["img"], {"kernel_shape": [2, 2], "strides": [2, 2]},
+         tf.avg_pool2d(img, 2, 2)),
+        ("GlobalAveragePool", ["img"], {}, img.mean((2, 3), keepdim=True)),
+        ("BatchNormalization", ["img", "scale", "bias", "mean", "var"], {},
+         tf.batch_norm(img, mean, var, scale, bias, False, 0.0, 1e-5)),
+        ("InstanceNormalization", ["img", "scale", "bias"], {},
+         tf.instance_norm(img, weight=scale, bias=bias)),
+        ("Transpose", ["x"], {}, x.t()),
+        ("CumSum", ["x", "axis"], {}, torch.cumsum(x, 1)),
+        # NaN > 0 is false: the other branch, as IEEE comparisons go.
+        ("Where", ["positive", "x", "y"], {}, torch.where(x > 0, x, y)),
     ]
-    inits = [w, m, nh.from_array(np.array([4, 6], np.int64), "shape"),
-             nh.from_array(np.array(-2, np.float32), "lo"),
-             nh.from_array(np.array(2, np.float32), "hi")]
+
+
+def build(feeds):
+    table = cases(feeds)
+    outputs = ["o%d_%s" % (k, op) for k, (op, _, _, _) in enumerate(table)]
+    nodes = [h.make_node("Reshape", ["x", "shape"], ["x2d"]),
+             h.make_node("Greater", ["x", "zero"], ["positive"])]
+    nodes += [h.make_node(op, ins, [out], **attrs)
+              for out, (op, ins, attrs, _) in zip(outputs, table)]
+    inits = [
+        nh.from_array(np.linspace(-1, 1, 8 * 2 * 3 * 3, dtype=np.float32)
+                      .reshape(8, 2, 3, 3), "w"),
+        nh.from_array(np.linspace(-1, 1, 6 * 4, dtype=np.float32)
+                      .reshape(6, 4), "m"),
+        nh.from_array(np.linspace(-1, 1, 12 * 5, dtype=np.float32)
+                      .reshape(12, 5), "g"),
+        nh.from_array(np.array([4, 6], np.int64), "shape"),
+        nh.from_array(np.array(-2, np.float32), "lo"),
+        nh.from_array(np.array(2, np.float32), "hi"),
+        nh.from_array(np.array(2, np.float32), "two"),
+        nh.from_array(np.array(0, np.float32), "zero"),
+        nh.from_array(np.array(1, np.int64), "axis"),
+        nh.from_array(np.array([1.5, -0.5], np.float32), "scale"),
+        nh.from_array(np.array([0.1, 0.2], np.float32), "bias"),
+        nh.from_array(np.array([0.3, -0.3], np.float32), "mean"),
+        nh.from_array(np.array([2.0, 0.5], np.float32), "var"),
+    ]
     graph = h.make_graph(
         nodes, "nan_inf",
         [h.make_tensor_value_info("x", T.FLOAT, [2, 12]),
          h.make_tensor_value_info("y", T.FLOAT, [2, 12]),
          h.make_tensor_value_info("img", T.FLOAT, [1, 2, 6, 6])],
-        [h.make_tensor_value_info(o, T.FLOAT, None) for o in OUTPUTS],
+        [h.make_tensor_value_info(o, T.FLOAT, None) for o in outputs],
         initializer=inits)
-    return h.make_model(graph, opset_imports=[h.make_opsetid("", 13)])
-
-
-def reference(feeds):
-    x, y, img = (torch.from_numpy(feeds[k]) for k in ("x", "y", "img"))
-    w = torch.linspace(-1, 1, 8 * 2 * 3 * 3).reshape(8, 2, 3, 3)
-    m = torch.linspace(-1, 1, 6 * 4).reshape(6, 4)
-    out = [x + y, x * y, torch.exp(x), torch.relu(x), torch.softmax(x, -1),
-           x.sum(), x.amax(-1), x.reshape(4, 6) @ m,
-           tf.conv2d(img, w, padding=1), tf.max_pool2d(img, 2, 2),
-           torch.sigmoid(x), torch.tanh(x), torch.clamp(x, -2, 2), x / y]
-    return [o.numpy() for o in out]
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)])
+    return model, outputs, [r.numpy() for _, _, _, r in table]
 
 
 def inputs():
@@ -94,17 +148,20 @@ def main():
     mode, folder = sys.argv[1], sys.argv[2]
     if mode == "make":
         os.makedirs(folder, exist_ok=True)
-        model = build()
-        onnx.save(model, os.path.join(folder, "model.onnx"))
         feeds = inputs()
+        model, outputs, ref = build(feeds)
+        onnx.save(model, os.path.join(folder, "model.onnx"))
         for i, name in enumerate(["x", "y", "img"]):
             np.save(os.path.join(folder, "input_%d.npy" % i), feeds[name])
-        ref = reference(feeds)
         for k, value in enumerate(ref):
             np.save(os.path.join(folder, "ref_%d.npy" % k), value)
+        with open(os.path.join(folder, "outputs.txt"), "w") as f:
+            f.write("\n".join(outputs))
         return 0
     bad = 0
-    for k, name in enumerate(OUTPUTS):
+    with open(os.path.join(folder, "outputs.txt")) as f:
+        outputs = f.read().split()
+    for k, name in enumerate(outputs):
         ref = np.load(os.path.join(folder, "ref_%d.npy" % k))
         got = np.load(os.path.join(folder, "out", "output_%d.npy" % k))
         ok = (got.shape == ref.shape and
@@ -119,7 +176,7 @@ def main():
             print("nan_inf: %s differs:\n  got %s\n  ref %s" %
                   (name, got.ravel()[:24], ref.ravel()[:24]))
     print("nan_inf: %d of %d outputs as the reference" %
-          (len(OUTPUTS) - bad, len(OUTPUTS)))
+          (len(outputs) - bad, len(outputs)))
     return 1 if bad else 0
 
 
