@@ -214,8 +214,24 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
 }
 
 /// Fills in what `options` leaves to the output file.
+/// The largest limits accepted: with every tensor at most 2^38 bytes and at
+/// most 2^24 nodes, sums of sizes (the arena, the weights) stay under 2^62,
+/// so that the size and offset arithmetic after the graph level cannot
+/// overflow whatever the model.
+constexpr int64_t kMaxTensorBytesLimit = int64_t(1) << 38;
+constexpr int64_t kMaxNodesLimit = int64_t(1) << 24;
+
 static LogicalResult resolveOptions(CompileOptions &options,
                                     MLIRContext &context) {
+  if (options.maxTensorBytes > kMaxTensorBytesLimit ||
+      options.importOptions.maxTensorBytes > kMaxTensorBytesLimit)
+    return emitError(UnknownLoc::get(&context))
+           << "--max-tensor-bytes may be at most 2^38 (256 GiB), so that "
+              "sums of tensor sizes cannot overflow";
+  if (options.importOptions.maxNodes > kMaxNodesLimit)
+    return emitError(UnknownLoc::get(&context))
+           << "--max-nodes may be at most 2^24 (16777216), so that sums of "
+              "tensor sizes cannot overflow";
   options.importOptions.functionName =
       options.modelName.empty() ? getDefaultModelName(options.outputFile)
                                 : sanitizeIdentifier(options.modelName);
