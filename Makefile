@@ -62,7 +62,7 @@ demo: build
 
 install: build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
-	@echo "installed under $(PREFIX); the Python package: $$(cd / && /usr/bin/python3 -c 'import mlc; print(mlc.__file__)' 2>&1 | tail -1)"
+	@echo "installed under $(PREFIX); the Python package in $$(ls -d $(PREFIX)/lib/python3*/dist-packages/mlc), which /usr/bin/python3 finds for PREFIX=/usr/local (else add its folder to PYTHONPATH)"
 
 docs: configure
 	cmake --build $(BUILD_DIR) --target mlc-doc
