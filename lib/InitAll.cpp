@@ -13,6 +13,7 @@
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/NPU/IR/NPUOps.h"
+#include "mlc/Dialect/NPU/Transforms/Passes.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Target/CPU/Passes.h"
@@ -33,6 +34,7 @@ void mlc::registerAllMLCPasses() {
   graph::registerGraphPasses();
   registerConversionPasses();
   loop::registerLoopPasses();
+  npu::registerNPUPasses();
   host::registerHostPasses();
   target::registerCPUPasses();
 }

@@ -161,7 +161,7 @@ TEST(NPUProgram, RoundTripsAndRefusesBadStreams) {
   program.commands.push_back(m);
   Command v;
   v.opcode = Opcode::Vector;
-  v.vectorOp = VectorOp::Requantize;
+  v.vectorOp = VectorKind::Requantize;
   v.type = ElementType::Int32;
   v.dstType = ElementType::Int8;
   v.scale = 0.25f;
@@ -308,7 +308,7 @@ TEST(NPUSimulator, VectorOps) {
   Command l2 = load(64, 64, 1, 8, ElementType::Int32, Memory::Accumulator);
   l1.signal = 0;
   l2.signal = 1;
-  auto vector = [](VectorOp op, ElementType from, ElementType to,
+  auto vector = [](VectorKind op, ElementType from, ElementType to,
                    Memory src, Memory dst, uint32_t s, uint32_t s2,
                    uint32_t d) {
     Command c;
@@ -325,19 +325,19 @@ TEST(NPUSimulator, VectorOps) {
     c.cols = 8;
     return c;
   };
-  Command add = vector(VectorOp::Add, ElementType::Int32, ElementType::Int32,
+  Command add = vector(VectorKind::Add, ElementType::Int32, ElementType::Int32,
                        Memory::Accumulator, Memory::Accumulator, 0, 64, 128);
   add.waitMask = 3; // both loads; the vector queue is in order after that
-  Command relu = vector(VectorOp::Relu, ElementType::Int32, ElementType::Int32,
+  Command relu = vector(VectorKind::Relu, ElementType::Int32, ElementType::Int32,
                         Memory::Accumulator, Memory::Accumulator, 0, 0, 192);
   // Requantize the sums: round half to even, then add -1 and saturate.
   Command requant =
-      vector(VectorOp::Requantize, ElementType::Int32, ElementType::Int8,
+      vector(VectorKind::Requantize, ElementType::Int32, ElementType::Int8,
              Memory::Accumulator, Memory::Scratchpad, 128, 0, 0);
   requant.scale = 0.5f;
   requant.zeroPoint = -1;
   requant.signal = 2;
-  Command toF32 = vector(VectorOp::Copy, ElementType::Int32, ElementType::F32,
+  Command toF32 = vector(VectorKind::Copy, ElementType::Int32, ElementType::F32,
                          Memory::Accumulator, Memory::Accumulator, 192, 0, 256);
   toF32.signal = 3;
   Command o1 = store(1024, 0, 1, 8, ElementType::Int8, Memory::Scratchpad);

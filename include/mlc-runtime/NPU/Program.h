@@ -43,7 +43,7 @@ enum class Opcode : uint8_t {
 /// The memory a local address is in.
 enum class Memory : uint8_t { Scratchpad = 0, Accumulator = 1 };
 
-enum class VectorOp : uint8_t {
+enum class VectorKind : uint8_t {
   Relu = 1,       ///< dst = max(src, 0), in place or not, one memory
   Add = 2,        ///< dst = src + src2, same type
   Requantize = 3, ///< int32 (accumulator) -> int8 (scratchpad):
@@ -63,7 +63,7 @@ struct Command {
   ElementType type = ElementType::Int8;
   /// Vector: the destination's element type.
   ElementType dstType = ElementType::Int8;
-  VectorOp vectorOp = VectorOp::Copy;
+  VectorKind vectorOp = VectorKind::Copy;
   /// Load/Store: the local memory; Vector: the source's (dst in dstMemory).
   Memory memory = Memory::Scratchpad;
   Memory dstMemory = Memory::Scratchpad;

@@ -59,6 +59,13 @@ struct SimulationStats {
   double getSeconds(const NPUConfig &config) const;
 };
 
+/// Checks `command` against `config` without running it: local operands
+/// inside their memories (sizes computed without overflow), element types
+/// and ops the NPU has, tile shapes, the token. DRAM addresses are checked
+/// only when a run knows the DRAM. An empty string when it is valid; the
+/// compiler's `mlc_npu.program` verifier uses the same checks.
+std::string validateCommand(const NPUConfig &config, const Command &command);
+
 class Simulator {
 public:
   explicit Simulator(NPUConfig config);

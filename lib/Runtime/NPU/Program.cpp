@@ -126,7 +126,7 @@ std::optional<Program> mlc::npu::parseProgram(const uint8_t *data, size_t size,
     c.opcode = static_cast<Opcode>(opcode);
     c.type = static_cast<ElementType>(type);
     c.dstType = static_cast<ElementType>(dstType);
-    c.vectorOp = static_cast<VectorOp>(vectorOp);
+    c.vectorOp = static_cast<VectorKind>(vectorOp);
     c.memory = static_cast<Memory>(memory);
     c.dstMemory = static_cast<Memory>(dstMemory);
     c.accumulate = r.get<uint8_t>(6) != 0;

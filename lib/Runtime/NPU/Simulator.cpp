@@ -261,10 +261,10 @@ std::string getAccesses(const Command &c, const Machine &m,
     if (!config.supportsVector(op))
       return std::string("the vector unit of '") + config.name +
              "' has no " + op;
-    if (c.vectorOp == VectorOp::Requantize &&
+    if (c.vectorOp == VectorKind::Requantize &&
         (c.type != ElementType::Int32 || c.dstType != ElementType::Int8))
       return "requantize goes from int32 to int8";
-    if ((c.vectorOp == VectorOp::Relu || c.vectorOp == VectorOp::Add) &&
+    if ((c.vectorOp == VectorKind::Relu || c.vectorOp == VectorKind::Add) &&
         c.type != c.dstType)
       return std::string(op) + " keeps the element type";
     if ((c.memory == Memory::Accumulator && bytes != 4) ||
@@ -274,7 +274,7 @@ std::string getAccesses(const Command &c, const Machine &m,
     std::string e = within(c.memory, c.local,
                            getTileBytes(c.rows, c.cols, bytes), "source",
                            false);
-    if (e.empty() && c.vectorOp == VectorOp::Add)
+    if (e.empty() && c.vectorOp == VectorKind::Add)
       e = within(c.memory, c.local2, getTileBytes(c.rows, c.cols, bytes),
                  "second source", false);
     if (e.empty())
@@ -343,20 +343,20 @@ int64_t execute(const Command &c, Machine &m) {
     for (uint64_t i = 0; i < n; ++i) {
       double x = readElement(src, c.type, i);
       switch (c.vectorOp) {
-      case VectorOp::Relu:
+      case VectorKind::Relu:
         values[i] = x > 0 ? x : 0;
         break;
-      case VectorOp::Add:
+      case VectorKind::Add:
         values[i] = c.type == ElementType::Int32
                         ? double(int32_t(uint32_t(int32_t(x)) +
                                          uint32_t(int32_t(
                                              readElement(src2, c.type, i)))))
                         : double(float(x) + float(readElement(src2, c.type, i)));
         break;
-      case VectorOp::Requantize:
+      case VectorKind::Requantize:
         values[i] = double(std::nearbyint(float(x) * c.scale)) + c.zeroPoint;
         break;
-      case VectorOp::Copy:
+      case VectorKind::Copy:
         values[i] = x;
         break;
       }
@@ -369,6 +369,20 @@ int64_t execute(const Command &c, Machine &m) {
   return 0;
 }
 } // namespace
+
+std::string mlc::npu::validateCommand(const NPUConfig &config,
+                                     const Command &command) {
+  if (command.signal < -1 || command.signal >= int8_t(kNumTokens))
+    return "token " + std::to_string(command.signal) + " is not one of 0-" +
+           std::to_string(kNumTokens - 1);
+  Machine machine{config,
+                  {nullptr, nullptr, nullptr},
+                  {uint64_t(config.scratchpad.bytes),
+                   uint64_t(config.accumulator.bytes),
+                   std::numeric_limits<uint64_t>::max()}};
+  std::vector<Access> accesses;
+  return getAccesses(command, machine, accesses);
+}
 
 double SimulationStats::getMatrixUtilization(const NPUConfig &config) const {
   if (cycles <= 0)

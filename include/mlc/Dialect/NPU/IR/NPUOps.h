@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Declares the accelerator dialect: DMA and matrix-unit ops.
+// Declares the accelerator dialect: DMA and matrix-unit ops, and command
+// streams (`mlc_npu.program`) that mirror the NPU's binary format.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,5 +28,16 @@
 
 #define GET_OP_CLASSES
 #include "mlc/Dialect/NPU/IR/NPUOps.h.inc"
+
+#include "mlc-runtime/NPU/Program.h"
+
+namespace mlc::npu {
+
+/// The commands of `program` in stream order, as the simulator and the
+/// binary format take them; a diagnostic on the offending op and failure
+/// when one does not convert.
+mlir::FailureOr<Program> getCommands(ProgramOp program);
+
+} // namespace mlc::npu
 
 #endif // MLC_DIALECT_NPU_IR_NPUOPS_H

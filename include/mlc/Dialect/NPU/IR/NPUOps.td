@@ -73,4 +73,88 @@ def NPU_MatmulOp : NPU_Op<"matmul"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Command streams
+//===----------------------------------------------------------------------===//
+
+def NPU_ProgramOp : NPU_Op<"program", [NoTerminator, SingleBlock,
+                                         IsolatedFromAbove]> {
+  let summary = "A command stream for one NPU, one op per command";
+  let description = [{
+    The command stream of docs/NPU.md as IR: `mlc_npu.load`,
+    `mlc_npu.store`, `mlc_npu.mma` and `mlc_npu.vector` ops, in stream
+    order, for the NPU `npu` names (a built-in description, `edge` or
+    `large`, or a JSON file). The verifier checks every command against that
+    description with the simulator's own checks (`validateCommand`): local
+    operands inside the scratchpad or accumulator, element types and vector
+    ops the NPU has, tokens in range. `mlc-npu-serialize` turns it into the
+    binary stream.
+
+    ```mlir
+    mlc_npu.program "edge" {
+      mlc_npu.load {element_type = i8, dram = 0, local = 0, rows = 16,
+                    cols = 64, dram_stride = 64, signal = 0}
+      mlc_npu.mma {element_type = i8, a = 0, b = 1024, c = 0, rows = 16,
+                   cols = 16, depth = 64, wait = [0], signal = 1}
+      mlc_npu.store {element_type = i32, memory = "accumulator", dram = 4096,
+                     local = 0, rows = 16, cols = 16, dram_stride = 64,
+                     wait = [1]}
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$npu);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$npu attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+class NPU_CommandOp<string mnemonic, dag commandArguments>
+    : NPU_Op<mnemonic, [HasParent<"ProgramOp">]> {
+  let arguments = !con(commandArguments,
+      (ins DefaultValuedAttr<I64ArrayAttr, "{}">:$wait,
+           DefaultValuedAttr<I64Attr, "-1">:$signal));
+  let assemblyFormat = "attr-dict";
+}
+
+def NPU_LoadOp : NPU_CommandOp<"load",
+    (ins TypeAttr:$element_type, I64Attr:$dram, I64Attr:$local,
+         I64Attr:$rows, I64Attr:$cols, I64Attr:$dram_stride,
+         DefaultValuedAttr<StrAttr, "\"scratchpad\"">:$memory)> {
+  let summary = "DRAM to scratchpad or accumulator: rows x cols elements";
+}
+
+def NPU_StoreOp : NPU_CommandOp<"store",
+    (ins TypeAttr:$element_type, I64Attr:$dram, I64Attr:$local,
+         I64Attr:$rows, I64Attr:$cols, I64Attr:$dram_stride,
+         DefaultValuedAttr<StrAttr, "\"scratchpad\"">:$memory)> {
+  let summary = "Scratchpad or accumulator to DRAM: rows x cols elements";
+}
+
+def NPU_MmaOp : NPU_CommandOp<"mma",
+    (ins TypeAttr:$element_type, I64Attr:$a, I64Attr:$b, I64Attr:$c,
+         I64Attr:$rows, I64Attr:$cols, I64Attr:$depth, UnitAttr:$accumulate)> {
+  let summary = "Matrix unit: accumulator C (+)= scratchpad A * scratchpad B";
+}
+
+def NPU_VectorOp : NPU_CommandOp<"vector",
+    (ins StrAttr:$op, TypeAttr:$element_type, TypeAttr:$result_type,
+         I64Attr:$source, DefaultValuedAttr<I64Attr, "0">:$source2,
+         I64Attr:$result, I64Attr:$rows, I64Attr:$cols,
+         DefaultValuedAttr<StrAttr, "\"scratchpad\"">:$memory,
+         DefaultValuedAttr<StrAttr, "\"scratchpad\"">:$result_memory,
+         DefaultValuedAttr<F32Attr, "1.0f">:$scale,
+         DefaultValuedAttr<I64Attr, "0">:$zero_point)> {
+  let summary = "Vector unit: relu, add, requantize or copy over rows x cols";
+}
+
+def NPU_BinaryOp : NPU_Op<"binary"> {
+  let summary = "A serialized command stream";
+  let description = [{
+    The bytes of a command stream (docs/NPU.md) for the NPU `npu`, as
+    `mlc-npu-serialize` writes them from an `mlc_npu.program`.
+  }];
+  let arguments = (ins StrAttr:$npu, ElementsAttr:$data);
+  let assemblyFormat = "$npu attr-dict $data";
+}
+
 #endif // MLC_DIALECT_NPU_IR_NPUOPS_TD
