@@ -9,6 +9,8 @@
 #include "mlc/Target/Host/ModelABI.h"
 #include "mlc/Target/Host/Passes.h"
 
+#include "llvm/Support/JSON.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -63,6 +65,12 @@ FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
                          << "; a compiled model needs statically shaped "
                             "tensors of a numeric or bool type (pin "
                             "symbolic dims with --dim or --shape)";
+  // Names go into the model's metadata (JSON) and its C header: text only.
+  if (name && !llvm::json::isUTF8(name.getValue()))
+    return f.emitError() << kind << " " << index
+                         << "'s name is not valid UTF-8 (" << name.size()
+                         << " bytes); a compiled model's metadata and header "
+                            "need text names";
   mlc::abi::TensorSignature t;
   t.name = name ? name.str() : (kind + "_" + Twine(index)).str();
   t.dtype = *dtype;
