@@ -43,8 +43,15 @@ FailureOr<Value> buildNegativeLogLikelihood(NodeImporter &n, Value x, Value t,
   // Ignored targets read class 0 and get weight 0.
   Value mask;
   if (n.getAttr("ignore_index")) {
-    Value ignore =
-        n.getScalarConstant(indexType, double(n.getInt("ignore_index", 0)));
+    int64_t ignoreIndex = n.getInt("ignore_index", 0);
+    unsigned bits = indexType.getIntOrFloatBitWidth();
+    if (bits < 64 && !llvm::isIntN(bits, ignoreIndex)) {
+      (void)n.fail("ignore_index " + llvm::Twine(ignoreIndex) +
+                   " does not fit the targets' " + llvm::Twine(bits) +
+                   "-bit integers");
+      return failure();
+    }
+    Value ignore = n.getScalarConstant(indexType, double(ignoreIndex));
     FailureOr<EqualOp> eq = n.create<EqualOp>(t, ignore);
     if (failed(eq))
       return failure();

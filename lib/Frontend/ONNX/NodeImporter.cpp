@@ -146,9 +146,12 @@ Value NodeImporter::getScalarConstant(Type elementType, double value) {
     v.convert(f.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
     attr = DenseElementsAttr::get(type, v);
   } else {
+    // Callers check that the value fits; an integer that does not is cut
+    // to the type's width as a C cast would, never an assertion.
     attr = DenseElementsAttr::get(
         type, llvm::APInt(elementType.getIntOrFloatBitWidth(),
-                          static_cast<int64_t>(value), /*isSigned=*/true));
+                          static_cast<uint64_t>(static_cast<int64_t>(value)),
+                          /*isSigned=*/false, /*implicitTrunc=*/true));
   }
   return mlc::graph::ConstantOp::create(builder, loc, type,
                                         cast<ElementsAttr>(attr));
