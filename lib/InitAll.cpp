@@ -17,6 +17,8 @@
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/GPU/GPUTarget.h"
+#include "mlc/Target/GPU/Passes.h"
 #include "mlc/Target/Host/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -37,6 +39,7 @@ void mlc::registerAllMLCPasses() {
   npu::registerNPUPasses();
   host::registerHostPasses();
   target::registerCPUPasses();
+  target::registerGPUPasses();
 }
 
 void mlc::registerAllMLCPipelines() { registerMLCPipelines(); }
@@ -45,6 +48,7 @@ void mlc::registerEverything(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registerAllMLCDialects(registry);
+  target::registerGPUTargetExtensions(registry);
   // The pass registries are global: fill them once.
   static std::once_flag once;
   std::call_once(once, [] {

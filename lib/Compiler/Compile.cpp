@@ -9,6 +9,7 @@
 #include "mlc/Compiler/Compile.h"
 
 #include "mlc/InitAll.h"
+#include "mlc/Target/GPU/GPUTarget.h"
 #include "Report.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -151,6 +152,15 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
     target.cpu = value.str();
   else if (name == "mattr")
     target.features = value.str();
+  else if (name == "gpu-arch") {
+    if (!target::getPTXFeatures(value))
+      return optionError(name, value,
+                         "expected sm_80, sm_86, sm_89, sm_90 or sm_90a");
+    target.gpuArch = value.str();
+  } else if (name == "cuda-path")
+    target.cudaPath = value.str();
+  else if (name == "gpu-host-emulation")
+    return getBool(target.gpuHostEmulation);
   else if (name == "name")
     options.modelName = value.str();
   else if (name == "parallel") {

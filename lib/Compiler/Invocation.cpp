@@ -259,6 +259,22 @@ LogicalResult Invocation::emitArtifact(Artifacts &artifacts) {
     backend = createBackend();
   if (!backend)
     return failure();
+  if (!backend->writesHostObject()) {
+    if (options.artifact != ArtifactKind::Assembly)
+      return emitError(UnknownLoc::get(ctx))
+             << "target '" << backend->getName()
+             << "' writes its device code only so far: use -o FILE.s or "
+                "--emit=asm";
+    SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream code(buffer);
+    timer->begin("object");
+    LogicalResult serialized = backend->serialize(*module, code);
+    timer->end();
+    if (failed(serialized))
+      return failure();
+    artifacts.object.assign(buffer.begin(), buffer.end());
+    return success();
+  }
   // Only the LLVM dialect serializes: an IR file resumed at the wrong
   // phase says so instead of failing inside the translation.
   for (Operation &op : module->getBody()->getOperations())

@@ -8,6 +8,7 @@
 
 #include "mlc/Target/TargetBackend.h"
 #include "mlc/Target/CPU/CPUTarget.h"
+#include "mlc/Target/GPU/GPUTarget.h"
 
 #include <map>
 #include <mutex>
@@ -73,6 +74,13 @@ void mlc::target::registerAllTargetBackends() {
         "host's CPU unless --mcpu says otherwise",
         [](const TargetOptions &options) {
           return createCPUTargetBackend(options);
+        });
+    registerTargetBackend(
+        "gpu",
+        "NVIDIA GPUs through LLVM's NVPTX backend: PTX for --gpu-arch "
+        "(sm_80 by default); the host side is not built yet",
+        [](const TargetOptions &options) {
+          return createGPUTargetBackend(options);
         });
   });
 }

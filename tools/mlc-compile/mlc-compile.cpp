@@ -21,6 +21,7 @@
 #include "mlc/Compiler/Compile.h"
 #include "mlc/Frontend/ONNX/Importer.h"
 #include "mlc/InitAll.h"
+#include "mlc/Target/GPU/GPUTarget.h"
 #include "mlc/Pipelines/Pipelines.h"
 
 #include "mlir/IR/AsmState.h"
@@ -61,8 +62,11 @@ cl::opt<Emit> emit(
         clEnumValN(Emit::Graph, "graph",
                    "graph dialect after canonicalization and shape inference"),
         clEnumValN(Emit::Loop, "loop", "linalg/tensor/arith/math on tensors"),
-        clEnumValN(Emit::LLVM, "llvm", "LLVM dialect for the CPU"),
-        clEnumValN(Emit::Assembly, "asm", "CPU assembly text"),
+        clEnumValN(Emit::LLVM, "llvm",
+                   "the lowered module: LLVM dialect (with --target=gpu, "
+                   "the host code and the GPU binary)"),
+        clEnumValN(Emit::Assembly, "asm",
+                   "assembly text: the CPU's, or PTX with --target=gpu"),
         clEnumValN(Emit::Object, "obj",
                    "CPU object file, plus a C header next to it (FILE.h)"),
         clEnumValN(Emit::Shared, "shared",
@@ -106,6 +110,23 @@ cl::opt<std::string>
           cl::desc("Target features to add or remove, comma-separated, as "
                    "LLVM spells them (e.g. +avx2,+fma or +prefer-256-bit)"),
           cl::value_desc("+a,-b"), cl::cat(category));
+cl::opt<std::string>
+    gpuArch("gpu-arch",
+            cl::desc("NVIDIA architecture for --target=gpu: sm_80 (default), "
+                     "sm_86, sm_89, sm_90 or sm_90a"),
+            cl::init("sm_80"), cl::cat(category));
+cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit for --target=gpu, for libdevice's math "
+                      "functions (default: /usr/local/cuda); nothing from it "
+                      "is needed to build mlc"),
+             cl::cat(category));
+cl::opt<bool> gpuHostEmulation(
+    "gpu-host-emulation",
+    cl::desc("With --target=gpu: compile the GPU's kernels for this CPU, "
+             "blocks and threads as loops, to check the GPU strategy "
+             "without a GPU (the output is a CPU object or library)"),
+    cl::cat(category));
 cl::opt<std::string> functionName(
     "name",
     cl::desc("Symbol prefix of the compiled model: <name>_run, "
@@ -416,6 +437,14 @@ int run(MLIRContext &context) {
   target.triple = mtriple;
   target.cpu = mcpu;
   target.features = mattr;
+  if (!mlc::target::getPTXFeatures(gpuArch)) {
+    llvm::errs() << "mlc-compile: error: --gpu-arch=" << gpuArch
+                 << ": expected sm_80, sm_86, sm_89, sm_90 or sm_90a\n";
+    return 1;
+  }
+  target.gpuArch = gpuArch;
+  target.cudaPath = cudaPath;
+  target.gpuHostEmulation = gpuHostEmulation;
   target.printSchedules = printSchedules;
   target.profile = profileKernels;
   target.scheduleFile = scheduleFile;

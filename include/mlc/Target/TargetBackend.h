@@ -58,6 +58,11 @@ public:
   /// `serialize` consumes.
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm) const = 0;
 
+  /// Whether the lowered module is a host program in the LLVM dialect that
+  /// `serialize` makes an object of. A backend that answers no writes only
+  /// its device code (assembly).
+  virtual bool writesHostObject() const { return true; }
+
   /// Writes the artifact for a module that `buildLoweringPipeline` produced.
   /// Emits a diagnostic on the module and fails on error.
   virtual llvm::LogicalResult serialize(mlir::ModuleOp module,
@@ -99,6 +104,15 @@ struct TargetOptions {
   /// (recorded in the metadata), and the entry point takes them as an
   /// argument. Empty: weights are embedded in the object.
   std::string weightsFile = "";
+
+  /// GPU: the architecture the code is for (`sm_80` ... `sm_90a`).
+  std::string gpuArch = "sm_80";
+  /// GPU: the CUDA toolkit whose libdevice, ptxas and fatbinary are used
+  /// when present; empty: `/usr/local/cuda`.
+  std::string cudaPath = "";
+  /// GPU: compile the GPU's kernels for the CPU instead, their blocks and
+  /// threads as loops (a check of the GPU strategy that needs no GPU).
+  bool gpuHostEmulation = false;
 };
 
 /// Makes a backend for the given options.

@@ -16,6 +16,7 @@
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Target/CPU/Passes.h"
 #include "mlc/Target/Host/Passes.h"
+#include "mlc/Target/Host/Pipelines.h"
 #include "mlc/Target/CPU/TargetInfo.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -169,18 +170,12 @@ void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
   loops.addPass(loop::createLoopConcatInPlace());
 
   // The model ABI, bufferization into destination arguments and the arena.
-  pm.addPass(host::createHostPrepareModelABI());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addPass(host::createHostPlanArena(
-      host::HostPlanArenaOptions{kMaxStackScratchBytes}));
+  host::buildBufferizeModelPipeline(pm, kMaxStackScratchBytes);
+  buildCPUBuffersToLLVMPipeline(pm, options);
+}
+
+void mlc::target::buildCPUBuffersToLLVMPipeline(OpPassManager &pm,
+                                                const CPUTargetOptions &options) {
   if (!options.weightsFile.empty())
     pm.addPass(host::createHostExternalizeWeights(
         host::HostExternalizeWeightsOptions{options.weightsFile}));

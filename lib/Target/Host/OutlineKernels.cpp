@@ -67,27 +67,6 @@ bool capture(Value v, llvm::SetVector<Value> &arguments,
   return true;
 }
 
-/// A symbol-friendly suffix from the op's location (the ONNX node name).
-std::string nodeSuffix(Location loc) {
-  std::string name;
-  loc->walk([&](Location l) {
-    if (auto named = dyn_cast<NameLoc>(l)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  // The end of a hierarchical exporter name is the specific part: the
-  // block and the op type (`.../block.1/block.1.0/Conv`).
-  constexpr size_t kMaxLength = 48;
-  if (name.size() > kMaxLength)
-    name = name.substr(name.size() - kMaxLength);
-  std::string out;
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return out;
-}
-
 struct HostOutlineKernelsPass
     : mlc::host::impl::HostOutlineKernelsBase<HostOutlineKernelsPass> {
   void runOnOperation() override {
@@ -121,7 +100,7 @@ struct HostOutlineKernelsPass
 
     OpBuilder b(model);
     std::string name = (model.getSymName() + "_k" + Twine(index)).str();
-    std::string suffix = nodeSuffix(kernel->getLoc());
+    std::string suffix = mlc::host::getNodeSymbolSuffix(kernel->getLoc());
     if (!suffix.empty())
       name += "_" + suffix;
     auto type = b.getFunctionType(ValueRange(arguments.getArrayRef()).getTypes(),

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <string>
+
 namespace mlc::host {
 
 /// The functions of `module` that are models: defined, with the signature
@@ -25,6 +27,12 @@ getModelFunctions(mlir::ModuleOp module) {
       models.push_back(f);
   return models;
 }
+
+/// A symbol-friendly suffix for a kernel made from the op at `loc`: the end
+/// of its ONNX node name (the block and the op type of a hierarchical
+/// exporter name, `..._block_1_0_Conv`), other characters than letters and
+/// digits as `_`.
+std::string getNodeSymbolSuffix(mlir::Location loc);
 
 } // namespace mlc::host
 

@@ -1,0 +1,69 @@
+//===- Passes.td - GPU target passes -----------------------*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_TARGET_GPU_PASSES_TD
+#define MLC_TARGET_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GPUSetSchedules : Pass<"mlc-gpu-set-schedules", "mlir::func::FuncOp"> {
+  let summary = "The GPU strategy: each kernel's thread chunks";
+  let description = [{
+    Runs in the kernels phase, after `mlc-loop-form-kernels`. Every
+    kernel whose root is a linalg op gets a `#mlc_loop.schedule` with one
+    tile level: the chunk of the root's parallel loops one GPU thread
+    computes (the reduction loops, size 0, run whole inside the thread),
+    and those loops as `parallel_dims`. Today every chunk is one element:
+    one thread per element of the result, the innermost dim fastest so
+    that neighbouring threads touch neighbouring elements.
+    `mlc-gpu-map-to-launches` does what the schedule says.
+  }];
+  let options = [
+    Option<"printSchedules", "print-schedules", "bool", /*default=*/"false",
+           "Print each kernel's name, loop ranges and schedule to stdout">,
+  ];
+}
+
+def GPUMapToLaunches : Pass<"mlc-gpu-map-to-launches", "mlir::func::FuncOp"> {
+  let summary = "Every loop nest of a function on buffers becomes a GPU launch";
+  let description = [{
+    Runs on buffers, after the arena plan. Each top-level linalg op (and
+    `memref.copy`, as a `linalg.copy`) becomes one `gpu.launch`: its
+    parallel loops are split into the chunks of its schedule (one element
+    when it has none), the chunks are numbered row-major and spread over a
+    one-dimensional grid of blocks of `threads-per-block` threads; each
+    thread computes its chunk, with the reduction loops whole, through the
+    op's scalar implementation (`TilingInterface`). A thread past the last
+    chunk does nothing. The view ops a launch reads through are cloned
+    into it, so that only whole buffers cross into the kernel.
+
+    Any other top-level op that touches memory (a sequential `scf.for`, an
+    `scf.if`, a load) runs as a launch of one thread; one whose results the
+    host would need is an error naming its ONNX node.
+
+    With `emulate`, the blocks and threads are `scf.for` loops instead of
+    a launch, with the same bodies: compiled for the CPU, the result runs
+    the GPU's index arithmetic and chunking where no GPU is.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"256", "Threads in each block">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Loops over blocks and threads instead of gpu.launch">,
+    Option<"moduleName", "module", "std::string",
+           /*default=*/"\"mlc_kernels\"",
+           "The gpu.module every kernel is outlined into">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+#endif // MLC_TARGET_GPU_PASSES_TD

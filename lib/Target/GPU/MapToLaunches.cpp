@@ -1,0 +1,271 @@
+//===- MapToLaunches.cpp - Loop nests on buffers to GPU launches ----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The "do" half of the GPU strategy: every loop nest of a model function
+// becomes a launch whose threads compute the chunks its schedule gives
+// them. See mlc-gpu-map-to-launches in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
+#include "mlc/Target/GPU/Passes.h"
+#include "mlc/Target/Host/ModelFunctions.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlc::target {
+#define GEN_PASS_DEF_GPUMAPTOLAUNCHES
+#include "mlc/Target/GPU/Passes.h.inc"
+} // namespace mlc::target
+
+using namespace mlir;
+using namespace mlc;
+
+namespace {
+/// Ops a kernel may read through and that are cheaper to redo in each
+/// thread than to pass: views, reshapes, constants, index arithmetic.
+bool isClonable(Operation *op) {
+  return op && op->getNumRegions() == 0 && op->getNumResults() > 0 &&
+         isPure(op);
+}
+
+/// `value` as the body being built sees it: the ops that make it from
+/// buffers and scalars defined outside are cloned in first (once each).
+Value cloneIntoBody(Value value, IRMapping &mapping, OpBuilder &b) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  if (!isClonable(def))
+    return value;
+  for (Value operand : def->getOperands())
+    cloneIntoBody(operand, mapping, b);
+  b.clone(*def, mapping);
+  return mapping.lookup(value);
+}
+
+/// How one linalg op is split over threads.
+struct Chunking {
+  SmallVector<int64_t> ranges;
+  SmallVector<bool> parallel;
+  /// Per loop: the chunk of a parallel loop one thread computes.
+  SmallVector<int64_t> chunks;
+  /// Chunks over all parallel loops.
+  int64_t total = 1;
+};
+
+/// The chunks of `op`'s schedule (level 0, sizes that divide their loops),
+/// one element where it has none. Fails with a diagnostic on dynamic loops
+/// or a count of chunks that does not fit 63 bits.
+FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
+  Chunking c;
+  c.ranges = op.getStaticLoopRanges();
+  auto schedule = op->getAttrOfType<loop::ScheduleAttr>(
+      loop::LoopDialect::getScheduleAttrName());
+  ArrayRef<int64_t> given;
+  if (schedule && schedule.getNumLevels() > 0 &&
+      schedule.getNumLoops() == static_cast<int64_t>(c.ranges.size()))
+    given = schedule.getTileLevel(0);
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    int64_t range = c.ranges[d];
+    if (ShapedType::isDynamic(range))
+      return op->emitError("a loop of unknown size cannot be mapped to GPU "
+                           "threads");
+    bool parallel = iterator == utils::IteratorType::parallel;
+    int64_t chunk = 1;
+    if (parallel && !given.empty() && given[d] > 0 && range % given[d] == 0)
+      chunk = given[d];
+    c.parallel.push_back(parallel);
+    c.chunks.push_back(parallel ? chunk : 0);
+    if (parallel && llvm::MulOverflow(c.total, range / chunk, c.total))
+      return op->emitError("more than 2^63 GPU threads");
+  }
+  return c;
+}
+
+struct GPUMapToLaunchesPass
+    : mlc::target::impl::GPUMapToLaunchesBase<GPUMapToLaunchesPass> {
+  using Base::Base;
+
+  /// Builds the loops over blocks and threads (`emulate`) or the launch of
+  /// `grid` blocks of `block` threads before `op`, and returns the linear
+  /// number of the thread, with `b` inside the body.
+  Value buildLaunch(OpBuilder &b, Operation *op, int64_t grid, int64_t block,
+                    StringRef kernelName) {
+    Location loc = op->getLoc();
+    Value gridSize = arith::ConstantIndexOp::create(b, loc, grid);
+    Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value blockId, threadId;
+    if (emulate) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      auto blocks = scf::ForOp::create(b, loc, zero, gridSize, one);
+      b.setInsertionPointToStart(blocks.getBody());
+      auto threads = scf::ForOp::create(b, loc, zero, blockSize, one);
+      b.setInsertionPointToStart(threads.getBody());
+      blockId = blocks.getInductionVar();
+      threadId = threads.getInductionVar();
+    } else {
+      auto launch = gpu::LaunchOp::create(
+          b, loc, gridSize, one, one, blockSize, one, one,
+          /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+          /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+          /*privateAttributions=*/{}, nullptr, nullptr, nullptr,
+          FlatSymbolRefAttr::get(b.getContext(), moduleName),
+          FlatSymbolRefAttr::get(b.getContext(), kernelName));
+      Block &body = launch.getBody().front();
+      b.setInsertionPointToEnd(&body);
+      gpu::TerminatorOp::create(b, loc);
+      b.setInsertionPointToStart(&body);
+      blockId = launch.getBlockIds().x;
+      threadId = launch.getThreadIds().x;
+    }
+    // The kernel's constants are its own, not arguments.
+    Value threads = arith::ConstantIndexOp::create(b, loc, block);
+    Value first = arith::MulIOp::create(b, loc, blockId, threads);
+    return arith::AddIOp::create(b, loc, first, threadId);
+  }
+
+  /// Replaces the linalg op `op` on buffers by a launch. A loop nest with
+  /// no iterations is erased.
+  LogicalResult mapLinalg(linalg::LinalgOp op, StringRef kernelName) {
+    FailureOr<Chunking> chunking = getChunking(op);
+    if (failed(chunking))
+      return failure();
+    Chunking &c = *chunking;
+    if (llvm::is_contained(c.ranges, 0)) {
+      op->erase();
+      return success();
+    }
+    int64_t block = std::min<int64_t>(threadsPerBlock, c.total);
+    int64_t grid = llvm::divideCeil(c.total, block);
+    if (grid > std::numeric_limits<int32_t>::max())
+      return op->emitError() << "needs " << grid
+                             << " GPU blocks, more than a launch can have";
+
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value linear = buildLaunch(b, op, grid, block, kernelName);
+    if (c.total % block != 0) {
+      Value total = arith::ConstantIndexOp::create(b, loc, c.total);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            linear, total);
+      auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+      b.setInsertionPointToStart(&guard.getThenRegion().front());
+    }
+    // The thread's chunk: row-major over the parallel loops, the innermost
+    // fastest, so that neighbouring threads touch neighbouring elements.
+    int64_t numLoops = c.ranges.size();
+    SmallVector<Value> starts(numLoops);
+    Value rest = linear;
+    for (int64_t d = numLoops - 1; d >= 0; --d) {
+      if (!c.parallel[d])
+        continue;
+      int64_t count = c.ranges[d] / c.chunks[d];
+      Value index = arith::ConstantIndexOp::create(b, loc, 0);
+      if (count > 1) {
+        Value countValue = arith::ConstantIndexOp::create(b, loc, count);
+        index = arith::RemUIOp::create(b, loc, rest, countValue);
+        rest = arith::DivUIOp::create(b, loc, rest, countValue);
+      }
+      starts[d] = c.chunks[d] == 1
+                      ? index
+                      : arith::MulIOp::create(
+                            b, loc, index,
+                            arith::ConstantIndexOp::create(b, loc, c.chunks[d]))
+                            .getResult();
+    }
+    // Loops over the chunk and the reduction loops, in the op's order.
+    SmallVector<Value> ivs;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < numLoops; ++d) {
+      int64_t extent = c.parallel[d] ? c.chunks[d] : c.ranges[d];
+      if (extent == 1) {
+        ivs.push_back(c.parallel[d] ? starts[d] : zero);
+        continue;
+      }
+      Value upper = arith::ConstantIndexOp::create(b, loc, extent);
+      auto loop = scf::ForOp::create(b, loc, zero, upper, one);
+      b.setInsertionPointToStart(loop.getBody());
+      Value iv = loop.getInductionVar();
+      ivs.push_back(c.parallel[d]
+                        ? arith::AddIOp::create(b, loc, starts[d], iv)
+                              .getResult()
+                        : iv);
+    }
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      cloneIntoBody(operand, mapping, b);
+    Operation *clone = b.clone(*op, mapping);
+    if (failed(cast<TilingInterface>(clone).generateScalarImplementation(
+            b, loc, ivs)))
+      return op->emitError("cannot generate the GPU thread's code");
+    clone->erase();
+    op->erase();
+    return success();
+  }
+
+  /// Runs `op`, which touches memory but is no loop nest of its own (a
+  /// sequential loop, an `if`), as a launch of one thread.
+  LogicalResult mapSingleThread(Operation *op, StringRef kernelName) {
+    if (!op->use_empty())
+      return op->emitError("its results would be needed on the host, which "
+                           "does not run on the GPU target's data");
+    if (emulate)
+      return success();
+    OpBuilder b(op);
+    buildLaunch(b, op, 1, 1, kernelName);
+    IRMapping mapping;
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    captured.insert(op->operand_begin(), op->operand_end());
+    for (Value value : captured)
+      cloneIntoBody(value, mapping, b);
+    b.clone(*op, mapping);
+    op->erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<Operation *> ops;
+    for (Operation &op : func.getBody().front())
+      ops.push_back(&op);
+    int64_t index = 0;
+    for (Operation *op : ops) {
+      if (op->hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(op) ||
+          isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
+        continue;
+      std::string kernelName = (func.getSymName() + "_k" + Twine(index++))
+                                   .str();
+      std::string suffix = host::getNodeSymbolSuffix(op->getLoc());
+      if (!suffix.empty())
+        kernelName += "_" + suffix;
+      if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        OpBuilder b(copy);
+        op = linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                                    copy.getTarget());
+        copy->erase();
+      }
+      LogicalResult mapped =
+          isa<linalg::LinalgOp>(op) &&
+                  cast<linalg::LinalgOp>(op).hasPureBufferSemantics()
+              ? mapLinalg(cast<linalg::LinalgOp>(op), kernelName)
+              : mapSingleThread(op, kernelName);
+      if (failed(mapped))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
