@@ -19,6 +19,13 @@
 # a constant (test_data_set_0's value) for ops whose output shape depends on
 # those values (Resize scales and sizes).
 #
+# --compile-flag F (repeatable) adds F to step 2 (e.g. --target=gpu
+# --gpu-host-emulation: the GPU target's kernels as loops on the CPU).
+# --gpu ARCH: every test that passes also compiles for --target=gpu
+# --gpu-arch=ARCH, and ptxas (--ptxas, default /usr/local/cuda/bin/ptxas; the
+# check says it skipped when there is none) must accept its PTX; the report
+# gets a GPU column, and --min-gpu is its floor.
+#
 # Outcomes: passed; failed (wrong numbers, shape or dtype, or a run error);
 # not-imported / not-lowered (a clean diagnostic: the op or form is not
 # supported yet); crashed (a signal, an abort, a time-out or an exit code
@@ -144,9 +151,35 @@ def freeze_inputs(test, tmp):
     return path
 
 
+COMPILE_FLAGS = []
+GPU_ARCH = None
+PTXAS = None
+
+
+def check_gpu(compile_tool, model, tmp):
+    """The GPU target's outcome for a model: ptx-ok, or what went wrong."""
+    ptx = os.path.join(tmp, "model.s")
+    kind, msg = step([compile_tool, model, "--target=gpu",
+                      f"--gpu-arch={GPU_ARCH}", "-o", ptx])
+    if kind != "ok":
+        return ("gpu-crashed: " if kind == "crash" else "gpu-error: ") + msg
+    if PTXAS:
+        kind, msg = step([PTXAS, f"-arch={GPU_ARCH}", ptx, "-o",
+                          os.path.join(tmp, "model.cubin")])
+        if kind != "ok":
+            return "ptxas-error: " + (msg or "rejected")
+    return "ptx-ok"
+
+
 def run_test(compile_tool, run_tool, test, freeze=False):
     with tempfile.TemporaryDirectory(prefix="mlc-conf-") as tmp:
-        return run_test_in(compile_tool, run_tool, test, freeze, tmp)
+        result = run_test_in(compile_tool, run_tool, test, freeze, tmp)
+        if GPU_ARCH and result[1] == "passed":
+            model = os.path.join(NODE_DIR, test, "model.onnx")
+            if freeze:
+                model = os.path.join(tmp, "frozen.onnx")
+            return result + (check_gpu(compile_tool, model, tmp),)
+        return result + (None,)
 
 
 def run_test_in(compile_tool, run_tool, test, freeze, tmp):
@@ -161,7 +194,7 @@ def run_test_in(compile_tool, run_tool, test, freeze, tmp):
     if kind == "error":
         return test, "not-imported", msg
     lib = os.path.join(tmp, "model.so")
-    kind, msg = step([compile_tool, model, "-o", lib])
+    kind, msg = step([compile_tool, model, "-o", lib] + COMPILE_FLAGS)
     if kind == "crash":
         return test, "crashed", "compile: " + msg
     if kind == "error":
@@ -210,14 +243,16 @@ KINDS = ("passed", "failed", "not-lowered", "not-imported", "crashed")
 
 
 def count_imported(results):
-    return sum(1 for _, k, m in results
+    return sum(1 for _, k, m, _ in results
                if k != "not-imported" and not m.startswith("import"))
 
 
-def write_doc(path, results, counts, total):
+def write_doc(path, results, counts, total, gpu_ok=None):
     by_op = collections.defaultdict(collections.Counter)
-    for test, kind, _ in results:
+    for test, kind, _, gpu in results:
         by_op[op_of(test)][kind] += 1
+        if gpu == "ptx-ok":
+            by_op[op_of(test)]["gpu"] += 1
     imported = count_imported(results)
     with open(path, "w") as f:
         f.write("# ONNX conformance\n\n")
@@ -275,15 +310,22 @@ def write_doc(path, results, counts, total):
                 f"{counts['failed']} fail, {counts['not-lowered']} are not "
                 f"lowered yet, {counts['not-imported']} are not imported, "
                 f"{counts['crashed']} crash.\n\n")
+        if gpu_ok is not None:
+            f.write(f"**GPU: {gpu_ok} of the {counts['passed']} passing tests "
+                    f"compile for `--target=gpu --gpu-arch={GPU_ARCH}`** and "
+                    f"ptxas accepts their PTX (`--gpu {GPU_ARCH}`; column "
+                    "*gpu*). They have not run on a GPU.\n\n")
+        columns = KINDS + (("gpu",) if gpu_ok is not None else ())
         f.write("| op (from the test name) | tests | " +
-                " | ".join(KINDS) + " |\n|---|---|" + "---|" * len(KINDS) +
-                "\n")
+                " | ".join(columns) + " |\n|---|---|" +
+                "---|" * len(columns) + "\n")
         for op in sorted(by_op):
             c = by_op[op]
-            f.write(f"| {op} | {sum(c.values())} | " +
-                    " | ".join(str(c[k]) for k in KINDS) + " |\n")
+            tests = sum(c[k] for k in KINDS)
+            f.write(f"| {op} | {tests} | " +
+                    " | ".join(str(c[k]) for k in columns) + " |\n")
         f.write("\n## Failures\n\n| test | why |\n|---|---|\n")
-        for test, kind, msg in results:
+        for test, kind, msg, _ in results:
             if kind in ("failed", "crashed"):
                 msg = msg.replace("|", "\\|")
                 f.write(f"| {test} | {msg[:160]} |\n")
@@ -313,8 +355,24 @@ def main():
                         "first made a constant (test_data_set_0's value), as "
                         "exporters write Resize scales or Reshape shapes; "
                         "for ops whose output shape depends on those values")
+    parser.add_argument("--compile-flag", action="append", default=[],
+                        help="add this flag to the compile step "
+                        "(repeatable)")
+    parser.add_argument("--gpu", metavar="ARCH",
+                        help="also compile each passing test for "
+                        "--target=gpu --gpu-arch=ARCH and check the PTX "
+                        "with ptxas")
+    parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas",
+                        help="ptxas for --gpu (skipped when missing)")
+    parser.add_argument("--min-gpu", type=int, default=0,
+                        help="fail when fewer passing tests compile for the "
+                        "GPU than this")
     args = parser.parse_args()
-    global NODE_DIR
+    global NODE_DIR, COMPILE_FLAGS, GPU_ARCH, PTXAS
+    COMPILE_FLAGS = args.compile_flag
+    GPU_ARCH = args.gpu
+    PTXAS = args.ptxas if args.gpu and os.access(args.ptxas, os.X_OK) \
+        else None
     NODE_DIR = os.path.join(DATA_DIR, args.suite)
     if not os.path.isdir(NODE_DIR):
         print(f"error: {NODE_DIR} is missing (install libonnx-testdata)")
@@ -326,19 +384,34 @@ def main():
         results = list(pool.map(
             lambda t: run_test(args.compile_tool, args.run_tool, t,
                                args.freeze_inputs), tests))
-    counts = collections.Counter(kind for _, kind, _ in results)
-    for test, kind, msg in results:
+    counts = collections.Counter(kind for _, kind, _, _ in results)
+    for test, kind, msg, gpu in results:
         if args.verbose or kind in ("crashed", "failed"):
             print(f"{kind.upper():13} {test}: {msg}")
+        if gpu and gpu != "ptx-ok":
+            print(f"GPU           {test}: {gpu}")
+    gpu_ok = sum(1 for r in results if r[3] == "ptx-ok")
+    gpu_crashed = sum(1 for r in results
+                      if r[3] and r[3].startswith("gpu-crashed"))
     total = len(results)
     imported = count_imported(results)
     print(f"node tests: {total}; " + ", ".join(
         f"{k}: {counts[k]}" for k in KINDS) +
         f"; imported {imported} ({100.0 * imported / max(total, 1):.1f}%)"
         f"; pass rate {100.0 * counts['passed'] / max(total, 1):.1f}%")
+    if GPU_ARCH:
+        checked = "accepted by " + PTXAS if PTXAS else \
+            "not checked: no ptxas, skipped"
+        print(f"gpu ({GPU_ARCH}): {gpu_ok} of {counts['passed']} passing "
+              f"tests compile to PTX ({checked}); {gpu_crashed} crash")
     if args.write_doc:
-        write_doc(args.write_doc, results, counts, total)
-    if counts["crashed"]:
+        write_doc(args.write_doc, results, counts, total,
+                  gpu_ok if GPU_ARCH and PTXAS else None)
+    if counts["crashed"] or gpu_crashed:
+        return 1
+    if GPU_ARCH and PTXAS and gpu_ok < args.min_gpu:
+        print(f"error: {gpu_ok} tests compile for the GPU, fewer than the "
+              f"recorded {args.min_gpu}")
         return 1
     if imported < args.min_imported:
         print(f"error: {imported} models imported, fewer than the recorded "

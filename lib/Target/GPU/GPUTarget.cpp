@@ -99,6 +99,15 @@ LogicalResult GPUTargetBackend::serialize(ModuleOp module,
   if (host)
     return host->serialize(module, os);
   SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+  if (binaries.empty() && options.assembly) {
+    // A model with nothing to compute (all its tensors empty).
+    StringRef version = StringRef(*getPTXFeatures(options.gpuArch))
+                            .drop_front(strlen("+ptx"));
+    os << "// mlc: the model has no kernels\n.version " << version.drop_back()
+       << "." << version.take_back() << "\n.target " << options.gpuArch
+       << "\n.address_size 64\n";
+    return success();
+  }
   if (binaries.size() != 1)
     return module.emitError("expected one GPU binary, found ")
            << binaries.size();

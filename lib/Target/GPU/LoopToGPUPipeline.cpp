@@ -46,6 +46,10 @@ TargetOptions LoopToGPUPipelineOptions::toTargetOptions() const {
 /// leaves an SM room for several blocks; tuned on no card yet.
 constexpr int64_t kThreadsPerBlock = 256;
 
+/// The largest scratch buffer of a sequential loop (a recurrence's step)
+/// that goes on the stack of the one thread running it, not in the arena.
+constexpr int64_t kMaxThreadScratchBytes = 16384;
+
 /// The one gpu.module every kernel is outlined into.
 constexpr llvm::StringLiteral kKernelModule = "mlc_kernels";
 
@@ -65,7 +69,7 @@ void mlc::target::buildGPULoweringPipeline(OpPassManager &pm,
   OpPassManager &loops = pm.nest<func::FuncOp>();
   loops.addPass(loop::createLoopDissolveKernels());
   loops.addPass(host::createHostFlattenConstants());
-  host::buildBufferizeModelPipeline(pm, /*loopScratchBytes=*/0);
+  host::buildBufferizeModelPipeline(pm, kMaxThreadScratchBytes);
 
   GPUMapToLaunchesOptions launches;
   launches.threadsPerBlock = kThreadsPerBlock;

@@ -31,23 +31,60 @@ using namespace mlir;
 using namespace mlc;
 
 namespace {
+/// The buffer `value` is a view of.
+Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The buffers no op of `func` writes (its inputs).
+llvm::DenseSet<Value> getReadOnlyBuffers(func::FuncOp func) {
+  llvm::DenseSet<Value> written;
+  func.walk([&](Operation *op) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      for (Value init : linalgOp.getDpsInits())
+        written.insert(getRootBuffer(init));
+    else if (auto copy = dyn_cast<memref::CopyOp>(op))
+      written.insert(getRootBuffer(copy.getTarget()));
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      written.insert(getRootBuffer(store.getMemRef()));
+  });
+  llvm::DenseSet<Value> readOnly;
+  for (Value arg : func.getArguments())
+    if (isa<BaseMemRefType>(arg.getType()) && !written.contains(arg))
+      readOnly.insert(arg);
+  return readOnly;
+}
+
 /// Ops a kernel may read through and that are cheaper to redo in each
-/// thread than to pass: views, reshapes, constants, index arithmetic.
-bool isClonable(Operation *op) {
-  return op && op->getNumRegions() == 0 && op->getNumResults() > 0 &&
-         isPure(op);
+/// thread than to pass: views, reshapes, constants, index arithmetic, and
+/// loads of a buffer nothing writes (a scalar input such as Trilu's k).
+bool isClonable(Operation *op, const llvm::DenseSet<Value> &readOnly) {
+  if (auto load = dyn_cast_or_null<memref::LoadOp>(op))
+    return readOnly.contains(getRootBuffer(load.getMemRef()));
+  if (!op || op->getNumResults() == 0)
+    return false;
+  // An `if` that picks one of two buffers (an ONNX If of constants).
+  if (op->getNumRegions() > 0)
+    return isa<scf::IfOp>(op) && isMemoryEffectFree(op);
+  return isPure(op);
 }
 
 /// `value` as the body being built sees it: the ops that make it from
 /// buffers and scalars defined outside are cloned in first (once each).
-Value cloneIntoBody(Value value, IRMapping &mapping, OpBuilder &b) {
+Value cloneIntoBody(Value value, IRMapping &mapping, OpBuilder &b,
+                    const llvm::DenseSet<Value> &readOnly) {
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   Operation *def = value.getDefiningOp();
-  if (!isClonable(def))
+  if (!isClonable(def, readOnly))
     return value;
-  for (Value operand : def->getOperands())
-    cloneIntoBody(operand, mapping, b);
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(def->getRegions(), captured);
+  captured.insert(def->operand_begin(), def->operand_end());
+  for (Value operand : captured)
+    cloneIntoBody(operand, mapping, b, readOnly);
   b.clone(*def, mapping);
   return mapping.lookup(value);
 }
@@ -89,6 +126,45 @@ FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
       return op->emitError("more than 2^63 GPU threads");
   }
   return c;
+}
+
+/// A reshape to a static shape of a buffer with the identity layout is a
+/// view; as `memref.reshape` it would read its shape operand, which is in
+/// device memory, on the host.
+void reshapesAsViews(func::FuncOp func) {
+  func.walk([](memref::ReshapeOp reshape) {
+    auto source = cast<MemRefType>(reshape.getSource().getType());
+    auto result = cast<MemRefType>(reshape.getResult().getType());
+    if (!result.hasStaticShape() || !result.getLayout().isIdentity() ||
+        !source.getLayout().isIdentity())
+      return;
+    OpBuilder b(reshape);
+    SmallVector<int64_t> strides(result.getRank(), 1);
+    for (int64_t d = result.getRank() - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * result.getDimSize(d + 1);
+    Value view = memref::ReinterpretCastOp::create(
+        b, reshape.getLoc(), result, reshape.getSource(), /*offset=*/0,
+        result.getShape(), strides);
+    reshape.replaceAllUsesWith(view);
+    reshape.erase();
+  });
+}
+
+/// A kernel has no heap: the scratch buffers of what a thread runs alone
+/// (a recurrence's step) go on its stack.
+void scratchOnStack(Operation *kernel) {
+  kernel->walk([](memref::AllocOp alloc) {
+    OpBuilder b(alloc);
+    auto stack = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(),
+                                          alloc.getDynamicSizes(),
+                                          alloc.getSymbolOperands(),
+                                          alloc.getAlignmentAttr());
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.replaceAllUsesWith(stack.getResult());
+    alloc.erase();
+  });
 }
 
 struct GPUMapToLaunchesPass
@@ -203,8 +279,11 @@ struct GPUMapToLaunchesPass
                         : iv);
     }
     IRMapping mapping;
-    for (Value operand : op->getOperands())
-      cloneIntoBody(operand, mapping, b);
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    captured.insert(op->operand_begin(), op->operand_end());
+    for (Value value : captured)
+      cloneIntoBody(value, mapping, b, readOnly);
     Operation *clone = b.clone(*op, mapping);
     if (failed(cast<TilingInterface>(clone).generateScalarImplementation(
             b, loc, ivs)))
@@ -217,6 +296,14 @@ struct GPUMapToLaunchesPass
   /// Runs `op`, which touches memory but is no loop nest of its own (a
   /// sequential loop, an `if`), as a launch of one thread.
   LogicalResult mapSingleThread(Operation *op, StringRef kernelName) {
+    // A loop on buffers that yields the buffers it was given updated them
+    // in place: its results are those buffers.
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      for (auto [result, init, arg, yielded] :
+           llvm::zip(loop.getResults(), loop.getInitArgs(),
+                     loop.getRegionIterArgs(), loop.getYieldedValues()))
+        if (isa<BaseMemRefType>(result.getType()) && yielded == arg)
+          result.replaceAllUsesWith(init);
     if (!op->use_empty())
       return op->emitError("its results would be needed on the host, which "
                            "does not run on the GPU target's data");
@@ -229,8 +316,8 @@ struct GPUMapToLaunchesPass
     getUsedValuesDefinedAbove(op->getRegions(), captured);
     captured.insert(op->operand_begin(), op->operand_end());
     for (Value value : captured)
-      cloneIntoBody(value, mapping, b);
-    b.clone(*op, mapping);
+      cloneIntoBody(value, mapping, b, readOnly);
+    scratchOnStack(b.clone(*op, mapping));
     op->erase();
     return success();
   }
@@ -239,6 +326,9 @@ struct GPUMapToLaunchesPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    reshapesAsViews(func);
+    readOnly = getReadOnlyBuffers(func);
+    reads.clear();
     SmallVector<Operation *> ops;
     for (Operation &op : func.getBody().front())
       ops.push_back(&op);
@@ -247,6 +337,11 @@ struct GPUMapToLaunchesPass
       if (op->hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(op) ||
           isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
         continue;
+      // Each kernel that needs the value loads it again.
+      if (!emulate && isClonable(op, readOnly)) {
+        reads.push_back(op);
+        continue;
+      }
       std::string kernelName = (func.getSymName() + "_k" + Twine(index++))
                                    .str();
       std::string suffix = host::getNodeSymbolSuffix(op->getLoc());
@@ -266,6 +361,25 @@ struct GPUMapToLaunchesPass
       if (failed(mapped))
         return signalPassFailure();
     }
+    // What the kernels took copies of.
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::reverse(func.getBody().front())))
+      if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>() &&
+          isMemoryEffectFree(&op))
+        op.erase();
+    for (Operation *read : llvm::reverse(reads)) {
+      if (!read->use_empty()) {
+        read->emitError("its result would be needed on the host, which does "
+                        "not run on the GPU target's data");
+        return signalPassFailure();
+      }
+      read->erase();
+    }
   }
+
+  /// The buffers of the function no op writes.
+  llvm::DenseSet<Value> readOnly;
+  /// Their top-level loads, cloned into the kernels that use them.
+  SmallVector<Operation *> reads;
 };
 } // namespace
