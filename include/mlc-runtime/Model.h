@@ -77,8 +77,20 @@ public:
   /// Sets the counters to zero.
   void resetProfile();
 
+  /// Whether the model runs on a GPU (compiled with --target=gpu): then it
+  /// runs in a GPUContext, and run() returns MLC_ERROR_DEVICE.
+  bool isGPU() const { return signature.gpu.has_value(); }
+  /// A GPU model's entry point, device image and weights (host memory).
+  const void *getGPUEntry() const { return entry; }
+  const char *getGPUImage() const { return gpuImage; }
+  int64_t getGPUImageSize() const { return gpuImageSize; }
+  const char *getWeights() const { return weights; }
+
 private:
   Model() = default;
+
+  const char *gpuImage = nullptr;
+  int64_t gpuImageSize = 0;
 
   /// `<name>_profile` and the kernel names of `<name>_profile_names`.
   int64_t *profileCounters = nullptr;

@@ -103,6 +103,30 @@ struct CodeTarget {
   std::string features;
 };
 
+/// Code for an NVIDIA GPU (`mlc-compile --target=gpu`): the object holds
+/// the host code and one device image; the host code starts the image's
+/// kernels through a GPULauncher the runtime gives it.
+struct GPUCode {
+  /// The architecture the image is for (`sm_80`).
+  std::string arch;
+  /// What the image is: `ptx` (compiled by the driver when loaded).
+  std::string format;
+  /// The image's kernels, by the index the host code launches them with.
+  std::vector<std::string> kernels;
+};
+
+/// What the host code of a GPU model calls to start kernel `kernel` of its
+/// image on `dims[0..2]` blocks of `dims[3..5]` threads, with `args` (one
+/// pointer per kernel parameter, to the parameter's value: for buffers, to
+/// a device pointer). Returns 0, or a code the runtime keeps; the model's
+/// code goes on, and the runtime reports the first failure after the run.
+/// The layout is the C header's `mlc_gpu_launcher`.
+struct GPULauncher {
+  void *context;
+  int32_t (*launch)(void *context, int32_t kernel, const uint32_t *dims,
+                    void **args);
+};
+
 /// Everything a caller needs to run a compiled model.
 struct ModelSignature {
   /// The symbol prefix: the entry point is `<name>_run`.
@@ -118,7 +142,14 @@ struct ModelSignature {
   std::optional<ExternalWeights> weights;
   /// What the code was compiled for; unset before code generation.
   std::optional<CodeTarget> target;
+  /// Set when the model runs on a GPU: its entry point is `<name>_run_gpu`
+  /// (see GPUCode).
+  std::optional<GPUCode> gpu;
 };
+
+/// The model's code could not run where it was asked to: a GPU model run
+/// as a CPU one, or a device that failed (MLC_ERROR_DEVICE in C).
+constexpr int32_t kErrorDevice = 8;
 
 /// Alignment the arena and every buffer in it have.
 constexpr int64_t kArenaAlignment = 64;
@@ -136,6 +167,16 @@ constexpr std::string_view kSharedMetadataSymbol = "mlc_model_metadata";
 /// The entry point's name in a shared library whose weights are external.
 constexpr std::string_view kSharedRunWithWeightsSymbol =
     "mlc_model_run_with_weights";
+
+/// A GPU model's entry point and image in a shared library:
+/// `int32_t mlc_model_run_gpu(const GPULauncher *, const void *weights,
+/// void *arena, const void *const *inputs, void *const *outputs)`, every
+/// pointer but the launcher's a device pointer; the image's bytes and their
+/// count (`int64_t`).
+constexpr std::string_view kSharedRunGPUSymbol = "mlc_model_run_gpu";
+constexpr std::string_view kSharedGPUImageSymbol = "mlc_model_gpu_image";
+constexpr std::string_view kSharedGPUImageSizeSymbol =
+    "mlc_model_gpu_image_size";
 
 /// Parses the metadata JSON of a compiled model into `signature`. On a
 /// malformed document returns false and says what is wrong in `error`.

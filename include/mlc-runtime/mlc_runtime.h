@@ -80,6 +80,28 @@ int64_t mlc_model_kernel_nanoseconds(const mlc_model *model, size_t index);
 void mlc_model_reset_profile(mlc_model *model);
 
 /* What a code of mlc_model_run means. */
+/* GPU models (mlc-compile --target=gpu). mlc_model_run returns 8 for them:
+   they run in a context on one CUDA device, which loads the model's code,
+   allocates its arena and its input and output buffers on the device and
+   uploads the weights once. The CUDA driver is loaded at run time
+   (libcuda.so.1): without it or without a device, creating a context
+   returns NULL with the reason in `error`. mlc_gpu_run copies host inputs
+   in, runs and copies host outputs out; mlc_gpu_run_device runs on device
+   buffers (CUdeviceptr values; NULL: the context's own), timing the run
+   with CUDA events when `milliseconds` is not NULL. Both return 0, or a
+   code with the reason in `error`. One run at a time per context. */
+typedef struct mlc_gpu_context mlc_gpu_context;
+int mlc_model_is_gpu(const mlc_model *model);
+mlc_gpu_context *mlc_gpu_context_create(const mlc_model *model, int device,
+                                        char *error, size_t error_size);
+void mlc_gpu_context_free(mlc_gpu_context *context);
+const char *mlc_gpu_device_description(const mlc_gpu_context *context);
+int32_t mlc_gpu_run(mlc_gpu_context *context, const void *const *inputs,
+                    void *const *outputs, char *error, size_t error_size);
+int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
+                           const uint64_t *outputs, float *milliseconds,
+                           char *error, size_t error_size);
+
 const char *mlc_status_message(int32_t code);
 
 #ifdef __cplusplus

@@ -19,9 +19,9 @@
 using namespace mlir;
 using namespace mlc;
 
-FailureOr<SmallVector<abi::ModelSignature>>
+FailureOr<SmallVector<abi::ModelSignature, 1>>
 compiler::collectSignatures(ModuleOp module) {
-  SmallVector<abi::ModelSignature> models;
+  SmallVector<abi::ModelSignature, 1> models;
   for (auto f : module.getOps<LLVM::LLVMFuncOp>()) {
     auto json = f->getAttrOfType<StringAttr>("mlc_loop.signature");
     auto arena = f->getAttrOfType<IntegerAttr>("mlc_loop.arena_size");

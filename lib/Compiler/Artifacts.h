@@ -22,7 +22,7 @@
 namespace mlc::compiler {
 
 /// The signatures the lowering recorded on each model function.
-mlir::FailureOr<llvm::SmallVector<abi::ModelSignature>>
+mlir::FailureOr<llvm::SmallVector<abi::ModelSignature, 1>>
 collectSignatures(mlir::ModuleOp module);
 
 /// Whether the lowered module calls the OpenMP runtime.

@@ -247,6 +247,11 @@ static LogicalResult resolveOptions(CompileOptions &options,
                                 : sanitizeIdentifier(options.modelName);
   target::TargetOptions &target = options.targetOptions;
   target.parallel = options.parallel ? *options.parallel : target.triple.empty();
+  // A GPU model's weights are uploaded to the device from a file beside it.
+  if (options.target == "gpu" && !target.gpuHostEmulation &&
+      options.compileTo == Phase::Object &&
+      options.artifact != ArtifactKind::Assembly)
+    options.externalWeights = true;
   if (options.externalWeights) {
     if (options.outputFile.empty() || options.outputFile == "-")
       return emitError(UnknownLoc::get(&context))

@@ -223,7 +223,7 @@ LogicalResult Invocation::run() {
 
 LogicalResult Invocation::emit(Artifacts &artifacts) {
   if (options.compileTo >= Phase::LLVM && options.printMemoryPlan) {
-    FailureOr<SmallVector<abi::ModelSignature>> models =
+    FailureOr<SmallVector<abi::ModelSignature, 1>> models =
         collectSignatures(*module);
     if (failed(models))
       return failure();
@@ -259,22 +259,6 @@ LogicalResult Invocation::emitArtifact(Artifacts &artifacts) {
     backend = createBackend();
   if (!backend)
     return failure();
-  if (!backend->writesHostObject()) {
-    if (options.artifact != ArtifactKind::Assembly)
-      return emitError(UnknownLoc::get(ctx))
-             << "target '" << backend->getName()
-             << "' writes its device code only so far: use -o FILE.s or "
-                "--emit=asm";
-    SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream code(buffer);
-    timer->begin("object");
-    LogicalResult serialized = backend->serialize(*module, code);
-    timer->end();
-    if (failed(serialized))
-      return failure();
-    artifacts.object.assign(buffer.begin(), buffer.end());
-    return success();
-  }
   // Only the LLVM dialect serializes: an IR file resumed at the wrong
   // phase says so instead of failing inside the translation.
   for (Operation &op : module->getBody()->getOperations())
@@ -283,7 +267,7 @@ LogicalResult Invocation::emitArtifact(Artifacts &artifacts) {
              << options.inputFile << ": '" << op.getName()
              << "' is not in the LLVM dialect: the module is not at the "
                 "'llvm' phase (give --compile-from the phase the file is at)";
-  FailureOr<SmallVector<abi::ModelSignature>> models =
+  FailureOr<SmallVector<abi::ModelSignature, 1>> models =
       collectSignatures(*module);
   if (failed(models))
     return failure();

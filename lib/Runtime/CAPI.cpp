@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc-runtime/mlc_runtime.h"
+#include "mlc-runtime/GPU.h"
 #include "mlc-runtime/Model.h"
 
 #include <cstring>
@@ -16,6 +17,10 @@ using namespace mlc;
 
 struct mlc_model {
   std::unique_ptr<runtime::Model> model;
+};
+
+struct mlc_gpu_context {
+  std::unique_ptr<runtime::GPUContext> context;
 };
 
 struct mlc_arena {
@@ -33,6 +38,13 @@ const abi::TensorSignature *getTensor(const mlc_model *model, int output,
       output ? signature.outputs : signature.inputs;
   return index < tensors.size() ? &tensors[index] : nullptr;
 }
+
+void copyError(const std::string &message, char *error, size_t error_size) {
+  if (error && error_size) {
+    std::strncpy(error, message.c_str(), error_size - 1);
+    error[error_size - 1] = '\0';
+  }
+}
 } // namespace
 
 extern "C" {
@@ -47,10 +59,7 @@ mlc_model *mlc_model_load(const char *path, const char *weights_path,
     model = runtime::Model::load(path, weights_path ? weights_path : "",
                                  message);
   if (!model) {
-    if (error && error_size) {
-      std::strncpy(error, message.c_str(), error_size - 1);
-      error[error_size - 1] = '\0';
-    }
+    copyError(message, error, error_size);
     return nullptr;
   }
   return new mlc_model{std::move(model)};
@@ -160,6 +169,56 @@ void mlc_model_reset_profile(mlc_model *model) {
     model->model->resetProfile();
 }
 
+int mlc_model_is_gpu(const mlc_model *model) {
+  return model && model->model->isGPU();
+}
+
+mlc_gpu_context *mlc_gpu_context_create(const mlc_model *model, int device,
+                                        char *error, size_t error_size) {
+  std::string message = "no model";
+  std::unique_ptr<runtime::GPUContext> context;
+  if (model)
+    context = runtime::GPUContext::create(*model->model, device, message);
+  if (!context) {
+    copyError(message, error, error_size);
+    return nullptr;
+  }
+  return new mlc_gpu_context{std::move(context)};
+}
+
+void mlc_gpu_context_free(mlc_gpu_context *context) { delete context; }
+
+const char *mlc_gpu_device_description(const mlc_gpu_context *context) {
+  return context ? context->context->getDeviceDescription().c_str() : "";
+}
+
+int32_t mlc_gpu_run(mlc_gpu_context *context, const void *const *inputs,
+                    void *const *outputs, char *error, size_t error_size) {
+  if (!context || !inputs || !outputs)
+    return 1;
+  std::string message;
+  int32_t code = context->context->run(inputs, outputs, message);
+  if (code)
+    copyError(message, error, error_size);
+  return code;
+}
+
+int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
+                           const uint64_t *outputs, float *milliseconds,
+                           char *error, size_t error_size) {
+  if (!context)
+    return 1;
+  const auto &ins = context->context->getInputBuffers();
+  const auto &outs = context->context->getOutputBuffers();
+  std::string message;
+  int32_t code = context->context->runOnDevice(
+      inputs ? inputs : ins.data(), outputs ? outputs : outs.data(), message,
+      milliseconds);
+  if (code)
+    copyError(message, error, error_size);
+  return code;
+}
+
 const char *mlc_status_message(int32_t code) {
   switch (code) {
   case 0:
@@ -179,6 +238,9 @@ const char *mlc_status_message(int32_t code) {
            "misaligned";
   case 7:
     return "an input or output not aligned to its element size";
+  case 8:
+    return "the model runs on a GPU (mlc_gpu_context_create), or the device "
+           "failed";
   default:
     return "unknown status";
   }

@@ -91,13 +91,25 @@ std::unique_ptr<Model> Model::load(const std::string &path,
       return nullptr;
     }
   }
-  std::string_view runSymbol = signature.weights
+  std::string_view runSymbol = signature.gpu ? abi::kSharedRunGPUSymbol
+                               : signature.weights
                                    ? abi::kSharedRunWithWeightsSymbol
                                    : abi::kSharedRunSymbol;
   model->entry = dlsym(model->library, runSymbol.data());
   if (!model->entry) {
     error = notAModel + std::string(runSymbol) + ")";
     return nullptr;
+  }
+  if (signature.gpu) {
+    model->gpuImage = static_cast<const char *>(
+        dlsym(model->library, abi::kSharedGPUImageSymbol.data()));
+    auto *size = static_cast<const int64_t *>(
+        dlsym(model->library, abi::kSharedGPUImageSizeSymbol.data()));
+    if (!model->gpuImage || !size) {
+      error = notAModel + std::string(abi::kSharedGPUImageSymbol) + ")";
+      return nullptr;
+    }
+    model->gpuImageSize = *size;
   }
   // Kernel timings, when compiled with --profile.
   auto *counters = static_cast<int64_t *>(
@@ -164,6 +176,8 @@ int32_t Model::run(const void *const *inputs, void *const *outputs) {
 
 int32_t Model::run(const void *const *inputs, void *const *outputs,
                    void *runArena) const {
+  if (isGPU())
+    return abi::kErrorDevice;
   if (weights)
     return reinterpret_cast<RunWithWeightsFn>(entry)(weights, runArena, inputs,
                                                      outputs);

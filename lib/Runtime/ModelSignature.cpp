@@ -187,5 +187,24 @@ bool mlc::abi::parseModelSignature(std::string_view text,
     }
     signature.target = CodeTarget{*triple, *cpu, *features};
   }
+  if (auto g = root.find("gpu"); g != root.end()) {
+    const std::string *arch = g->is_object() ? getString(*g, "arch") : nullptr;
+    const std::string *format =
+        g->is_object() ? getString(*g, "format") : nullptr;
+    auto kernels = g->is_object() ? g->find("kernels") : g->end();
+    if (!arch || !format || kernels == g->end() || !kernels->is_array()) {
+      error = "malformed 'gpu' in model metadata";
+      return false;
+    }
+    GPUCode gpu{*arch, *format, {}};
+    for (const json &k : *kernels) {
+      if (!k.is_string()) {
+        error = "malformed kernel name in the model metadata's 'gpu'";
+        return false;
+      }
+      gpu.kernels.push_back(k.get<std::string>());
+    }
+    signature.gpu = std::move(gpu);
+  }
   return true;
 }

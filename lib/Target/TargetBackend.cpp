@@ -77,8 +77,8 @@ void mlc::target::registerAllTargetBackends() {
         });
     registerTargetBackend(
         "gpu",
-        "NVIDIA GPUs through LLVM's NVPTX backend: PTX for --gpu-arch "
-        "(sm_80 by default); the host side is not built yet",
+        "NVIDIA GPUs through LLVM's NVPTX backend: host code for this CPU "
+        "with the kernels' PTX for --gpu-arch (sm_80 by default) inside",
         [](const TargetOptions &options) {
           return createGPUTargetBackend(options);
         });

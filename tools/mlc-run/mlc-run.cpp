@@ -24,6 +24,7 @@
 
 #include "TensorFiles.h"
 
+#include "mlc-runtime/GPU.h"
 #include "mlc-runtime/Model.h"
 
 #include <nlohmann/json.hpp>
@@ -64,6 +65,9 @@ struct Options {
   bool bisect = false;
   bool profile = false;
   std::string profileFile;
+  /// `cpu`, or the CUDA device number for `cuda[:N]`.
+  bool cuda = false;
+  int cudaDevice = 0;
 };
 
 constexpr const char *kUsage = R"(OVERVIEW: mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile and run MODEL.onnx
@@ -83,6 +87,11 @@ OPTIONS:
                     (default) leaves the runtime's choice: OMP_NUM_THREADS if
                     set, else one thread per core. Models compiled with
                     --parallel=false always run on one thread
+  --device D        Where the model runs: cpu (default) or cuda[:N] (the
+                    N-th NVIDIA GPU, default 0) for a model compiled with
+                    --target=gpu; MODEL.onnx is then compiled for the GPU.
+                    --bench times each run with CUDA events on the device's
+                    own buffers (inputs copied in once)
   --weights FILE    For a library compiled with --weights=external: its
                     weights file (default: the file its metadata names, next
                     to the library)
@@ -160,7 +169,7 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
     }
     static const char *const kValued[] = {
         "i",   "o",       "bench",        "warmup",   "threads",
-        "shape", "dim", "weights", "compare-with", "tolerance"};
+        "shape", "dim", "weights", "compare-with", "tolerance", "device"};
     if (std::find(std::begin(kValued), std::end(kValued), name) ==
         std::end(kValued)) {
       message = "unknown option '" + arg + "' (see --help)";
@@ -187,6 +196,21 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
       options.compareWith = *value;
     else if (name == "tolerance")
       options.tolerance = *value;
+    else if (name == "device") {
+      const std::string &d = *value;
+      if (d == "cpu")
+        options.cuda = false;
+      else if (d == "cuda" || (d.rfind("cuda:", 0) == 0 && d.size() > 5 &&
+                               d.size() < 9 &&
+                               d.find_first_not_of("0123456789", 5) ==
+                                   std::string::npos)) {
+        options.cuda = true;
+        options.cudaDevice = d == "cuda" ? 0 : std::stoi(d.substr(5));
+      } else {
+        message = "--device takes cpu, cuda or cuda:N, not '" + d + "'";
+        return false;
+      }
+    }
     else if (!parseCount(name, *value,
                          name == "bench"    ? options.benchIterations
                          : name == "warmup" ? options.warmupIterations
@@ -268,6 +292,8 @@ bool compileModel(const Options &options, const fs::path &dir,
     args.push_back("--dim=" + d);
   if (options.profile)
     args.push_back("--profile");
+  if (options.cuda)
+    args.push_back("--target=gpu");
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
@@ -494,9 +520,30 @@ int runMain(const Options &options) {
   for (run::HostTensor &t : outputs)
     outputPtrs.push_back(t.data.data());
 
-  auto runOnce = [&] { return model->run(inputPtrs.data(), outputPtrs.data()); };
+  if (model->isGPU() && !options.cuda)
+    return error(library + " was compiled for the GPU (--target=gpu): run it "
+                           "with --device=cuda");
+  if (!model->isGPU() && options.cuda)
+    return error(library + " was compiled for the CPU: compile it with "
+                           "--target=gpu to run it with --device=cuda");
+  if (options.cuda && options.profile)
+    return error("--profile times CPU kernels; it does not apply to "
+                 "--device=cuda yet");
+  std::unique_ptr<runtime::GPUContext> gpu;
+  if (options.cuda) {
+    gpu = runtime::GPUContext::create(*model, options.cudaDevice, message);
+    if (!gpu)
+      return error(library + ": " + message);
+    std::printf("device: %s\n", gpu->getDeviceDescription().c_str());
+  }
+  std::string runError;
+  auto runOnce = [&] {
+    return gpu ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
+               : model->run(inputPtrs.data(), outputPtrs.data());
+  };
   if (int32_t rc = runOnce())
-    return error("the model returned error code " + std::to_string(rc));
+    return error("the model returned error code " + std::to_string(rc) +
+                 (runError.empty() ? "" : ": " + runError));
   double profiledMs = 0;
   if (options.profile && options.benchIterations == 0) {
     model->resetProfile();
@@ -512,6 +559,17 @@ int runMain(const Options &options) {
     model->resetProfile();
     std::vector<double> times;
     for (unsigned i = 0; i < options.benchIterations; ++i) {
+      if (gpu) {
+        // The inputs are on the device since the first run.
+        float ms = 0;
+        if (int32_t rc = gpu->runOnDevice(gpu->getInputBuffers().data(),
+                                          gpu->getOutputBuffers().data(),
+                                          runError, &ms))
+          return error("the model returned error code " + std::to_string(rc) +
+                       ": " + runError);
+        times.push_back(ms);
+        continue;
+      }
       auto start = std::chrono::steady_clock::now();
       runOnce();
       auto end = std::chrono::steady_clock::now();

@@ -58,11 +58,6 @@ public:
   /// `serialize` consumes.
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm) const = 0;
 
-  /// Whether the lowered module is a host program in the LLVM dialect that
-  /// `serialize` makes an object of. A backend that answers no writes only
-  /// its device code (assembly).
-  virtual bool writesHostObject() const { return true; }
-
   /// Writes the artifact for a module that `buildLoweringPipeline` produced.
   /// Emits a diagnostic on the module and fails on error.
   virtual llvm::LogicalResult serialize(mlir::ModuleOp module,

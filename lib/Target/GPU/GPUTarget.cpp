@@ -11,6 +11,7 @@
 #include "mlc/Target/GPU/LoopToGPUPipeline.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -58,8 +59,7 @@ class GPUTargetBackend final : public TargetBackend {
 public:
   explicit GPUTargetBackend(TargetOptions options)
       : options(std::move(options)) {
-    if (this->options.gpuHostEmulation)
-      host = createCPUTargetBackend(this->options);
+    host = createCPUTargetBackend(this->options);
   }
 
   StringRef getName() const override { return "gpu"; }
@@ -80,53 +80,43 @@ public:
     buildGPULoweringPipeline(pm, options);
   }
 
-  bool writesHostObject() const override {
-    return options.gpuHostEmulation;
-  }
-
   LogicalResult serialize(ModuleOp module,
                           llvm::raw_pwrite_stream &os) const override;
 
 private:
   TargetOptions options;
-  /// The CPU backend that compiles the host emulation.
+  /// The CPU backend that compiles the host code (or the host emulation).
   std::unique_ptr<TargetBackend> host;
 };
 } // namespace
 
 LogicalResult GPUTargetBackend::serialize(ModuleOp module,
                                           llvm::raw_pwrite_stream &os) const {
-  if (host)
+  if (!options.assembly || options.gpuHostEmulation)
     return host->serialize(module, os);
-  SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
-  if (binaries.empty() && options.assembly) {
-    // A model with nothing to compute (all its tensors empty).
-    StringRef version = StringRef(*getPTXFeatures(options.gpuArch))
-                            .drop_front(strlen("+ptx"));
-    os << "// mlc: the model has no kernels\n.version " << version.drop_back()
-       << "." << version.take_back() << "\n.target " << options.gpuArch
-       << "\n.address_size 64\n";
+  // The device code: the image mlc-gpu-lower-launches put in the object.
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    if (!global.getSymName().ends_with("_gpu_image"))
+      continue;
+    auto bytes = dyn_cast_or_null<StringAttr>(global.getValueOrNull());
+    if (!bytes)
+      break;
+    StringRef code = bytes.getValue();
+    if (code.ends_with(StringRef("\0", 1)))
+      code = code.drop_back();
+    if (code.empty()) {
+      // A model with nothing to compute (all its tensors empty).
+      StringRef version = StringRef(*getPTXFeatures(options.gpuArch))
+                              .drop_front(strlen("+ptx"));
+      os << "// mlc: the model has no kernels\n.version "
+         << version.drop_back() << "." << version.take_back() << "\n.target "
+         << options.gpuArch << "\n.address_size 64\n";
+      return success();
+    }
+    os << code;
     return success();
   }
-  if (binaries.size() != 1)
-    return module.emitError("expected one GPU binary, found ")
-           << binaries.size();
-  auto object = cast<gpu::ObjectAttr>(binaries.front().getObjects()[0]);
-  StringRef code = object.getObject().getValue();
-  // Math functions LLVM could not take from libdevice stay undefined.
-  llvm::Regex external(R"(\.extern \.func[^(]*\(?[^)]*\)? *(__nv_[A-Za-z0-9_]+))");
-  SmallVector<StringRef> match;
-  if (external.match(code, &match))
-    return module.emitError("the GPU code calls ")
-           << match[1]
-           << " from CUDA's libdevice, which was not found: give the CUDA "
-              "toolkit's directory with --cuda-path";
-  if (!options.assembly)
-    return module.emitError(
-        "the GPU target writes the device code (PTX) only so far: use -o "
-        "FILE.s or --emit=asm");
-  os << code;
-  return success();
+  return module.emitError("the lowered module has no GPU image");
 }
 
 std::unique_ptr<TargetBackend>

@@ -111,4 +111,14 @@ void mlc::target::buildGPULoweringPipeline(OpPassManager &pm,
   binary.toolkitPath = findCUDAToolkit(options.cudaPath);
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+
+  // The host code: launches through the runtime's launcher, then the CPU's
+  // way to an object (the weights are out already).
+  pm.addPass(createGPULowerLaunches(
+      GPULowerLaunchesOptions{options.gpuArch, options.sharedLibrary}));
+  TargetOptions hostOptions = options;
+  hostOptions.weightsFile.clear();
+  hostOptions.parallel = false;
+  hostOptions.profile = false;
+  buildCPUBuffersToLLVMPipeline(pm, hostOptions);
 }

@@ -296,6 +296,9 @@ struct GPUMapToLaunchesPass
   /// Runs `op`, which touches memory but is no loop nest of its own (a
   /// sequential loop, an `if`), as a launch of one thread.
   LogicalResult mapSingleThread(Operation *op, StringRef kernelName) {
+    // On the host, it runs where it is.
+    if (emulate)
+      return success();
     // A loop on buffers that yields the buffers it was given updated them
     // in place: its results are those buffers.
     if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -307,8 +310,6 @@ struct GPUMapToLaunchesPass
     if (!op->use_empty())
       return op->emitError("its results would be needed on the host, which "
                            "does not run on the GPU target's data");
-    if (emulate)
-      return success();
     OpBuilder b(op);
     buildLaunch(b, op, 1, 1, kernelName);
     IRMapping mapping;

@@ -32,22 +32,28 @@ void createStringGlobal(OpBuilder &b, Location loc, StringRef name,
 /// *outputs)` that unpacks the arrays and calls `callee` (which takes the
 /// arena, then every input and output); with `weights`, `NAME(const void
 /// *weights, void *arena, ...)` calling `callee(arena, weights, ...)`.
+/// With `launcher` (a GPU model), `NAME(const mlc_gpu_launcher *launcher,
+/// const void *weights, void *arena, ...)` calling `callee(launcher, arena,
+/// weights, ...)`.
 void createEntry(OpBuilder &b, Location loc, StringRef name,
                  LLVM::LLVMFuncOp callee, unsigned numInputs,
-                 unsigned numOutputs, bool weights) {
+                 unsigned numOutputs, bool weights, bool launcher = false) {
   MLIRContext *context = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
-  SmallVector<Type> params(weights ? 4 : 3, ptr);
+  SmallVector<Type> params((weights ? 4 : 3) + (launcher ? 1 : 0), ptr);
   auto type = LLVM::LLVMFunctionType::get(i32, params);
   auto entry = LLVM::LLVMFuncOp::create(b, loc, name, type);
   OpBuilder::InsertionGuard guard(b);
   Block *block = entry.addEntryBlock(b);
   b.setInsertionPointToStart(block);
-  unsigned first = weights ? 1 : 0;
-  SmallVector<Value> args{block->getArgument(first)};
-  if (weights)
+  unsigned first = (weights ? 1 : 0) + (launcher ? 1 : 0);
+  SmallVector<Value> args;
+  if (launcher)
     args.push_back(block->getArgument(0));
+  args.push_back(block->getArgument(first));
+  if (weights)
+    args.push_back(block->getArgument(launcher ? 1 : 0));
   auto unpack = [&](Value array, unsigned count) {
     for (unsigned i = 0; i < count; ++i) {
       Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
@@ -115,7 +121,9 @@ struct HostEmitEntryPointsPass
       unsigned numInputs = signature->inputs.size();
       unsigned numOutputs = signature->outputs.size();
       LLVM::LLVMFunctionType type = f.getFunctionType();
-      unsigned expected = (weights ? 2 : 1) + numInputs + numOutputs;
+      bool launcher = f->hasAttr("mlc_loop.gpu_launcher");
+      unsigned expected =
+          (weights ? 2 : 1) + (launcher ? 1 : 0) + numInputs + numOutputs;
       if (type.getNumParams() != expected || !type.getReturnType() ||
           !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
           !llvm::all_of(type.getParams(), [](Type t) {
@@ -123,7 +131,8 @@ struct HostEmitEntryPointsPass
           })) {
         f.emitError("expected ")
             << expected
-            << " pointer parameters (arena, " << (weights ? "weights, " : "")
+            << " pointer parameters (" << (launcher ? "launcher, " : "")
+            << "arena, " << (weights ? "weights, " : "")
             << "inputs, outputs) and no result; "
                "lower with the bare-pointer calling convention";
         return signalPassFailure();
@@ -133,14 +142,18 @@ struct HostEmitEntryPointsPass
       // The completed signature, for drivers that write the header.
       f->setAttr("mlc_loop.signature", b.getStringAttr(metadata));
       f.setLinkage(LLVM::Linkage::Internal);
-      createEntry(b, f.getLoc(), name + (weights ? "_run_with_weights" : "_run"),
-                  f, numInputs, numOutputs, weights);
+      createEntry(b, f.getLoc(),
+                  name + (launcher  ? "_run_gpu"
+                          : weights ? "_run_with_weights"
+                                    : "_run"),
+                  f, numInputs, numOutputs, weights, launcher);
       createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
       if (sharedAliases) {
         createEntry(b, f.getLoc(),
-                    weights ? mlc::abi::kSharedRunWithWeightsSymbol
-                            : mlc::abi::kSharedRunSymbol,
-                    f, numInputs, numOutputs, weights);
+                    launcher  ? mlc::abi::kSharedRunGPUSymbol
+                    : weights ? mlc::abi::kSharedRunWithWeightsSymbol
+                              : mlc::abi::kSharedRunSymbol,
+                    f, numInputs, numOutputs, weights, launcher);
         createStringGlobal(b, f.getLoc(), mlc::abi::kSharedMetadataSymbol,
                            metadata);
       }

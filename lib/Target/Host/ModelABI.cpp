@@ -62,6 +62,16 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
         {"cpu", t->cpu},
         {"features", t->features},
     };
+  if (const std::optional<GPUCode> &g = signature.gpu) {
+    llvm::json::Array kernels;
+    for (const std::string &k : g->kernels)
+      kernels.push_back(k);
+    root["gpu"] = llvm::json::Object{
+        {"arch", g->arch},
+        {"format", g->format},
+        {"kernels", std::move(kernels)},
+    };
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(root));
@@ -103,9 +113,19 @@ enum {
   MLC_ERROR_ARENA = 5,       /* arena too small or misaligned */
   MLC_ERROR_WEIGHTS = 6,     /* external weights missing, of the wrong size
                                 or misaligned */
-  MLC_ERROR_ALIGNMENT = 7    /* an input or output not aligned to its
+  MLC_ERROR_ALIGNMENT = 7,   /* an input or output not aligned to its
                                 element size */
+  MLC_ERROR_DEVICE = 8       /* a GPU model run as a CPU one, or a device
+                                that failed */
 };
+/* What a GPU model's code calls to start kernel `kernel` of its image on
+   dims[0..2] blocks of dims[3..5] threads with `args` (a pointer to each
+   kernel parameter's value). mlc's runtime provides one (mlc_runtime.h). */
+typedef struct mlc_gpu_launcher {
+  void *context;
+  int32_t (*launch)(void *context, int32_t kernel, const uint32_t *dims,
+                    void **args);
+} mlc_gpu_launcher;
 /* Bytes of one element of `dtype` (0 for an unknown one). */
 static inline size_t mlc_dtype_size(int32_t dtype) {
   switch (dtype) {
@@ -170,6 +190,36 @@ static void writeCString(llvm::raw_ostream &os, llvm::StringRef s) {
       os << llvm::format("\\%03o", c);
   }
   os << '"';
+}
+
+/// The entry point and device image of a GPU model.
+static void writeGPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
+                          llvm::StringRef upper, const GPUCode &gpu) {
+  os << "\n/* A GPU model: its kernels are for " << gpu.arch
+     << " (as " << gpu.format
+     << ", which the driver compiles\n   for the device it is loaded on). "
+        "mlc's runtime runs it (mlc_runtime.h:\n   mlc_gpu_context_create, "
+        "mlc_gpu_run); a program of its own loads\n   "
+     << p << "_gpu_image into the device and calls " << p
+     << "_run_gpu with a launcher\n   that starts kernel k of "
+     << p
+     << "_gpu_kernels[k] (a name in the image), the\n   weights "
+        "uploaded and the arena, inputs and outputs in device memory. */\n";
+  os << "#define " << upper << "_GPU_ARCH ";
+  writeCString(os, gpu.arch);
+  os << "\n#define " << upper << "_GPU_NUM_KERNELS " << gpu.kernels.size()
+     << "\nstatic const char *const " << p << "_gpu_kernels[] = {";
+  if (gpu.kernels.empty())
+    os << "0 /* none */";
+  llvm::interleaveComma(gpu.kernels, os,
+                        [&](const std::string &k) { writeCString(os, k); });
+  os << "};\nextern const char " << p << "_gpu_image[];\nextern const int64_t "
+     << p << "_gpu_image_size;\n";
+  os << "int32_t " << p
+     << "_run_gpu(const mlc_gpu_launcher *launcher, const void *weights,\n"
+        "    void *arena, const void *const *inputs, void *const *outputs);\n";
+  os << "/* The signature above as JSON (names, dtypes, shapes, arena). */\n";
+  os << "extern const char " << p << "_metadata[];\n\n";
 }
 
 static void writeTensorConstants(llvm::raw_ostream &os, llvm::StringRef prefix,
@@ -288,6 +338,10 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
          << "\n";
       os << "#define " << upper << "_WEIGHTS_HASH 0x" << formatHash(weights->hash)
          << "ull\n";
+    }
+    if (const std::optional<GPUCode> &gpu = m.gpu) {
+      writeGPUEntry(os, p, upper, *gpu);
+      continue;
     }
     std::string run = p.str() + (weights ? "_run_with_weights" : "_run");
     std::string weightsParam = weights ? "const void *weights, " : "";

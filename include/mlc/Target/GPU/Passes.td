@@ -66,4 +66,32 @@ def GPUMapToLaunches : Pass<"mlc-gpu-map-to-launches", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def GPULowerLaunches : Pass<"mlc-gpu-lower-launches", "mlir::ModuleOp"> {
+  let summary = "Launches become calls through the runtime's launcher";
+  let description = [{
+    Runs on the host code after `gpu-module-to-binary`. Every model
+    function gets a first argument, the launcher (`!llvm.ptr` to the C
+    header's `mlc_gpu_launcher`), and is marked `mlc_loop.gpu_launcher`;
+    each `gpu.launch_func` becomes an indirect call of the launcher's
+    `launch` with the kernel's index (in the order of first launch), its
+    grid and block sizes and a pointer to each argument's value (buffers,
+    which must be identity-layout memrefs, as device pointers). The model's
+    signature records the architecture, the image's format and the kernel
+    names by index (`mlc_loop.signature`'s `gpu`). The device image
+    becomes the constant global `<model>_gpu_image` (NUL-terminated) with
+    its size in `<model>_gpu_image_size`, and, with `shared-aliases`, also
+    `mlc_model_gpu_image` and `mlc_model_gpu_image_size`. Nothing of the
+    gpu dialect is left.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_80\"",
+           "The architecture the image is for, recorded in the signature">,
+    Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
+           "Also export the image under the names loaders look up">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 #endif // MLC_TARGET_GPU_PASSES_TD

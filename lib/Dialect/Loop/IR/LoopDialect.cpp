@@ -248,7 +248,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == EpilogueAttrHelper::getNameStr() ||
       name == Im2colAttrHelper::getNameStr() ||
       name == PadFillAttrHelper::getNameStr() ||
-      name == RootAttrHelper::getNameStr())
+      name == RootAttrHelper::getNameStr() ||
+      name == GpuLauncherAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name
                            << "' of the mlc_loop dialect";

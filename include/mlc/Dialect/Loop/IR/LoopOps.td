@@ -50,6 +50,9 @@ def Loop_Dialect : Dialect {
     "::mlir::IntegerAttr":$weights_size,
     "::mlir::IntegerAttr":$weights_hash,
     "::mlir::DenseResourceElementsAttr":$weights,
+    // A GPU model function that takes the runtime's kernel launcher first
+    // (mlc-gpu-lower-launches).
+    "::mlir::UnitAttr":$gpu_launcher,
     // Between the steps of a target's code generator: the register tile and
     // loop order of a tiled op, loops to peel, the elementwise op run on
     // each finished tile, accumulators started from an init (the init and

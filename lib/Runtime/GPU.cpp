@@ -1,0 +1,247 @@
+//===- GPU.cpp - Running GPU models on an NVIDIA device -------------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc-runtime/GPU.h"
+#include "CUDADriver.h"
+
+#include <algorithm>
+
+using namespace mlc;
+using namespace mlc::runtime;
+using namespace mlc::runtime::cuda;
+
+namespace {
+using RunGPUFn = int32_t (*)(const abi::GPULauncher *, const void *, void *,
+                             const void *const *, void *const *);
+} // namespace
+
+struct GPUContext::Impl {
+  const Driver *driver = nullptr;
+  const Model *model = nullptr;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  std::vector<CUfunction> kernels;
+  CUdeviceptr arena = 0, weights = 0;
+  std::vector<CUdeviceptr> buffers;
+  CUevent start = nullptr, stop = nullptr;
+  /// The first launch that failed in the current run.
+  CUresult launchError = 0;
+  std::string launchWhat;
+
+  ~Impl() {
+    if (!driver)
+      return;
+    if (context)
+      driver->cuCtxSetCurrent(context);
+    for (CUdeviceptr b : buffers)
+      driver->cuMemFree(b);
+    if (arena)
+      driver->cuMemFree(arena);
+    if (weights)
+      driver->cuMemFree(weights);
+    if (start)
+      driver->cuEventDestroy(start);
+    if (stop)
+      driver->cuEventDestroy(stop);
+    if (module)
+      driver->cuModuleUnload(module);
+    if (context)
+      driver->cuDevicePrimaryCtxRelease(device);
+  }
+
+  /// A device buffer of `bytes` (at least one byte: empty tensors still
+  /// get a valid pointer).
+  bool allocate(CUdeviceptr &out, int64_t bytes, std::string &error) {
+    if (CUresult r = driver->cuMemAlloc(&out, std::max<int64_t>(bytes, 1))) {
+      error = describe(*driver, "cuMemAlloc", r) + " (" +
+              std::to_string(bytes) + " bytes)";
+      return false;
+    }
+    return true;
+  }
+
+  static int32_t launch(void *self, int32_t kernel, const uint32_t *dims,
+                        void **args) {
+    auto *impl = static_cast<Impl *>(self);
+    if (impl->launchError)
+      return impl->launchError;
+    if (kernel < 0 || static_cast<size_t>(kernel) >= impl->kernels.size()) {
+      impl->launchError = -1;
+      impl->launchWhat = "the model launched kernel " +
+                         std::to_string(kernel) + ", which its image lacks";
+      return impl->launchError;
+    }
+    CUresult r = impl->driver->cuLaunchKernel(
+        impl->kernels[kernel], dims[0], dims[1], dims[2], dims[3], dims[4],
+        dims[5], /*sharedMemBytes=*/0, /*stream=*/nullptr, args, nullptr);
+    if (r) {
+      impl->launchError = r;
+      impl->launchWhat =
+          describe(*impl->driver, "cuLaunchKernel", r) + " for kernel " +
+          impl->model->getSignature().gpu->kernels[kernel];
+    }
+    return r;
+  }
+};
+
+GPUContext::~GPUContext() = default;
+
+std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
+                                               std::string &error) {
+  const abi::ModelSignature &signature = model.getSignature();
+  if (!signature.gpu) {
+    error = "the model was compiled for the CPU (not --target=gpu)";
+    return nullptr;
+  }
+  const Driver *driver = getDriver(error);
+  if (!driver)
+    return nullptr;
+  std::unique_ptr<GPUContext> ctx(new GPUContext());
+  ctx->impl = std::make_unique<Impl>();
+  Impl &impl = *ctx->impl;
+  impl.driver = driver;
+  impl.model = &model;
+  int count = 0;
+  if (CUresult r = driver->cuDeviceGetCount(&count)) {
+    error = describe(*driver, "cuDeviceGetCount", r);
+    return nullptr;
+  }
+  if (device < 0 || device >= count) {
+    error = "no CUDA device " + std::to_string(device) + " (this machine has " +
+            std::to_string(count) + ")";
+    return nullptr;
+  }
+  if (CUresult r = driver->cuDeviceGet(&impl.device, device)) {
+    error = describe(*driver, "cuDeviceGet", r);
+    return nullptr;
+  }
+  char name[256] = {0};
+  driver->cuDeviceGetName(name, sizeof(name) - 1, impl.device);
+  int major = 0, minor = 0;
+  driver->cuDeviceGetAttribute(&major, kComputeCapabilityMajor, impl.device);
+  driver->cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, impl.device);
+  ctx->description = std::string(name) + ", sm_" + std::to_string(major) +
+                     std::to_string(minor);
+  if (CUresult r = driver->cuDevicePrimaryCtxRetain(&impl.context,
+                                                    impl.device)) {
+    impl.context = nullptr;
+    error = describe(*driver, "cuDevicePrimaryCtxRetain", r);
+    return nullptr;
+  }
+  driver->cuCtxSetCurrent(impl.context);
+  // The image is NUL-terminated PTX; the driver compiles it for this device.
+  std::string image(model.getGPUImage(), model.getGPUImageSize());
+  if (CUresult r = driver->cuModuleLoadData(&impl.module, image.c_str())) {
+    impl.module = nullptr;
+    error = describe(*driver, "cuModuleLoadData", r) +
+            " (the model's code is for " + signature.gpu->arch + "; this is " +
+            ctx->description + ")";
+    return nullptr;
+  }
+  for (const std::string &kernel : signature.gpu->kernels) {
+    CUfunction f = nullptr;
+    if (CUresult r =
+            driver->cuModuleGetFunction(&f, impl.module, kernel.c_str())) {
+      error = describe(*driver, "cuModuleGetFunction", r) + " (" + kernel + ")";
+      return nullptr;
+    }
+    impl.kernels.push_back(f);
+  }
+  if (!impl.allocate(impl.arena, signature.arenaSize, error))
+    return nullptr;
+  int64_t weightBytes = signature.weights ? signature.weights->size : 0;
+  if (!impl.allocate(impl.weights, weightBytes, error))
+    return nullptr;
+  if (weightBytes)
+    if (CUresult r = driver->cuMemcpyHtoD(impl.weights, model.getWeights(),
+                                          weightBytes)) {
+      error = describe(*driver, "cuMemcpyHtoD", r) + " (the weights)";
+      return nullptr;
+    }
+  for (const auto *list : {&signature.inputs, &signature.outputs})
+    for (const abi::TensorSignature &t : *list) {
+      CUdeviceptr b = 0;
+      if (!impl.allocate(b, t.getNumBytes(), error))
+        return nullptr;
+      impl.buffers.push_back(b);
+      (list == &signature.inputs ? ctx->inputs : ctx->outputs).push_back(b);
+    }
+  if (CUresult r = driver->cuEventCreate(&impl.start, 0)) {
+    error = describe(*driver, "cuEventCreate", r);
+    return nullptr;
+  }
+  if (CUresult r = driver->cuEventCreate(&impl.stop, 0)) {
+    error = describe(*driver, "cuEventCreate", r);
+    return nullptr;
+  }
+  return ctx;
+}
+
+int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
+                                const uint64_t *outputBuffers,
+                                std::string &error, float *milliseconds) {
+  Impl &impl = *this->impl;
+  const Driver &d = *impl.driver;
+  const abi::ModelSignature &signature = impl.model->getSignature();
+  d.cuCtxSetCurrent(impl.context);
+  // The entry point takes arrays of pointers to the buffers.
+  std::vector<const void *> in, out;
+  for (size_t i = 0; i < signature.inputs.size(); ++i)
+    in.push_back(reinterpret_cast<const void *>(inputBuffers[i]));
+  for (size_t i = 0; i < signature.outputs.size(); ++i)
+    out.push_back(reinterpret_cast<void *>(outputBuffers[i]));
+  abi::GPULauncher launcher{&impl, &Impl::launch};
+  impl.launchError = 0;
+  impl.launchWhat.clear();
+  if (milliseconds)
+    d.cuEventRecord(impl.start, nullptr);
+  auto run = reinterpret_cast<RunGPUFn>(
+      const_cast<void *>(impl.model->getGPUEntry()));
+  run(&launcher, reinterpret_cast<const void *>(impl.weights),
+      reinterpret_cast<void *>(impl.arena), in.data(),
+      const_cast<void *const *>(out.data()));
+  if (milliseconds)
+    d.cuEventRecord(impl.stop, nullptr);
+  if (impl.launchError) {
+    error = impl.launchWhat;
+    return abi::kErrorDevice;
+  }
+  if (CUresult r = d.cuStreamSynchronize(nullptr)) {
+    error = describe(d, "running the model", r);
+    return abi::kErrorDevice;
+  }
+  if (milliseconds)
+    d.cuEventElapsedTime(milliseconds, impl.start, impl.stop);
+  return 0;
+}
+
+int32_t GPUContext::run(const void *const *hostInputs,
+                        void *const *hostOutputs, std::string &error) {
+  Impl &impl = *this->impl;
+  const Driver &d = *impl.driver;
+  const abi::ModelSignature &signature = impl.model->getSignature();
+  d.cuCtxSetCurrent(impl.context);
+  for (size_t i = 0; i < signature.inputs.size(); ++i)
+    if (int64_t bytes = signature.inputs[i].getNumBytes())
+      if (CUresult r = d.cuMemcpyHtoD(inputs[i], hostInputs[i], bytes)) {
+        error = describe(d, "cuMemcpyHtoD", r) + " (input '" +
+                signature.inputs[i].name + "')";
+        return abi::kErrorDevice;
+      }
+  if (int32_t code = runOnDevice(inputs.data(), outputs.data(), error))
+    return code;
+  for (size_t i = 0; i < signature.outputs.size(); ++i)
+    if (int64_t bytes = signature.outputs[i].getNumBytes())
+      if (CUresult r = d.cuMemcpyDtoH(hostOutputs[i], outputs[i], bytes)) {
+        error = describe(d, "cuMemcpyDtoH", r) + " (output '" +
+                signature.outputs[i].name + "')";
+        return abi::kErrorDevice;
+      }
+  return 0;
+}
