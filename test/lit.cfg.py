@@ -58,3 +58,11 @@ if os.path.exists(os.path.join(config.mlc_tools_dir, "mlc-concurrent-runs")):
     config.available_features.add("tsan")
     llvm_config.add_tool_substitutions(["mlc-concurrent-runs"],
                                        [config.mlc_tools_dir])
+
+# `ptxas` when CUDA's PTX assembler is installed (it is never needed to build
+# or run mlc; GPU tests that check PTX with it need it).
+ptxas = os.path.join(os.environ.get("MLC_CUDA_PATH", "/usr/local/cuda"),
+                     "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -118,8 +118,9 @@ struct GPUCode {
 /// What the host code of a GPU model calls to start kernel `kernel` of its
 /// image on `dims[0..2]` blocks of `dims[3..5]` threads, with `args` (one
 /// pointer per kernel parameter, to the parameter's value: for buffers, to
-/// a device pointer). Returns 0, or a code the runtime keeps; the model's
-/// code goes on, and the runtime reports the first failure after the run.
+/// a device pointer; then a null pointer). Returns 0, or a code the
+/// runtime keeps; the model's code goes on, and the runtime reports the
+/// first failure after the run.
 /// The layout is the C header's `mlc_gpu_launcher`.
 struct GPULauncher {
   void *context;

@@ -68,7 +68,9 @@ cl::opt<Emit> emit(
         clEnumValN(Emit::Assembly, "asm",
                    "assembly text: the CPU's, or PTX with --target=gpu"),
         clEnumValN(Emit::Object, "obj",
-                   "CPU object file, plus a C header next to it (FILE.h)"),
+                   "object file, plus a C header next to it (FILE.h); with "
+                   "--target=gpu the host code with the kernels' PTX inside, "
+                   "and the weights in FILE.weights"),
         clEnumValN(Emit::Shared, "shared",
                    "self-contained shared library (needs a C compiler driver "
                    "'cc' to link), plus a C header")),

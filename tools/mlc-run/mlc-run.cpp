@@ -494,6 +494,15 @@ int runMain(const Options &options) {
   if (!model)
     return error(message);
   const abi::ModelSignature &signature = model->getSignature();
+  if (model->isGPU() && !options.cuda)
+    return error(library + " was compiled for the GPU (--target=gpu): run it "
+                           "with --device=cuda");
+  if (!model->isGPU() && options.cuda)
+    return error(library + " was compiled for the CPU: compile it with "
+                           "--target=gpu to run it with --device=cuda");
+  if (options.cuda && options.profile)
+    return error("--profile times CPU kernels; it does not apply to "
+                 "--device=cuda yet");
   if (options.profile && !model->hasProfile())
     return error(library + " has no kernel timings: compile it with "
                            "`mlc-compile --profile`");
@@ -520,15 +529,6 @@ int runMain(const Options &options) {
   for (run::HostTensor &t : outputs)
     outputPtrs.push_back(t.data.data());
 
-  if (model->isGPU() && !options.cuda)
-    return error(library + " was compiled for the GPU (--target=gpu): run it "
-                           "with --device=cuda");
-  if (!model->isGPU() && options.cuda)
-    return error(library + " was compiled for the CPU: compile it with "
-                           "--target=gpu to run it with --device=cuda");
-  if (options.cuda && options.profile)
-    return error("--profile times CPU kernels; it does not apply to "
-                 "--device=cuda yet");
   std::unique_ptr<runtime::GPUContext> gpu;
   if (options.cuda) {
     gpu = runtime::GPUContext::create(*model, options.cudaDevice, message);

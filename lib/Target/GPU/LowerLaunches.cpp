@@ -71,7 +71,13 @@ struct GPULowerLaunchesPass
     auto i64 = b.getI64Type();
     ValueRange operands = launch.getKernelOperands();
     Value values = allocate(b, loc, ptr, operands.size());
-    Value argv = allocate(b, loc, ptr, operands.size());
+    // NULL-terminated, for launchers that look at the arguments.
+    Value argv = allocate(b, loc, ptr, operands.size() + 1);
+    Value null = LLVM::ZeroOp::create(b, loc, ptr);
+    Value end = LLVM::GEPOp::create(
+        b, loc, ptr, ptr, argv,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(operands.size())});
+    LLVM::StoreOp::create(b, loc, null, end);
     for (auto [i, operand] : llvm::enumerate(operands)) {
       auto type = dyn_cast<MemRefType>(operand.getType());
       if (!type || !type.getLayout().isIdentity())

@@ -230,6 +230,13 @@ struct GPUMapToLaunchesPass
     OpBuilder b(op);
     Location loc = op->getLoc();
     Value linear = buildLaunch(b, op, grid, block, kernelName);
+    // The views and scalars the op reads, made once per thread.
+    IRMapping mapping;
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    captured.insert(op->operand_begin(), op->operand_end());
+    for (Value value : captured)
+      cloneIntoBody(value, mapping, b, readOnly);
     if (c.total % block != 0) {
       Value total = arith::ConstantIndexOp::create(b, loc, c.total);
       Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -242,12 +249,16 @@ struct GPUMapToLaunchesPass
     int64_t numLoops = c.ranges.size();
     SmallVector<Value> starts(numLoops);
     Value rest = linear;
+    int64_t outermost = llvm::find(c.parallel, true) - c.parallel.begin();
     for (int64_t d = numLoops - 1; d >= 0; --d) {
       if (!c.parallel[d])
         continue;
       int64_t count = c.ranges[d] / c.chunks[d];
       Value index = arith::ConstantIndexOp::create(b, loc, 0);
-      if (count > 1) {
+      if (d == outermost && count > 1) {
+        // What is left is below `count`: the thread is in range.
+        index = rest;
+      } else if (count > 1) {
         Value countValue = arith::ConstantIndexOp::create(b, loc, count);
         index = arith::RemUIOp::create(b, loc, rest, countValue);
         rest = arith::DivUIOp::create(b, loc, rest, countValue);
@@ -278,12 +289,6 @@ struct GPUMapToLaunchesPass
                               .getResult()
                         : iv);
     }
-    IRMapping mapping;
-    SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    captured.insert(op->operand_begin(), op->operand_end());
-    for (Value value : captured)
-      cloneIntoBody(value, mapping, b, readOnly);
     Operation *clone = b.clone(*op, mapping);
     if (failed(cast<TilingInterface>(clone).generateScalarImplementation(
             b, loc, ivs)))

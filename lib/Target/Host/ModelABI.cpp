@@ -120,7 +120,8 @@ enum {
 };
 /* What a GPU model's code calls to start kernel `kernel` of its image on
    dims[0..2] blocks of dims[3..5] threads with `args` (a pointer to each
-   kernel parameter's value). mlc's runtime provides one (mlc_runtime.h). */
+   kernel parameter's value, then NULL). mlc's runtime provides one
+   (mlc_runtime.h). */
 typedef struct mlc_gpu_launcher {
   void *context;
   int32_t (*launch)(void *context, int32_t kernel, const uint32_t *dims,

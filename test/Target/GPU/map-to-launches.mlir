@@ -1,0 +1,95 @@
+// RUN: mlc-opt %s --split-input-file --mlc-gpu-map-to-launches="threads-per-block=64" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --mlc-gpu-map-to-launches="threads-per-block=64 emulate=true" | FileCheck %s --check-prefix=EMU
+
+// One thread per element of a 3x40 elementwise op: 120 chunks, 2 blocks of
+// 64 threads, the last 8 threads idle; the innermost dim is the fastest.
+// CHECK-LABEL: func.func @relu
+// CHECK-DAG: %[[GRID:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[BLOCK:.*]] = arith.constant 64 : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GRID]], {{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BLOCK]], {{.*}}) module(@mlc_kernels) function(@relu_k0)
+// CHECK:   %[[LINEAR:.*]] = arith.addi %{{.*}}, %[[TX]]
+// CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[LINEAR]], %c120
+// CHECK:   scf.if %[[IN]] {
+// CHECK:     %[[COL:.*]] = arith.remui %[[LINEAR]], %c40
+// CHECK:     %[[ROW:.*]] = arith.divui %[[LINEAR]], %c40
+// CHECK:     %[[I:.*]] = affine.apply #{{.*}}(%[[ROW]], %[[COL]])
+// CHECK:     %[[J:.*]] = affine.apply #{{.*}}(%[[ROW]], %[[COL]])
+// CHECK:     memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK:     arith.maximumf
+// CHECK:     memref.store
+// CHECK:   gpu.terminator
+// CHECK-NOT: linalg.generic
+// EMU-LABEL: func.func @relu
+// EMU: scf.for %[[B:.*]] = %c0 to %c2 step %c1 {
+// EMU:   scf.for %[[T:.*]] = %c0 to %c64 step %c1 {
+// EMU:     arith.cmpi ult
+// EMU-NOT: gpu.launch
+func.func @relu(%a: memref<3x40xf32>, %b: memref<3x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<3x40xf32>) outs(%b : memref<3x40xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction: each thread owns one output and runs the reduction loop
+// whole; the view it reads through is cloned into the launch, so that only
+// the arena crosses into the kernel.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: gpu.launch
+// CHECK:   memref.view
+// CHECK:   scf.for %[[K:.*]] = %c0{{.*}} to %c16
+// CHECK:     memref.load
+// CHECK:     arith.addf
+// CHECK:     memref.store
+func.func @row_sums(%arena: memref<1024xi8>, %out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %in = memref.view %arena[%c0][] : memref<1024xi8> to memref<8x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%in : memref<8x16xf32>) outs(%out : memref<8xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A schedule's chunks: each thread computes 4 consecutive columns.
+// CHECK-LABEL: func.func @chunks
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c16{{.*}})
+// CHECK:   scf.for %{{.*}} = %c0{{.*}} to %c4
+func.func @chunks(%a: memref<4x16xf32>, %b: memref<4x16xf32>) {
+  linalg.copy {mlc_loop.schedule = #mlc_loop.schedule<tile_sizes = [[1, 4]], vector_sizes = [], parallel_dims = [0, 1]>}
+      ins(%a : memref<4x16xf32>) outs(%b : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A sequential loop runs as one thread; a memref.copy is a loop nest.
+// CHECK-LABEL: func.func @sequential
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK:   scf.for
+// CHECK: gpu.launch
+// CHECK-NOT: memref.copy
+func.func @sequential(%a: memref<4xf32>, %b: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %j = arith.addi %i, %c1 : index
+    %x = memref.load %a[%i] : memref<4xf32>
+    memref.store %x, %a[%j] : memref<4xf32>
+  }
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  return
+}
