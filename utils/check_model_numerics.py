@@ -7,13 +7,15 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   check_model_numerics.py BUILD_DIR NAME [--opset 13]
+#   check_model_numerics.py BUILD_DIR NAME [--opset 13] [--compile-flag F]...
 #
 # Compiles BUILD_DIR/models/NAME-opsetN.onnx (exported by
 # models/export_torch_models.py) to a shared library with mlc-compile, runs
 # it with mlc-run on the exporter's example inputs (.npy) and compares with
 # PyTorch running the same model (same seed, so the same weights and inputs):
-# max |got - ref| <= 1e-4 * max |ref|.
+# max |got - ref| <= 1e-4 * max |ref|. --compile-flag adds a flag to the
+# compile (--target=gpu --gpu-host-emulation: the GPU's kernels as loops on
+# this CPU).
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -39,14 +41,19 @@ def main():
     parser.add_argument("--weights", choices=["embedded", "external"],
                         default="embedded",
                         help="passed to mlc-compile --weights")
+    parser.add_argument("--compile-flag", action="append", default=[],
+                        help="add this flag to mlc-compile (repeatable)")
     args = parser.parse_args()
     models = os.path.join(args.build_dir, "models")
     onnx_path = os.path.join(models, f"{args.name}-opset{args.opset}.onnx")
     suffix = "" if args.weights == "embedded" else "-external"
+    if args.compile_flag:
+        suffix += "-flags"
     lib = os.path.join(models, f"{args.name}{suffix}.so")
     bin_dir = os.path.join(args.build_dir, "bin")
     subprocess.run([os.path.join(bin_dir, "mlc-compile"), onnx_path,
-                    "-o", lib, "--weights=" + args.weights], check=True)
+                    "-o", lib, "--weights=" + args.weights] +
+                   args.compile_flag, check=True)
 
     torch.manual_seed(0)
     make, inputs = export_torch_models.MODELS[args.name]

@@ -177,6 +177,52 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A splat constant of unsigned integers (a uint8 zero point) that a
+/// generic reads only as signless integers, through the casts the lowering
+/// views unsigned values with, becomes a signless constant of the same bits,
+/// read as such: upstream's fusion folds splat operands into the body as
+/// scalar `arith.constant`s, which must be signless.
+struct SignlessSplatOperands : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      DenseElementsAttr value;
+      if (!matchPattern(operand->get(), m_Constant(&value)) ||
+          !value.isSplat())
+        continue;
+      auto type = dyn_cast<IntegerType>(value.getElementType());
+      if (!type || type.isSignless())
+        continue;
+      auto signless = IntegerType::get(getContext(), type.getWidth());
+      BlockArgument arg = op.getMatchingBlockArgument(operand);
+      if (!llvm::all_of(arg.getUsers(), [&](Operation *user) {
+            auto cast = dyn_cast<UnrealizedConversionCastOp>(user);
+            return cast && cast->getNumOperands() == 1 &&
+                   cast->getNumResults() == 1 &&
+                   cast->getResult(0).getType() == signless;
+          }))
+        continue;
+      auto tensorType = cast<ShapedType>(operand->get().getType());
+      rewriter.setInsertionPoint(op);
+      Value constant = arith::ConstantOp::create(
+          rewriter, op.getLoc(),
+          DenseElementsAttr::get(tensorType.clone(signless),
+                                 value.getSplatValue<APInt>()));
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(constant);
+        arg.setType(signless);
+      });
+      for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
+        rewriter.replaceOp(user, arg);
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 /// Fuses a producer into its consumer when the fused loop nest computes
 /// every producer element exactly once: both all-parallel, the producer used
 /// only here, read through a permutation (no broadcast recomputation).
@@ -193,7 +239,7 @@ struct LoopFuseElementwisePass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet folds(ctx);
-    folds.add<FoldAddIntoAccumulator>(ctx);
+    folds.add<FoldAddIntoAccumulator, SignlessSplatOperands>(ctx);
     RewritePatternSet fusion(ctx);
     linalg::populateElementwiseOpsFusionPatterns(fusion, shouldFuse);
     linalg::GenericOp::getCanonicalizationPatterns(fusion, ctx);
