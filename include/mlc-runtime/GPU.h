@@ -47,11 +47,13 @@ public:
   int32_t run(const void *const *inputs, void *const *outputs,
               std::string &error);
 
-  /// Runs on device buffers (CUdeviceptr values, one per input and output),
-  /// on the context's stream, and waits for the end. With `milliseconds`,
-  /// also times the run with CUDA events.
+  /// Runs on device buffers (CUdeviceptr values, one per input and output)
+  /// on `stream` (a CUstream of the device's primary context; null: the
+  /// default stream), and waits for the end. With `milliseconds`, also times
+  /// the run with CUDA events.
   int32_t runOnDevice(const uint64_t *inputs, const uint64_t *outputs,
-                      std::string &error, float *milliseconds = nullptr);
+                      std::string &error, float *milliseconds = nullptr,
+                      void *stream = nullptr);
 
   /// The context's own device buffers for the inputs and outputs.
   const std::vector<uint64_t> &getInputBuffers() const { return inputs; }

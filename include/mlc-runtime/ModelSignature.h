@@ -109,7 +109,8 @@ struct CodeTarget {
 struct GPUCode {
   /// The architecture the image is for (`sm_80`).
   std::string arch;
-  /// What the image is: `ptx` (compiled by the driver when loaded).
+  /// What the image is: `ptx` (compiled by the driver when loaded) or
+  /// `fatbin` (the architecture's cubin with the PTX).
   std::string format;
   /// The image's kernels, by the index the host code launches them with.
   std::vector<std::string> kernels;

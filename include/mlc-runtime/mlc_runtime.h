@@ -87,8 +87,10 @@ void mlc_model_reset_profile(mlc_model *model);
    (libcuda.so.1): without it or without a device, creating a context
    returns NULL with the reason in `error`. mlc_gpu_run copies host inputs
    in, runs and copies host outputs out; mlc_gpu_run_device runs on device
-   buffers (CUdeviceptr values; NULL: the context's own), timing the run
-   with CUDA events when `milliseconds` is not NULL. Both return 0, or a
+   buffers (CUdeviceptr values; NULL: the context's own) on `stream` (a
+   CUstream of the device's primary context; NULL: the default stream) and
+   waits for it, timing the run with CUDA events when `milliseconds` is not
+   NULL. Both return 0, or a
    code with the reason in `error`. One run at a time per context. */
 typedef struct mlc_gpu_context mlc_gpu_context;
 int mlc_model_is_gpu(const mlc_model *model);
@@ -99,8 +101,9 @@ const char *mlc_gpu_device_description(const mlc_gpu_context *context);
 int32_t mlc_gpu_run(mlc_gpu_context *context, const void *const *inputs,
                     void *const *outputs, char *error, size_t error_size);
 int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
-                           const uint64_t *outputs, float *milliseconds,
-                           char *error, size_t error_size);
+                           const uint64_t *outputs, void *stream,
+                           float *milliseconds, char *error,
+                           size_t error_size);
 
 const char *mlc_status_message(int32_t code);
 

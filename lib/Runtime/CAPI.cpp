@@ -204,8 +204,9 @@ int32_t mlc_gpu_run(mlc_gpu_context *context, const void *const *inputs,
 }
 
 int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
-                           const uint64_t *outputs, float *milliseconds,
-                           char *error, size_t error_size) {
+                           const uint64_t *outputs, void *stream,
+                           float *milliseconds, char *error,
+                           size_t error_size) {
   if (!context)
     return 1;
   const auto &ins = context->context->getInputBuffers();
@@ -213,7 +214,7 @@ int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
   std::string message;
   int32_t code = context->context->runOnDevice(
       inputs ? inputs : ins.data(), outputs ? outputs : outs.data(), message,
-      milliseconds);
+      milliseconds, stream);
   if (code)
     copyError(message, error, error_size);
   return code;

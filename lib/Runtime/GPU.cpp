@@ -30,6 +30,8 @@ struct GPUContext::Impl {
   CUdeviceptr arena = 0, weights = 0;
   std::vector<CUdeviceptr> buffers;
   CUevent start = nullptr, stop = nullptr;
+  /// The stream of the current run.
+  CUstream stream = nullptr;
   /// The first launch that failed in the current run.
   CUresult launchError = 0;
   std::string launchWhat;
@@ -79,7 +81,7 @@ struct GPUContext::Impl {
     }
     CUresult r = impl->driver->cuLaunchKernel(
         impl->kernels[kernel], dims[0], dims[1], dims[2], dims[3], dims[4],
-        dims[5], /*sharedMemBytes=*/0, /*stream=*/nullptr, args, nullptr);
+        dims[5], /*sharedMemBytes=*/0, impl->stream, args, nullptr);
     if (r) {
       impl->launchError = r;
       impl->launchWhat =
@@ -135,7 +137,8 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
     return nullptr;
   }
   driver->cuCtxSetCurrent(impl.context);
-  // The image is NUL-terminated PTX; the driver compiles it for this device.
+  // A NUL-terminated PTX, which the driver compiles for this device, or a
+  // fatbin.
   std::string image(model.getGPUImage(), model.getGPUImageSize());
   if (CUresult r = driver->cuModuleLoadData(&impl.module, image.c_str())) {
     impl.module = nullptr;
@@ -185,7 +188,8 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
 
 int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
                                 const uint64_t *outputBuffers,
-                                std::string &error, float *milliseconds) {
+                                std::string &error, float *milliseconds,
+                                void *stream) {
   Impl &impl = *this->impl;
   const Driver &d = *impl.driver;
   const abi::ModelSignature &signature = impl.model->getSignature();
@@ -199,20 +203,21 @@ int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
   abi::GPULauncher launcher{&impl, &Impl::launch};
   impl.launchError = 0;
   impl.launchWhat.clear();
+  impl.stream = static_cast<CUstream>(stream);
   if (milliseconds)
-    d.cuEventRecord(impl.start, nullptr);
+    d.cuEventRecord(impl.start, impl.stream);
   auto run = reinterpret_cast<RunGPUFn>(
       const_cast<void *>(impl.model->getGPUEntry()));
   run(&launcher, reinterpret_cast<const void *>(impl.weights),
       reinterpret_cast<void *>(impl.arena), in.data(),
       const_cast<void *const *>(out.data()));
   if (milliseconds)
-    d.cuEventRecord(impl.stop, nullptr);
+    d.cuEventRecord(impl.stop, impl.stream);
   if (impl.launchError) {
     error = impl.launchWhat;
     return abi::kErrorDevice;
   }
-  if (CUresult r = d.cuStreamSynchronize(nullptr)) {
+  if (CUresult r = d.cuStreamSynchronize(impl.stream)) {
     error = describe(d, "running the model", r);
     return abi::kErrorDevice;
   }

@@ -22,7 +22,6 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace mlc;
@@ -43,6 +42,18 @@ std::string mlc::target::findCUDAToolkit(StringRef cudaPath) {
   llvm::SmallString<128> libdevice(root);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
   return llvm::sys::fs::exists(libdevice) ? root : std::string();
+}
+
+bool mlc::target::hasCUDABinaryTools(StringRef toolkit) {
+  if (toolkit.empty())
+    return false;
+  for (StringRef tool : {"ptxas", "fatbinary"}) {
+    llvm::SmallString<128> path(toolkit);
+    llvm::sys::path::append(path, "bin", tool);
+    if (!llvm::sys::fs::can_execute(path))
+      return false;
+  }
+  return true;
 }
 
 void mlc::target::registerGPUTargetExtensions(DialectRegistry &registry) {

@@ -107,9 +107,14 @@ void mlc::target::buildGPULoweringPipeline(OpPassManager &pm,
   attach.features = getPTXFeatures(options.gpuArch).value_or("");
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
+  // A fatbin of the architecture's cubin and the PTX when CUDA's ptxas and
+  // fatbinary are there (no compilation when the model is loaded, and the
+  // PTX for newer GPUs); else the PTX alone, which the driver compiles.
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = findCUDAToolkit(options.cudaPath);
-  binary.compilationTarget = "isa";
+  binary.compilationTarget =
+      !options.assembly && hasCUDABinaryTools(binary.toolkitPath) ? "fatbin"
+                                                                  : "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
 
   // The host code: launches through the runtime's launcher, then the CPU's

@@ -139,8 +139,12 @@ struct GPULowerLaunchesPass
     if (!binaries.empty()) {
       auto object = cast<gpu::ObjectAttr>(binaries.front().getObjects()[0]);
       image = object.getObject().getValue().str();
-      if (object.getFormat() != gpu::CompilationTarget::Assembly)
-        format = "binary";
+      if (object.getFormat() == gpu::CompilationTarget::Fatbin)
+        format = "fatbin";
+      else if (object.getFormat() != gpu::CompilationTarget::Assembly) {
+        module.emitError("GPU images are PTX or fatbins");
+        return signalPassFailure();
+      }
     }
     // Math functions LLVM could not take from libdevice stay undefined.
     llvm::Regex external(
@@ -153,7 +157,7 @@ struct GPULowerLaunchesPass
              "toolkit's directory with --cuda-path";
       return signalPassFailure();
     }
-    // The image is read as a C string (PTX).
+    // A PTX image is read as a C string.
     image.push_back('\0');
 
     SmallVector<func::FuncOp> models = host::getModelFunctions(module);

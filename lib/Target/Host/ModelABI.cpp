@@ -196,9 +196,13 @@ static void writeCString(llvm::raw_ostream &os, llvm::StringRef s) {
 /// The entry point and device image of a GPU model.
 static void writeGPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
                           llvm::StringRef upper, const GPUCode &gpu) {
-  os << "\n/* A GPU model: its kernels are for " << gpu.arch
-     << " (as " << gpu.format
-     << ", which the driver compiles\n   for the device it is loaded on). "
+  os << "\n/* A GPU model: its kernels are for " << gpu.arch << " ("
+     << (gpu.format == "ptx"
+             ? "PTX, which the driver compiles\n   for the device it is "
+               "loaded on"
+             : "a fatbin of the cubin and the PTX, which\n   the driver "
+               "compiles for newer devices")
+     << "). "
         "mlc's runtime runs it (mlc_runtime.h:\n   mlc_gpu_context_create, "
         "mlc_gpu_run); a program of its own loads\n   "
      << p << "_gpu_image into the device and calls " << p
@@ -208,6 +212,8 @@ static void writeGPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
         "uploaded and the arena, inputs and outputs in device memory. */\n";
   os << "#define " << upper << "_GPU_ARCH ";
   writeCString(os, gpu.arch);
+  os << "\n#define " << upper << "_GPU_IMAGE_FORMAT ";
+  writeCString(os, gpu.format);
   os << "\n#define " << upper << "_GPU_NUM_KERNELS " << gpu.kernels.size()
      << "\nstatic const char *const " << p << "_gpu_kernels[] = {";
   if (gpu.kernels.empty())

@@ -46,6 +46,9 @@ std::optional<std::string> getPTXFeatures(llvm::StringRef arch);
 /// `nvvm/libdevice/libdevice.10.bc`.
 std::string findCUDAToolkit(llvm::StringRef cudaPath);
 
+/// Whether `toolkit` (a findCUDAToolkit result) has ptxas and fatbinary.
+bool hasCUDABinaryTools(llvm::StringRef toolkit);
+
 } // namespace mlc::target
 
 #endif // MLC_TARGET_GPU_GPUTARGET_H
