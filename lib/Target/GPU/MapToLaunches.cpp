@@ -16,6 +16,8 @@
 #include "mlc/Target/GPU/Passes.h"
 #include "mlc/Target/Host/ModelFunctions.h"
 
+#include "LaunchGroups.h"
+
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -167,6 +169,15 @@ void scratchOnStack(Operation *kernel) {
   });
 }
 
+/// Whether `op`'s schedule gives a thread more than one element.
+bool hasChunks(linalg::LinalgOp op) {
+  auto schedule = op->getAttrOfType<loop::ScheduleAttr>(
+      loop::LoopDialect::getScheduleAttrName());
+  return schedule && schedule.getNumLevels() > 0 &&
+         llvm::any_of(schedule.getTileLevel(0),
+                      [](int64_t size) { return size > 1; });
+}
+
 struct GPUMapToLaunchesPass
     : mlc::target::impl::GPUMapToLaunchesBase<GPUMapToLaunchesPass> {
   using Base::Base;
@@ -210,15 +221,22 @@ struct GPUMapToLaunchesPass
     return arith::AddIOp::create(b, loc, first, threadId);
   }
 
-  /// Replaces the linalg op `op` on buffers by a launch. A loop nest with
-  /// no iterations is erased.
-  LogicalResult mapLinalg(linalg::LinalgOp op, StringRef kernelName) {
+  /// Replaces the linalg ops of `group` on buffers by one launch. A loop
+  /// nest with no iterations is erased.
+  LogicalResult mapGroup(const target::LaunchGroup &group,
+                         StringRef kernelName) {
+    linalg::LinalgOp op = group.root;
+    SmallVector<linalg::LinalgOp> members{op};
+    if (group.init)
+      members.push_back(group.init);
+    llvm::append_range(members, group.epilogues);
     FailureOr<Chunking> chunking = getChunking(op);
     if (failed(chunking))
       return failure();
     Chunking &c = *chunking;
     if (llvm::is_contained(c.ranges, 0)) {
-      op->erase();
+      for (linalg::LinalgOp member : members)
+        member->erase();
       return success();
     }
     int64_t block = std::min<int64_t>(threadsPerBlock, c.total);
@@ -233,8 +251,10 @@ struct GPUMapToLaunchesPass
     // The views and scalars the op reads, made once per thread.
     IRMapping mapping;
     SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    captured.insert(op->operand_begin(), op->operand_end());
+    for (linalg::LinalgOp member : members) {
+      getUsedValuesDefinedAbove(member->getRegions(), captured);
+      captured.insert(member->operand_begin(), member->operand_end());
+    }
     for (Value value : captured)
       cloneIntoBody(value, mapping, b, readOnly);
     if (c.total % block != 0) {
@@ -270,6 +290,24 @@ struct GPUMapToLaunchesPass
                             arith::ConstantIndexOp::create(b, loc, c.chunks[d]))
                             .getResult();
     }
+    // With a group, each thread owns one element of the root's result: the
+    // init writes it first, the epilogues run on it after.
+    SmallVector<Value> element;
+    for (AffineExpr e :
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        element.push_back(starts[dim.getPosition()]);
+    auto runElementwise = [&](linalg::LinalgOp member) {
+      Operation *clone = b.clone(*member, mapping);
+      LogicalResult done = cast<TilingInterface>(clone)
+                               .generateScalarImplementation(b, loc, element);
+      clone->erase();
+      return done;
+    };
+    if (group.init && failed(runElementwise(group.init)))
+      return op->emitError("cannot generate the GPU thread's code");
+    Block *after = b.getInsertionBlock();
+    Block::iterator afterPoint = b.getInsertionPoint();
     // Loops over the chunk and the reduction loops, in the op's order.
     SmallVector<Value> ivs;
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -294,7 +332,12 @@ struct GPUMapToLaunchesPass
             b, loc, ivs)))
       return op->emitError("cannot generate the GPU thread's code");
     clone->erase();
-    op->erase();
+    b.setInsertionPoint(after, afterPoint);
+    for (linalg::LinalgOp epilogue : group.epilogues)
+      if (failed(runElementwise(epilogue)))
+        return op->emitError("cannot generate the GPU thread's code");
+    for (linalg::LinalgOp member : members)
+      member->erase();
     return success();
   }
 
@@ -335,36 +378,66 @@ struct GPUMapToLaunchesPass
     reshapesAsViews(func);
     readOnly = getReadOnlyBuffers(func);
     reads.clear();
+    // The ops that touch memory, in order; copies as linalg copies.
     SmallVector<Operation *> ops;
-    for (Operation &op : func.getBody().front())
-      ops.push_back(&op);
-    int64_t index = 0;
-    for (Operation *op : ops) {
-      if (op->hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(op) ||
+    for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+      if (op.hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(&op) ||
           isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
         continue;
       // Each kernel that needs the value loads it again.
-      if (!emulate && isClonable(op, readOnly)) {
-        reads.push_back(op);
+      if (!emulate && isClonable(&op, readOnly)) {
+        reads.push_back(&op);
         continue;
       }
-      std::string kernelName = (func.getSymName() + "_k" + Twine(index++))
-                                   .str();
-      std::string suffix = host::getNodeSymbolSuffix(op->getLoc());
-      if (!suffix.empty())
-        kernelName += "_" + suffix;
       if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         OpBuilder b(copy);
-        op = linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
-                                    copy.getTarget());
+        ops.push_back(linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                                             copy.getTarget()));
         copy->erase();
+        continue;
       }
-      LogicalResult mapped =
-          isa<linalg::LinalgOp>(op) &&
-                  cast<linalg::LinalgOp>(op).hasPureBufferSemantics()
-              ? mapLinalg(cast<linalg::LinalgOp>(op), kernelName)
-              : mapSingleThread(op, kernelName);
-      if (failed(mapped))
+      ops.push_back(&op);
+    }
+    int64_t index = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      Operation *op = ops[i];
+      // `<function>_k<N>_<node>`, after the node of the op that decides the
+      // launch.
+      auto nameAfter = [&](Operation *named) {
+        std::string name =
+            (func.getSymName() + "_k" + Twine(index++)).str();
+        std::string suffix = host::getNodeSymbolSuffix(named->getLoc());
+        return suffix.empty() ? name : name + "_" + suffix;
+      };
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp || !linalgOp.hasPureBufferSemantics()) {
+        if (failed(mapSingleThread(op, nameAfter(op))))
+          return signalPassFailure();
+        continue;
+      }
+      // The loop nests this one's threads can run too.
+      target::LaunchGroup group;
+      group.root = linalgOp;
+      if (!hasChunks(linalgOp)) {
+        auto next = dyn_cast_or_null<linalg::LinalgOp>(
+            i + 1 < ops.size() ? ops[i + 1] : nullptr);
+        if (next && !hasChunks(next) && target::ownsResultElements(next) &&
+            target::canStartAccumulator(linalgOp, next)) {
+          group.init = linalgOp;
+          group.root = next;
+          ++i;
+        }
+        if (target::ownsResultElements(group.root))
+          while (i + 1 < ops.size()) {
+            auto after = dyn_cast<linalg::LinalgOp>(ops[i + 1]);
+            if (!after || hasChunks(after) ||
+                !target::canRunAfter(after, group))
+              break;
+            group.epilogues.push_back(after);
+            ++i;
+          }
+      }
+      if (failed(mapGroup(group, nameAfter(group.root))))
         return signalPassFailure();
     }
     // What the kernels took copies of.

@@ -93,3 +93,65 @@ func.func @sequential(%a: memref<4xf32>, %b: memref<4xf32>) {
   memref.copy %a, %b : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// The fill that starts a matmul's accumulator and the activation after it
+// run in the matmul's threads: one launch, each thread on one element.
+// CHECK-LABEL: func.func @fused
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[ACC:.*]][
+// CHECK: scf.for
+// CHECK:   arith.mulf
+// CHECK:   arith.addf
+// CHECK: }
+// CHECK: arith.maximumf
+// CHECK: gpu.terminator
+func.func @fused(%arena: memref<4096xi8>, %a: memref<4x8xf32>, %b: memref<8x16xf32>, %out: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %acc = memref.view %arena[%c0][] : memref<4096xi8> to memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%acc : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<4x16xf32>) outs(%out : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// The activation's result is planned where the matmul's input was: a thread
+// writing it while others still read that input would corrupt them, so it
+// is a launch of its own.
+// CHECK-LABEL: func.func @overlapping
+// CHECK: gpu.launch
+// CHECK:   arith.mulf
+// CHECK-NOT: arith.maximumf
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK:   arith.maximumf
+func.func @overlapping(%arena: memref<4096xi8>, %b: memref<8x16xf32>, %out: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %a = memref.view %arena[%c0][] : memref<4096xi8> to memref<4x8xf32>
+  %acc = memref.view %arena[%c1024][] : memref<4096xi8> to memref<4x16xf32>
+  %relu = memref.view %arena[%c0][] : memref<4096xi8> to memref<4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%acc : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<4x16xf32>) outs(%relu : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %relu, %out : memref<4x16xf32> to memref<4x16xf32>
+  return
+}
