@@ -64,6 +64,17 @@ def _declare(lib):
     lib.mlc_model_reset_profile.argtypes = [c.c_void_p]
     lib.mlc_status_message.restype = c.c_char_p
     lib.mlc_status_message.argtypes = [c.c_int32]
+    lib.mlc_model_is_gpu.restype = c.c_int
+    lib.mlc_model_is_gpu.argtypes = [c.c_void_p]
+    lib.mlc_gpu_context_create.restype = c.c_void_p
+    lib.mlc_gpu_context_create.argtypes = [c.c_void_p, c.c_int, c.c_char_p,
+                                           c.c_size_t]
+    lib.mlc_gpu_context_free.argtypes = [c.c_void_p]
+    lib.mlc_gpu_device_description.restype = c.c_char_p
+    lib.mlc_gpu_device_description.argtypes = [c.c_void_p]
+    lib.mlc_gpu_run.restype = c.c_int32
+    lib.mlc_gpu_run.argtypes = [c.c_void_p, c.c_void_p, c.c_void_p,
+                                c.c_char_p, c.c_size_t]
 
 
 def _runtime():
@@ -83,7 +94,7 @@ class TensorInfo:
 class Model:
     """A loaded model library (see :func:`load`)."""
 
-    def __init__(self, path, weights=None):
+    def __init__(self, path, weights=None, device="cpu"):
         lib = _runtime()
         error = ctypes.create_string_buffer(4096)
         handle = lib.mlc_model_load(
@@ -91,7 +102,26 @@ class Model:
             error, len(error))
         if not handle:
             raise MLCError("mlc runtime", error.value.decode(errors="replace"))
-        self._lib, self._handle = lib, handle
+        self._lib, self._handle, self._gpu = lib, handle, None
+        gpu = bool(lib.mlc_model_is_gpu(handle))
+        ordinal = _cuda_device(device)
+        if gpu != (ordinal is not None):
+            lib.mlc_model_free(handle)
+            self._handle = None
+            raise MLCError("mlc runtime", f"{path} was compiled for the "
+                           f"{'GPU' if gpu else 'CPU'}; load it with "
+                           f"device={'cuda' if gpu else 'cpu'}")
+        if gpu:
+            self._gpu = lib.mlc_gpu_context_create(handle, ordinal, error,
+                                                   len(error))
+            if not self._gpu:
+                lib.mlc_model_free(handle)
+                self._handle = None
+                raise MLCError("mlc runtime",
+                               error.value.decode(errors="replace"))
+            self.device = lib.mlc_gpu_device_description(self._gpu).decode()
+        else:
+            self.device = "cpu"
         self._arenas = threading.local()
         self._all_arenas = []
         self._lock = threading.Lock()
@@ -155,6 +185,15 @@ class Model:
             *[a.ctypes.data for a in arrays])
         out_ptrs = (ctypes.c_void_p * max(1, len(outputs)))(
             *[o.ctypes.data for o in outputs])
+        if self._gpu:
+            error = ctypes.create_string_buffer(4096)
+            with self._lock:  # one run at a time per context
+                code = self._lib.mlc_gpu_run(self._gpu, in_ptrs, out_ptrs,
+                                             error, len(error))
+            if code != 0:
+                raise MLCError("mlc runtime",
+                               error.value.decode(errors="replace"))
+            return {o.name: a for o, a in zip(self.outputs, outputs)}
         code = self._lib.mlc_model_run(self._handle, self._arena(), in_ptrs,
                                        out_ptrs)
         if code != 0:
@@ -181,12 +220,31 @@ class Model:
             return
         for arena in self._all_arenas:
             lib.mlc_arena_free(arena)
+        if self._gpu:
+            lib.mlc_gpu_context_free(self._gpu)
         lib.mlc_model_free(handle)
         self._handle = None
 
 
-def load(path, weights=None):
+def _cuda_device(device):
+    """The CUDA device number of `device` ('cuda', 'cuda:N'), None for
+    'cpu'."""
+    if device == "cpu":
+        return None
+    if device == "cuda":
+        return 0
+    if isinstance(device, str) and device.startswith("cuda:") and \
+            device[5:].isdigit():
+        return int(device[5:])
+    raise MLCError("mlc runtime",
+                   f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
+
+
+def load(path, weights=None, device="cpu"):
     """Loads the model library at `path` (from ``mlc-compile -o MODEL.so``);
     `weights` names its weights file when it was compiled with
-    ``--weights=external`` and the file is not beside it."""
-    return Model(path, weights)
+    ``--weights=external`` and the file is not beside it. A model compiled
+    with ``--target=gpu`` loads with ``device="cuda"`` (or ``"cuda:N"``):
+    its weights go to the device once, and each run copies the inputs in
+    and the outputs out (docs/GPU.md)."""
+    return Model(path, weights, device)

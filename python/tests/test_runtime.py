@@ -75,6 +75,27 @@ class RuntimeTest(unittest.TestCase):
         with self.assertRaisesRegex(mlc.MLCError, "cannot load"):
             mlc.load(os.path.join(self.tmp.name, "missing.so"))
 
+    def test_gpu_models_need_a_device(self):
+        gpu = os.path.join(self.tmp.name, "digits_gpu.so")
+        subprocess.run([mlc.find_tool("mlc-compile"),
+                        os.path.join(DEMO, "digits_mlp.onnx"), "--dim",
+                        "batch=8", "--target=gpu", "-o", gpu], check=True,
+                       capture_output=True)
+        with self.assertRaisesRegex(mlc.MLCError, "compiled for the GPU"):
+            mlc.load(gpu)
+        with self.assertRaisesRegex(mlc.MLCError, "compiled for the CPU"):
+            mlc.load(self.path, device="cuda")
+        with self.assertRaisesRegex(mlc.MLCError, "'cpu', 'cuda' or"):
+            mlc.load(gpu, device="gpu")
+        # This machine's driver, or the lack of one, decides the rest.
+        try:
+            model = mlc.load(gpu, device="cuda")
+        except mlc.MLCError as e:
+            self.assertRegex(str(e), "libcuda|cuInit|CUDA")
+            return
+        out = model.run([self.images])[model.outputs[0].name]
+        np.testing.assert_allclose(out, self.reference, atol=1e-4)
+
     def test_threads(self):
         model = mlc.load(self.path)
         expected = model.run([self.images])[model.outputs[0].name]
