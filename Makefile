@@ -12,6 +12,8 @@
 #   make docs    regenerate docs/Dialects and docs/Passes from TableGen
 #   make conformance   run ONNX's node tests, rewrite docs/Conformance.md
 #   make models-check  export real PyTorch models, compile, run, compare (slow)
+#   make gpu-check     the bench models for --target=gpu: PTX through ptxas,
+#                      the emulated launches against PyTorch (docs/GPU.md)
 #   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
@@ -32,7 +34,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check ort demo install docs conformance models-check wild-check bench asan-check fuzz clean
+.PHONY: all deps configure build check ort demo install docs conformance models-check gpu-check wild-check bench asan-check fuzz clean
 
 all: build
 
@@ -79,6 +81,10 @@ models-check: build
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
 	/usr/bin/python3 utils/check_torch_ops.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
+
+gpu-check: build
+	@bash utils/install-deps.sh --models
+	/usr/bin/python3 utils/gpu_models_check.py $(BUILD_DIR) --emulate
 
 wild-check: build
 	@bash utils/install-deps.sh --bench

@@ -7,14 +7,16 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   gpu_models_check.py BUILD_DIR [--models a,b] [--ptxas PATH]
+#   gpu_models_check.py BUILD_DIR [--models a,b] [--ptxas PATH] [--emulate]
 #
-# For each bench model in BUILD_DIR/models (NAME-opset13.onnx, from
-# models/export_torch_models.py): compiles it for the CPU (-o NAME.so) and
-# for the GPU (--target=gpu -o NAME.so, sm_80), times both, writes the PTX
-# for sm_80 and sm_90 (-o NAME.s) and has ptxas accept each. Prints a
-# Markdown table; exits 1 when a compile or ptxas fails. Nothing runs on a
-# GPU.
+# For each bench model in BUILD_DIR/models (NAME-opset13.onnx, exported by
+# models/export_torch_models.py when missing): compiles it for the CPU (-o
+# NAME.so) and for the GPU (--target=gpu -o NAME.so, sm_80), times both,
+# writes the PTX for sm_80 and sm_90 (-o NAME.s) and has ptxas accept each.
+# With --emulate, also compiles the GPU's launches for this CPU
+# (--gpu-host-emulation) and compares the outputs with PyTorch
+# (utils/check_model_numerics.py). Prints a Markdown table; exits 1 when a
+# compile, ptxas or a comparison fails. Nothing runs on a GPU.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -41,13 +43,26 @@ def main():
     parser.add_argument("build_dir")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    parser.add_argument("--emulate", action="store_true",
+                        help="also run the emulated launches against PyTorch")
     args = parser.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    models_dir = os.path.join(args.build_dir, "models")
+    os.makedirs(models_dir, exist_ok=True)
+    missing = [m for m in args.models.split(",") if not os.path.exists(
+        os.path.join(models_dir, f"{m}-opset13.onnx"))]
+    if missing:
+        subprocess.run(["/usr/bin/python3",
+                        os.path.join(root, "models", "export_torch_models.py"),
+                        "--opset", "13", models_dir] + missing, check=True,
+                       stdout=subprocess.DEVNULL)
     compiler = os.path.join(args.build_dir, "bin", "mlc-compile")
     ptxas = args.ptxas if os.access(args.ptxas, os.X_OK) else None
     failed = 0
+    emulated = " emulated vs PyTorch |" if args.emulate else ""
     print("| model | CPU compile s | GPU compile s | GPU/CPU | kernels | "
-          "PTX KiB | ptxas sm_80 | ptxas sm_90 |")
-    print("|---|---|---|---|---|---|---|---|")
+          "PTX KiB | ptxas sm_80 | ptxas sm_90 |" + emulated)
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if emulated else ""))
     with tempfile.TemporaryDirectory(prefix="mlc-gpu-models-") as tmp:
         for name in args.models.split(","):
             model = os.path.join(args.build_dir, "models",
@@ -85,6 +100,18 @@ def main():
                                  os.path.join(tmp, f"{name}.{arch}.cubin")])
                 verdicts.append("accepted" if proc.returncode == 0 else
                                 "rejected")
+                failed += proc.returncode != 0
+            if args.emulate:
+                proc = subprocess.run(
+                    ["/usr/bin/python3",
+                     os.path.join(root, "utils", "check_model_numerics.py"),
+                     args.build_dir, name, "--compile-flag=--target=gpu",
+                     "--compile-flag=--gpu-host-emulation"],
+                    capture_output=True, text=True)
+                line = (proc.stdout.strip().splitlines() or ["?"])[-1]
+                relative = line.split("relative ")[-1] if proc.returncode == 0 \
+                    else "failed"
+                verdicts.append(f"relative error {relative}")
                 failed += proc.returncode != 0
             print("| " + " | ".join(row + verdicts) + " |", flush=True)
     return 1 if failed else 0

@@ -16,6 +16,7 @@
 #include "mlc/Target/GPU/Passes.h"
 #include "mlc/Target/Host/ModelFunctions.h"
 
+#include "KernelBodies.h"
 #include "LaunchGroups.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -31,66 +32,9 @@ namespace mlc::target {
 
 using namespace mlir;
 using namespace mlc;
+using namespace mlc::target;
 
 namespace {
-/// The buffer `value` is a view of.
-Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
-/// The buffers no op of `func` writes (its inputs).
-llvm::DenseSet<Value> getReadOnlyBuffers(func::FuncOp func) {
-  llvm::DenseSet<Value> written;
-  func.walk([&](Operation *op) {
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-      for (Value init : linalgOp.getDpsInits())
-        written.insert(getRootBuffer(init));
-    else if (auto copy = dyn_cast<memref::CopyOp>(op))
-      written.insert(getRootBuffer(copy.getTarget()));
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
-      written.insert(getRootBuffer(store.getMemRef()));
-  });
-  llvm::DenseSet<Value> readOnly;
-  for (Value arg : func.getArguments())
-    if (isa<BaseMemRefType>(arg.getType()) && !written.contains(arg))
-      readOnly.insert(arg);
-  return readOnly;
-}
-
-/// Ops a kernel may read through and that are cheaper to redo in each
-/// thread than to pass: views, reshapes, constants, index arithmetic, and
-/// loads of a buffer nothing writes (a scalar input such as Trilu's k).
-bool isClonable(Operation *op, const llvm::DenseSet<Value> &readOnly) {
-  if (auto load = dyn_cast_or_null<memref::LoadOp>(op))
-    return readOnly.contains(getRootBuffer(load.getMemRef()));
-  if (!op || op->getNumResults() == 0)
-    return false;
-  // An `if` that picks one of two buffers (an ONNX If of constants).
-  if (op->getNumRegions() > 0)
-    return isa<scf::IfOp>(op) && isMemoryEffectFree(op);
-  return isPure(op);
-}
-
-/// `value` as the body being built sees it: the ops that make it from
-/// buffers and scalars defined outside are cloned in first (once each).
-Value cloneIntoBody(Value value, IRMapping &mapping, OpBuilder &b,
-                    const llvm::DenseSet<Value> &readOnly) {
-  if (Value mapped = mapping.lookupOrNull(value))
-    return mapped;
-  Operation *def = value.getDefiningOp();
-  if (!isClonable(def, readOnly))
-    return value;
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(def->getRegions(), captured);
-  captured.insert(def->operand_begin(), def->operand_end());
-  for (Value operand : captured)
-    cloneIntoBody(operand, mapping, b, readOnly);
-  b.clone(*def, mapping);
-  return mapping.lookup(value);
-}
-
 /// How one linalg op is split over threads.
 struct Chunking {
   SmallVector<int64_t> ranges;
@@ -128,45 +72,6 @@ FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
       return op->emitError("more than 2^63 GPU threads");
   }
   return c;
-}
-
-/// A reshape to a static shape of a buffer with the identity layout is a
-/// view; as `memref.reshape` it would read its shape operand, which is in
-/// device memory, on the host.
-void reshapesAsViews(func::FuncOp func) {
-  func.walk([](memref::ReshapeOp reshape) {
-    auto source = cast<MemRefType>(reshape.getSource().getType());
-    auto result = cast<MemRefType>(reshape.getResult().getType());
-    if (!result.hasStaticShape() || !result.getLayout().isIdentity() ||
-        !source.getLayout().isIdentity())
-      return;
-    OpBuilder b(reshape);
-    SmallVector<int64_t> strides(result.getRank(), 1);
-    for (int64_t d = result.getRank() - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * result.getDimSize(d + 1);
-    Value view = memref::ReinterpretCastOp::create(
-        b, reshape.getLoc(), result, reshape.getSource(), /*offset=*/0,
-        result.getShape(), strides);
-    reshape.replaceAllUsesWith(view);
-    reshape.erase();
-  });
-}
-
-/// A kernel has no heap: the scratch buffers of what a thread runs alone
-/// (a recurrence's step) go on its stack.
-void scratchOnStack(Operation *kernel) {
-  kernel->walk([](memref::AllocOp alloc) {
-    OpBuilder b(alloc);
-    auto stack = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(),
-                                          alloc.getDynamicSizes(),
-                                          alloc.getSymbolOperands(),
-                                          alloc.getAlignmentAttr());
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        user->erase();
-    alloc.replaceAllUsesWith(stack.getResult());
-    alloc.erase();
-  });
 }
 
 /// Whether `op`'s schedule gives a thread more than one element.
@@ -251,10 +156,8 @@ struct GPUMapToLaunchesPass
     // The views and scalars the op reads, made once per thread.
     IRMapping mapping;
     SetVector<Value> captured;
-    for (linalg::LinalgOp member : members) {
-      getUsedValuesDefinedAbove(member->getRegions(), captured);
-      captured.insert(member->operand_begin(), member->operand_end());
-    }
+    for (linalg::LinalgOp member : members)
+      collectCaptured(member, captured);
     for (Value value : captured)
       cloneIntoBody(value, mapping, b, readOnly);
     if (c.total % block != 0) {
@@ -362,8 +265,7 @@ struct GPUMapToLaunchesPass
     buildLaunch(b, op, 1, 1, kernelName);
     IRMapping mapping;
     SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op->getRegions(), captured);
-    captured.insert(op->operand_begin(), op->operand_end());
+    collectCaptured(op, captured);
     for (Value value : captured)
       cloneIntoBody(value, mapping, b, readOnly);
     scratchOnStack(b.clone(*op, mapping));
