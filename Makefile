@@ -14,6 +14,7 @@
 #   make models-check  export real PyTorch models, compile, run, compare (slow)
 #   make gpu-check     the bench models for --target=gpu: PTX through ptxas,
 #                      the emulated launches against PyTorch (docs/GPU.md)
+#   make quantized-check  QDQ-quantized bench models, mlc against ONNX Runtime
 #   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
 #   make bench         mlc against ONNX Runtime -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
@@ -34,7 +35,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check ort demo install docs conformance models-check gpu-check wild-check bench asan-check fuzz clean
+.PHONY: all deps configure build check ort demo install docs conformance models-check gpu-check quantized-check wild-check bench asan-check fuzz clean
 
 all: build
 
@@ -85,6 +86,10 @@ models-check: build
 gpu-check: build
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/gpu_models_check.py $(BUILD_DIR) --emulate
+
+quantized-check: build ort
+	@bash utils/install-deps.sh --models
+	/usr/bin/python3 utils/check_quantized.py $(BUILD_DIR)
 
 wild-check: build
 	@bash utils/install-deps.sh --bench

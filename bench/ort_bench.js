@@ -9,7 +9,8 @@
 //   node ort_bench.js MODEL.onnx THREADS ITERATIONS WARMUP OUTDIR \
 //        NAME:DTYPE:DIMS:FILE ...
 //
-// Runs MODEL with onnxruntime-node (graphOptimizationLevel 'all', THREADS
+// Runs MODEL with onnxruntime-node (graphOptimizationLevel 'all', or
+// ORT_OPT_LEVEL: 'disabled', 'basic', 'extended'; THREADS
 // intra-op threads, sequential execution) on raw little-endian inputs, times
 // ITERATIONS runs after WARMUP untimed ones, writes output k as raw bytes to
 // OUTDIR/ort_output_<k>.bin and prints one JSON line: median_ms, p90_ms,
@@ -33,7 +34,7 @@ async function main() {
   const [model, threads, iterations, warmup, outdir, ...specs] =
       process.argv.slice(2);
   const session = await ort.InferenceSession.create(model, {
-    graphOptimizationLevel: 'all',
+    graphOptimizationLevel: process.env.ORT_OPT_LEVEL || 'all',
     intraOpNumThreads: Number(threads),
     interOpNumThreads: 1,
     executionMode: 'sequential',

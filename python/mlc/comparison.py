@@ -84,8 +84,9 @@ def ort_available():
     return _find_ort() is not None
 
 
-def run_ort(model_path, inputs):
-    """ONNX Runtime's outputs for `inputs` (one run, 1 thread)."""
+def run_ort(model_path, inputs, optimization="all"):
+    """ONNX Runtime's outputs for `inputs` (one run, 1 thread), with its
+    graph optimizations at `optimization` ('all', 'disabled', ...)."""
     found = _find_ort()
     if not found:
         raise MLCError("mlc compare",
@@ -103,8 +104,10 @@ def run_ort(model_path, inputs):
             array.astype(np.uint8 if dtype == "bool" else array.dtype).tofile(path)
             dims = "x".join(str(d) for d in array.shape)
             specs.append(f"{name}:{dtype}:{dims}:{path}")
+        env = dict(os.environ, ORT_OPT_LEVEL=optimization)
         proc = subprocess.run([node, script, model_path, "1", "1", "0", tmp]
-                              + specs, capture_output=True, text=True)
+                              + specs, capture_output=True, text=True,
+                              env=env)
         if proc.returncode != 0:
             raise MLCError("onnxruntime", proc.stderr.strip())
         result = json.loads(proc.stdout.strip().splitlines()[-1])
