@@ -444,6 +444,11 @@ int run(MLIRContext &context) {
                  << ": expected sm_80, sm_86, sm_89, sm_90 or sm_90a\n";
     return 1;
   }
+  if (gpuHostEmulation && targetName != "gpu") {
+    llvm::errs() << "mlc-compile: error: --gpu-host-emulation goes with "
+                    "--target=gpu\n";
+    return 1;
+  }
   target.gpuArch = gpuArch;
   target.cudaPath = cudaPath;
   target.gpuHostEmulation = gpuHostEmulation;
