@@ -11,13 +11,14 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlc::target;
 
 namespace {
-/// The buffer `value` is a view of, and the byte range of the view in it
-/// when the view is a `memref.view` at a constant offset of a static shape.
+/// The buffer `value` is a view of, and the byte range in it of the
+/// `memref.view` (at a constant offset, of a static shape) it is or lies in.
 struct Place {
   Value root;
   std::optional<std::pair<int64_t, int64_t>> bytes;
@@ -25,14 +26,23 @@ struct Place {
 
 Place getPlace(Value value) {
   Place place{value, std::nullopt};
-  if (auto view = value.getDefiningOp<memref::ViewOp>()) {
+  // A view of a view (a subview, a reshape) lies within the outer one.
+  Value outer = value;
+  while (!outer.getDefiningOp<memref::ViewOp>())
+    if (auto view = outer.getDefiningOp<ViewLikeOpInterface>())
+      outer = view.getViewSource();
+    else
+      break;
+  if (auto view = outer.getDefiningOp<memref::ViewOp>()) {
     auto type = view.getType();
     std::optional<int64_t> offset = getConstantIntValue(view.getByteShift());
     if (offset && type.hasStaticShape() &&
         type.getElementType().isIntOrFloat())
+      // Elements narrower than a byte (i1) take a byte each.
       place.bytes = {*offset,
                      *offset + type.getNumElements() *
-                                   type.getElementTypeBitWidth() / 8};
+                                   llvm::divideCeil(
+                                       type.getElementTypeBitWidth(), 8)};
   }
   while (auto view = place.root.getDefiningOp<ViewLikeOpInterface>())
     place.root = view.getViewSource();
@@ -149,4 +159,16 @@ bool mlc::target::canRunAfter(linalg::LinalgOp op, const LaunchGroup &group) {
       return false;
   }
   return true;
+}
+
+bool mlc::target::canSwap(linalg::LinalgOp op, linalg::LinalgOp other) {
+  auto writes = [](linalg::LinalgOp a, linalg::LinalgOp b) {
+    for (Value written : a.getDpsInits())
+      for (Value touched : b->getOperands())
+        if (isa<MemRefType>(touched.getType()) && mayOverlap(written, touched))
+          return true;
+    return false;
+  };
+  return op.hasPureBufferSemantics() && other.hasPureBufferSemantics() &&
+         !writes(op, other) && !writes(other, op);
 }

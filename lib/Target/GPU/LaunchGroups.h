@@ -49,6 +49,10 @@ bool canStartAccumulator(mlir::linalg::LinalgOp init,
 /// others may still read).
 bool canRunAfter(mlir::linalg::LinalgOp op, const LaunchGroup &group);
 
+/// Whether `op` and `other`, two loop nests on buffers, can run in either
+/// order: neither writes what the other reads or writes.
+bool canSwap(mlir::linalg::LinalgOp op, mlir::linalg::LinalgOp other);
+
 } // namespace mlc::target
 
 #endif // MLC_LIB_TARGET_GPU_LAUNCHGROUPS_H

@@ -74,6 +74,9 @@ FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
   return c;
 }
 
+/// How many loop nests an accumulator init may wait behind for its root.
+constexpr size_t kMaxDeferral = 4;
+
 /// Whether `op`'s schedule gives a thread more than one element.
 bool hasChunks(linalg::LinalgOp op) {
   auto schedule = op->getAttrOfType<loop::ScheduleAttr>(
@@ -300,9 +303,33 @@ struct GPUMapToLaunchesPass
       }
       ops.push_back(&op);
     }
+    // An accumulator init a few nests before its root (a convolution's bias
+    // before the padding of its input) waits for the root, when the nests
+    // between are independent of it, and runs in the root's threads.
+    llvm::DenseMap<Operation *, linalg::LinalgOp> deferredInits;
     int64_t index = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
       Operation *op = ops[i];
+      if (auto init = dyn_cast<linalg::LinalgOp>(op);
+          init && !hasChunks(init) && !deferredInits.count(op)) {
+        linalg::LinalgOp root;
+        for (size_t j = i + 2; j < ops.size() && j <= i + kMaxDeferral; ++j) {
+          auto candidate = dyn_cast<linalg::LinalgOp>(ops[j]);
+          auto between = dyn_cast<linalg::LinalgOp>(ops[j - 1]);
+          if (!candidate || !between || !target::canSwap(init, between))
+            break;
+          if (!hasChunks(candidate) && !deferredInits.count(candidate) &&
+              target::ownsResultElements(candidate) &&
+              target::canStartAccumulator(init, candidate)) {
+            root = candidate;
+            break;
+          }
+        }
+        if (root) {
+          deferredInits[root] = init;
+          continue;
+        }
+      }
       // `<function>_k<N>_<node>`, after the node of the op that decides the
       // launch.
       auto nameAfter = [&](Operation *named) {
@@ -320,24 +347,27 @@ struct GPUMapToLaunchesPass
       // The loop nests this one's threads can run too.
       target::LaunchGroup group;
       group.root = linalgOp;
-      if (!hasChunks(linalgOp)) {
+      group.init = deferredInits.lookup(op);
+      if (!hasChunks(linalgOp) && !group.init) {
         auto next = dyn_cast_or_null<linalg::LinalgOp>(
             i + 1 < ops.size() ? ops[i + 1] : nullptr);
-        if (next && !hasChunks(next) && target::ownsResultElements(next) &&
+        if (next && !hasChunks(next) && !deferredInits.count(next) &&
+            target::ownsResultElements(next) &&
             target::canStartAccumulator(linalgOp, next)) {
           group.init = linalgOp;
           group.root = next;
           ++i;
         }
-        if (target::ownsResultElements(group.root))
-          while (i + 1 < ops.size()) {
-            auto after = dyn_cast<linalg::LinalgOp>(ops[i + 1]);
-            if (!after || hasChunks(after) ||
-                !target::canRunAfter(after, group))
-              break;
-            group.epilogues.push_back(after);
-            ++i;
-          }
+      }
+      if (!hasChunks(group.root) && target::ownsResultElements(group.root)) {
+        while (i + 1 < ops.size()) {
+          auto after = dyn_cast<linalg::LinalgOp>(ops[i + 1]);
+          if (!after || hasChunks(after) || deferredInits.count(after) ||
+              !target::canRunAfter(after, group))
+            break;
+          group.epilogues.push_back(after);
+          ++i;
+        }
       }
       if (failed(mapGroup(group, nameAfter(group.root))))
         return signalPassFailure();

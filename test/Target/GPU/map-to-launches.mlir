@@ -155,3 +155,67 @@ func.func @overlapping(%arena: memref<4096xi8>, %b: memref<8x16xf32>, %out: memr
   memref.copy %relu, %out : memref<4x16xf32> to memref<4x16xf32>
   return
 }
+
+// -----
+
+// The accumulator's init waits behind the padding of the input, which
+// touches other memory, and runs in the convolution's threads.
+// CHECK-LABEL: func.func @deferred_init
+// CHECK: gpu.launch
+// CHECK:   arith.constant 1.000000e+00
+// CHECK:   memref.store
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK:   arith.constant 5.000000e-01
+// CHECK:   memref.store
+// CHECK:   scf.for
+// CHECK:     arith.mulf
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+func.func @deferred_init(%arena: memref<4096xi8>, %a: memref<4x8xf32>, %b: memref<8x16xf32>) {
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %acc = memref.view %arena[%c0][] : memref<4096xi8> to memref<4x16xf32>
+  %pad = memref.view %arena[%c1024][] : memref<4096xi8> to memref<6x8xf32>
+  linalg.fill ins(%half : f32) outs(%acc : memref<4x16xf32>)
+  linalg.fill ins(%one : f32) outs(%pad : memref<6x8xf32>)
+  %rows = memref.subview %pad[1, 0] [4, 8] [1, 1] : memref<6x8xf32> to memref<4x8xf32, strided<[8, 1], offset: 8>>
+  linalg.matmul ins(%rows, %b : memref<4x8xf32, strided<[8, 1], offset: 8>>, memref<8x16xf32>) outs(%acc : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// Booleans take a byte each: the second op's result, planned over the
+// first's, is not written while the first may still run.
+// CHECK-LABEL: func.func @bytes_of_booleans
+// CHECK: gpu.launch
+// CHECK:   arith.cmpf
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK:   arith.uitofp
+func.func @bytes_of_booleans(%arena: memref<256xi8>, %x: memref<6xf32>, %out: memref<6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %mask = memref.view %arena[%c0][] : memref<256xi8> to memref<6xi1>
+  %wide = memref.view %arena[%c4][] : memref<256xi8> to memref<6xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%x : memref<6xf32>) outs(%mask : memref<6xi1>) {
+  ^bb0(%v: f32, %m: i1):
+    %p = arith.cmpf ogt, %v, %zero : f32
+    linalg.yield %p : i1
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%mask : memref<6xi1>) outs(%wide : memref<6xf32>) {
+  ^bb0(%m: i1, %w: f32):
+    %f = arith.uitofp %m : i1 to f32
+    linalg.yield %f : f32
+  }
+  memref.copy %wide, %out : memref<6xf32> to memref<6xf32>
+  return
+}

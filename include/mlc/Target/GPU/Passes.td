@@ -42,11 +42,12 @@ def GPUMapToLaunches : Pass<"mlc-gpu-map-to-launches", "mlir::func::FuncOp"> {
     chunk does nothing. The view ops a launch reads through are cloned
     into it, so that only whole buffers cross into the kernel.
 
-    When each thread owns one element of a root's result, the op just
-    before it that fills the root's accumulator and the elementwise ops
-    just after it that read its result run in the same launch, each thread
-    on its own element, where no thread can write what another still reads
-    (decided from the arena plan's byte ranges).
+    When each thread owns one element of a root's result, the op that fills
+    the root's accumulator (just before it, or up to four loop nests before
+    it when those touch other memory) and the elementwise ops just after it
+    that read its result run in the same launch, each thread on its own
+    element, where no thread can write what another still reads (decided
+    from the arena plan's byte ranges).
 
     Any other top-level op that touches memory (a sequential `scf.for`, an
     `scf.if`, a load) runs as a launch of one thread; one whose results the
