@@ -38,9 +38,9 @@ import time
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODELS = ["mlp", "resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
-          "efficientnet_b0", "squeezenet1_1", "vit_b_16", "bert_small",
-          "bert_base"]
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+
+from bench_models import BENCH_MODELS, ensure_exported  # noqa: E402
 
 
 def prepare(args):
@@ -49,13 +49,7 @@ def prepare(args):
     import export_torch_models
     models_dir = os.path.join(args.build_dir, "models")
     names = args.models.split(",")
-    missing = [m for m in names if not os.path.exists(
-        os.path.join(models_dir, f"{m}-opset13.onnx"))]
-    if missing:
-        subprocess.run(["/usr/bin/python3",
-                        os.path.join(ROOT, "models", "export_torch_models.py"),
-                        "--opset", "13", models_dir] + missing, check=True,
-                       stdout=subprocess.DEVNULL)
+    ensure_exported(models_dir, names)
     os.makedirs(os.path.join(args.out, "lib"), exist_ok=True)
     mlc_run = os.path.join(args.build_dir, "bin", "mlc-run")
     shutil.copy(mlc_run, args.out)
@@ -195,7 +189,7 @@ def main():
     p = sub.add_parser("prepare")
     p.add_argument("build_dir")
     p.add_argument("out")
-    p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--models", default=",".join(BENCH_MODELS))
     p.add_argument("--gpu-arch", default="sm_90")
     r = sub.add_parser("run")
     r.add_argument("out")

@@ -28,7 +28,6 @@
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -38,10 +37,12 @@ import onnx
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "models"))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
 
 import mlc  # noqa: E402
 from mlc import comparison  # noqa: E402
 import quantize_qdq  # noqa: E402
+from bench_models import ensure_exported  # noqa: E402
 
 
 def relative(a, b):
@@ -57,13 +58,7 @@ def main():
     os.environ.setdefault("MLC_BUILD_DIR", os.path.abspath(args.build_dir))
     models_dir = os.path.join(args.build_dir, "models")
     names = args.models.split(",")
-    missing = [m for m in names if not os.path.exists(
-        os.path.join(models_dir, f"{m}-opset13.onnx"))]
-    if missing:
-        subprocess.run(["/usr/bin/python3",
-                        os.path.join(ROOT, "models", "export_torch_models.py"),
-                        "--opset", "13", models_dir] + missing, check=True,
-                       stdout=subprocess.DEVNULL)
+    ensure_exported(models_dir, names)
     print("| model | nodes quantized | mlc vs ORT, QDQ as written | mlc vs ORT "
           "integer kernels | ORT integer kernels vs ORT as written | "
           "ORT QDQ vs ORT float | verdict |")

@@ -27,9 +27,9 @@ import sys
 import tempfile
 import time
 
-MODELS = ["mlp", "resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small",
-          "efficientnet_b0", "squeezenet1_1", "vit_b_16", "bert_small",
-          "bert_base"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_models import BENCH_MODELS, ensure_exported  # noqa: E402
 
 
 def timed(cmd):
@@ -41,21 +41,14 @@ def timed(cmd):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
-    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models", default=",".join(BENCH_MODELS))
     parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
     parser.add_argument("--emulate", action="store_true",
                         help="also run the emulated launches against PyTorch")
     args = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    models_dir = os.path.join(args.build_dir, "models")
-    os.makedirs(models_dir, exist_ok=True)
-    missing = [m for m in args.models.split(",") if not os.path.exists(
-        os.path.join(models_dir, f"{m}-opset13.onnx"))]
-    if missing:
-        subprocess.run(["/usr/bin/python3",
-                        os.path.join(root, "models", "export_torch_models.py"),
-                        "--opset", "13", models_dir] + missing, check=True,
-                       stdout=subprocess.DEVNULL)
+    ensure_exported(os.path.join(args.build_dir, "models"),
+                    args.models.split(","))
     compiler = os.path.join(args.build_dir, "bin", "mlc-compile")
     ptxas = args.ptxas if os.access(args.ptxas, os.X_OK) else None
     failed = 0
