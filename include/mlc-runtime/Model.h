@@ -59,6 +59,13 @@ public:
   int32_t run(const void *const *inputs, void *const *outputs,
               void *arena) const;
 
+  /// After a run in `arena` (null: the model's own) returned kErrorCheck:
+  /// the message of the model's run-time check that failed (a branch that
+  /// cannot run at the compiled shapes, ...); otherwise "".
+  const char *getCheckMessage(const void *arena = nullptr) const {
+    return abi::getCheckMessage(signature, arena ? arena : this->arena);
+  }
+
   /// Kernel timings of a model compiled with `mlc-compile --profile`: one
   /// name and one nanosecond counter per kernel, summed over the runs since
   /// the last reset (runs add to them atomically).

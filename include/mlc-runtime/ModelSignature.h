@@ -129,6 +129,15 @@ struct GPULauncher {
                     void **args);
 };
 
+/// The conditions a model checks at run time (a branch that cannot run at
+/// the compiled shapes, ...). A failed check makes the entry point return
+/// kErrorCheck and leaves its number (1-based, into `messages`) as an
+/// int32 at `statusOffset` in the arena.
+struct RunTimeChecks {
+  int64_t statusOffset = 0;
+  std::vector<std::string> messages;
+};
+
 /// Everything a caller needs to run a compiled model.
 struct ModelSignature {
   /// The symbol prefix: the entry point is `<name>_run`.
@@ -147,11 +156,22 @@ struct ModelSignature {
   /// Set when the model runs on a GPU: its entry point is `<name>_run_gpu`
   /// (see GPUCode).
   std::optional<GPUCode> gpu;
+  /// Set when the model checks conditions at run time.
+  std::optional<RunTimeChecks> checks;
 };
 
 /// The model's code could not run where it was asked to: a GPU model run
 /// as a CPU one, or a device that failed (MLC_ERROR_DEVICE in C).
 constexpr int32_t kErrorDevice = 8;
+
+/// A condition the model checks at run time failed (MLC_ERROR_CHECK in C);
+/// the arena's status word says which (RunTimeChecks).
+constexpr int32_t kErrorCheck = 9;
+
+/// The message of the check that failed in the last run in `arena` (which
+/// returned kErrorCheck), owned by `signature`, or an empty string.
+const char *getCheckMessage(const ModelSignature &signature,
+                            const void *arena);
 
 /// Alignment the arena and every buffer in it have.
 constexpr int64_t kArenaAlignment = 64;

@@ -68,6 +68,12 @@ void mlc_arena_free(mlc_arena *arena);
    0, or a code that mlc_status_message explains. */
 int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
                       const void *const *inputs, void *const *outputs);
+/* After mlc_model_run returned 9 (MLC_ERROR_CHECK) in `arena`: the message
+   of the model's run-time check that failed (a branch that cannot run at
+   the shapes the model was compiled for, ...), owned by the model; "" when
+   no check failed. */
+const char *mlc_model_check_message(const mlc_model *model,
+                                    const mlc_arena *arena);
 
 /* Kernel timings of a library compiled with `mlc-compile --profile`: the
    number of kernels (0 without --profile), each one's name and the

@@ -144,6 +144,13 @@ int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
   return model->model->run(inputs, outputs, arena->arena.get());
 }
 
+const char *mlc_model_check_message(const mlc_model *model,
+                                    const mlc_arena *arena) {
+  if (!model || !arena)
+    return "";
+  return model->model->getCheckMessage(arena->arena.get());
+}
+
 size_t mlc_model_num_kernels(const mlc_model *model) {
   return model && model->model->hasProfile()
              ? model->model->getProfile().kernels.size()
@@ -242,6 +249,9 @@ const char *mlc_status_message(int32_t code) {
   case 8:
     return "the model runs on a GPU (mlc_gpu_context_create), or the device "
            "failed";
+  case 9:
+    return "a condition the model checks at run time failed "
+           "(mlc_model_check_message says which)";
   default:
     return "unknown status";
   }

@@ -13,6 +13,8 @@
 
 #include "mlc-runtime/ModelSignature.h"
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 using namespace mlc::abi;
@@ -206,5 +208,38 @@ bool mlc::abi::parseModelSignature(std::string_view text,
     }
     signature.gpu = std::move(gpu);
   }
+  if (auto c = root.find("checks"); c != root.end()) {
+    std::optional<int64_t> offset =
+        c->is_object() ? getInteger(*c, "status_offset") : std::nullopt;
+    auto messages = c->is_object() ? c->find("messages") : c->end();
+    if (!offset || *offset < 0 || *offset % 4 != 0 ||
+        *offset + 4 > signature.arenaSize || messages == c->end() ||
+        !messages->is_array()) {
+      error = "malformed 'checks' in model metadata";
+      return false;
+    }
+    RunTimeChecks checks{*offset, {}};
+    for (const json &m : *messages) {
+      if (!m.is_string()) {
+        error = "malformed message in the model metadata's 'checks'";
+        return false;
+      }
+      checks.messages.push_back(m.get<std::string>());
+    }
+    signature.checks = std::move(checks);
+  }
   return true;
+}
+
+const char *mlc::abi::getCheckMessage(const ModelSignature &signature,
+                                      const void *arena) {
+  if (!signature.checks || !arena)
+    return "";
+  int32_t number;
+  std::memcpy(&number,
+              static_cast<const char *>(arena) + signature.checks->statusOffset,
+              sizeof(number));
+  if (number < 1 || size_t(number) > signature.checks->messages.size())
+    return "";
+  return signature.checks->messages[number - 1].c_str();
 }

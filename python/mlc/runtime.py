@@ -64,6 +64,8 @@ def _declare(lib):
     lib.mlc_model_reset_profile.argtypes = [c.c_void_p]
     lib.mlc_status_message.restype = c.c_char_p
     lib.mlc_status_message.argtypes = [c.c_int32]
+    lib.mlc_model_check_message.restype = c.c_char_p
+    lib.mlc_model_check_message.argtypes = [c.c_void_p, c.c_void_p]
     lib.mlc_model_is_gpu.restype = c.c_int
     lib.mlc_model_is_gpu.argtypes = [c.c_void_p]
     lib.mlc_gpu_context_create.restype = c.c_void_p
@@ -194,11 +196,14 @@ class Model:
                 raise MLCError("mlc runtime",
                                error.value.decode(errors="replace"))
             return {o.name: a for o, a in zip(self.outputs, outputs)}
-        code = self._lib.mlc_model_run(self._handle, self._arena(), in_ptrs,
-                                       out_ptrs)
+        arena = self._arena()
+        code = self._lib.mlc_model_run(self._handle, arena, in_ptrs, out_ptrs)
         if code != 0:
-            raise MLCError("mlc runtime",
-                           self._lib.mlc_status_message(code).decode())
+            message = self._lib.mlc_status_message(code).decode()
+            check = self._lib.mlc_model_check_message(self._handle, arena)
+            if check:
+                message = check.decode(errors="replace")
+            raise MLCError("mlc runtime", message)
         return {o.name: a for o, a in zip(self.outputs, outputs)}
 
     def profile(self, reset=False):

@@ -541,9 +541,12 @@ int runMain(const Options &options) {
     return gpu ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
                : model->run(inputPtrs.data(), outputPtrs.data());
   };
-  if (int32_t rc = runOnce())
+  if (int32_t rc = runOnce()) {
+    if (rc == abi::kErrorCheck && !gpu)
+      runError = model->getCheckMessage();
     return error("the model returned error code " + std::to_string(rc) +
                  (runError.empty() ? "" : ": " + runError));
+  }
   double profiledMs = 0;
   if (options.profile && options.benchIterations == 0) {
     model->resetProfile();

@@ -14,7 +14,11 @@
 
 #include "NodeImporter.h"
 
+#include "mlc/Dialect/Graph/Transforms/ConstantEvaluator.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
 using namespace mlir;
 using namespace mlc::graph;
@@ -90,6 +94,88 @@ const onnx::GraphProto *getGraphAttr(NodeImporter &n, llvm::StringRef name) {
   return attr && attr->has_g() ? &attr->g() : nullptr;
 }
 
+/// Imports one If branch. A branch that cannot be imported (an op that
+/// does not type-check at the shapes given, or that mlc does not convert)
+/// prints nothing: it fails with the first error's text in `why`, so that
+/// the caller can decide whether the failure matters.
+FailureOr<SmallVector<Value>> importBranch(NodeImporter &n,
+                                           const onnx::GraphProto &graph,
+                                           Region &region, std::string &why) {
+  ScopedDiagnosticHandler capture(
+      n.builder.getContext(), [&](Diagnostic &diag) -> LogicalResult {
+        if (diag.getSeverity() != DiagnosticSeverity::Error)
+          return failure();
+        if (why.empty())
+          why = diag.str();
+        return success();
+      });
+  return n.subgraphs->importSubgraph(graph, region, {});
+}
+
+/// The value of `v` when it is computed from constants alone, a few ops
+/// deep (exporters compute conditions from initializers and shapes), else
+/// null. Nothing is rewritten.
+DenseElementsAttr evaluateConstant(Value v, unsigned depth = 8) {
+  Operation *def = v.getDefiningOp();
+  if (auto constant = dyn_cast_or_null<ConstantOp>(def))
+    return dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!def || depth == 0 || def->getNumResults() != 1 ||
+      def->getNumRegions() != 0)
+    return {};
+  SmallVector<DenseElementsAttr> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(evaluateConstant(operand, depth - 1));
+  // The op's own folder first (Shape folds from a static input type).
+  SmallVector<Attribute> attrs(operands.begin(), operands.end());
+  SmallVector<OpFoldResult> folded;
+  if (succeeded(def->fold(attrs, folded)) && folded.size() == 1)
+    if (auto attr = dyn_cast_if_present<Attribute>(folded[0]))
+      if (auto value = dyn_cast<DenseElementsAttr>(attr))
+        return value;
+  return evaluateConstantOp(def, operands);
+}
+
+/// The branch an If takes when its condition is known at compile time.
+std::optional<bool> getConstantCondition(Value condition) {
+  DenseElementsAttr value = evaluateConstant(condition);
+  if (!value || value.getNumElements() != 1 ||
+      !value.getElementType().isInteger(1))
+    return std::nullopt;
+  return *value.getValues<bool>().begin();
+}
+
+/// Fills `region` with a branch that fails at run time with `message`
+/// (`cf.assert false`, which the model reports as an error code and this
+/// message) and yields zeros of `types`. Fails if a type is not static.
+LogicalResult buildFailingBranch(NodeImporter &n, Region &region,
+                                 TypeRange types, StringRef message) {
+  for (Type type : types)
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        !tensor || !tensor.hasStaticShape())
+      return failure();
+  OpBuilder::InsertionGuard guard(n.builder);
+  n.builder.createBlock(&region);
+  Value never = arith::ConstantOp::create(n.builder, n.loc,
+                                          n.builder.getBoolAttr(false));
+  cf::AssertOp::create(n.builder, n.loc, never, message);
+  SmallVector<Value> zeros;
+  for (Type type : types) {
+    auto tensor = cast<RankedTensorType>(type);
+    zeros.push_back(ConstantOp::create(
+        n.builder, n.loc,
+        DenseElementsAttr::get(tensor,
+                               n.builder.getZeroAttr(tensor.getElementType()))));
+  }
+  YieldOp::create(n.builder, n.loc, zeros);
+  return success();
+}
+
+/// An If. When its condition is a constant, only the branch taken is
+/// imported. Otherwise both are; a branch that cannot be imported at the
+/// shapes given (an exporter's guard for other sample rates or ranks)
+/// becomes one that fails at run time, if it is ever taken, with the
+/// reason, as ONNX Runtime only evaluates the branch taken. The compile
+/// warns about it; it is an error only when neither branch imports.
 LogicalResult convertIf(NodeImporter &n) {
   if (failed(n.expectInputs(1, 1)))
     return failure();
@@ -97,13 +183,50 @@ LogicalResult convertIf(NodeImporter &n) {
   const onnx::GraphProto *elseGraph = getGraphAttr(n, "else_branch");
   if (!thenGraph || !elseGraph)
     return n.fail("then_branch and else_branch are required");
+  if (std::optional<bool> taken = getConstantCondition(n.getInput(0))) {
+    Region region;
+    auto values = n.subgraphs->importSubgraph(*taken ? *thenGraph : *elseGraph,
+                                              region, {});
+    if (failed(values))
+      return failure();
+    Block &block = region.front();
+    n.builder.getInsertionBlock()->getOperations().splice(
+        n.builder.getInsertionPoint(), block.getOperations());
+    llvm::append_range(n.results, *values);
+    return success();
+  }
   Region thenRegion, elseRegion;
-  auto thenValues = n.subgraphs->importSubgraph(*thenGraph, thenRegion, {});
-  if (failed(thenValues))
-    return failure();
-  auto elseValues = n.subgraphs->importSubgraph(*elseGraph, elseRegion, {});
-  if (failed(elseValues))
-    return failure();
+  std::string thenWhy, elseWhy;
+  auto thenValues = importBranch(n, *thenGraph, thenRegion, thenWhy);
+  auto elseValues = importBranch(n, *elseGraph, elseRegion, elseWhy);
+  if (failed(thenValues) && failed(elseValues))
+    return n.fail("neither branch can be imported: then_branch: " + thenWhy +
+                  "; else_branch: " + elseWhy);
+  if (failed(thenValues) || failed(elseValues)) {
+    bool thenFails = failed(thenValues);
+    ArrayRef<Value> good = thenFails ? *elseValues : *thenValues;
+    StringRef branch = thenFails ? "then_branch" : "else_branch";
+    const std::string &why = thenFails ? thenWhy : elseWhy;
+    Region &failing = thenFails ? thenRegion : elseRegion;
+    failing.getBlocks().clear();
+    auto name = dyn_cast<NameLoc>(n.loc);
+    std::string message = ("If node '" +
+                           (name ? name.getName().getValue() : "?") +
+                           "': the " + branch +
+                           " taken cannot run at the shapes the model was "
+                           "compiled for: " + why)
+                              .str();
+    if (failed(buildFailingBranch(n, failing, ValueRange(good).getTypes(),
+                                  message)))
+      return n.fail(branch + " cannot be imported (" + why +
+                    "), and the other branch's results are not all of static "
+                    "shape");
+    emitWarning(n.loc) << message
+                       << "; the model reports this as an error if it is "
+                          "taken at run time";
+    (thenFails ? thenValues : elseValues) = SmallVector<Value>(
+        cast<YieldOp>(failing.front().getTerminator()).getValues());
+  }
   if (thenValues->size() != elseValues->size())
     return n.fail("the branches have " + llvm::Twine(thenValues->size()) +
                   " and " + llvm::Twine(elseValues->size()) + " outputs");
@@ -117,6 +240,9 @@ LogicalResult convertIf(NodeImporter &n) {
   }
   for (auto [region, values] : {std::pair{&thenRegion, &*thenValues},
                                 std::pair{&elseRegion, &*elseValues}}) {
+    if (!region->front().empty() &&
+        isa<YieldOp>(region->front().getTerminator()))
+      continue;
     OpBuilder::InsertionGuard guard(n.builder);
     n.builder.setInsertionPointToEnd(&region->front());
     YieldOp::create(n.builder, n.loc, *values);

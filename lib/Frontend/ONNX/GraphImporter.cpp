@@ -22,6 +22,8 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -351,8 +353,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   LogicalResult converted = failure();
   {
     ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error)
-        messages.push_back(diag.str());
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure(); // warnings and remarks go on to the caller
+      messages.push_back(diag.str());
       return success();
     });
     converted = entry ? entry->convert(importer) : failure();
@@ -545,7 +548,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
 OwningOpRef<ModuleOp>
 mlc::onnx_import::importModelFile(StringRef path, MLIRContext *context,
                                   const ImportOptions &options) {
-  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect,
+                       arith::ArithDialect, cf::ControlFlowDialect>();
   onnx::ModelProto model;
   if (llvm::Error err = loadModelProto(path, model)) {
     emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
@@ -559,7 +563,8 @@ mlc::onnx_import::importModelFile(StringRef path, MLIRContext *context,
 OwningOpRef<ModuleOp> mlc::onnx_import::importModelBuffer(
     StringRef data, StringRef name, StringRef modelDir, MLIRContext *context,
     const ImportOptions &options) {
-  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect,
+                       arith::ArithDialect, cf::ControlFlowDialect>();
   onnx::ModelProto model;
   if (llvm::Error err = parseModelBuffer(data, name, model)) {
     emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
@@ -572,7 +577,8 @@ OwningOpRef<ModuleOp> mlc::onnx_import::importModelBuffer(
 OwningOpRef<ModuleOp> mlc::onnx_import::importModelProto(
     const onnx::ModelProto &model, StringRef name, StringRef modelDir,
     MLIRContext *context, const ImportOptions &options) {
-  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect,
+                       arith::ArithDialect, cf::ControlFlowDialect>();
   // The importer sorts and rewrites the graph as it goes: it works on a
   // copy, leaving the caller's model as it was.
   onnx::ModelProto copy = model;

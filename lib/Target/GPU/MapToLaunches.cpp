@@ -280,6 +280,15 @@ struct GPUMapToLaunchesPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    // The status word of run-time checks would live in device memory,
+    // where the entry point cannot read it.
+    if (auto checks = func->getAttrOfType<ArrayAttr>("mlc_loop.check_messages");
+        checks && !emulate) {
+      func.emitError("the GPU target cannot report run-time checks yet; this "
+                     "model checks: ")
+          << checks;
+      return signalPassFailure();
+    }
     reshapesAsViews(func);
     readOnly = getReadOnlyBuffers(func);
     reads.clear();

@@ -35,9 +35,13 @@ void createStringGlobal(OpBuilder &b, Location loc, StringRef name,
 /// With `launcher` (a GPU model), `NAME(const mlc_gpu_launcher *launcher,
 /// const void *weights, void *arena, ...)` calling `callee(launcher, arena,
 /// weights, ...)`.
+/// With `statusOffset` (a model with run-time checks), the entry point
+/// returns MLC_ERROR_CHECK when the arena's status word is not zero after
+/// the call.
 void createEntry(OpBuilder &b, Location loc, StringRef name,
                  LLVM::LLVMFuncOp callee, unsigned numInputs,
-                 unsigned numOutputs, bool weights, bool launcher = false) {
+                 unsigned numOutputs, bool weights, bool launcher,
+                 std::optional<int64_t> statusOffset) {
   MLIRContext *context = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
@@ -65,7 +69,20 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
   unpack(block->getArgument(first + 2), numOutputs);
   LLVM::CallOp::create(b, loc, callee, args);
   Value ok = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
-  LLVM::ReturnOp::create(b, loc, ok);
+  if (!statusOffset) {
+    LLVM::ReturnOp::create(b, loc, ok);
+    return;
+  }
+  Value slot = LLVM::GEPOp::create(
+      b, loc, ptr, b.getI8Type(), block->getArgument(first),
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*statusOffset)});
+  Value status = LLVM::LoadOp::create(b, loc, i32, slot);
+  Value failed =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status, ok);
+  Value check = LLVM::ConstantOp::create(
+      b, loc, i32, b.getI32IntegerAttr(mlc::abi::kErrorCheck));
+  LLVM::ReturnOp::create(b, loc,
+                         LLVM::SelectOp::create(b, loc, failed, check, ok));
 }
 
 struct HostEmitEntryPointsPass
@@ -137,6 +154,25 @@ struct HostEmitEntryPointsPass
                "lower with the bare-pointer calling convention";
         return signalPassFailure();
       }
+      std::optional<int64_t> statusOffset;
+      if (auto offset =
+              f->getAttrOfType<IntegerAttr>("mlc_loop.status_offset")) {
+        auto messages = f->getAttrOfType<ArrayAttr>("mlc_loop.check_messages");
+        if (!messages) {
+          f.emitError("mlc_loop.status_offset without mlc_loop.check_messages");
+          return signalPassFailure();
+        }
+        if (launcher) {
+          f.emitError("the GPU target cannot report run-time checks yet: ")
+              << messages;
+          return signalPassFailure();
+        }
+        statusOffset = offset.getInt();
+        mlc::abi::RunTimeChecks checks{*statusOffset, {}};
+        for (Attribute m : messages)
+          checks.messages.push_back(cast<StringAttr>(m).str());
+        signature->checks = std::move(checks);
+      }
       std::string name = f.getSymName().str();
       std::string metadata = mlc::abi::toJSON(*signature);
       // The completed signature, for drivers that write the header.
@@ -146,14 +182,14 @@ struct HostEmitEntryPointsPass
                   name + (launcher  ? "_run_gpu"
                           : weights ? "_run_with_weights"
                                     : "_run"),
-                  f, numInputs, numOutputs, weights, launcher);
+                  f, numInputs, numOutputs, weights, launcher, statusOffset);
       createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
       if (sharedAliases) {
         createEntry(b, f.getLoc(),
                     launcher  ? mlc::abi::kSharedRunGPUSymbol
                     : weights ? mlc::abi::kSharedRunWithWeightsSymbol
                               : mlc::abi::kSharedRunSymbol,
-                    f, numInputs, numOutputs, weights, launcher);
+                    f, numInputs, numOutputs, weights, launcher, statusOffset);
         createStringGlobal(b, f.getLoc(), mlc::abi::kSharedMetadataSymbol,
                            metadata);
       }

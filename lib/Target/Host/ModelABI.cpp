@@ -72,6 +72,15 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
         {"kernels", std::move(kernels)},
     };
   }
+  if (const std::optional<RunTimeChecks> &c = signature.checks) {
+    llvm::json::Array messages;
+    for (const std::string &m : c->messages)
+      messages.push_back(m);
+    root["checks"] = llvm::json::Object{
+        {"status_offset", c->statusOffset},
+        {"messages", std::move(messages)},
+    };
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(root));
@@ -115,8 +124,10 @@ enum {
                                 or misaligned */
   MLC_ERROR_ALIGNMENT = 7,   /* an input or output not aligned to its
                                 element size */
-  MLC_ERROR_DEVICE = 8       /* a GPU model run as a CPU one, or a device
+  MLC_ERROR_DEVICE = 8,      /* a GPU model run as a CPU one, or a device
                                 that failed */
+  MLC_ERROR_CHECK = 9        /* a condition the model checks at run time
+                                failed: <model>_check_message(arena) */
 };
 /* What a GPU model's code calls to start kernel `kernel` of its image on
    dims[0..2] blocks of dims[3..5] threads with `args` (a pointer to each
@@ -350,6 +361,25 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
       writeGPUEntry(os, p, upper, *gpu);
       continue;
     }
+    if (const std::optional<RunTimeChecks> &checks = m.checks) {
+      os << "/* The model checks conditions at run time (a branch that "
+            "cannot run at\n   the compiled shapes, ...). A run that returns "
+            "MLC_ERROR_CHECK leaves\n   the failed check's number in the "
+            "arena; "
+         << p << "_check_message(arena)\n   is its message. */\n";
+      os << "#define " << upper << "_STATUS_OFFSET " << checks->statusOffset
+         << "\n";
+      os << "static const char *const " << p << "_check_messages[] = {";
+      llvm::interleaveComma(checks->messages, os,
+                            [&](const std::string &m) { writeCString(os, m); });
+      os << "};\n";
+      os << "static inline const char *" << p
+         << "_check_message(const void *arena) {\n"
+         << "  int32_t number = *(const int32_t *)((const char *)arena + "
+         << upper << "_STATUS_OFFSET);\n"
+         << "  return number >= 1 && number <= " << checks->messages.size()
+         << " ? " << p << "_check_messages[number - 1] : \"\";\n}\n";
+    }
     std::string run = p.str() + (weights ? "_run_with_weights" : "_run");
     std::string weightsParam = weights ? "const void *weights, " : "";
     std::string weightsArg = weights ? "weights, " : "";
@@ -359,7 +389,10 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
        << upper
        << "_ARENA_SIZE bytes. Nothing is allocated; the call is\n"
           "   reentrant as long as concurrent calls use different arenas.\n"
-          "   Returns MLC_OK. */\n";
+          "   Returns MLC_OK"
+       << (m.checks ? ", or MLC_ERROR_CHECK when a run-time check failed"
+                    : "")
+       << ". */\n";
     os << "int32_t " << run << "(" << weightsParam
        << "void *arena, const void *const *inputs, void *const *outputs);\n";
     os << "/* The signature above as JSON (names, dtypes, shapes, arena). */\n";

@@ -33,6 +33,29 @@ bool isPassable(Type type) {
   return type.isIntOrIndexOrFloat();
 }
 
+/// Whether a memref result of `op` (an `scf.if` of an ONNX If) may be a
+/// global's memory. A function returns a memref under the bare-pointer
+/// convention as its descriptor's allocated pointer, which is a sentinel
+/// for a global (a branch that yields a constant): such an op stays in the
+/// model function.
+bool mayYieldGlobal(Operation *op) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      Operation *terminator = block.getTerminator();
+      if (!terminator)
+        continue;
+      for (Value v : terminator->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (!isa<BaseMemRefType>(v.getType()) || !def)
+          continue;
+        if (isa<memref::GetGlobalOp>(def) ||
+            (def->getNumRegions() > 0 && mayYieldGlobal(def)))
+          return true;
+      }
+    }
+  return false;
+}
+
 /// Ops re-created inside a kernel instead of being passed to it.
 bool isRematerializable(Operation *op) {
   return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
@@ -95,7 +118,8 @@ struct HostOutlineKernelsPass
     for (Value v : captured)
       if (!capture(v, arguments, cloned))
         return;
-    if (!llvm::all_of(kernel->getResultTypes(), isPassable))
+    if (!llvm::all_of(kernel->getResultTypes(), isPassable) ||
+        mayYieldGlobal(kernel))
       return;
 
     OpBuilder b(model);

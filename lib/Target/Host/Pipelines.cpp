@@ -25,5 +25,6 @@ void mlc::host::buildBufferizeModelPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createHostLowerAssertions());
   pm.addPass(createHostPlanArena(HostPlanArenaOptions{loopScratchBytes}));
 }

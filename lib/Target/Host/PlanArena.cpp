@@ -166,7 +166,9 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     b.size = std::max<int64_t>(
         type.getNumElements() * getElementBytes(type.getElementType()), 1);
     b.start = index.lookup(alloc);
-    b.end = *last;
+    // The status word of run-time checks is read after the run.
+    b.end = alloc->hasAttr("mlc_loop.status") ? body.getOperations().size()
+                                              : *last;
     buffers.push_back(b);
     return WalkResult::advance();
   });
@@ -187,6 +189,9 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     return f.emitError("cannot add the arena argument");
   Value arena = f.getArgument(0);
   for (Buffer &b : buffers) {
+    if (b.alloc->hasAttr("mlc_loop.status"))
+      f->setAttr("mlc_loop.status_offset",
+                 IntegerAttr::get(IntegerType::get(context, 64), b.offset));
     OpBuilder builder(b.alloc);
     Location loc = b.alloc.getLoc();
     Value offset = arith::ConstantIndexOp::create(builder, loc, b.offset);

@@ -34,6 +34,29 @@ def HostPrepareModelABI : Pass<"mlc-host-prepare-model-abi", "mlir::ModuleOp"> {
                            "mlir::bufferization::BufferizationDialect"];
 }
 
+def HostLowerAssertions : Pass<"mlc-host-lower-assertions",
+                                "mlir::ModuleOp"> {
+  let summary = "Run-time checks of a model become its error status";
+  let description = [{
+    Runs after bufferization, before `mlc-host-plan-arena`. A public
+    function's `cf.assert`s (a branch that cannot run at the compiled
+    shapes, a run-time check of a condition the model needs) do not abort
+    the program: each stores its number (1, 2, ...) into a status word,
+    a `memref<1xi32>` the function allocates and zeroes first and that the
+    arena plan keeps to the end of the run (`mlc_loop.status`). The
+    messages, in that order, become the function's
+    `mlc_loop.check_messages`; the entry point returns MLC_ERROR_CHECK
+    when the word is not zero, and the runtime reads which check failed
+    from the arena. The run goes on after a failed check (on zeros), so a
+    failed check must leave every later access in bounds. An assertion that
+    always fails (outside any branch, on a constant false) is a compile
+    error with its message.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
   let summary = "Static memory plan: place every buffer in one arena";
   let description = [{
@@ -45,7 +68,10 @@ def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
     view of it, measured on the function's top-level operations): buffers
     whose live ranges do not overlap share memory. Placement is greedy by
     decreasing size, first fit, 64-byte aligned. The arena size is recorded
-    as `mlc_loop.arena_size`.
+    as `mlc_loop.arena_size`. The status word of run-time checks
+    (`mlc_loop.status`, from `mlc-host-lower-assertions`) lives to the end
+    of the function, and its offset is recorded as
+    `mlc_loop.status_offset`.
 
     A scratch buffer allocated inside a loop (a cache block of a
     right-hand side packed at run time), statically shaped and at most

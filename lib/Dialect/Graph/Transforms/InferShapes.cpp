@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConstantEvaluator.h"
+#include "mlc/Dialect/Graph/Transforms/ConstantEvaluator.h"
 
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Transforms/Passes.h"

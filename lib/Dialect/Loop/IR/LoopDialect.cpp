@@ -232,8 +232,14 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == WeightsSizeAttrHelper::getNameStr() ||
       name == WeightsHashAttrHelper::getNameStr() ||
       name == AccumulatorInitAttrHelper::getNameStr() ||
-      name == AccumulatesOntoAttrHelper::getNameStr())
+      name == AccumulatesOntoAttrHelper::getNameStr() ||
+      name == StatusOffsetAttrHelper::getNameStr())
     return expect(isa<IntegerAttr>(value), "an integer");
+  if (name == CheckMessagesAttrHelper::getNameStr())
+    return expect(isa<ArrayAttr>(value) &&
+                      llvm::all_of(cast<ArrayAttr>(value),
+                                   [](Attribute a) { return isa<StringAttr>(a); }),
+                  "an array of strings");
   if (name == WeightsAttrHelper::getNameStr())
     return expect(isa<DenseResourceElementsAttr>(value) && isa<ModuleOp>(op),
                   "a dense_resource blob on the module");
@@ -249,6 +255,7 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == Im2colAttrHelper::getNameStr() ||
       name == PadFillAttrHelper::getNameStr() ||
       name == RootAttrHelper::getNameStr() ||
+      name == StatusAttrHelper::getNameStr() ||
       name == GpuLauncherAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name

@@ -50,6 +50,11 @@ def Loop_Dialect : Dialect {
     "::mlir::IntegerAttr":$weights_size,
     "::mlir::IntegerAttr":$weights_hash,
     "::mlir::DenseResourceElementsAttr":$weights,
+    // Run-time checks (mlc-host-lower-assertions): the status word's
+    // buffer, its offset in the arena and the checks' messages in order.
+    "::mlir::UnitAttr":$status,
+    "::mlir::IntegerAttr":$status_offset,
+    "::mlir::ArrayAttr":$check_messages,
     // A GPU model function that takes the runtime's kernel launcher first
     // (mlc-gpu-lower-launches).
     "::mlir::UnitAttr":$gpu_launcher,

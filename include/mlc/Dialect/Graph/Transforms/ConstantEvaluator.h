@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_LIB_DIALECT_GRAPH_TRANSFORMS_CONSTANTEVALUATOR_H
-#define MLC_LIB_DIALECT_GRAPH_TRANSFORMS_CONSTANTEVALUATOR_H
+#ifndef MLC_DIALECT_GRAPH_TRANSFORMS_CONSTANTEVALUATOR_H
+#define MLC_DIALECT_GRAPH_TRANSFORMS_CONSTANTEVALUATOR_H
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
@@ -31,4 +31,4 @@ evaluateConstantOp(mlir::Operation *op,
 
 } // namespace mlc::graph
 
-#endif // MLC_LIB_DIALECT_GRAPH_TRANSFORMS_CONSTANTEVALUATOR_H
+#endif // MLC_DIALECT_GRAPH_TRANSFORMS_CONSTANTEVALUATOR_H
