@@ -98,6 +98,7 @@ class Model:
 
     def __init__(self, path, weights=None, device="cpu"):
         lib = _runtime()
+        ordinal = _cuda_device(device)
         error = ctypes.create_string_buffer(4096)
         handle = lib.mlc_model_load(
             os.fsencode(path), os.fsencode(weights) if weights else None,
@@ -106,7 +107,6 @@ class Model:
             raise MLCError("mlc runtime", error.value.decode(errors="replace"))
         self._lib, self._handle, self._gpu = lib, handle, None
         gpu = bool(lib.mlc_model_is_gpu(handle))
-        ordinal = _cuda_device(device)
         if gpu != (ordinal is not None):
             lib.mlc_model_free(handle)
             self._handle = None
@@ -176,7 +176,8 @@ class Model:
                                f"{len(self.inputs)} inputs, got {len(values)}")
         arrays = []
         for info, value in zip(self.inputs, values):
-            array = np.ascontiguousarray(value, dtype=info.dtype)
+            # asarray keeps a 0-d array 0-d (ascontiguousarray makes it 1-d).
+            array = np.asarray(value, dtype=info.dtype, order="C")
             if array.shape != info.shape:
                 raise MLCError("mlc runtime",
                                f"input '{info.name}' has shape {array.shape}, "

@@ -75,6 +75,27 @@ class RuntimeTest(unittest.TestCase):
         with self.assertRaisesRegex(mlc.MLCError, "cannot load"):
             mlc.load(os.path.join(self.tmp.name, "missing.so"))
 
+    def test_run_time_check(self):
+        # An If branch that cannot run at the compiled shapes fails when it
+        # is taken, with the check's message; the other branch runs.
+        folder = os.path.join(self.tmp.name, "checks")
+        os.makedirs(folder, exist_ok=True)
+        script = os.path.join(os.path.dirname(__file__), "..", "..", "test",
+                              "mlc-run", "Inputs", "branch_at_shapes.py")
+        subprocess.run([sys.executable, script, folder], check=True)
+        path = os.path.join(folder, "branch.so")
+        subprocess.run([mlc.find_tool("mlc-compile"),
+                        os.path.join(folder, "branch.onnx"), "--dim", "n=512",
+                        "-o", path], check=True, capture_output=True)
+        model = mlc.load(path)
+        x = np.load(os.path.join(folder, "x.npy"))
+        with self.assertRaisesRegex(mlc.MLCError,
+                                    "If node 'if_sample_rate': the "
+                                    "else_branch taken cannot run"):
+            model.run([x, np.array(8000, np.int64)])
+        out = model.run([x, np.array(16000, np.int64)])
+        np.testing.assert_array_equal(out["y"], x * 2)
+
     def test_gpu_models_need_a_device(self):
         gpu = os.path.join(self.tmp.name, "digits_gpu.so")
         subprocess.run([mlc.find_tool("mlc-compile"),

@@ -284,8 +284,8 @@ struct GPUMapToLaunchesPass
     // where the entry point cannot read it.
     if (auto checks = func->getAttrOfType<ArrayAttr>("mlc_loop.check_messages");
         checks && !emulate) {
-      func.emitError("the GPU target cannot report run-time checks yet; this "
-                     "model checks: ")
+      emitError(func.getLoc(), "the GPU target cannot report run-time checks "
+                               "yet (compile for the CPU); this model checks: ")
           << checks;
       return signalPassFailure();
     }
