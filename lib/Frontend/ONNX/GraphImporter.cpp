@@ -22,8 +22,6 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -548,8 +546,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
 OwningOpRef<ModuleOp>
 mlc::onnx_import::importModelFile(StringRef path, MLIRContext *context,
                                   const ImportOptions &options) {
-  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect,
-                       arith::ArithDialect, cf::ControlFlowDialect>();
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
   onnx::ModelProto model;
   if (llvm::Error err = loadModelProto(path, model)) {
     emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
@@ -563,8 +560,7 @@ mlc::onnx_import::importModelFile(StringRef path, MLIRContext *context,
 OwningOpRef<ModuleOp> mlc::onnx_import::importModelBuffer(
     StringRef data, StringRef name, StringRef modelDir, MLIRContext *context,
     const ImportOptions &options) {
-  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect,
-                       arith::ArithDialect, cf::ControlFlowDialect>();
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
   onnx::ModelProto model;
   if (llvm::Error err = parseModelBuffer(data, name, model)) {
     emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
@@ -577,8 +573,7 @@ OwningOpRef<ModuleOp> mlc::onnx_import::importModelBuffer(
 OwningOpRef<ModuleOp> mlc::onnx_import::importModelProto(
     const onnx::ModelProto &model, StringRef name, StringRef modelDir,
     MLIRContext *context, const ImportOptions &options) {
-  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect,
-                       arith::ArithDialect, cf::ControlFlowDialect>();
+  context->loadDialect<mlc::graph::GraphDialect, func::FuncDialect>();
   // The importer sorts and rewrites the graph as it goes: it works on a
   // copy, leaving the caller's model as it was.
   onnx::ModelProto copy = model;

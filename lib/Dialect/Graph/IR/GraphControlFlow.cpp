@@ -8,6 +8,8 @@
 
 #include "GraphShapeHelpers.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -56,6 +58,30 @@ LogicalResult IfOp::verify() {
     if (failed(checkYield(*this, name, yield, getResultTypes())))
       return failure();
   }
+  return success();
+}
+
+LogicalResult IfOp::buildFailingBranch(OpBuilder &builder, Location loc,
+                                       Region &branch, TypeRange types,
+                                       StringRef message) {
+  for (Type type : types)
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        !tensor || !tensor.hasStaticShape())
+      return failure();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.createBlock(&branch);
+  Value never =
+      arith::ConstantOp::create(builder, loc, builder.getBoolAttr(false));
+  cf::AssertOp::create(builder, loc, never, message);
+  SmallVector<Value> zeros;
+  for (Type type : types) {
+    auto tensor = cast<RankedTensorType>(type);
+    zeros.push_back(ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(tensor,
+                               builder.getZeroAttr(tensor.getElementType()))));
+  }
+  YieldOp::create(builder, loc, zeros);
   return success();
 }
 

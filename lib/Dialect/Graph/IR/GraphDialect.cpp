@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
 
 #include "mlir/IR/Builders.h"

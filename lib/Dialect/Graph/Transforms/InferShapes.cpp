@@ -201,55 +201,137 @@ void refineLoop(LoopOp op) {
   }
 }
 
+/// "node 'NAME'" for a node's location, else the location printed.
+std::string describeNode(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return ("node '" + name.getName().getValue() + "'").str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
+/// Refines the types of one function's graph ops in order, nested regions
+/// before the op that holds them (what a post-order walk does), folding
+/// constants on the way.
+struct ShapeRefiner {
+  bool foldConstants;
+
+  LogicalResult refineBlock(Block &block) {
+    // Refining an If may splice the ops of the branch it takes before it,
+    // and folding erases the op visited: iterate over a snapshot.
+    SmallVector<Operation *> ops;
+    for (Operation &op : block)
+      ops.push_back(&op);
+    for (Operation *op : ops)
+      if (failed(refineOp(op)))
+        return failure();
+    return success();
+  }
+
+  LogicalResult refineOp(Operation *op) {
+    if (auto ifOp = dyn_cast<IfOp>(op)) {
+      if (failed(refineBranches(ifOp)))
+        return failure();
+      refineIf(ifOp);
+      return success();
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (failed(refineBlock(block)))
+          return failure();
+    if (!isa<GraphDialect>(op->getDialect()) || isa<ConstantOp>(op))
+      return success();
+    if (auto loop = dyn_cast<LoopOp>(op)) {
+      refineLoop(loop);
+      return success();
+    }
+    if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
+      SmallVector<Type> inferred;
+      if (failed(infer.inferReturnTypes(
+              op->getContext(), op->getLoc(), op->getOperands(),
+              op->getAttrDictionary(), op->getPropertiesStorage(),
+              op->getRegions(), inferred)))
+        return failure();
+      for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
+        Type current = result.getType();
+        Type refined = combineValueTypes(current, type, meet);
+        if (!refined)
+          return op->emitOpError("result type ")
+                 << current << " conflicts with the inferred type " << type;
+        if (refined != current && usersAcceptRefinement(result))
+          result.setType(refined);
+      }
+    }
+    if (foldConstants && op->getNumRegions() == 0)
+      foldToConstant(op);
+    return success();
+  }
+
+  /// Refines an If's branches. With a constant condition only the branch
+  /// taken matters (refineIf then inlines it). Otherwise a branch whose ops
+  /// do not type-check at these shapes (an exporter's guard for another
+  /// sample rate) becomes one that fails at run time if taken, as ONNX
+  /// Runtime only evaluates the branch taken; the compile warns.
+  LogicalResult refineBranches(IfOp op) {
+    Region *branches[] = {&op.getThenBranch(), &op.getElseBranch()};
+    if (std::optional<bool> taken = getConstantCondition(op.getCondition()))
+      return refineBlock(branches[*taken ? 0 : 1]->front());
+    std::string why[2];
+    bool failedBranch[2];
+    for (int i = 0; i < 2; ++i) {
+      ScopedDiagnosticHandler capture(
+          op->getContext(), [&](Diagnostic &diag) -> LogicalResult {
+            if (diag.getSeverity() != DiagnosticSeverity::Error)
+              return failure();
+            if (why[i].empty())
+              why[i] = describeNode(diag.getLocation()) + ": " + diag.str();
+            return success();
+          });
+      failedBranch[i] = failed(refineBlock(branches[i]->front()));
+    }
+    if (!failedBranch[0] && !failedBranch[1])
+      return success();
+    if (failedBranch[0] && failedBranch[1])
+      return op.emitError("neither branch can run at these shapes: "
+                          "then_branch: ")
+             << why[0] << "; else_branch: " << why[1];
+    int bad = failedBranch[0] ? 0 : 1;
+    auto good = cast<YieldOp>(branches[1 - bad]->front().getTerminator());
+    std::string message = "If " + describeNode(op.getLoc()) + ": the " +
+                          (bad ? "else" : "then") +
+                          "_branch taken cannot run at the shapes the model "
+                          "was compiled for: " + why[bad];
+    Region &failing = *branches[bad];
+    for (Block &block : failing)
+      block.dropAllDefinedValueUses();
+    failing.getBlocks().clear();
+    OpBuilder builder(op);
+    if (failed(IfOp::buildFailingBranch(builder, op.getLoc(), failing,
+                                        good.getValues().getTypes(),
+                                        message)))
+      return op.emitError(message) << " (and the other branch's results are "
+                                      "not all of static shape)";
+    emitWarning(op.getLoc())
+        << message
+        << "; the model reports this as an error if it is taken at run time";
+    return success();
+  }
+};
+
 struct GraphInferShapesPass
     : mlc::graph::impl::GraphInferShapesBase<GraphInferShapesPass> {
   using Base::Base;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-      if (!isa<GraphDialect>(op->getDialect()) || isa<ConstantOp>(op))
-        return WalkResult::advance();
-      // Post-order walk: the branches are refined already, and erasing the
-      // visited op is safe.
-      if (auto ifOp = dyn_cast<IfOp>(op)) {
-        refineIf(ifOp);
-        return WalkResult::advance();
-      }
-      if (auto loop = dyn_cast<LoopOp>(op)) {
-        refineLoop(loop);
-        return WalkResult::advance();
-      }
-      if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
-        SmallVector<Type> inferred;
-        if (failed(infer.inferReturnTypes(
-                op->getContext(), op->getLoc(), op->getOperands(),
-                op->getAttrDictionary(), op->getPropertiesStorage(),
-                op->getRegions(), inferred)))
-          return WalkResult::interrupt();
-        for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
-          Type current = result.getType();
-          Type refined = combineValueTypes(current, type, meet);
-          if (!refined) {
-            op->emitOpError("result type ")
-                << current << " conflicts with the inferred type " << type;
-            return WalkResult::interrupt();
-          }
-          if (refined != current && usersAcceptRefinement(result))
-            result.setType(refined);
-        }
-      }
-      // Post-order walk: erasing the visited op is safe.
-      if (foldConstants && op->getNumRegions() == 0)
-        foldToConstant(op);
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
+    if (func.isExternal())
+      return;
+    ShapeRefiner refiner{foldConstants};
+    if (failed(refiner.refineBlock(func.getBody().front())))
       return signalPassFailure();
 
     // Function results follow the returned values.
-    if (func.isExternal())
-      return;
     auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
     func.setType(FunctionType::get(&getContext(), func.getArgumentTypes(),
                                    ret.getOperandTypes()));

@@ -43,6 +43,10 @@ def Graph_Dialect : Dialect {
     Weights are `dense_resource` (or any `ElementsAttr`) constants, so large
     models are never printed element by element.
   }];
+  // A branch that cannot run at the compiled shapes is a `cf.assert`
+  // (IfOp::buildFailingBranch).
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;

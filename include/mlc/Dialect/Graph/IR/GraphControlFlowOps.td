@@ -30,6 +30,22 @@ def Graph_IfOp : Graph_Op<"if", [RecursiveMemoryEffects, NoRegionArguments]> {
     `condition` is a one-element i1 tensor. Both branches yield one value per
     result; a result's type is compatible with both yields (where the
     branches disagree on a dim, the result has it dynamic).
+
+    A branch that cannot run at the shapes the model is compiled for (an
+    exporter's guard for another sample rate or rank) is
+    `cf.assert false, "why"` followed by zeros of the other branch's
+    types: taking it at run time is an error the model reports
+    (`mlc-host-lower-assertions`), as ONNX Runtime only fails when it runs
+    such a branch.
+  }];
+  let extraClassDeclaration = [{
+    /// Fills the empty `branch` with a branch that fails at run time with
+    /// `message` and yields zeros of `types`. Fails (building nothing)
+    /// unless every type is a statically shaped tensor.
+    static ::llvm::LogicalResult
+    buildFailingBranch(::mlir::OpBuilder &builder, ::mlir::Location loc,
+                       ::mlir::Region &branch, ::mlir::TypeRange types,
+                       ::llvm::StringRef message);
   }];
   let arguments = (ins Graph_BoolTensor:$condition);
   let results = (outs Variadic<Graph_Value>:$results);
