@@ -66,16 +66,36 @@ std::optional<DType> parseDTypeName(std::string_view name);
 /// Bytes per element.
 unsigned getDTypeSize(DType type);
 
+/// A dim of an output whose size the data decides (NonZero's count, a
+/// Range's length): the model allocates the output and says its dims.
+constexpr int64_t kDynamicDim = -1;
+
 /// One input or output of the model.
 struct TensorSignature {
   /// The ONNX name, unchanged.
   std::string name;
   DType dtype = DType::Float32;
+  /// Dims; outputs may have kDynamicDim ones.
   std::vector<int64_t> shape;
 
+  /// Whether a dim is kDynamicDim: the caller passes a DynamicOutput
+  /// record instead of the data's buffer, and the model allocates the data.
+  bool isDynamic() const;
+  /// Elements (-1 when dynamic).
   int64_t getNumElements() const;
-  int64_t getNumBytes() const { return getNumElements() * getDTypeSize(dtype); }
+  /// Bytes of the buffer the caller passes: the data, or the DynamicOutput
+  /// record of a dynamic output.
+  int64_t getNumBytes() const;
 };
+
+/// What the caller passes for an output with dynamic dims: `words[0]`
+/// receives the address of the data (row-major, allocated by the model
+/// with the C library's malloc: the caller frees it with free(), or
+/// mlc_free), `words[1 + d]` dim d. A run that fails leaves no data to free
+/// (the address is 0). The record has 1 + rank int64 words.
+inline int64_t getDynamicOutputRecordBytes(size_t rank) {
+  return static_cast<int64_t>((1 + rank) * sizeof(int64_t));
+}
 
 /// Weights kept in a file beside the object (`--weights=external`) rather
 /// than in it: the model then runs through `<name>_run_with_weights`, which

@@ -66,11 +66,26 @@ uint64_t mlc::abi::hashWeights(const char *data, size_t size) {
   return hash;
 }
 
+bool TensorSignature::isDynamic() const {
+  for (int64_t d : shape)
+    if (d < 0)
+      return true;
+  return false;
+}
+
 int64_t TensorSignature::getNumElements() const {
+  if (isDynamic())
+    return -1;
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
   return n;
+}
+
+int64_t TensorSignature::getNumBytes() const {
+  if (isDynamic())
+    return getDynamicOutputRecordBytes(shape.size());
+  return getNumElements() * getDTypeSize(dtype);
 }
 
 namespace {
@@ -111,8 +126,11 @@ bool parseTensors(const json &root, const char *what,
       return false;
     }
     TensorSignature t{*name, *type, {}};
+    bool output = std::string_view(what) == "outputs";
     for (const json &d : *shape) {
-      if (!d.is_number_integer() || d.get<int64_t>() < 0) {
+      if (!d.is_number_integer() ||
+          (d.get<int64_t>() < 0 &&
+           !(output && d.get<int64_t>() == kDynamicDim))) {
         error = std::string("bad dimension of ") + what + " '" + t.name + "'";
         return false;
       }
@@ -122,7 +140,7 @@ bool parseTensors(const json &root, const char *what,
     // not fit 62 bits, as no tensor of a compiled model can.
     uint64_t bytes = getDTypeSize(t.dtype);
     for (int64_t d : t.shape)
-      if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes) ||
+      if ((d >= 0 && __builtin_mul_overflow(bytes, uint64_t(d), &bytes)) ||
           bytes > (uint64_t(1) << 62)) {
         error = "tensor '" + t.name + "' of the model's " + what +
                 " in its metadata is too large (its bytes overflow 2^62)";

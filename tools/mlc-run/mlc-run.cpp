@@ -512,22 +512,52 @@ int runMain(const Options &options) {
     return error(message);
 
   std::vector<run::HostTensor> outputs;
-  for (const abi::TensorSignature &t : signature.outputs) {
+  // An output whose size the data decides is a record (address, dims) the
+  // model fills; its tensor is made after the run.
+  std::vector<std::vector<int64_t>> records(signature.outputs.size());
+  for (size_t k = 0; k < signature.outputs.size(); ++k) {
+    const abi::TensorSignature &t = signature.outputs[k];
     run::HostTensor out;
     out.dtype = t.dtype;
     out.shape = t.shape;
     // One spare element keeps data() non-null for empty tensors.
-    out.data.assign(t.getNumBytes() + abi::getDTypeSize(t.dtype), 0);
+    if (t.isDynamic())
+      records[k].assign(1 + t.shape.size(), 0);
+    else
+      out.data.assign(t.getNumBytes() + abi::getDTypeSize(t.dtype), 0);
     outputs.push_back(std::move(out));
   }
+  // Takes the data of the last run's dynamic outputs (into `outputs` when
+  // `keep`) and frees it.
+  auto takeDynamicOutputs = [&](bool keep) {
+    for (size_t k = 0; k < records.size(); ++k) {
+      std::vector<int64_t> &record = records[k];
+      if (record.empty() || !record[0])
+        continue;
+      char *data = reinterpret_cast<char *>(static_cast<uintptr_t>(record[0]));
+      if (keep) {
+        run::HostTensor &out = outputs[k];
+        out.shape.assign(record.begin() + 1, record.end());
+        int64_t bytes = abi::getDTypeSize(out.dtype);
+        for (int64_t d : out.shape)
+          bytes *= d;
+        out.data.assign(data, data + bytes);
+        out.data.resize(bytes + abi::getDTypeSize(out.dtype));
+      }
+      std::free(data);
+      record[0] = 0;
+    }
+  };
   std::vector<const void *> inputPtrs;
   for (run::HostTensor &t : inputs) {
     t.data.resize(t.data.size() + abi::getDTypeSize(t.dtype));
     inputPtrs.push_back(t.data.data());
   }
   std::vector<void *> outputPtrs;
-  for (run::HostTensor &t : outputs)
-    outputPtrs.push_back(t.data.data());
+  for (size_t k = 0; k < outputs.size(); ++k)
+    outputPtrs.push_back(records[k].empty()
+                             ? static_cast<void *>(outputs[k].data.data())
+                             : static_cast<void *>(records[k].data()));
 
   std::unique_ptr<runtime::GPUContext> gpu;
   if (options.cuda) {
@@ -537,9 +567,13 @@ int runMain(const Options &options) {
     std::printf("device: %s\n", gpu->getDeviceDescription().c_str());
   }
   std::string runError;
+  bool kept = false;
   auto runOnce = [&] {
-    return gpu ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
-               : model->run(inputPtrs.data(), outputPtrs.data());
+    int32_t rc = gpu ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
+                     : model->run(inputPtrs.data(), outputPtrs.data());
+    takeDynamicOutputs(!kept);
+    kept = true;
+    return rc;
   };
   if (int32_t rc = runOnce()) {
     if (rc == abi::kErrorCheck && !gpu)

@@ -41,9 +41,9 @@ def ConvertGraphToLoop : Pass<"mlc-convert-graph-to-loop", "mlir::func::FuncOp">
     needs static ones, are reported by name; the pass then fails.
   }];
   let dependentDialects = [
-    "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
-    "mlir::math::MathDialect", "mlir::scf::SCFDialect",
-    "mlir::tensor::TensorDialect"];
+    "mlir::arith::ArithDialect", "mlir::cf::ControlFlowDialect",
+    "mlir::linalg::LinalgDialect", "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect"];
 }
 
 #endif // MLC_CONVERSION_PASSES_TD

@@ -44,6 +44,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphGatherScatterNDToLinalgPatterns(patterns);
   populateGraphQuantComputeToLinalgPatterns(patterns);
   populateGraphConvTransposeToLinalgPatterns(patterns);
+  populateGraphDataDependentToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -56,9 +57,11 @@ struct ConvertGraphToLoopPass
     // it can and collects the ops no pattern handled, which are reported by
     // kind, once each.
     ConversionTarget target(*ctx);
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, scf::SCFDialect,
-                           tensor::TensorDialect>();
+    // cf.assert: run-time checks (a size that cannot be, a branch that
+    // cannot run at these shapes).
+    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           linalg::LinalgDialect, math::MathDialect,
+                           scf::SCFDialect, tensor::TensorDialect>();
     // Unsigned integers are viewed as signless inside generic bodies.
     target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(ctx);

@@ -289,6 +289,18 @@ struct GPUMapToLaunchesPass
           << checks;
       return signalPassFailure();
     }
+    // An output the model allocates would be device memory the caller
+    // cannot free or read.
+    WalkResult owned = func.walk([&](memref::AllocOp alloc) {
+      if (!alloc->hasAttr("mlc_loop.caller_owned") || emulate)
+        return WalkResult::advance();
+      emitError(alloc.getLoc(), "the GPU target does not support outputs "
+                                "whose sizes depend on the data yet "
+                                "(compile for the CPU)");
+      return WalkResult::interrupt();
+    });
+    if (owned.wasInterrupted())
+      return signalPassFailure();
     reshapesAsViews(func);
     readOnly = getReadOnlyBuffers(func);
     reads.clear();

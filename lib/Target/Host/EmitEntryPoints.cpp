@@ -37,11 +37,14 @@ void createStringGlobal(OpBuilder &b, Location loc, StringRef name,
 /// weights, ...)`.
 /// With `statusOffset` (a model with run-time checks), the entry point
 /// returns MLC_ERROR_CHECK when the arena's status word is not zero after
-/// the call.
+/// the call; then it also frees the data of the `dynamicOutputs` (records
+/// of buffers the model allocated) and zeroes their addresses, so that a
+/// failed run leaves nothing to free.
 void createEntry(OpBuilder &b, Location loc, StringRef name,
                  LLVM::LLVMFuncOp callee, unsigned numInputs,
                  unsigned numOutputs, bool weights, bool launcher,
-                 std::optional<int64_t> statusOffset) {
+                 std::optional<int64_t> statusOffset,
+                 ArrayRef<unsigned> dynamicOutputs) {
   MLIRContext *context = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
@@ -79,6 +82,31 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
   Value status = LLVM::LoadOp::create(b, loc, i32, slot);
   Value failed =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status, ok);
+  if (!dynamicOutputs.empty()) {
+    auto module = entry->getParentOfType<ModuleOp>();
+    auto free = module.lookupSymbol<LLVM::LLVMFuncOp>("free");
+    if (!free) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      free = LLVM::LLVMFuncOp::create(
+          b, loc, "free",
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), ptr));
+    }
+    auto i64 = b.getI64Type();
+    Value zero = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
+    Value null = LLVM::ZeroOp::create(b, loc, ptr);
+    for (unsigned k : dynamicOutputs) {
+      Value record = args[args.size() - numOutputs + k];
+      Value word = LLVM::LoadOp::create(b, loc, i64, record);
+      Value data = LLVM::IntToPtrOp::create(b, loc, ptr, word);
+      LLVM::CallOp::create(
+          b, loc, free,
+          ValueRange{LLVM::SelectOp::create(b, loc, failed, data, null)});
+      LLVM::StoreOp::create(b, loc,
+                            LLVM::SelectOp::create(b, loc, failed, zero, word),
+                            record);
+    }
+  }
   Value check = LLVM::ConstantOp::create(
       b, loc, i32, b.getI32IntegerAttr(mlc::abi::kErrorCheck));
   LLVM::ReturnOp::create(b, loc,
@@ -173,6 +201,10 @@ struct HostEmitEntryPointsPass
           checks.messages.push_back(cast<StringAttr>(m).str());
         signature->checks = std::move(checks);
       }
+      SmallVector<unsigned> dynamicOutputs;
+      for (auto [k, output] : llvm::enumerate(signature->outputs))
+        if (output.isDynamic())
+          dynamicOutputs.push_back(k);
       std::string name = f.getSymName().str();
       std::string metadata = mlc::abi::toJSON(*signature);
       // The completed signature, for drivers that write the header.
@@ -182,14 +214,16 @@ struct HostEmitEntryPointsPass
                   name + (launcher  ? "_run_gpu"
                           : weights ? "_run_with_weights"
                                     : "_run"),
-                  f, numInputs, numOutputs, weights, launcher, statusOffset);
+                  f, numInputs, numOutputs, weights, launcher, statusOffset,
+                  dynamicOutputs);
       createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
       if (sharedAliases) {
         createEntry(b, f.getLoc(),
                     launcher  ? mlc::abi::kSharedRunGPUSymbol
                     : weights ? mlc::abi::kSharedRunWithWeightsSymbol
                               : mlc::abi::kSharedRunSymbol,
-                    f, numInputs, numOutputs, weights, launcher, statusOffset);
+                    f, numInputs, numOutputs, weights, launcher, statusOffset,
+                    dynamicOutputs);
         createStringGlobal(b, f.getLoc(), mlc::abi::kSharedMetadataSymbol,
                            metadata);
       }

@@ -25,6 +25,7 @@ void mlc::host::buildBufferizeModelPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createHostDynamicOutputs());
   pm.addPass(createHostLowerAssertions());
   pm.addPass(createHostPlanArena(HostPlanArenaOptions{loopScratchBytes}));
 }

@@ -142,7 +142,9 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
   SmallVector<Buffer> buffers;
   WalkResult walk = f.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    if (mlc::host::isLoopScratch(alloc, loopScratchBytes))
+    // Scratch the backend places, and outputs the caller will own.
+    if (mlc::host::isLoopScratch(alloc, loopScratchBytes) ||
+        alloc->hasAttr("mlc_loop.caller_owned"))
       return WalkResult::advance();
     if (alloc->getBlock() != &body)
       return alloc.emitError("buffer ")

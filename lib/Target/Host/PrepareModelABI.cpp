@@ -58,7 +58,10 @@ FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
   auto tensor = dyn_cast<RankedTensorType>(type);
   std::optional<DType> dtype =
       tensor ? getDType(tensor.getElementType()) : std::nullopt;
-  if (!tensor || !tensor.hasStaticShape() || !dtype)
+  // An output's size may depend on the data (the model allocates it); an
+  // input's dims are the caller's to give, and must be pinned.
+  bool shaped = tensor && (tensor.hasStaticShape() || kind == "output");
+  if (!shaped || !dtype)
     return f.emitError() << kind << " " << index << " ('"
                          << (name ? name.getValue() : StringRef("?"))
                          << "') has type " << type
@@ -74,7 +77,8 @@ FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
   mlc::abi::TensorSignature t;
   t.name = name ? name.str() : (kind + "_" + Twine(index)).str();
   t.dtype = *dtype;
-  t.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  for (int64_t d : tensor.getShape())
+    t.shape.push_back(ShapedType::isDynamic(d) ? mlc::abi::kDynamicDim : d);
   return t;
 }
 
@@ -122,8 +126,12 @@ struct HostPrepareModelABIPass
         auto type = dyn_cast<RankedTensorType>(v.getType());
         if (seen.insert(v).second || !type)
           continue;
+        SmallVector<Value> dims;
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          if (type.isDynamicDim(d))
+            dims.push_back(tensor::DimOp::create(b, ret.getLoc(), v, d));
         operand.set(bufferization::AllocTensorOp::create(
-            b, ret.getLoc(), type, ValueRange(), /*copy=*/v));
+            b, ret.getLoc(), type, dims, /*copy=*/v));
       }
     });
   }

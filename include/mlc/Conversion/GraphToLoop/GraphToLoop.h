@@ -73,6 +73,11 @@ void populateGraphSignalToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// sampling grids).
 void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Range, ConstantOfShape and NonZero on run-time values: results sized
+/// when the model runs, with run-time checks of the sizes.
+void populateGraphDataDependentToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

@@ -34,6 +34,26 @@ def HostPrepareModelABI : Pass<"mlc-host-prepare-model-abi", "mlir::ModuleOp"> {
                            "mlir::bufferization::BufferizationDialect"];
 }
 
+def HostDynamicOutputs : Pass<"mlc-host-dynamic-outputs", "mlir::ModuleOp"> {
+  let summary = "Outputs whose sizes depend on the data: allocated by the "
+                "model, handed to the caller";
+  let description = [{
+    Runs after `buffer-results-to-out-params`. An output with dynamic dims
+    (NonZero's count, a Range's length: `-1` in the signature) cannot be
+    a buffer the caller allocates, since its size is known only once the
+    model has run. Its out-parameter becomes a record of 1 + rank `i64`
+    words (`memref<(1+rank)xi64>`, passed like any buffer): the model
+    stores into word 0 the address of a buffer it allocated with `malloc`
+    (a `memref.alloc` without alignment, marked `mlc_loop.caller_owned`
+    so that the arena plan leaves it alone) and into the others the dims.
+    The caller owns that buffer and frees it with `free`. When the result
+    is already a buffer of its own, that buffer is handed over; otherwise
+    it is copied into one.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def HostLowerAssertions : Pass<"mlc-host-lower-assertions",
                                 "mlir::ModuleOp"> {
   let summary = "Run-time checks of a model become its error status";

@@ -256,6 +256,7 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == PadFillAttrHelper::getNameStr() ||
       name == RootAttrHelper::getNameStr() ||
       name == StatusAttrHelper::getNameStr() ||
+      name == CallerOwnedAttrHelper::getNameStr() ||
       name == GpuLauncherAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name

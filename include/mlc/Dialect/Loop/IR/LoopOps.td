@@ -53,6 +53,9 @@ def Loop_Dialect : Dialect {
     // Run-time checks (mlc-host-lower-assertions): the status word's
     // buffer, its offset in the arena and the checks' messages in order.
     "::mlir::UnitAttr":$status,
+    // An output's buffer the model allocates and the caller frees
+    // (mlc-host-dynamic-outputs).
+    "::mlir::UnitAttr":$caller_owned,
     "::mlir::IntegerAttr":$status_offset,
     "::mlir::ArrayAttr":$check_messages,
     // A GPU model function that takes the runtime's kernel launcher first

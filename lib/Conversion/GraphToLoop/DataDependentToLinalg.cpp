@@ -1,0 +1,202 @@
+//===- DataDependentToLinalg.cpp - Results sized by values ----------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Range, ConstantOfShape and NonZero on run-time values: their result's
+// size is computed when the model runs (a dynamic dim). A size that cannot
+// be (a Range step of 0, a negative dim, more bytes than a tensor may
+// hold) fails a run-time check (`cf.assert`, which the model reports as an
+// error code naming the node) and the op then makes an empty result, so
+// that nothing after it reads or writes out of bounds. A dynamic result
+// that reaches the model's outputs is allocated by the model
+// (mlc-host-dynamic-outputs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using mlc::detail::getStaticType;
+
+namespace {
+/// The most bytes one tensor sized at run time may hold: the compile-time
+/// default of --max-tensor-bytes (4 GiB).
+constexpr int64_t kMaxRunTimeTensorBytes = int64_t(4) << 30;
+
+/// "Op node 'NAME'" for run-time check messages.
+std::string describe(Operation *op, StringRef onnxOp) {
+  std::string node = "?";
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    node = name.getName().str();
+  return (onnxOp + " node '" + node + "'").str();
+}
+
+/// The one element of a tensor holding one element.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, tensor, zeros);
+}
+
+/// `value` as i64 (sign- or zero-extended by `type`'s signedness, floats
+/// truncated toward zero).
+Value toI64(OpBuilder &b, Location loc, Value value, Type type) {
+  Type i64 = b.getI64Type();
+  if (isa<FloatType>(value.getType()))
+    return arith::FPToSIOp::create(b, loc, i64, value);
+  if (value.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, value);
+  unsigned width = value.getType().getIntOrFloatBitWidth();
+  if (width == 64)
+    return value;
+  if (type.isUnsignedInteger() || width == 1)
+    return arith::ExtUIOp::create(b, loc, i64, value);
+  return arith::ExtSIOp::create(b, loc, i64, value);
+}
+
+/// Fails the run-time check `ok` with `message` and returns `count` where
+/// it holds, else 0 (an empty result).
+Value checkedCount(OpBuilder &b, Location loc, Value ok, Value count,
+                   const std::string &message) {
+  cf::AssertOp::create(b, loc, ok, message);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value safe = arith::SelectOp::create(b, loc, ok, count, zero);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), safe);
+}
+
+/// Signless view of an element type (unsigned ints computed as signless).
+Type signless(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+struct RangeToLinalg : OpConversionPattern<RangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || type.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a 1-D result");
+    for (Value v : adaptor.getOperands())
+      if (auto t = getStaticType(v); !t || t.getNumElements() != 1)
+        return rewriter.notifyMatchFailure(op, "needs one-element operands");
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    Type compute = signless(element);
+    auto scalar = [&](Value v) {
+      Value s = extractScalar(rewriter, loc, v);
+      return s.getType() == compute
+                 ? s
+                 : UnrealizedConversionCastOp::create(rewriter, loc, compute, s)
+                       .getResult(0);
+    };
+    Value start = scalar(adaptor.getStart());
+    Value limit = scalar(adaptor.getLimit());
+    Value delta = scalar(adaptor.getDelta());
+    Type i64 = rewriter.getI64Type();
+    int64_t maxCount =
+        kMaxRunTimeTensorBytes /
+        std::max<int64_t>(1, llvm::divideCeil(
+                                 compute.getIntOrFloatBitWidth(), 8));
+    Value maxValue = arith::ConstantIntOp::create(rewriter, loc, i64, maxCount);
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+    Value count, ok;
+    if (isa<FloatType>(compute)) {
+      // ceil((limit - start) / delta), in f64 as ONNX's reference does.
+      Type f64 = rewriter.getF64Type();
+      auto wide = [&](Value v) -> Value {
+        return v.getType() == f64 ? v
+                                  : arith::ExtFOp::create(rewriter, loc, f64, v);
+      };
+      Value steps = arith::DivFOp::create(
+          rewriter, loc,
+          arith::SubFOp::create(rewriter, loc, wide(limit), wide(start)),
+          wide(delta));
+      Value up = math::CeilOp::create(rewriter, loc, steps);
+      Value bound = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getF64FloatAttr(double(maxCount)));
+      Value none = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF64FloatAttr(0.0));
+      // NaN (a zero or NaN step) and too many steps fail the check.
+      ok = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE, up,
+                                 bound);
+      Value clamped = arith::MaximumFOp::create(
+          rewriter, loc, arith::SelectOp::create(rewriter, loc, ok, up, none),
+          none);
+      count = arith::FPToSIOp::create(rewriter, loc, i64, clamped);
+    } else {
+      Value s = toI64(rewriter, loc, start, element);
+      Value l = toI64(rewriter, loc, limit, element);
+      Value d = toI64(rewriter, loc, delta, element);
+      Value nonzero = arith::CmpIOp::create(rewriter, loc,
+                                            arith::CmpIPredicate::ne, d, zero);
+      Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+      Value divisor = arith::SelectOp::create(rewriter, loc, nonzero, d, one);
+      Value steps = arith::CeilDivSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, l, s), divisor);
+      Value positive = arith::MaxSIOp::create(rewriter, loc, steps, zero);
+      ok = arith::AndIOp::create(
+          rewriter, loc, nonzero,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                positive, maxValue));
+      count = positive;
+    }
+    Value n = checkedCount(
+        rewriter, loc, ok, count,
+        describe(op, "Range") + ": the step is 0 or not a number, or the "
+                                "result would hold more than " +
+            std::to_string(maxCount) + " elements");
+    SmallVector<Value> dynamicSizes;
+    if (type.isDynamicDim(0))
+      dynamicSizes.push_back(n);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         compute, dynamicSizes);
+    MLIRContext *ctx = rewriter.getContext();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), ValueRange(), init,
+        ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx)},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value value;
+          if (isa<FloatType>(compute)) {
+            Value index = arith::IndexCastOp::create(b, l, i64, i);
+            Value f = arith::SIToFPOp::create(b, l, compute, index);
+            value = arith::AddFOp::create(
+                b, l, start, arith::MulFOp::create(b, l, f, delta));
+          } else {
+            Value index = arith::IndexCastOp::create(b, l, compute, i);
+            value = arith::AddIOp::create(
+                b, l, start, arith::MulIOp::create(b, l, index, delta));
+          }
+          linalg::YieldOp::create(b, l, value);
+        });
+    Value result = generic.getResult(0);
+    if (compute != element)
+      result = UnrealizedConversionCastOp::create(rewriter, loc, type, result)
+                   .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphDataDependentToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RangeToLinalg>(patterns.getContext());
+}
