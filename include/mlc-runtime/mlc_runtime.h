@@ -45,7 +45,12 @@ int64_t mlc_model_arena_size(const mlc_model *model);
 
 /* Inputs (`output` 0) and outputs (`output` 1), in graph order: their
    number, and for each its name, dtype (numbered as ONNX's
-   TensorProto.DataType: 1 float32, 7 int64, ...), rank, dims and bytes. */
+   TensorProto.DataType: 1 float32, 7 int64, ...), rank, dims and bytes.
+   An output whose size depends on the data (NonZero, a Range on inputs)
+   has -1 dims; the buffer passed for it is a record of 1 + rank int64
+   words (its bytes), into which the run writes the address of the data it
+   allocated (free it with mlc_free) and the dims. A run that fails leaves
+   the address 0. */
 size_t mlc_model_num_tensors(const mlc_model *model, int output);
 const char *mlc_model_tensor_name(const mlc_model *model, int output,
                                   size_t index);
@@ -57,6 +62,10 @@ int64_t mlc_model_tensor_dim(const mlc_model *model, int output, size_t index,
                              int32_t dim);
 int64_t mlc_model_tensor_bytes(const mlc_model *model, int output,
                                size_t index);
+
+/* Frees the data of an output whose size depends on the data (the
+   address in its record; the C library's free). */
+void mlc_free(void *data);
 
 /* Scratch memory for runs of `model`, one run at a time (NULL when the
    allocation fails). */

@@ -10,6 +10,7 @@
 #include "mlc-runtime/GPU.h"
 #include "mlc-runtime/Model.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -143,6 +144,8 @@ int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
       return 1;
   return model->model->run(inputs, outputs, arena->arena.get());
 }
+
+void mlc_free(void *data) { std::free(data); }
 
 const char *mlc_model_check_message(const mlc_model *model,
                                     const mlc_arena *arena) {

@@ -64,6 +64,7 @@ def _declare(lib):
     lib.mlc_model_reset_profile.argtypes = [c.c_void_p]
     lib.mlc_status_message.restype = c.c_char_p
     lib.mlc_status_message.argtypes = [c.c_int32]
+    lib.mlc_free.argtypes = [c.c_void_p]
     lib.mlc_model_check_message.restype = c.c_char_p
     lib.mlc_model_check_message.argtypes = [c.c_void_p, c.c_void_p]
     lib.mlc_model_is_gpu.restype = c.c_int
@@ -183,7 +184,10 @@ class Model:
                                f"input '{info.name}' has shape {array.shape}, "
                                f"the model takes {info.shape}")
             arrays.append(array)
-        outputs = [np.empty(o.shape, o.dtype) for o in self.outputs]
+        # An output whose size depends on the data (-1 dims) is a record
+        # the run fills: the address of the data it allocated, the dims.
+        outputs = [np.zeros(1 + len(o.shape), np.int64) if -1 in o.shape
+                   else np.empty(o.shape, o.dtype) for o in self.outputs]
         in_ptrs = (ctypes.c_void_p * max(1, len(arrays)))(
             *[a.ctypes.data for a in arrays])
         out_ptrs = (ctypes.c_void_p * max(1, len(outputs)))(
@@ -205,7 +209,22 @@ class Model:
             if check:
                 message = check.decode(errors="replace")
             raise MLCError("mlc runtime", message)
+        for k, o in enumerate(self.outputs):
+            if -1 in o.shape:
+                outputs[k] = self._take(outputs[k], o.dtype)
         return {o.name: a for o, a in zip(self.outputs, outputs)}
+
+    def _take(self, record, dtype):
+        """The array an output record points to, copied; the model's
+        buffer is freed."""
+        shape = tuple(int(d) for d in record[1:])
+        address = int(record[0])
+        count = int(np.prod(shape, dtype=np.int64))
+        array = np.empty(shape, dtype)
+        if count:
+            ctypes.memmove(array.ctypes.data, address, array.nbytes)
+        self._lib.mlc_free(ctypes.c_void_p(address))
+        return array
 
     def profile(self, reset=False):
         """Milliseconds per kernel, most expensive first, summed over the

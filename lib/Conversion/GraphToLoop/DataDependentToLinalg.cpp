@@ -194,9 +194,204 @@ struct RangeToLinalg : OpConversionPattern<RangeOp> {
     return success();
   }
 };
+/// A constant of `type`'s element type holding the one value of `value`
+/// (unsigned integers as signless).
+Value createScalar(OpBuilder &b, Location loc, ElementsAttr value,
+                   Type element) {
+  Type compute = signless(element);
+  if (isa<FloatType>(compute))
+    return arith::ConstantOp::create(
+        b, loc, FloatAttr::get(compute, *value.getValues<APFloat>().begin()));
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(compute, *value.getValues<APInt>().begin()));
+}
+
+struct ConstantOfShapeToLinalg : OpConversionPattern<ConstantOfShapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOfShapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto shape = getStaticType(adaptor.getShape());
+    if (!type || !shape || shape.getRank() != 1 ||
+        shape.getDimSize(0) != type.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a ranked result");
+    Location loc = op.getLoc();
+    Type element = type.getElementType();
+    Type compute = signless(element);
+    Value fill;
+    if (ElementsAttr value = op.getValueAttr()) {
+      if (value.getNumElements() != 1)
+        return rewriter.notifyMatchFailure(op, "needs a one-element value");
+      fill = createScalar(rewriter, loc, value, element);
+    } else {
+      fill = arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getZeroAttr(compute));
+    }
+    if (fill.getType() != compute)
+      return rewriter.notifyMatchFailure(op, "value and result types differ");
+    // Every dim is >= 0 (and the result's static dims), and the elements
+    // fit the size limit: checked without overflowing.
+    Type i64 = rewriter.getI64Type();
+    int64_t maxCount =
+        kMaxRunTimeTensorBytes /
+        std::max<int64_t>(1, llvm::divideCeil(
+                                 compute.getIntOrFloatBitWidth(), 8));
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+    Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+    Value max = arith::ConstantIntOp::create(rewriter, loc, i64, maxCount);
+    Value ok = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    Value product = one;
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      Value position = arith::ConstantIndexOp::create(rewriter, loc, d);
+      Value dim = tensor::ExtractOp::create(rewriter, loc, adaptor.getShape(),
+                                            ValueRange{position});
+      Value room = arith::DivSIOp::create(
+          rewriter, loc, max,
+          arith::MaxSIOp::create(rewriter, loc, product, one));
+      Value fits = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, dim,
+                                zero),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, dim,
+                                room));
+      if (!type.isDynamicDim(d))
+        fits = arith::AndIOp::create(
+            rewriter, loc, fits,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::eq, dim,
+                arith::ConstantIntOp::create(rewriter, loc, i64,
+                                             type.getDimSize(d))));
+      ok = arith::AndIOp::create(rewriter, loc, ok, fits);
+      Value safe = arith::SelectOp::create(rewriter, loc, fits, dim, zero);
+      product = arith::MulIOp::create(rewriter, loc, product, safe);
+      dims.push_back(safe);
+    }
+    cf::AssertOp::create(
+        rewriter, loc, ok,
+        describe(op, "ConstantOfShape") +
+            ": a dim is negative or differs from the model's, or the "
+            "result would hold more than " +
+            std::to_string(maxCount) + " elements");
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(),
+            arith::SelectOp::create(rewriter, loc, ok, dims[d], zero)));
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         compute, dynamicSizes);
+    Value result =
+        linalg::FillOp::create(rewriter, loc, fill, init).getResult(0);
+    if (compute != element)
+      result = UnrealizedConversionCastOp::create(rewriter, loc, type, result)
+                   .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// NonZero in two passes over the input in row-major order: count, then
+/// write each non-zero element's coordinates into its column.
+struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NonZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || input.getRank() == 0 || !type || type.getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "needs a static input of rank "
+                                             ">= 1");
+    Location loc = op.getLoc();
+    int64_t rank = input.getRank();
+    Type element = input.getElementType();
+    Type index = rewriter.getIndexType();
+    Type i64 = rewriter.getI64Type();
+    Value data = adaptor.getInput();
+    if (signless(element) != element)
+      data = UnrealizedConversionCastOp::create(
+                 rewriter, loc,
+                 RankedTensorType::get(input.getShape(), signless(element)),
+                 data)
+                 .getResult(0);
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value total =
+        arith::ConstantIndexOp::create(rewriter, loc, input.getNumElements());
+    // The coordinates of flat index `i`, and whether that element is not 0.
+    auto coordinates = [&](OpBuilder &b, Location l, Value i) {
+      SmallVector<Value> coords(rank);
+      Value rest = i;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        Value size = arith::ConstantIndexOp::create(b, l, input.getDimSize(d));
+        coords[d] = arith::RemUIOp::create(b, l, rest, size);
+        rest = arith::DivUIOp::create(b, l, rest, size);
+      }
+      return coords;
+    };
+    auto isNonZero = [&](OpBuilder &b, Location l, ValueRange coords) {
+      Value x = tensor::ExtractOp::create(b, l, data, coords);
+      if (isa<FloatType>(x.getType()))
+        return arith::CmpFOp::create(
+                   b, l, arith::CmpFPredicate::UNE, x,
+                   arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType())))
+            .getResult();
+      return arith::CmpIOp::create(
+                 b, l, arith::CmpIPredicate::ne, x,
+                 arith::ConstantOp::create(b, l, b.getZeroAttr(x.getType())))
+          .getResult();
+    };
+    auto count = scf::ForOp::create(
+        rewriter, loc, c0, total, c1, ValueRange{c0},
+        [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+          Value nz = isNonZero(b, l, coordinates(b, l, i));
+          Value next = arith::AddIOp::create(
+              b, l, carried[0],
+              arith::IndexCastOp::create(
+                  b, l, index, arith::ExtUIOp::create(b, l, i64, nz)));
+          scf::YieldOp::create(b, l, next);
+        });
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{rank, ShapedType::kDynamic}, i64,
+        ValueRange{count.getResult(0)});
+    auto fill = scf::ForOp::create(
+        rewriter, loc, c0, total, c1, ValueRange{init, c0},
+        [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+          SmallVector<Value> coords = coordinates(b, l, i);
+          Value nz = isNonZero(b, l, coords);
+          auto branch = scf::IfOp::create(
+              b, l, nz,
+              [&](OpBuilder &t, Location tl) {
+                Value out = carried[0];
+                for (int64_t d = 0; d < rank; ++d) {
+                  Value row = arith::ConstantIndexOp::create(t, tl, d);
+                  Value coord = arith::IndexCastOp::create(t, tl, i64,
+                                                           coords[d]);
+                  out = tensor::InsertOp::create(t, tl, coord, out,
+                                                 ValueRange{row, carried[1]});
+                }
+                Value next = arith::AddIOp::create(
+                    t, tl, carried[1], arith::ConstantIndexOp::create(t, tl, 1));
+                scf::YieldOp::create(t, tl, ValueRange{out, next});
+              },
+              [&](OpBuilder &e, Location el) {
+                scf::YieldOp::create(e, el, carried);
+              });
+          scf::YieldOp::create(b, l, branch.getResults());
+        });
+    Value result = fill.getResult(0);
+    if (result.getType() != type)
+      result = tensor::CastOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDataDependentToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<RangeToLinalg>(patterns.getContext());
+  patterns.add<ConstantOfShapeToLinalg, NonZeroToLinalg, RangeToLinalg>(
+      patterns.getContext());
 }

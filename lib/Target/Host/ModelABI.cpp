@@ -247,7 +247,14 @@ static void writeTensorConstants(llvm::raw_ostream &os, llvm::StringRef prefix,
   for (auto [i, t] : llvm::enumerate(tensors)) {
     os << "/* " << kind << " " << i << ": " << getDTypeName(t.dtype) << " [";
     llvm::interleaveComma(t.shape, os);
-    os << "], " << t.getNumBytes() << " bytes */\n";
+    if (t.isDynamic())
+      os << "]: its size depends on the data (-1 dims). Pass an\n   "
+            "int64_t record[1 + RANK]: the model puts the address of the "
+            "data it\n   allocated (malloc; yours to free()) in record[0] "
+            "and the dims after it.\n   A failed run leaves record[0] = 0. "
+            "SIZE is the record's bytes */\n";
+    else
+      os << "], " << t.getNumBytes() << " bytes */\n";
     os << "#define " << upper << i << "_DTYPE MLC_"
        << toUpper(getDTypeName(t.dtype)) << "\n";
     os << "#define " << upper << i << "_RANK " << t.shape.size() << "\n";
@@ -269,6 +276,14 @@ static void writeChecks(llvm::raw_ostream &os, llvm::StringRef prefix,
                         const std::vector<TensorSignature> &tensors) {
   std::string upper = toUpper(prefix) + "_" + toUpper(kind);
   for (auto [i, t] : llvm::enumerate(tensors)) {
+    if (t.isDynamic()) {
+      // The record of an output the model allocates.
+      os << "  if (!" << array << "[" << i << "].data)\n"
+         << "    return MLC_ERROR_NULL;\n";
+      os << "  " << array << "_data[" << i << "] = " << array << "[" << i
+         << "].data;\n";
+      continue;
+    }
     os << "  if ((rc = mlc_check_tensor(&" << array << "[" << i << "], "
        << upper << i << "_DTYPE, " << upper << i << "_RANK, " << prefix << "_"
        << kind << i << "_shape)) != MLC_OK)\n    return rc;\n";
@@ -400,7 +415,9 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
     os << "/* Like " << run << ", but first checks counts, dtypes, shapes"
        << (weights ? ",\n   the weights' size and alignment" : "")
        << " and the arena; returns an MLC_ERROR_*\n"
-          "   code instead of running on bad data. */\n";
+          "   code instead of running on bad data. An output with -1 dims "
+          "takes its\n   record in .data (dtype, rank and shape are not "
+          "checked). */\n";
     os << "static inline int32_t " << p << "_run_checked("
        << (weights ? "const void *weights, size_t weights_size,\n    " : "")
        << "void *arena, size_t arena_size, size_t num_inputs,\n"

@@ -140,6 +140,7 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     index[&op] = i;
 
   SmallVector<Buffer> buffers;
+  SmallVector<std::pair<memref::AllocOp, unsigned>> heap;
   WalkResult walk = f.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     // Scratch the backend places, and outputs the caller will own.
@@ -152,6 +153,17 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
                  << " is allocated inside a loop or branch; the static "
                     "memory plan cannot place it",
              WalkResult::interrupt();
+    // A buffer whose size is known only at run time (a NonZero's count)
+    // stays on the heap, freed after its last use.
+    if (!type.hasStaticShape() && type.getLayout().isIdentity()) {
+      FailureOr<unsigned> last = getLastUse(alloc, body, index);
+      if (failed(last))
+        return alloc.emitError("buffer ")
+                   << type << " escapes the function; it cannot be freed",
+               WalkResult::interrupt();
+      heap.push_back({alloc, *last});
+      return WalkResult::advance();
+    }
     if (!type.hasStaticShape() || !type.getLayout().isIdentity())
       return alloc.emitError("buffer ")
                  << type
@@ -177,6 +189,11 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
   if (walk.wasInterrupted())
     return failure();
 
+  SmallVector<Operation *> ops(llvm::make_pointer_range(body));
+  for (auto [alloc, last] : heap) {
+    OpBuilder after(ops[last]->getBlock(), std::next(ops[last]->getIterator()));
+    memref::DeallocOp::create(after, alloc.getLoc(), alloc);
+  }
   int64_t arenaSize = place(buffers);
   MLIRContext *context = f.getContext();
   auto arenaType = MemRefType::get({arenaSize}, IntegerType::get(context, 8));

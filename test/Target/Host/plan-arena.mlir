@@ -40,9 +40,28 @@ func.func @view_extends_liveness(%in: memref<2x2xf32>, %out: memref<4xf32>) {
 
 // -----
 
+// A buffer whose size is known only at run time stays on the heap and is
+// freed after its last use; an output the caller will own is left alone.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[A:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[A]] : memref<?xf32>)
+// CHECK-NEXT: memref.dealloc %[[A]]
+// CHECK: %[[O:.*]] = memref.alloc(%{{.*}}) {mlc_loop.caller_owned} : memref<?xf32>
+// CHECK-NOT: memref.dealloc
 func.func @dynamic(%n: index, %out: memref<4xf32>) {
-  // expected-error @below {{has a dynamic size or a strided layout; the static memory plan cannot place it}}
+  %zero = arith.constant 0.0 : f32
   %a = memref.alloc(%n) : memref<?xf32>
+  linalg.fill ins(%zero : f32) outs(%a : memref<?xf32>)
+  %o = memref.alloc(%n) {mlc_loop.caller_owned} : memref<?xf32>
+  linalg.fill ins(%zero : f32) outs(%o : memref<?xf32>)
+  return
+}
+
+// -----
+
+func.func @dynamic_strided(%n: index, %out: memref<4xf32>) {
+  // expected-error @below {{has a dynamic size or a strided layout; the static memory plan cannot place it}}
+  %a = memref.alloc(%n) : memref<?xf32, strided<[2]>>
   return
 }
 

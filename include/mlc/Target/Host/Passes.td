@@ -100,8 +100,11 @@ def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
     stack). A buffer allocated inside
     the branches of `scf.if`s (an ONNX If decided at run time) is allocated
     before the outermost of them: it gets its place for the whole `if`.
-    Any other buffer of dynamic size, or allocated inside a loop, cannot be
-    planned statically; the pass reports it as an error.
+    A buffer of dynamic size (a NonZero's count) allocated at the top of
+    the function stays on the heap and is freed after its last use; one
+    marked `mlc_loop.caller_owned` (an output the model allocates) is left
+    alone. Any other buffer of dynamic size, or allocated inside a loop,
+    cannot be planned statically; the pass reports it as an error.
   }];
   let options = [
     Option<"loopScratchBytes", "loop-scratch-bytes", "int64_t",
