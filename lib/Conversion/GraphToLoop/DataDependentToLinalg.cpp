@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Range, ConstantOfShape and NonZero on run-time values: their result's
+// Range, ConstantOfShape and NonZero on run-time values, and Reshape,
+// Squeeze and Unsqueeze to shapes computed at run time: their result's
 // size is computed when the model runs (a dynamic dim). A size that cannot
 // be (a Range step of 0, a negative dim, more bytes than a tensor may
 // hold) fails a run-time check (`cf.assert`, which the model reports as an
@@ -388,10 +389,248 @@ struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
     return success();
   }
 };
+/// i64 arithmetic on run-time dims, unrolled over ranks known at compile
+/// time, that tracks whether every check holds.
+struct DimBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value ok;
+
+  DimBuilder(OpBuilder &b, Location loc)
+      : b(b), loc(loc), ok(arith::ConstantIntOp::create(b, loc, 1, 1)) {}
+
+  Value i64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value eq(Value x, Value y) { return cmp(arith::CmpIPredicate::eq, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value either(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value toI64(Value flag) {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), flag);
+  }
+  void require(Value c) { ok = both(ok, c); }
+
+  /// dims[index] for static `dims` (0, failing the check, out of range).
+  Value staticDim(ArrayRef<int64_t> dims, Value index) {
+    Value found = i64(0);
+    Value inRange = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (auto [d, size] : llvm::enumerate(dims)) {
+      Value here = eq(index, i64(d));
+      found = select(here, i64(size), found);
+      inRange = either(inRange, here);
+    }
+    require(inRange);
+    return found;
+  }
+  /// An axis in [-rank, rank) as [0, rank) (the check fails otherwise).
+  Value normalizeAxis(Value axis, int64_t rank) {
+    Value negative = cmp(arith::CmpIPredicate::slt, axis, i64(0));
+    Value normalized = select(negative, add(axis, i64(rank)), axis);
+    require(both(cmp(arith::CmpIPredicate::sge, normalized, i64(0)),
+                 cmp(arith::CmpIPredicate::slt, normalized, i64(rank))));
+    return normalized;
+  }
+};
+
+/// The elements of a 1-D i64 tensor of static length.
+SmallVector<Value> extractAll(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < type.getDimSize(0); ++i)
+    values.push_back(tensor::ExtractOp::create(
+        b, loc, tensor, ValueRange{arith::ConstantIndexOp::create(b, loc, i)}));
+  return values;
+}
+
+/// Reshapes `input` (static) to the run-time `dims` when `dims.ok` holds,
+/// else to [elements, 1, ...] so that what follows stays in bounds; the
+/// result's static dims are checked too. Fails the check with `message`.
+Value reshapeTo(OpBuilder &b, Location loc, Value input,
+                RankedTensorType result, SmallVector<Value> dims,
+                DimBuilder &checks, const std::string &message) {
+  auto type = cast<RankedTensorType>(input.getType());
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (!result.isDynamicDim(d))
+      checks.require(checks.eq(dims[d], checks.i64(result.getDimSize(d))));
+  cf::AssertOp::create(b, loc, checks.ok, message);
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    dims[d] = checks.select(
+        checks.ok, dims[d],
+        checks.i64(d == 0 && result.isDynamicDim(0) ? type.getNumElements()
+                                                    : result.isDynamicDim(d)
+                                                          ? 1
+                                                          : result.getDimSize(d)));
+  Value shape = tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({result.getRank()}, b.getI64Type()), dims);
+  return tensor::ReshapeOp::create(b, loc, result, input, shape);
+}
+
+/// Reshape to a shape computed at run time (ONNX's 0 and -1 rules).
+struct RuntimeReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto shape = getStaticType(adaptor.getShape());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !shape || !result || result.hasStaticShape() ||
+        shape.getRank() != 1 || shape.getDimSize(0) != result.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input and shape "
+                                             "length");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    int64_t elements = input.getNumElements();
+    SmallVector<Value> requested = extractAll(rewriter, loc, adaptor.getShape());
+    SmallVector<Value> dims, inferred;
+    Value product = c.i64(1), unknowns = c.i64(0);
+    Value maxValue = c.i64(std::numeric_limits<int64_t>::max());
+    for (auto [i, v] : llvm::enumerate(requested)) {
+      Value isInferred = c.eq(v, c.i64(-1));
+      Value dim = v;
+      if (!op.getAllowzero()) {
+        Value copy = c.eq(v, c.i64(0));
+        Value from = int64_t(i) < input.getRank()
+                         ? c.i64(input.getDimSize(i))
+                         : c.i64(0);
+        if (int64_t(i) >= input.getRank())
+          c.require(arith::XOrIOp::create(rewriter, loc, copy,
+                                          arith::ConstantIntOp::create(
+                                              rewriter, loc, 1, 1)));
+        dim = c.select(copy, from, v);
+      }
+      c.require(c.either(isInferred,
+                         c.cmp(arith::CmpIPredicate::sge, dim, c.i64(0))));
+      Value factor = c.select(isInferred, c.i64(1), dim);
+      // factor <= INT64_MAX / product, so the product cannot wrap.
+      Value room = arith::DivSIOp::create(
+          rewriter, loc, maxValue,
+          arith::MaxSIOp::create(rewriter, loc, product, c.i64(1)));
+      c.require(c.either(c.cmp(arith::CmpIPredicate::slt, factor, c.i64(0)),
+                         c.cmp(arith::CmpIPredicate::sle, factor, room)));
+      product = arith::MulIOp::create(rewriter, loc, product,
+                                      arith::MaxSIOp::create(rewriter, loc,
+                                                             factor, c.i64(0)));
+      unknowns = c.add(unknowns, c.toI64(isInferred));
+      dims.push_back(dim);
+      inferred.push_back(isInferred);
+    }
+    Value n = c.i64(elements);
+    Value one = c.eq(unknowns, c.i64(1));
+    Value divisor = arith::MaxSIOp::create(rewriter, loc, product, c.i64(1));
+    Value fits = c.select(
+        one,
+        c.both(c.cmp(arith::CmpIPredicate::sgt, product, c.i64(0)),
+               c.eq(arith::RemSIOp::create(rewriter, loc, n, divisor),
+                    c.i64(0))),
+        c.eq(product, n));
+    c.require(c.both(fits, c.cmp(arith::CmpIPredicate::sle, unknowns,
+                                 c.i64(1))));
+    Value missing = arith::DivSIOp::create(rewriter, loc, n, divisor);
+    for (size_t i = 0; i < dims.size(); ++i)
+      dims[i] = c.select(inferred[i], missing, dims[i]);
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
+                      describe(op, "Reshape") +
+                          ": the shape does not fit the input's " +
+                          std::to_string(elements) +
+                          " elements (or has more than one -1, a negative "
+                          "dim, or a 0 past the input's rank)"));
+    return success();
+  }
+};
+
+/// Squeeze and Unsqueeze with axes computed at run time.
+template <typename OpTy>
+struct RuntimeAxesReshapeLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  static constexpr bool kSqueeze = std::is_same_v<OpTy, SqueezeOp>;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto axes = adaptor.getDynamicAxes()
+                    ? getStaticType(adaptor.getDynamicAxes())
+                    : RankedTensorType();
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !axes || !result || axes.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs static input and axes "
+                                             "count");
+    int64_t count = axes.getDimSize(0);
+    int64_t rank = input.getRank();
+    int64_t outRank = kSqueeze ? rank - count : rank + count;
+    if (outRank < 0 || result.getRank() != outRank)
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> normalized;
+    for (Value axis : extractAll(rewriter, loc, adaptor.getDynamicAxes()))
+      normalized.push_back(c.normalizeAxis(axis, kSqueeze ? rank : outRank));
+    // marked[d]: whether dim d (of the input for Squeeze, of the result for
+    // Unsqueeze) is named; each axis must name a different dim.
+    int64_t span = kSqueeze ? rank : outRank;
+    SmallVector<Value> marked;
+    Value total = c.i64(0);
+    for (int64_t d = 0; d < span; ++d) {
+      Value named = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+      for (Value axis : normalized)
+        named = c.either(named, c.eq(axis, c.i64(d)));
+      marked.push_back(named);
+      total = c.add(total, c.toI64(named));
+    }
+    c.require(c.eq(total, c.i64(count)));
+    ArrayRef<int64_t> inDims = input.getShape();
+    SmallVector<Value> dims(outRank, c.i64(0));
+    if (kSqueeze) {
+      // Kept dim d lands at d - (named dims before it); named ones are 1.
+      Value before = c.i64(0);
+      for (int64_t d = 0; d < rank; ++d) {
+        if (inDims[d] != 1)
+          c.require(arith::XOrIOp::create(
+              rewriter, loc, marked[d],
+              arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
+        Value position = arith::SubIOp::create(rewriter, loc, c.i64(d), before);
+        for (int64_t m = 0; m < outRank; ++m) {
+          Value here = c.both(
+              arith::XOrIOp::create(rewriter, loc, marked[d],
+                                    arith::ConstantIntOp::create(rewriter, loc,
+                                                                 1, 1)),
+              c.eq(position, c.i64(m)));
+          dims[m] = c.select(here, c.i64(inDims[d]), dims[m]);
+        }
+        before = c.add(before, c.toI64(marked[d]));
+      }
+    } else {
+      // Result dim m is 1 where named, else the input's next dim.
+      Value inserted = c.i64(0);
+      for (int64_t m = 0; m < outRank; ++m) {
+        Value from = arith::SubIOp::create(rewriter, loc, c.i64(m), inserted);
+        Value original = c.select(marked[m], c.i64(0), from);
+        Value dim = c.staticDim(inDims, original);
+        dims[m] = c.select(marked[m], c.i64(1), dim);
+        inserted = c.add(inserted, c.toI64(marked[m]));
+      }
+    }
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
+                      describe(op, kSqueeze ? "Squeeze" : "Unsqueeze") +
+                          ": an axis is out of range or repeated" +
+                          (kSqueeze ? ", or names a dim that is not 1" : "")));
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDataDependentToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ConstantOfShapeToLinalg, NonZeroToLinalg, RangeToLinalg>(
-      patterns.getContext());
+  patterns.add<ConstantOfShapeToLinalg, NonZeroToLinalg, RangeToLinalg,
+               RuntimeReshapeLowering, RuntimeAxesReshapeLowering<SqueezeOp>,
+               RuntimeAxesReshapeLowering<UnsqueezeOp>>(patterns.getContext());
 }

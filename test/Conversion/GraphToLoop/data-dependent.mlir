@@ -47,3 +47,17 @@ func.func @constant_of_shape(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = mlc_graph.constant_of_shape %shape {value = dense<1.5> : tensor<1xf32>} : (tensor<2xi64>) -> tensor<?x?xf32> loc("cos_0")
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// Reshape to a shape read at run time: 0 copies the input dim, one -1 is
+// inferred; the dims are checked and the data reinterpreted.
+// CHECK-LABEL: func @reshape
+// CHECK-COUNT-2: tensor.extract %arg1
+// CHECK: cf.assert %{{.*}}, "Reshape node 'reshape_0': the shape does not fit the input's 24 elements
+// CHECK: %[[SHAPE:.*]] = tensor.from_elements %{{.*}}, %{{.*}} : tensor<2xi64>
+// CHECK: tensor.reshape %arg0(%[[SHAPE]]) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+func.func @reshape(%x: tensor<2x3x4xf32>, %shape: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = mlc_graph.reshape %x, %shape : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32> loc("reshape_0")
+  return %0 : tensor<?x?xf32>
+}
