@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Range, ConstantOfShape and NonZero on run-time values, and Reshape,
-// Squeeze and Unsqueeze to shapes computed at run time: their result's
+// Squeeze, Unsqueeze, Slice, Expand and Tile to shapes computed at run
+// time: their result's
 // size is computed when the model runs (a dynamic dim). A size that cannot
 // be (a Range step of 0, a negative dim, more bytes than a tensor may
 // hold) fails a run-time check (`cf.assert`, which the model reports as an
@@ -626,11 +627,299 @@ struct RuntimeAxesReshapeLowering : OpConversionPattern<OpTy> {
     return success();
   }
 };
+/// A tensor of `result`'s type with the run-time `dims` (i64, used where
+/// `result` has a dynamic dim) whose element at `i` is `input[at(i)]`.
+Value gatherInto(OpBuilder &b, Location loc, Value input,
+                 RankedTensorType result, ArrayRef<Value> dims,
+                 function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                 ArrayRef<Value>)>
+                     at) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (result.isDynamicDim(d))
+      dynamicSizes.push_back(
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), dims[d]));
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, result.getShape(), element,
+                                       dynamicSizes);
+  int64_t rank = result.getRank();
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange(), init,
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank,
+                                                            b.getContext())},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        SmallVector<Value> index;
+        for (int64_t d = 0; d < rank; ++d)
+          index.push_back(linalg::IndexOp::create(nb, l, d));
+        SmallVector<Value> source = at(nb, l, index);
+        linalg::YieldOp::create(nb, l,
+                                tensor::ExtractOp::create(nb, l, input, source)
+                                    .getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// Checks that `dims` (i64, >= 0) hold at most the run-time tensor limit
+/// of `element`s, without overflowing.
+void requireElementsFit(DimBuilder &c, ArrayRef<Value> dims, Type element,
+                        int64_t &maxCount) {
+  maxCount = kMaxRunTimeTensorBytes /
+             std::max<int64_t>(
+                 1, llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+  Value product = c.i64(1);
+  for (Value d : dims) {
+    Value positive = arith::MaxSIOp::create(c.b, c.loc, d, c.i64(0));
+    Value room = arith::DivSIOp::create(
+        c.b, c.loc, c.i64(maxCount),
+        arith::MaxSIOp::create(c.b, c.loc, product, c.i64(1)));
+    c.require(c.cmp(arith::CmpIPredicate::sle, positive, room));
+    product = arith::MulIOp::create(c.b, c.loc, product, positive);
+  }
+}
+
+/// Asserts the checks, and replaces every dim by 0 where they fail (an
+/// empty result: nothing reads or writes past a buffer).
+SmallVector<Value> checkedDims(DimBuilder &c, RankedTensorType result,
+                               ArrayRef<Value> dims,
+                               const std::string &message) {
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (!result.isDynamicDim(d))
+      c.require(c.eq(dims[d], c.i64(result.getDimSize(d))));
+  cf::AssertOp::create(c.b, c.loc, c.ok, message);
+  SmallVector<Value> safe;
+  for (Value d : dims)
+    safe.push_back(c.select(c.ok, d, c.i64(0)));
+  return safe;
+}
+
+/// Slice with bounds (and axes, steps) read at run time, clamped as ONNX
+/// says; the result is gathered from the input.
+struct RuntimeSliceLowering : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    auto starts = getStaticType(adaptor.getStarts());
+    if (!input || !result || result.hasStaticShape() || !starts ||
+        starts.getRank() != 1 || result.getRank() != input.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    for (Value v : {adaptor.getEnds(), adaptor.getAxes(), adaptor.getSteps()})
+      if (v && (!getStaticType(v) || getStaticType(v).getShape() !=
+                                         starts.getShape()))
+        return rewriter.notifyMatchFailure(op, "bounds of different lengths");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    int64_t rank = input.getRank();
+    auto read = [&](Value v) {
+      SmallVector<Value> values;
+      if (!v)
+        return values;
+      for (Value x : extractAll(rewriter, loc, v))
+        values.push_back(toI64(rewriter, loc, x, x.getType()));
+      return values;
+    };
+    SmallVector<Value> begins = read(adaptor.getStarts());
+    SmallVector<Value> ends = read(adaptor.getEnds());
+    SmallVector<Value> axes = read(adaptor.getAxes());
+    SmallVector<Value> steps = read(adaptor.getSteps());
+    for (int64_t j = 0; j < int64_t(begins.size()); ++j) {
+      if (axes.size() <= size_t(j))
+        axes.push_back(c.i64(j));
+      else
+        axes[j] = c.normalizeAxis(axes[j], rank);
+      if (steps.size() <= size_t(j))
+        steps.push_back(c.i64(1));
+      c.require(arith::XOrIOp::create(rewriter, loc, c.eq(steps[j], c.i64(0)),
+                                      arith::ConstantIntOp::create(
+                                          rewriter, loc, 1, 1)));
+    }
+    // Per dim: first index, step and count (the whole dim when no axis
+    // names it; each dim at most once).
+    SmallVector<Value> first(rank), stride(rank), dims(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = input.getDimSize(d);
+      Value dim = c.i64(size);
+      first[d] = c.i64(0);
+      stride[d] = c.i64(1);
+      dims[d] = dim;
+      Value named = c.i64(0);
+      for (size_t j = 0; j < begins.size(); ++j) {
+        Value here = c.eq(axes[j], c.i64(d));
+        named = c.add(named, c.toI64(here));
+        Value step = c.select(c.eq(steps[j], c.i64(0)), c.i64(1), steps[j]);
+        Value forward = c.cmp(arith::CmpIPredicate::sgt, step, c.i64(0));
+        auto wrap = [&](Value v) {
+          return c.select(c.cmp(arith::CmpIPredicate::slt, v, c.i64(0)),
+                          c.add(v, dim), v);
+        };
+        auto clamp = [&](Value v, Value lo, Value hi) {
+          return arith::MinSIOp::create(
+              rewriter, loc, arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
+        };
+        Value last = c.i64(size - 1);
+        Value begin = c.select(forward, clamp(wrap(begins[j]), c.i64(0), dim),
+                               clamp(wrap(begins[j]), c.i64(0), last));
+        Value end = c.select(forward, clamp(wrap(ends[j]), c.i64(0), dim),
+                             clamp(wrap(ends[j]), c.i64(-1), last));
+        Value count = arith::MaxSIOp::create(
+            rewriter, loc,
+            arith::CeilDivSIOp::create(rewriter, loc,
+                                       arith::SubIOp::create(rewriter, loc,
+                                                             end, begin),
+                                       step),
+            c.i64(0));
+        first[d] = c.select(here, begin, first[d]);
+        stride[d] = c.select(here, step, stride[d]);
+        dims[d] = c.select(here, count, dims[d]);
+      }
+      c.require(c.cmp(arith::CmpIPredicate::sle, named, c.i64(1)));
+    }
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Slice") + ": a step is 0, or an axis is out of range or "
+                                "repeated");
+    Value sliced = gatherInto(
+        rewriter, loc, adaptor.getInput(), result, safe,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+          SmallVector<Value> source;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = arith::IndexCastOp::create(b, l, b.getI64Type(),
+                                                 index[d]);
+            Value at = arith::AddIOp::create(
+                b, l, first[d], arith::MulIOp::create(b, l, i, stride[d]));
+            source.push_back(
+                arith::IndexCastOp::create(b, l, b.getIndexType(), at));
+          }
+          return source;
+        });
+    rewriter.replaceOp(op, sliced);
+    return success();
+  }
+};
+
+/// Expand to a shape read at run time (numpy broadcasting).
+struct RuntimeExpandLowering : OpConversionPattern<ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto shape = getStaticType(adaptor.getShape());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !shape || !result || result.hasStaticShape() ||
+        shape.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    int64_t n = input.getRank(), k = shape.getDimSize(0);
+    int64_t rank = std::max(n, k);
+    if (result.getRank() != rank)
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> target = extractAll(rewriter, loc, adaptor.getShape());
+    SmallVector<Value> dims(rank);
+    for (int64_t m = 0; m < rank; ++m) {
+      int64_t j = m - (rank - n);      // the input's dim, if any
+      int64_t t = m - (rank - k);      // the shape's entry, if any
+      int64_t size = j >= 0 ? input.getDimSize(j) : 1;
+      if (t < 0) {
+        dims[m] = c.i64(size);
+        continue;
+      }
+      Value want = target[t];
+      if (size == 1) {
+        c.require(c.cmp(arith::CmpIPredicate::sge, want, c.i64(0)));
+        dims[m] = want;
+      } else {
+        c.require(c.either(c.eq(want, c.i64(size)), c.eq(want, c.i64(1))));
+        dims[m] = c.i64(size);
+      }
+    }
+    int64_t maxCount;
+    requireElementsFit(c, dims, input.getElementType(), maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Expand") +
+            ": the shape does not broadcast with the input's, or the result "
+            "would hold more than " +
+            std::to_string(maxCount) + " elements");
+    rewriter.replaceOp(
+        op, gatherInto(rewriter, loc, adaptor.getInput(), result, safe,
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                         SmallVector<Value> source;
+                         for (int64_t j = 0; j < n; ++j)
+                           source.push_back(
+                               input.getDimSize(j) == 1
+                                   ? arith::ConstantIndexOp::create(b, l, 0)
+                                   : index[j + (rank - n)]);
+                         return source;
+                       }));
+    return success();
+  }
+};
+
+/// Tile with repeats read at run time.
+struct RuntimeTileLowering : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto repeats = getStaticType(adaptor.getRepeats());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !repeats || !result || result.hasStaticShape() ||
+        repeats.getRank() != 1 || repeats.getDimSize(0) != input.getRank() ||
+        result.getRank() != input.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    int64_t rank = input.getRank();
+    SmallVector<Value> times = extractAll(rewriter, loc, adaptor.getRepeats());
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      c.require(c.cmp(arith::CmpIPredicate::sge, times[d], c.i64(0)));
+      int64_t size = input.getDimSize(d);
+      // repeats * size, checked against the limit below (size <= 2^62).
+      Value bounded = arith::MinSIOp::create(
+          rewriter, loc, arith::MaxSIOp::create(rewriter, loc, times[d],
+                                                c.i64(0)),
+          c.i64(int64_t(1) << 40));
+      dims.push_back(arith::MulIOp::create(rewriter, loc, bounded,
+                                           c.i64(size)));
+      c.require(c.cmp(arith::CmpIPredicate::sle, times[d],
+                      c.i64(int64_t(1) << 40)));
+    }
+    int64_t maxCount;
+    requireElementsFit(c, dims, input.getElementType(), maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Tile") + ": a repeat count is negative, or the result "
+                               "would hold more than " +
+            std::to_string(maxCount) + " elements");
+    rewriter.replaceOp(
+        op, gatherInto(rewriter, loc, adaptor.getInput(), result, safe,
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                         SmallVector<Value> source;
+                         for (int64_t d = 0; d < rank; ++d)
+                           source.push_back(arith::RemUIOp::create(
+                               b, l, index[d],
+                               arith::ConstantIndexOp::create(
+                                   b, l, std::max<int64_t>(
+                                             1, input.getDimSize(d)))));
+                         return source;
+                       }));
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDataDependentToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<ConstantOfShapeToLinalg, NonZeroToLinalg, RangeToLinalg,
-               RuntimeReshapeLowering, RuntimeAxesReshapeLowering<SqueezeOp>,
+               RuntimeReshapeLowering, RuntimeSliceLowering,
+               RuntimeExpandLowering, RuntimeTileLowering,
+               RuntimeAxesReshapeLowering<SqueezeOp>,
                RuntimeAxesReshapeLowering<UnsqueezeOp>>(patterns.getContext());
 }
