@@ -45,6 +45,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphQuantComputeToLinalgPatterns(patterns);
   populateGraphConvTransposeToLinalgPatterns(patterns);
   populateGraphDataDependentToLinalgPatterns(patterns);
+  populateGraphRunTimeShapesToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -78,6 +78,12 @@ void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphDataDependentToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
+/// Reshape, Squeeze and Unsqueeze to shapes computed at run time, and
+/// Slice, Expand and Tile with bounds, shapes and repeats read at run time,
+/// with run-time checks of those values.
+void populateGraphRunTimeShapesToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

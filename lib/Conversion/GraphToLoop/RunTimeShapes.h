@@ -1,0 +1,213 @@
+//===- RunTimeShapes.h - Sizes computed when a model runs -------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Helpers of the lowerings whose result sizes are computed at run time
+// (DataDependentToLinalg.cpp, RunTimeShapesToLinalg.cpp): i64 arithmetic on
+// dims that records whether every check holds, the `cf.assert` of those
+// checks (a failed one is an error code naming the node, and the op then
+// makes an empty or safe result), and gathers from a static input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_CONVERSION_GRAPHTOLOOP_RUNTIMESHAPES_H
+#define MLC_LIB_CONVERSION_GRAPHTOLOOP_RUNTIMESHAPES_H
+
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <string>
+
+namespace mlc::detail {
+using namespace mlir;
+
+/// The most bytes one tensor sized at run time may hold: the compile-time
+/// default of --max-tensor-bytes (4 GiB).
+constexpr int64_t kMaxRunTimeTensorBytes = int64_t(4) << 30;
+
+/// "Op node 'NAME'" for run-time check messages.
+inline std::string describe(Operation *op, StringRef onnxOp) {
+  std::string node = "?";
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    node = name.getName().str();
+  return (onnxOp + " node '" + node + "'").str();
+}
+
+/// The one element of a tensor holding one element.
+inline Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, tensor, zeros);
+}
+
+/// `value` as i64 (sign- or zero-extended by `type`'s signedness, floats
+/// truncated toward zero).
+inline Value toI64(OpBuilder &b, Location loc, Value value, Type type) {
+  Type i64 = b.getI64Type();
+  if (isa<FloatType>(value.getType()))
+    return arith::FPToSIOp::create(b, loc, i64, value);
+  if (value.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, value);
+  unsigned width = value.getType().getIntOrFloatBitWidth();
+  if (width == 64)
+    return value;
+  if (type.isUnsignedInteger() || width == 1)
+    return arith::ExtUIOp::create(b, loc, i64, value);
+  return arith::ExtSIOp::create(b, loc, i64, value);
+}
+
+/// Fails the run-time check `ok` with `message` and returns `count` where
+/// it holds, else 0 (an empty result).
+inline Value checkedCount(OpBuilder &b, Location loc, Value ok, Value count,
+                   const std::string &message) {
+  cf::AssertOp::create(b, loc, ok, message);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+  Value safe = arith::SelectOp::create(b, loc, ok, count, zero);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), safe);
+}
+
+/// Signless view of an element type (unsigned ints computed as signless).
+inline Type signless(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+/// i64 arithmetic on run-time dims, unrolled over ranks known at compile
+/// time, that tracks whether every check holds.
+struct DimBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value ok;
+
+  DimBuilder(OpBuilder &b, Location loc)
+      : b(b), loc(loc), ok(arith::ConstantIntOp::create(b, loc, 1, 1)) {}
+
+  Value i64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value eq(Value x, Value y) { return cmp(arith::CmpIPredicate::eq, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value either(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value toI64(Value flag) {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), flag);
+  }
+  void require(Value c) { ok = both(ok, c); }
+
+  /// dims[index] for static `dims` (0, failing the check, out of range).
+  Value staticDim(ArrayRef<int64_t> dims, Value index) {
+    Value found = i64(0);
+    Value inRange = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (auto [d, size] : llvm::enumerate(dims)) {
+      Value here = eq(index, i64(d));
+      found = select(here, i64(size), found);
+      inRange = either(inRange, here);
+    }
+    require(inRange);
+    return found;
+  }
+  /// An axis in [-rank, rank) as [0, rank) (the check fails otherwise).
+  Value normalizeAxis(Value axis, int64_t rank) {
+    Value negative = cmp(arith::CmpIPredicate::slt, axis, i64(0));
+    Value normalized = select(negative, add(axis, i64(rank)), axis);
+    require(both(cmp(arith::CmpIPredicate::sge, normalized, i64(0)),
+                 cmp(arith::CmpIPredicate::slt, normalized, i64(rank))));
+    return normalized;
+  }
+};
+
+/// The elements of a 1-D i64 tensor of static length.
+inline SmallVector<Value> extractAll(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < type.getDimSize(0); ++i)
+    values.push_back(tensor::ExtractOp::create(
+        b, loc, tensor, ValueRange{arith::ConstantIndexOp::create(b, loc, i)}));
+  return values;
+}
+
+/// A tensor of `result`'s type with the run-time `dims` (i64, used where
+/// `result` has a dynamic dim) whose element at `i` is `input[at(i)]`.
+inline Value gatherInto(OpBuilder &b, Location loc, Value input,
+                 RankedTensorType result, ArrayRef<Value> dims,
+                 function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                 ArrayRef<Value>)>
+                     at) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (result.isDynamicDim(d))
+      dynamicSizes.push_back(
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), dims[d]));
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, result.getShape(), element,
+                                       dynamicSizes);
+  int64_t rank = result.getRank();
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange(), init,
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank,
+                                                            b.getContext())},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange) {
+        SmallVector<Value> index;
+        for (int64_t d = 0; d < rank; ++d)
+          index.push_back(linalg::IndexOp::create(nb, l, d));
+        SmallVector<Value> source = at(nb, l, index);
+        linalg::YieldOp::create(nb, l,
+                                tensor::ExtractOp::create(nb, l, input, source)
+                                    .getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// Checks that `dims` (i64, >= 0) hold at most the run-time tensor limit
+/// of `element`s, without overflowing.
+inline void requireElementsFit(DimBuilder &c, ArrayRef<Value> dims, Type element,
+                        int64_t &maxCount) {
+  maxCount = kMaxRunTimeTensorBytes /
+             std::max<int64_t>(
+                 1, llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+  Value product = c.i64(1);
+  for (Value d : dims) {
+    Value positive = arith::MaxSIOp::create(c.b, c.loc, d, c.i64(0));
+    Value room = arith::DivSIOp::create(
+        c.b, c.loc, c.i64(maxCount),
+        arith::MaxSIOp::create(c.b, c.loc, product, c.i64(1)));
+    c.require(c.cmp(arith::CmpIPredicate::sle, positive, room));
+    product = arith::MulIOp::create(c.b, c.loc, product, positive);
+  }
+}
+
+/// Asserts the checks, and replaces every dim by 0 where they fail (an
+/// empty result: nothing reads or writes past a buffer).
+inline SmallVector<Value> checkedDims(DimBuilder &c, RankedTensorType result,
+                               ArrayRef<Value> dims,
+                               const std::string &message) {
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (!result.isDynamicDim(d))
+      c.require(c.eq(dims[d], c.i64(result.getDimSize(d))));
+  cf::AssertOp::create(c.b, c.loc, c.ok, message);
+  SmallVector<Value> safe;
+  for (Value d : dims)
+    safe.push_back(c.select(c.ok, d, c.i64(0)));
+  return safe;
+}
+
+} // namespace mlc::detail
+
+#endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_RUNTIMESHAPES_H

@@ -1,0 +1,435 @@
+//===- RunTimeShapesToLinalg.cpp - Shapes read at run time ----------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reshape, Squeeze and Unsqueeze to shapes computed at run time (the data
+// reinterpreted), and Slice, Expand and Tile with bounds, shapes and
+// repeats read at run time (gathered from a static input). Each checks
+// what ONNX requires of those values at run time (RunTimeShapes.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "RunTimeShapes.h"
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::detail;
+
+namespace {
+/// Reshapes `input` (static) to the run-time `dims` when `dims.ok` holds,
+/// else to [elements, 1, ...] so that what follows stays in bounds; the
+/// result's static dims are checked too. Fails the check with `message`.
+Value reshapeTo(OpBuilder &b, Location loc, Value input,
+                RankedTensorType result, SmallVector<Value> dims,
+                DimBuilder &checks, const std::string &message) {
+  auto type = cast<RankedTensorType>(input.getType());
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (!result.isDynamicDim(d))
+      checks.require(checks.eq(dims[d], checks.i64(result.getDimSize(d))));
+  cf::AssertOp::create(b, loc, checks.ok, message);
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    dims[d] = checks.select(
+        checks.ok, dims[d],
+        checks.i64(d == 0 && result.isDynamicDim(0) ? type.getNumElements()
+                                                    : result.isDynamicDim(d)
+                                                          ? 1
+                                                          : result.getDimSize(d)));
+  Value shape = tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({result.getRank()}, b.getI64Type()), dims);
+  return tensor::ReshapeOp::create(b, loc, result, input, shape);
+}
+
+/// Reshape to a shape computed at run time (ONNX's 0 and -1 rules).
+struct RuntimeReshapeLowering : OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto shape = getStaticType(adaptor.getShape());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !shape || !result || result.hasStaticShape() ||
+        shape.getRank() != 1 || shape.getDimSize(0) != result.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input and shape "
+                                             "length");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    int64_t elements = input.getNumElements();
+    SmallVector<Value> requested = extractAll(rewriter, loc, adaptor.getShape());
+    SmallVector<Value> dims, inferred;
+    Value product = c.i64(1), unknowns = c.i64(0);
+    Value maxValue = c.i64(std::numeric_limits<int64_t>::max());
+    for (auto [i, v] : llvm::enumerate(requested)) {
+      Value isInferred = c.eq(v, c.i64(-1));
+      Value dim = v;
+      if (!op.getAllowzero()) {
+        Value copy = c.eq(v, c.i64(0));
+        Value from = int64_t(i) < input.getRank()
+                         ? c.i64(input.getDimSize(i))
+                         : c.i64(0);
+        if (int64_t(i) >= input.getRank())
+          c.require(arith::XOrIOp::create(rewriter, loc, copy,
+                                          arith::ConstantIntOp::create(
+                                              rewriter, loc, 1, 1)));
+        dim = c.select(copy, from, v);
+      }
+      c.require(c.either(isInferred,
+                         c.cmp(arith::CmpIPredicate::sge, dim, c.i64(0))));
+      Value factor = c.select(isInferred, c.i64(1), dim);
+      // factor <= INT64_MAX / product, so the product cannot wrap.
+      Value room = arith::DivSIOp::create(
+          rewriter, loc, maxValue,
+          arith::MaxSIOp::create(rewriter, loc, product, c.i64(1)));
+      c.require(c.either(c.cmp(arith::CmpIPredicate::slt, factor, c.i64(0)),
+                         c.cmp(arith::CmpIPredicate::sle, factor, room)));
+      product = arith::MulIOp::create(rewriter, loc, product,
+                                      arith::MaxSIOp::create(rewriter, loc,
+                                                             factor, c.i64(0)));
+      unknowns = c.add(unknowns, c.toI64(isInferred));
+      dims.push_back(dim);
+      inferred.push_back(isInferred);
+    }
+    Value n = c.i64(elements);
+    Value one = c.eq(unknowns, c.i64(1));
+    Value divisor = arith::MaxSIOp::create(rewriter, loc, product, c.i64(1));
+    Value fits = c.select(
+        one,
+        c.both(c.cmp(arith::CmpIPredicate::sgt, product, c.i64(0)),
+               c.eq(arith::RemSIOp::create(rewriter, loc, n, divisor),
+                    c.i64(0))),
+        c.eq(product, n));
+    c.require(c.both(fits, c.cmp(arith::CmpIPredicate::sle, unknowns,
+                                 c.i64(1))));
+    Value missing = arith::DivSIOp::create(rewriter, loc, n, divisor);
+    for (size_t i = 0; i < dims.size(); ++i)
+      dims[i] = c.select(inferred[i], missing, dims[i]);
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
+                      describe(op, "Reshape") +
+                          ": the shape does not fit the input's " +
+                          std::to_string(elements) +
+                          " elements (or has more than one -1, a negative "
+                          "dim, or a 0 past the input's rank)"));
+    return success();
+  }
+};
+
+/// Squeeze and Unsqueeze with axes computed at run time.
+template <typename OpTy>
+struct RuntimeAxesReshapeLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  static constexpr bool kSqueeze = std::is_same_v<OpTy, SqueezeOp>;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto axes = adaptor.getDynamicAxes()
+                    ? getStaticType(adaptor.getDynamicAxes())
+                    : RankedTensorType();
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !axes || !result || axes.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs static input and axes "
+                                             "count");
+    int64_t count = axes.getDimSize(0);
+    int64_t rank = input.getRank();
+    int64_t outRank = kSqueeze ? rank - count : rank + count;
+    if (outRank < 0 || result.getRank() != outRank)
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> normalized;
+    for (Value axis : extractAll(rewriter, loc, adaptor.getDynamicAxes()))
+      normalized.push_back(c.normalizeAxis(axis, kSqueeze ? rank : outRank));
+    // marked[d]: whether dim d (of the input for Squeeze, of the result for
+    // Unsqueeze) is named; each axis must name a different dim.
+    int64_t span = kSqueeze ? rank : outRank;
+    SmallVector<Value> marked;
+    Value total = c.i64(0);
+    for (int64_t d = 0; d < span; ++d) {
+      Value named = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+      for (Value axis : normalized)
+        named = c.either(named, c.eq(axis, c.i64(d)));
+      marked.push_back(named);
+      total = c.add(total, c.toI64(named));
+    }
+    c.require(c.eq(total, c.i64(count)));
+    ArrayRef<int64_t> inDims = input.getShape();
+    SmallVector<Value> dims(outRank, c.i64(0));
+    if (kSqueeze) {
+      // Kept dim d lands at d - (named dims before it); named ones are 1.
+      Value before = c.i64(0);
+      for (int64_t d = 0; d < rank; ++d) {
+        if (inDims[d] != 1)
+          c.require(arith::XOrIOp::create(
+              rewriter, loc, marked[d],
+              arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
+        Value position = arith::SubIOp::create(rewriter, loc, c.i64(d), before);
+        for (int64_t m = 0; m < outRank; ++m) {
+          Value here = c.both(
+              arith::XOrIOp::create(rewriter, loc, marked[d],
+                                    arith::ConstantIntOp::create(rewriter, loc,
+                                                                 1, 1)),
+              c.eq(position, c.i64(m)));
+          dims[m] = c.select(here, c.i64(inDims[d]), dims[m]);
+        }
+        before = c.add(before, c.toI64(marked[d]));
+      }
+    } else {
+      // Result dim m is 1 where named, else the input's next dim.
+      Value inserted = c.i64(0);
+      for (int64_t m = 0; m < outRank; ++m) {
+        Value from = arith::SubIOp::create(rewriter, loc, c.i64(m), inserted);
+        Value original = c.select(marked[m], c.i64(0), from);
+        Value dim = c.staticDim(inDims, original);
+        dims[m] = c.select(marked[m], c.i64(1), dim);
+        inserted = c.add(inserted, c.toI64(marked[m]));
+      }
+    }
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
+                      describe(op, kSqueeze ? "Squeeze" : "Unsqueeze") +
+                          ": an axis is out of range or repeated" +
+                          (kSqueeze ? ", or names a dim that is not 1" : "")));
+    return success();
+  }
+};
+
+/// Slice with bounds (and axes, steps) read at run time, clamped as ONNX
+/// says; the result is gathered from the input.
+struct RuntimeSliceLowering : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    auto starts = getStaticType(adaptor.getStarts());
+    if (!input || !result || result.hasStaticShape() || !starts ||
+        starts.getRank() != 1 || result.getRank() != input.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    for (Value v : {adaptor.getEnds(), adaptor.getAxes(), adaptor.getSteps()})
+      if (v && (!getStaticType(v) || getStaticType(v).getShape() !=
+                                         starts.getShape()))
+        return rewriter.notifyMatchFailure(op, "bounds of different lengths");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    int64_t rank = input.getRank();
+    auto read = [&](Value v) {
+      SmallVector<Value> values;
+      if (!v)
+        return values;
+      for (Value x : extractAll(rewriter, loc, v))
+        values.push_back(toI64(rewriter, loc, x, x.getType()));
+      return values;
+    };
+    SmallVector<Value> begins = read(adaptor.getStarts());
+    SmallVector<Value> ends = read(adaptor.getEnds());
+    SmallVector<Value> axes = read(adaptor.getAxes());
+    SmallVector<Value> steps = read(adaptor.getSteps());
+    for (int64_t j = 0; j < int64_t(begins.size()); ++j) {
+      if (axes.size() <= size_t(j))
+        axes.push_back(c.i64(j));
+      else
+        axes[j] = c.normalizeAxis(axes[j], rank);
+      if (steps.size() <= size_t(j))
+        steps.push_back(c.i64(1));
+      c.require(arith::XOrIOp::create(rewriter, loc, c.eq(steps[j], c.i64(0)),
+                                      arith::ConstantIntOp::create(
+                                          rewriter, loc, 1, 1)));
+    }
+    // Per dim: first index, step and count (the whole dim when no axis
+    // names it; each dim at most once).
+    SmallVector<Value> first(rank), stride(rank), dims(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = input.getDimSize(d);
+      Value dim = c.i64(size);
+      first[d] = c.i64(0);
+      stride[d] = c.i64(1);
+      dims[d] = dim;
+      Value named = c.i64(0);
+      for (size_t j = 0; j < begins.size(); ++j) {
+        Value here = c.eq(axes[j], c.i64(d));
+        named = c.add(named, c.toI64(here));
+        Value step = c.select(c.eq(steps[j], c.i64(0)), c.i64(1), steps[j]);
+        Value forward = c.cmp(arith::CmpIPredicate::sgt, step, c.i64(0));
+        auto wrap = [&](Value v) {
+          return c.select(c.cmp(arith::CmpIPredicate::slt, v, c.i64(0)),
+                          c.add(v, dim), v);
+        };
+        auto clamp = [&](Value v, Value lo, Value hi) {
+          return arith::MinSIOp::create(
+              rewriter, loc, arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
+        };
+        Value last = c.i64(size - 1);
+        Value begin = c.select(forward, clamp(wrap(begins[j]), c.i64(0), dim),
+                               clamp(wrap(begins[j]), c.i64(0), last));
+        Value end = c.select(forward, clamp(wrap(ends[j]), c.i64(0), dim),
+                             clamp(wrap(ends[j]), c.i64(-1), last));
+        Value count = arith::MaxSIOp::create(
+            rewriter, loc,
+            arith::CeilDivSIOp::create(rewriter, loc,
+                                       arith::SubIOp::create(rewriter, loc,
+                                                             end, begin),
+                                       step),
+            c.i64(0));
+        first[d] = c.select(here, begin, first[d]);
+        stride[d] = c.select(here, step, stride[d]);
+        dims[d] = c.select(here, count, dims[d]);
+      }
+      c.require(c.cmp(arith::CmpIPredicate::sle, named, c.i64(1)));
+    }
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Slice") + ": a step is 0, or an axis is out of range or "
+                                "repeated");
+    Value sliced = gatherInto(
+        rewriter, loc, adaptor.getInput(), result, safe,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+          SmallVector<Value> source;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = arith::IndexCastOp::create(b, l, b.getI64Type(),
+                                                 index[d]);
+            Value at = arith::AddIOp::create(
+                b, l, first[d], arith::MulIOp::create(b, l, i, stride[d]));
+            source.push_back(
+                arith::IndexCastOp::create(b, l, b.getIndexType(), at));
+          }
+          return source;
+        });
+    rewriter.replaceOp(op, sliced);
+    return success();
+  }
+};
+
+/// Expand to a shape read at run time (numpy broadcasting).
+struct RuntimeExpandLowering : OpConversionPattern<ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto shape = getStaticType(adaptor.getShape());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !shape || !result || result.hasStaticShape() ||
+        shape.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    int64_t n = input.getRank(), k = shape.getDimSize(0);
+    int64_t rank = std::max(n, k);
+    if (result.getRank() != rank)
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> target = extractAll(rewriter, loc, adaptor.getShape());
+    SmallVector<Value> dims(rank);
+    for (int64_t m = 0; m < rank; ++m) {
+      int64_t j = m - (rank - n);      // the input's dim, if any
+      int64_t t = m - (rank - k);      // the shape's entry, if any
+      int64_t size = j >= 0 ? input.getDimSize(j) : 1;
+      if (t < 0) {
+        dims[m] = c.i64(size);
+        continue;
+      }
+      Value want = target[t];
+      if (size == 1) {
+        c.require(c.cmp(arith::CmpIPredicate::sge, want, c.i64(0)));
+        dims[m] = want;
+      } else {
+        c.require(c.either(c.eq(want, c.i64(size)), c.eq(want, c.i64(1))));
+        dims[m] = c.i64(size);
+      }
+    }
+    int64_t maxCount;
+    requireElementsFit(c, dims, input.getElementType(), maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Expand") +
+            ": the shape does not broadcast with the input's, or the result "
+            "would hold more than " +
+            std::to_string(maxCount) + " elements");
+    rewriter.replaceOp(
+        op, gatherInto(rewriter, loc, adaptor.getInput(), result, safe,
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                         SmallVector<Value> source;
+                         for (int64_t j = 0; j < n; ++j)
+                           source.push_back(
+                               input.getDimSize(j) == 1
+                                   ? arith::ConstantIndexOp::create(b, l, 0)
+                                   : index[j + (rank - n)]);
+                         return source;
+                       }));
+    return success();
+  }
+};
+
+/// Tile with repeats read at run time.
+struct RuntimeTileLowering : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto repeats = getStaticType(adaptor.getRepeats());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !repeats || !result || result.hasStaticShape() ||
+        repeats.getRank() != 1 || repeats.getDimSize(0) != input.getRank() ||
+        result.getRank() != input.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    int64_t rank = input.getRank();
+    SmallVector<Value> times = extractAll(rewriter, loc, adaptor.getRepeats());
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      c.require(c.cmp(arith::CmpIPredicate::sge, times[d], c.i64(0)));
+      int64_t size = input.getDimSize(d);
+      // repeats * size, checked against the limit below (size <= 2^62).
+      Value bounded = arith::MinSIOp::create(
+          rewriter, loc, arith::MaxSIOp::create(rewriter, loc, times[d],
+                                                c.i64(0)),
+          c.i64(int64_t(1) << 40));
+      dims.push_back(arith::MulIOp::create(rewriter, loc, bounded,
+                                           c.i64(size)));
+      c.require(c.cmp(arith::CmpIPredicate::sle, times[d],
+                      c.i64(int64_t(1) << 40)));
+    }
+    int64_t maxCount;
+    requireElementsFit(c, dims, input.getElementType(), maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Tile") + ": a repeat count is negative, or the result "
+                               "would hold more than " +
+            std::to_string(maxCount) + " elements");
+    rewriter.replaceOp(
+        op, gatherInto(rewriter, loc, adaptor.getInput(), result, safe,
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                         SmallVector<Value> source;
+                         for (int64_t d = 0; d < rank; ++d)
+                           source.push_back(arith::RemUIOp::create(
+                               b, l, index[d],
+                               arith::ConstantIndexOp::create(
+                                   b, l, std::max<int64_t>(
+                                             1, input.getDimSize(d)))));
+                         return source;
+                       }));
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphRunTimeShapesToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<RuntimeReshapeLowering, RuntimeSliceLowering,
+               RuntimeExpandLowering, RuntimeTileLowering,
+               RuntimeAxesReshapeLowering<SqueezeOp>,
+               RuntimeAxesReshapeLowering<UnsqueezeOp>>(patterns.getContext());
+}
