@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Range, ConstantOfShape and NonZero on run-time values: their result's
+// Range, ConstantOfShape, NonZero, Compress and OneHot on run-time values:
+// their result's
 // size is computed when the model runs (a dynamic dim). A size that cannot
 // be (a Range step of 0, a negative dim, more bytes than a tensor may
 // hold) fails a run-time check (`cf.assert`, which the model reports as an
@@ -338,10 +339,199 @@ struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
     return success();
   }
 };
+/// OneHot with `depth` read at run time: out[..., d, ...] is `on` where the
+/// index (negative ones counted from `depth`) is d, else `off`.
+struct OneHotToLinalg : OpConversionPattern<OneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OneHotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto indices = getStaticType(adaptor.getIndices());
+    auto depth = getStaticType(adaptor.getDepth());
+    auto values = getStaticType(adaptor.getValues());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!indices || !depth || depth.getNumElements() != 1 || !values ||
+        values.getNumElements() != 2 || !result ||
+        result.getRank() != indices.getRank() + 1)
+      return rewriter.notifyMatchFailure(op, "needs static operands");
+    Location loc = op.getLoc();
+    int64_t rank = result.getRank();
+    int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
+    Type element = signless(result.getElementType());
+    Type i64 = rewriter.getI64Type();
+    DimBuilder c(rewriter, loc);
+    Value size = toI64(rewriter, loc,
+                       extractScalar(rewriter, loc, adaptor.getDepth()),
+                       depth.getElementType());
+    c.require(c.cmp(arith::CmpIPredicate::sge, size, c.i64(0)));
+    SmallVector<Value> dims;
+    for (int64_t d = 0, j = 0; d < rank; ++d)
+      dims.push_back(d == axis ? size : c.i64(indices.getDimSize(j++)));
+    int64_t maxCount;
+    requireElementsFit(c, dims, element, maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "OneHot") + ": depth is negative, or the result would "
+                                 "hold more than " +
+            std::to_string(maxCount) + " elements");
+    auto read = [&](int64_t at) -> Value {
+      Value v = tensor::ExtractOp::create(
+          rewriter, loc, adaptor.getValues(),
+          SmallVector<Value>(values.getRank(),
+                             arith::ConstantIndexOp::create(rewriter, loc,
+                                                            at)));
+      return v.getType() == element
+                 ? v
+                 : UnrealizedConversionCastOp::create(rewriter, loc, element, v)
+                       .getResult(0);
+    };
+    if (values.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "values must be 1-D");
+    Value off = read(0), on = read(1);
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (result.isDynamicDim(d))
+        dynamicSizes.push_back(arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(), safe[d]));
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         element, dynamicSizes);
+    Type indexElement = indices.getElementType();
+    Value source = adaptor.getIndices();
+    if (signless(indexElement) != indexElement)
+      source = UnrealizedConversionCastOp::create(
+                   rewriter, loc,
+                   RankedTensorType::get(indices.getShape(),
+                                         signless(indexElement)),
+                   source)
+                   .getResult(0);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), ValueRange(), init,
+        ArrayRef<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext())},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> at;
+          Value position;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = linalg::IndexOp::create(b, l, d);
+            if (d == axis)
+              position = arith::IndexCastOp::create(b, l, i64, i);
+            else
+              at.push_back(i);
+          }
+          Value index = toI64(b, l, tensor::ExtractOp::create(b, l, source, at),
+                              indexElement);
+          Value negative = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, index,
+              arith::ConstantIntOp::create(b, l, i64, 0));
+          index = arith::SelectOp::create(
+              b, l, negative, arith::AddIOp::create(b, l, index, size), index);
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            index, position);
+          linalg::YieldOp::create(
+              b, l, arith::SelectOp::create(b, l, hit, on, off).getResult());
+        });
+    Value out = generic.getResult(0);
+    if (out.getType() != result)
+      out = UnrealizedConversionCastOp::create(rewriter, loc, result, out)
+                .getResult(0);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// Compress: the positions where the condition holds are collected (in a
+/// buffer as long as the axis), then the result gathers those slices.
+struct CompressToLinalg : OpConversionPattern<CompressOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CompressOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto condition = getStaticType(adaptor.getCondition());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !condition || condition.getRank() != 1 || !result)
+      return rewriter.notifyMatchFailure(op, "needs static operands");
+    Location loc = op.getLoc();
+    Value data = adaptor.getInput();
+    int64_t axis = 0;
+    if (std::optional<int64_t> a = op.getAxis()) {
+      axis = mlc::detail::normalizeAxis(*a, input.getRank());
+    } else {
+      // Without an axis the input is flattened.
+      auto shapeType = RankedTensorType::get({1}, rewriter.getI64Type());
+      data = tensor::ReshapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({input.getNumElements()},
+                                input.getElementType()),
+          data,
+          arith::ConstantOp::create(
+              rewriter, loc, shapeType,
+              DenseIntElementsAttr::get(shapeType,
+                                        {input.getNumElements()})));
+      input = cast<RankedTensorType>(data.getType());
+    }
+    if (result.getRank() != input.getRank())
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    int64_t size = input.getDimSize(axis);
+    int64_t scanned = std::min(size, condition.getDimSize(0));
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value positions0 = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{std::max<int64_t>(size, 1)},
+        rewriter.getIndexType());
+    auto collect = scf::ForOp::create(
+        rewriter, loc, c0,
+        arith::ConstantIndexOp::create(rewriter, loc, scanned), c1,
+        ValueRange{positions0, c0},
+        [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+          Value keep = tensor::ExtractOp::create(b, l, adaptor.getCondition(),
+                                                 ValueRange{i});
+          auto branch = scf::IfOp::create(
+              b, l, keep,
+              [&](OpBuilder &t, Location tl) {
+                Value next = tensor::InsertOp::create(
+                    t, tl, i, carried[0], ValueRange{carried[1]});
+                scf::YieldOp::create(
+                    t, tl,
+                    ValueRange{next, arith::AddIOp::create(
+                                         t, tl, carried[1],
+                                         arith::ConstantIndexOp::create(t, tl,
+                                                                        1))});
+              },
+              [&](OpBuilder &e, Location el) {
+                scf::YieldOp::create(e, el, carried);
+              });
+          scf::YieldOp::create(b, l, branch.getResults());
+        });
+    Value positions = collect.getResult(0);
+    Type i64 = rewriter.getI64Type();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < input.getRank(); ++d)
+      dims.push_back(d == axis ? arith::IndexCastOp::create(
+                                     rewriter, loc, i64, collect.getResult(1))
+                                     .getResult()
+                               : c.i64(input.getDimSize(d)));
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Compress") + ": the result's dims differ from the "
+                                   "model's");
+    rewriter.replaceOp(
+        op, gatherInto(rewriter, loc, data, result, safe,
+                       [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                         SmallVector<Value> source(index.begin(), index.end());
+                         source[axis] = tensor::ExtractOp::create(
+                             b, l, positions, ValueRange{index[axis]});
+                         return source;
+                       }));
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDataDependentToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ConstantOfShapeToLinalg, NonZeroToLinalg, RangeToLinalg>(
-      patterns.getContext());
+  patterns.add<CompressToLinalg, ConstantOfShapeToLinalg, NonZeroToLinalg,
+               OneHotToLinalg, RangeToLinalg>(patterns.getContext());
 }

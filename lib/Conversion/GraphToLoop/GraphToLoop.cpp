@@ -46,6 +46,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphConvTransposeToLinalgPatterns(patterns);
   populateGraphDataDependentToLinalgPatterns(patterns);
   populateGraphRunTimeShapesToLinalgPatterns(patterns);
+  populateGraphTopKToLinalgPatterns(patterns);
 }
 
 namespace {

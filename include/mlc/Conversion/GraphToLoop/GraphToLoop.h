@@ -84,6 +84,9 @@ void populateGraphDataDependentToLinalgPatterns(
 void populateGraphRunTimeShapesToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
+/// TopK (k read at run time, checked): k passes over each slice.
+void populateGraphTopKToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
