@@ -20,6 +20,7 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -455,6 +456,63 @@ bool isSupportedElementType(Operation *op, Type t) {
   return false;
 }
 
+/// The run-time sizes of `result`'s dynamic dims: the size of a dim of an
+/// operand that does not broadcast there. Every such operand dim must have
+/// that size: a dim known only at run time is not broadcast, so a run-time
+/// size that differs (a 1 against 5) fails a run-time check, and the
+/// result is then empty.
+FailureOr<SmallVector<Value>> getRunTimeSizes(OpBuilder &b, Operation *op,
+                                              ArrayRef<Value> operands,
+                                              RankedTensorType result) {
+  Location loc = op->getLoc();
+  int64_t rank = result.getRank();
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  SmallVector<Value> sizes;
+  bool checked = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!result.isDynamicDim(d))
+      continue;
+    SmallVector<Value> candidates;
+    for (Value v : operands) {
+      auto type = cast<RankedTensorType>(v.getType());
+      int64_t i = d - (rank - type.getRank());
+      if (i < 0 || type.getDimSize(i) == 1)
+        continue;
+      candidates.push_back(type.isDynamicDim(i)
+                               ? tensor::DimOp::create(b, loc, v, i).getResult()
+                               : arith::ConstantIndexOp::create(
+                                     b, loc, type.getDimSize(i))
+                                     .getResult());
+    }
+    if (candidates.empty()) {
+      sizes.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+      continue;
+    }
+    for (Value other : ArrayRef<Value>(candidates).drop_front()) {
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                candidates.front(), other));
+      checked = true;
+    }
+    sizes.push_back(candidates.front());
+  }
+  if (!checked)
+    return sizes;
+  std::string node = "?";
+  if (auto name = dyn_cast<NameLoc>(loc))
+    node = name.getName().str();
+  cf::AssertOp::create(b, loc, ok,
+                       "node '" + node + "' (" +
+                           op->getName().getStringRef().drop_front(10).str() +
+                           "): operands' dims known only at run time differ "
+                           "(broadcasting such a dim is not supported)");
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (Value &size : sizes)
+    size = arith::SelectOp::create(b, loc, ok, size, zero);
+  return sizes;
+}
+
 struct ElementwiseToGeneric : ConversionPattern {
   ElementwiseToGeneric(MLIRContext *ctx)
       : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -470,15 +528,17 @@ struct ElementwiseToGeneric : ConversionPattern {
       return rewriter.notifyMatchFailure(op, "element type not supported");
     bool isUnsigned = dataElement.isUnsignedInteger();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!resultType || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs a static result shape");
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "needs a ranked result");
     int64_t rank = resultType.getRank();
     Location loc = op->getLoc();
     SmallVector<AffineMap> maps;
+    // A dim of size 1 broadcasts; a dim known only at run time does not
+    // (dims read at run time: see below).
     for (Value v : operands) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
-      if (!type || !type.hasStaticShape())
-        return rewriter.notifyMatchFailure(op, "needs static operand shapes");
+      if (!type || type.getRank() > rank)
+        return rewriter.notifyMatchFailure(op, "needs ranked operands");
       int64_t offset = rank - type.getRank();
       SmallVector<AffineExpr> exprs;
       for (int64_t i = 0; i < type.getRank(); ++i) {
@@ -490,8 +550,17 @@ struct ElementwiseToGeneric : ConversionPattern {
       maps.push_back(AffineMap::get(rank, 0, exprs, rewriter.getContext()));
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<Value> dynamicSizes;
+    if (!resultType.hasStaticShape()) {
+      FailureOr<SmallVector<Value>> sizes = getRunTimeSizes(
+          rewriter, op, operands, resultType);
+      if (failed(sizes))
+        return rewriter.notifyMatchFailure(op, "a dim without a source");
+      dynamicSizes = std::move(*sizes);
+    }
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
+                                         resultType.getElementType(),
+                                         dynamicSizes);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(

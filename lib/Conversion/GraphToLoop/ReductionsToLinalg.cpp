@@ -455,10 +455,10 @@ struct CastLowering : OpConversionPattern<CastOp> {
   LogicalResult
   matchAndRewrite(CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto in = getStaticType(adaptor.getInput());
-    auto result = getStaticType(op.getResult());
-    if (!in || !result)
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto in = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!in || !result || in.getRank() != result.getRank())
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     Type fromType = in.getElementType(), toType = result.getElementType();
     auto supported = [](Type t) { return isa<FloatType, IntegerType>(t); };
     if (!supported(fromType) || !supported(toType))
@@ -472,8 +472,14 @@ struct CastLowering : OpConversionPattern<CastOp> {
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
     Location loc = op.getLoc();
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, result.getShape(), toType);
+    // Dims known only at run time are the input's.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (result.isDynamicDim(d))
+        sizes.push_back(
+            tensor::DimOp::create(rewriter, loc, adaptor.getInput(), d));
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         toType, sizes);
     rewriter.replaceOp(
         op,
         linalg::GenericOp::create(

@@ -47,14 +47,37 @@ func.func @compare_select_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4
 // -----
 
 // Ops without a lowering yet are named, once each.
-func.func @unsupported(%x: tensor<?x4xf32>, %y: tensor<3x4xf32>, %z: tensor<?x3xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x3xf32>, tensor<3x4xf32>) {
+func.func @unsupported(%x: tensor<*xf32>, %y: tensor<3x4xf32>, %z: tensor<*xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<3x4xf32>) {
   // expected-error @+1 {{'mlc_graph.relu' (1 in this function) has no lowering to the loop level for these types and shapes yet}}
-  %0 = mlc_graph.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %0 = mlc_graph.relu %x : (tensor<*xf32>) -> tensor<*xf32>
   // expected-error @+1 {{'mlc_graph.sigmoid' (2 in this function) has no lowering to the loop level for these types and shapes yet}}
-  %1 = mlc_graph.sigmoid %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  %2 = mlc_graph.sigmoid %z : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = mlc_graph.sigmoid %x : (tensor<*xf32>) -> tensor<*xf32>
+  %2 = mlc_graph.sigmoid %z : (tensor<*xf32>) -> tensor<*xf32>
   %3 = mlc_graph.relu %y : (tensor<3x4xf32>) -> tensor<3x4xf32>
-  return %0, %1, %2, %3 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x3xf32>, tensor<3x4xf32>
+  return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// Dims known only at run time: the result takes an operand's size there;
+// operands that do not broadcast must agree, which a run-time check holds
+// them to (a 1 against 5 is not broadcast: the check fails and the result
+// is empty). A static 1 still broadcasts.
+// CHECK-LABEL: func @dynamic
+// CHECK-DAG: %[[A:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[B:.*]] = tensor.dim %arg1, %c0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[A]], %[[B]]
+// CHECK: cf.assert %{{.*}}, "node 'add_3' (add): operands' dims known only at run time differ
+// CHECK: %[[N:.*]] = arith.select %{{.*}}, %[[A]], %c0
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID:.*]], #[[ID]], #[[ID]]]
+// CHECK: %[[M:.*]] = tensor.dim %[[SUM]], %c0
+// CHECK: tensor.empty(%[[M]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[BC:.*]], #[[ID]]]
+func.func @dynamic(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>, %c: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  %0 = "mlc_graph.add"(%a, %b) : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32> loc("add_3")
+  %1 = mlc_graph.add %0, %c : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
 }
 
 // -----
