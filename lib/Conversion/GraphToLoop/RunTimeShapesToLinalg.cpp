@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Reshape, Squeeze and Unsqueeze to shapes computed at run time (the data
-// reinterpreted), and Slice, Expand and Tile with bounds, shapes and
-// repeats read at run time (gathered from a static input). Each checks
+// reinterpreted), and Slice, Expand, Tile and Pad with bounds, shapes,
+// repeats and pads read at run time (gathered from a static input). Each checks
 // what ONNX requires of those values at run time (RunTimeShapes.h).
 //
 //===----------------------------------------------------------------------===//
@@ -424,11 +424,181 @@ struct RuntimeTileLowering : OpConversionPattern<TileOp> {
     return success();
   }
 };
+/// Pad with pads read at run time (negative ones crop), in every mode.
+struct RuntimePadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto pads = getStaticType(adaptor.getPads());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !pads || !result || result.hasStaticShape() ||
+        pads.getRank() != 1 || pads.getDimSize(0) != 2 * input.getRank() ||
+        result.getRank() != input.getRank())
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    Location loc = op.getLoc();
+    int64_t rank = input.getRank();
+    PadMode mode = op.getMode();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> amounts = extractAll(rewriter, loc, adaptor.getPads());
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = input.getDimSize(d);
+      // Pads beyond 2^40 cannot give a result under the size limit.
+      Value limit = c.i64(int64_t(1) << 40);
+      for (Value amount : {amounts[d], amounts[rank + d]})
+        c.require(c.both(c.cmp(arith::CmpIPredicate::sle, amount, limit),
+                         c.cmp(arith::CmpIPredicate::sge, amount,
+                               c.i64(-(int64_t(1) << 40)))));
+      Value dim = c.add(c.i64(size), c.add(amounts[d], amounts[rank + d]));
+      c.require(c.cmp(arith::CmpIPredicate::sge, dim, c.i64(0)));
+      // Crops leave `kept` of the input (never less than nothing); edge,
+      // reflect and wrap read from what is kept, which then cannot be empty.
+      auto crop = [&](Value amount) {
+        return arith::MaxSIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, c.i64(0),
+                                                 amount),
+            c.i64(0));
+      };
+      Value kept = arith::SubIOp::create(
+          rewriter, loc,
+          arith::SubIOp::create(rewriter, loc, c.i64(size), crop(amounts[d])),
+          crop(amounts[rank + d]));
+      c.require(c.cmp(arith::CmpIPredicate::sge, kept, c.i64(0)));
+      if (mode != PadMode::Constant)
+        c.require(c.either(c.cmp(arith::CmpIPredicate::sgt, kept, c.i64(0)),
+                           c.eq(dim, c.i64(0))));
+      dims.push_back(dim);
+    }
+    int64_t maxCount;
+    requireElementsFit(c, dims, input.getElementType(), maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Pad") + ": a dim would be negative, a crop removes "
+                              "more than the input has (or all of it, for "
+                              "edge and reflect), or the result would hold "
+                              "more than " +
+            std::to_string(maxCount) + " elements");
+    Type element = input.getElementType();
+    Value fill;
+    if (Value v = adaptor.getConstantValue(); v && getStaticType(v) &&
+                                              getStaticType(v).getNumElements() ==
+                                                  1)
+      fill = extractScalar(rewriter, loc, v);
+    else
+      fill = arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getZeroAttr(
+                                           mlc::detail::getSignlessType(element)));
+    if (fill.getType() != element)
+      fill = UnrealizedConversionCastOp::create(rewriter, loc, element, fill)
+                 .getResult(0);
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (result.isDynamicDim(d))
+        dynamicSizes.push_back(arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getIndexType(), safe[d]));
+    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
+                                         element, dynamicSizes);
+    Type i64 = rewriter.getI64Type();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), ValueRange(), init,
+        ArrayRef<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext())},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value inside = arith::ConstantIntOp::create(b, l, 1, 1);
+          SmallVector<Value> source;
+          auto constant = [&](int64_t v) {
+            return arith::ConstantIntOp::create(b, l, i64, v).getResult();
+          };
+          for (int64_t d = 0; d < rank; ++d) {
+            // Negative pads crop first; the mode then pads the cropped
+            // input, whose first index is `low` and size `kept`.
+            int64_t size = input.getDimSize(d);
+            Value i = arith::IndexCastOp::create(
+                b, l, i64, linalg::IndexOp::create(b, l, d));
+            Value low = arith::MaxSIOp::create(
+                b, l, arith::SubIOp::create(b, l, constant(0), amounts[d]),
+                constant(0));
+            Value high = arith::MaxSIOp::create(
+                b, l,
+                arith::SubIOp::create(b, l, constant(0), amounts[rank + d]),
+                constant(0));
+            Value remaining = arith::SubIOp::create(
+                b, l, arith::SubIOp::create(b, l, constant(size), low), high);
+            Value kept = arith::MaxSIOp::create(b, l, remaining, constant(1));
+            Value at = arith::SubIOp::create(
+                b, l, i,
+                arith::MaxSIOp::create(b, l, amounts[d], constant(0)));
+            Value last = arith::SubIOp::create(b, l, kept, constant(1));
+            auto clamp = [&](Value v) {
+              return arith::MinSIOp::create(
+                  b, l, arith::MaxSIOp::create(b, l, v, constant(0)), last);
+            };
+            auto positiveRem = [&](Value v, Value m) {
+              Value r = arith::RemSIOp::create(b, l, v, m);
+              Value negative = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::slt, r, constant(0));
+              return arith::SelectOp::create(
+                  b, l, negative, arith::AddIOp::create(b, l, r, m), r);
+            };
+            Value from;
+            switch (mode) {
+            case PadMode::Constant:
+              inside = arith::AndIOp::create(
+                  b, l, inside,
+                  arith::AndIOp::create(
+                      b, l,
+                      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                            at, constant(0)),
+                      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                            at, remaining)));
+              from = clamp(at);
+              break;
+            case PadMode::Edge:
+              from = clamp(at);
+              break;
+            case PadMode::Wrap:
+              from = positiveRem(at, kept);
+              break;
+            case PadMode::Reflect: {
+              // Period 2 (kept - 1); a single element reflects onto itself.
+              Value period = arith::MaxSIOp::create(
+                  b, l, arith::MulIOp::create(b, l, constant(2), last),
+                  constant(1));
+              Value m = positiveRem(at, period);
+              Value back = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::sge, m, kept);
+              from = clamp(arith::SelectOp::create(
+                  b, l, back, arith::SubIOp::create(b, l, period, m), m));
+              break;
+            }
+            }
+            // Never past the input, even where the value is not used.
+            from = arith::MinSIOp::create(
+                b, l, arith::AddIOp::create(b, l, from, low),
+                constant(std::max<int64_t>(size - 1, 0)));
+            source.push_back(
+                arith::IndexCastOp::create(b, l, b.getIndexType(), from));
+          }
+          Value value = fill;
+          if (input.getNumElements() > 0) {
+            Value read =
+                tensor::ExtractOp::create(b, l, adaptor.getInput(), source);
+            value = arith::SelectOp::create(b, l, inside, read, fill);
+          }
+          linalg::YieldOp::create(b, l, value);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphRunTimeShapesToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<RuntimeReshapeLowering, RuntimeSliceLowering,
+  patterns.add<RuntimePadLowering, RuntimeReshapeLowering, RuntimeSliceLowering,
                RuntimeExpandLowering, RuntimeTileLowering,
                RuntimeAxesReshapeLowering<SqueezeOp>,
                RuntimeAxesReshapeLowering<UnsqueezeOp>>(patterns.getContext());
