@@ -7,8 +7,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Reshape, Squeeze and Unsqueeze to shapes computed at run time (the data
-// reinterpreted), and Slice, Expand, Tile and Pad with bounds, shapes,
-// repeats and pads read at run time (gathered from a static input). Each checks
+// reinterpreted), Slice, Expand, Tile and Pad with bounds, shapes, repeats
+// and pads read at run time (gathered from a static input), and ReduceSum
+// over axes read at run time. Each checks
 // what ONNX requires of those values at run time (RunTimeShapes.h).
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +19,8 @@
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
 
@@ -594,11 +597,162 @@ struct RuntimePadLowering : OpConversionPattern<PadOp> {
     return success();
   }
 };
+/// ReduceSum over axes read at run time: every element is added into its
+/// place in a flat accumulator of the kept dims (at most as many elements
+/// as the input), whose first elements are then the result.
+struct RuntimeReduceSumLowering : OpConversionPattern<ReduceSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = getStaticType(adaptor.getInput());
+    auto axes = adaptor.getDynamicAxes()
+                    ? getStaticType(adaptor.getDynamicAxes())
+                    : RankedTensorType();
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !axes || axes.getRank() != 1 || !result ||
+        input.getNumElements() == 0)
+      return rewriter.notifyMatchFailure(op, "needs a static input");
+    int64_t rank = input.getRank();
+    int64_t count = axes.getDimSize(0);
+    bool keep = op.getKeepdims();
+    Type element = input.getElementType();
+    Type compute = signless(element);
+    if (count == 0 && op.getNoopWithEmptyAxes())
+      return rewriter.notifyMatchFailure(op, "no axes: nothing to reduce");
+    int64_t outRank = keep ? rank : (count == 0 ? 0 : rank - count);
+    if (result.getRank() != outRank)
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> normalized;
+    for (Value axis : extractAll(rewriter, loc, adaptor.getDynamicAxes()))
+      normalized.push_back(c.normalizeAxis(axis, rank));
+    SmallVector<Value> marked;
+    Value total = c.i64(0);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value named = arith::ConstantIntOp::create(rewriter, loc, count == 0, 1);
+      for (Value axis : normalized)
+        named = c.either(named, c.eq(axis, c.i64(d)));
+      marked.push_back(named);
+      total = c.add(total, c.toI64(named));
+    }
+    if (count > 0)
+      c.require(c.eq(total, c.i64(count)));
+    // Kept dims, their row-major strides, and the result's dims.
+    SmallVector<Value> kept(rank), strides(rank);
+    Value stride = c.i64(1);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      kept[d] = c.select(marked[d], c.i64(1), c.i64(input.getDimSize(d)));
+      strides[d] = stride;
+      stride = arith::MulIOp::create(rewriter, loc, stride, kept[d]);
+    }
+    Value elements = stride;
+    SmallVector<Value> dims(outRank, c.i64(1));
+    if (keep) {
+      dims = kept;
+    } else if (count > 0) {
+      Value before = c.i64(0);
+      Value yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value position = arith::SubIOp::create(rewriter, loc, c.i64(d), before);
+        for (int64_t m = 0; m < outRank; ++m)
+          dims[m] = c.select(
+              c.both(arith::XOrIOp::create(rewriter, loc, marked[d], yes),
+                     c.eq(position, c.i64(m))),
+              c.i64(input.getDimSize(d)), dims[m]);
+        before = c.add(before, c.toI64(marked[d]));
+      }
+    }
+    for (int64_t d = 0; d < outRank; ++d)
+      if (!result.isDynamicDim(d))
+        c.require(c.eq(dims[d], c.i64(result.getDimSize(d))));
+    cf::AssertOp::create(rewriter, loc, c.ok,
+                         describe(op, "ReduceSum") +
+                             ": an axis is out of range or repeated");
+    // On a failed check: one element, reduced over everything.
+    Value one = c.i64(1);
+    for (int64_t d = 0; d < rank; ++d)
+      strides[d] = c.select(c.ok, strides[d], c.i64(0));
+    elements = c.select(c.ok, elements, one);
+    for (Value &d : dims)
+      d = c.select(c.ok, d, one);
+
+    int64_t size = input.getNumElements();
+    Value data = adaptor.getInput();
+    if (compute != element)
+      data = UnrealizedConversionCastOp::create(
+                 rewriter, loc, RankedTensorType::get(input.getShape(), compute),
+                 data)
+                 .getResult(0);
+    auto flatType = RankedTensorType::get({size}, compute);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(compute));
+    Value acc = linalg::FillOp::create(
+                    rewriter, loc, zero,
+                    ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                                       flatType.getShape(),
+                                                       compute)})
+                    .getResult(0);
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Type i64 = rewriter.getI64Type();
+    auto sum = scf::ForOp::create(
+        rewriter, loc, c0, arith::ConstantIndexOp::create(rewriter, loc, size),
+        c1, ValueRange{acc},
+        [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+          SmallVector<Value> coords(rank);
+          Value rest = i;
+          for (int64_t d = rank - 1; d >= 0; --d) {
+            Value dim = arith::ConstantIndexOp::create(b, l,
+                                                       input.getDimSize(d));
+            coords[d] = arith::RemUIOp::create(b, l, rest, dim);
+            rest = arith::DivUIOp::create(b, l, rest, dim);
+          }
+          Value at = arith::ConstantIntOp::create(b, l, i64, 0);
+          for (int64_t d = 0; d < rank; ++d) {
+            Value coord = arith::SelectOp::create(
+                b, l, marked[d], arith::ConstantIntOp::create(b, l, i64, 0),
+                arith::IndexCastOp::create(b, l, i64, coords[d]));
+            at = arith::AddIOp::create(
+                b, l, at, arith::MulIOp::create(b, l, coord, strides[d]));
+          }
+          Value slot = arith::IndexCastOp::create(b, l, b.getIndexType(), at);
+          Value x = tensor::ExtractOp::create(b, l, data, coords);
+          Value old = tensor::ExtractOp::create(b, l, carried[0], slot);
+          Value added = isa<FloatType>(compute)
+                            ? arith::AddFOp::create(b, l, old, x).getResult()
+                            : arith::AddIOp::create(b, l, old, x).getResult();
+          scf::YieldOp::create(
+              b, l, tensor::InsertOp::create(b, l, added, carried[0], slot)
+                        .getResult());
+        });
+    Value used = tensor::ExtractSliceOp::create(
+        rewriter, loc, sum.getResult(0),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                       elements)
+                .getResult()},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value shape = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({outRank}, i64), dims);
+    Value out = tensor::ReshapeOp::create(
+        rewriter, loc, RankedTensorType::get(result.getShape(), compute), used,
+        shape);
+    if (compute != element)
+      out = UnrealizedConversionCastOp::create(rewriter, loc, result, out)
+                .getResult(0);
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphRunTimeShapesToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<RuntimePadLowering, RuntimeReshapeLowering, RuntimeSliceLowering,
+  patterns.add<RuntimePadLowering, RuntimeReduceSumLowering,
+               RuntimeReshapeLowering, RuntimeSliceLowering,
                RuntimeExpandLowering, RuntimeTileLowering,
                RuntimeAxesReshapeLowering<SqueezeOp>,
                RuntimeAxesReshapeLowering<UnsqueezeOp>>(patterns.getContext());
