@@ -337,6 +337,15 @@ def write_doc(path, results, counts, total, gpu_ok=None):
             if kind in ("failed", "crashed"):
                 msg = msg.replace("|", "\\|")
                 f.write(f"| {test} | {msg[:160]} |\n")
+        f.write("\n## Not lowered or not imported\n\nEach test with the "
+                "first diagnostic mlc-compile gives for it.\n\n"
+                "| test | outcome | why |\n|---|---|---|\n")
+        for test, kind, msg, _ in results:
+            if kind in ("not-lowered", "not-imported"):
+                why = msg.replace("|", "\\|").replace(
+                    "/usr/share/libonnx-testdata/data/node/", "")
+                why = why.split("mlc-compile: ", 1)[-1]
+                f.write(f"| {test} | {kind} | {why[:200]} |\n")
 
 
 def main():

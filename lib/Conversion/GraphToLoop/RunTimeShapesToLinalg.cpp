@@ -427,6 +427,7 @@ struct RuntimeTileLowering : OpConversionPattern<TileOp> {
     return success();
   }
 };
+
 /// Pad with pads read at run time (negative ones crop), in every mode.
 struct RuntimePadLowering : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
