@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 using namespace mlc::abi;
 
 namespace {
@@ -71,6 +73,48 @@ TEST(ModelABITest, ShapesWhoseBytesOverflowAreAnError) {
             std::string::npos);
   s.outputs[0].shape = {int64_t(1) << 20, int64_t(1) << 20};
   EXPECT_TRUE(bool(parseModelSignature(toJSON(s))));
+}
+
+TEST(ModelABITest, DynamicOutputDimsRoundTripInputsRefuseThem) {
+  ModelSignature s = makeSignature();
+  s.outputs[0].shape = {2, kDynamicDim};
+  llvm::Expected<ModelSignature> parsed = parseModelSignature(toJSON(s));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_TRUE(parsed->outputs[0].isDynamic());
+  EXPECT_EQ(parsed->outputs[0].shape, (std::vector<int64_t>{2, -1}));
+  // The caller passes a record: the data's address and two dims.
+  EXPECT_EQ(parsed->outputs[0].getNumBytes(), 24);
+  EXPECT_EQ(parsed->outputs[0].getNumElements(), -1);
+  s.inputs[0].shape = {kDynamicDim, 3};
+  EXPECT_FALSE(bool(parseModelSignature(toJSON(s))));
+  s = makeSignature();
+  s.outputs[0].shape = {-2};
+  llvm::Expected<ModelSignature> bad = parseModelSignature(toJSON(s));
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("bad dimension"),
+            std::string::npos);
+}
+
+TEST(ModelABITest, ChecksRoundTripAndNameTheFailedOne) {
+  ModelSignature s = makeSignature();
+  s.checks = RunTimeChecks{64, {"first", "second"}};
+  llvm::Expected<ModelSignature> parsed = parseModelSignature(toJSON(s));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_TRUE(parsed->checks.has_value());
+  EXPECT_EQ(parsed->checks->statusOffset, 64);
+  alignas(8) char arena[128] = {};
+  EXPECT_STREQ(getCheckMessage(*parsed, arena), "");
+  int32_t number = 2;
+  std::memcpy(arena + 64, &number, sizeof(number));
+  EXPECT_STREQ(getCheckMessage(*parsed, arena), "second");
+  number = 3; // past the list: no message, never a read past it
+  std::memcpy(arena + 64, &number, sizeof(number));
+  EXPECT_STREQ(getCheckMessage(*parsed, arena), "");
+  // A status word outside the arena is malformed metadata.
+  s.checks->statusOffset = 126;
+  EXPECT_FALSE(bool(parseModelSignature(toJSON(s))));
+  s.checks->statusOffset = 128;
+  EXPECT_FALSE(bool(parseModelSignature(toJSON(s))));
 }
 
 TEST(ModelABITest, HeaderDeclaresTheEntryPointOfItsMode) {
