@@ -133,6 +133,72 @@ class CompareTest(unittest.TestCase):
     @unittest.skipUnless(compare.ort_available(),
                          "onnxruntime-node is not installed (cd bench && npm "
                          "install --ignore-scripts)")
+    def test_sizes_decided_at_run_time_match_onnx_runtime(self):
+        # NonMaxSuppression over 2 x 200 random boxes in 3 classes (corner
+        # and center formats), and TopK with k read at run time feeding
+        # NonZero: outputs whose sizes the data decides, against ONNX
+        # Runtime on the same inputs.
+        rng = np.random.default_rng(7)
+        for center in (0, 1):
+            graph = helper.make_graph(
+                [helper.make_node("NonMaxSuppression",
+                                  ["boxes", "scores", "m", "iou", "st"],
+                                  ["selected"], center_point_box=center)],
+                "nms",
+                [helper.make_tensor_value_info("boxes", TensorProto.FLOAT,
+                                               [2, 200, 4]),
+                 helper.make_tensor_value_info("scores", TensorProto.FLOAT,
+                                               [2, 3, 200])],
+                [helper.make_tensor_value_info("selected", TensorProto.INT64,
+                                               None)],
+                [helper.make_tensor("m", TensorProto.INT64, [1], [20]),
+                 helper.make_tensor("iou", TensorProto.FLOAT, [1], [0.45]),
+                 helper.make_tensor("st", TensorProto.FLOAT, [1], [0.2])])
+            path = os.path.join(self.tmp, f"nms{center}.onnx")
+            onnx.save(helper.make_model(
+                graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+            corner = rng.uniform(0, 100, (2, 200, 2)).astype(np.float32)
+            size = rng.uniform(5, 30, (2, 200, 2)).astype(np.float32)
+            boxes = np.concatenate([corner, size if center else corner + size],
+                                   -1)
+            scores = rng.uniform(0, 1, (2, 3, 200)).astype(np.float32)
+            inputs = {"boxes": boxes, "scores": scores}
+            lib = os.path.join(self.tmp, f"nms{center}.so")
+            subprocess.run([mlc.find_tool("mlc-compile"), path, "-o", lib],
+                           check=True, capture_output=True)
+            got = mlc.load(lib).run(inputs)["selected"]
+            ref = compare.run_ort(path, inputs)["selected"]
+            self.assertGreater(len(ref), 50)
+            np.testing.assert_array_equal(got, ref)
+        graph = helper.make_graph(
+            [helper.make_node("TopK", ["x", "k"], ["v", "i"], axis=1),
+             helper.make_node("Greater", ["v", "half"], ["big"]),
+             helper.make_node("NonZero", ["big"], ["where"])],
+            "topk", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                   [4, 50]),
+                     helper.make_tensor_value_info("k", TensorProto.INT64,
+                                                   [1])],
+            [helper.make_tensor_value_info("v", TensorProto.FLOAT, None),
+             helper.make_tensor_value_info("i", TensorProto.INT64, None),
+             helper.make_tensor_value_info("where", TensorProto.INT64, None)],
+            [helper.make_tensor("half", TensorProto.FLOAT, [], [0.5])])
+        path = os.path.join(self.tmp, "topk.onnx")
+        onnx.save(helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+        lib = os.path.join(self.tmp, "topk.so")
+        subprocess.run([mlc.find_tool("mlc-compile"), path, "-o", lib],
+                       check=True, capture_output=True)
+        model = mlc.load(lib)
+        for k in (1, 7, 50):
+            inputs = {"x": rng.uniform(0, 1, (4, 50)).astype(np.float32),
+                      "k": np.array([k], np.int64)}
+            got, ref = model.run(inputs), compare.run_ort(path, inputs)
+            for name in ("v", "i", "where"):
+                np.testing.assert_array_equal(got[name], ref[name], name)
+
+    @unittest.skipUnless(compare.ort_available(),
+                         "onnxruntime-node is not installed (cd bench && npm "
+                         "install --ignore-scripts)")
     def test_onnx_runtime(self):
         result = compare.compare(os.path.join(ROOT, "models", "demo",
                                               "digits_mlp.onnx"),

@@ -250,13 +250,23 @@ struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
   LogicalResult
   matchAndRewrite(NonZeroOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto input = getStaticType(adaptor.getInput());
+    // The input's dims may be known only at run time (a TopK's k).
+    auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!input || input.getRank() == 0 || !type || type.getRank() != 2)
-      return rewriter.notifyMatchFailure(op, "needs a static input of rank "
+      return rewriter.notifyMatchFailure(op, "needs a ranked input of rank "
                                              ">= 1");
     Location loc = op.getLoc();
     int64_t rank = input.getRank();
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(input.isDynamicDim(d)
+                          ? tensor::DimOp::create(rewriter, loc,
+                                                  adaptor.getInput(), d)
+                                .getResult()
+                          : arith::ConstantIndexOp::create(
+                                rewriter, loc, input.getDimSize(d))
+                                .getResult());
     Type element = input.getElementType();
     Type index = rewriter.getIndexType();
     Type i64 = rewriter.getI64Type();
@@ -269,16 +279,16 @@ struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
                  .getResult(0);
     Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value total =
-        arith::ConstantIndexOp::create(rewriter, loc, input.getNumElements());
+    Value total = c1;
+    for (Value size : sizes)
+      total = arith::MulIOp::create(rewriter, loc, total, size);
     // The coordinates of flat index `i`, and whether that element is not 0.
     auto coordinates = [&](OpBuilder &b, Location l, Value i) {
       SmallVector<Value> coords(rank);
       Value rest = i;
       for (int64_t d = rank - 1; d >= 0; --d) {
-        Value size = arith::ConstantIndexOp::create(b, l, input.getDimSize(d));
-        coords[d] = arith::RemUIOp::create(b, l, rest, size);
-        rest = arith::DivUIOp::create(b, l, rest, size);
+        coords[d] = arith::RemUIOp::create(b, l, rest, sizes[d]);
+        rest = arith::DivUIOp::create(b, l, rest, sizes[d]);
       }
       return coords;
     };

@@ -47,6 +47,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphDataDependentToLinalgPatterns(patterns);
   populateGraphRunTimeShapesToLinalgPatterns(patterns);
   populateGraphTopKToLinalgPatterns(patterns);
+  populateGraphNonMaxSuppressionToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -14,6 +14,8 @@
 #include "mlc/Target/Host/ModelABI.h"
 #include "mlc/Target/Host/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlc::host {
 #define GEN_PASS_DEF_HOSTDYNAMICOUTPUTS
 #include "mlc/Target/Host/Passes.h.inc"
@@ -63,7 +65,28 @@ LogicalResult rewriteOutput(func::FuncOp f, BlockArgument arg) {
     alloc = memref::AllocOp::create(
         b, loc, MemRefType::get(type.getShape(), type.getElementType()),
         dynamicDims);
-    memref::CopyOp::create(b, loc, source, alloc);
+    // Only a memref of the default layout copies without MLIR's runtime
+    // library (a strided one, even of row-major strides, calls memrefCopy);
+    // casts to the default layout fold away later, so look through them.
+    while (auto cast = source.getDefiningOp<memref::CastOp>())
+      source = cast.getSource();
+    auto sourceType = cast<MemRefType>(source.getType());
+    if (sourceType == MemRefType::get(sourceType.getShape(),
+                                      sourceType.getElementType())) {
+      memref::CopyOp::create(b, loc, source, alloc);
+    } else {
+      // A strided view of a size known at run time: element by element
+      // (a memref.copy of it would need MLIR's runtime library).
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      SmallVector<Value> lower(type.getRank(), zero),
+          steps(type.getRank(), one);
+      scf::buildLoopNest(b, loc, lower, dims, steps,
+                         [&](OpBuilder &nb, Location l, ValueRange at) {
+                           Value v = memref::LoadOp::create(nb, l, source, at);
+                           memref::StoreOp::create(nb, l, v, alloc, at);
+                         });
+    }
     buffer = alloc;
   }
   alloc->setAttr("mlc_loop.caller_owned", b.getUnitAttr());

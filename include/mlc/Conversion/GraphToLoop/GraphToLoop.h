@@ -87,6 +87,11 @@ void populateGraphRunTimeShapesToLinalgPatterns(
 /// TopK (k read at run time, checked): k passes over each slice.
 void populateGraphTopKToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// NonMaxSuppression (ONNX Runtime's greedy selection; the number of boxes
+/// selected is decided at run time).
+void populateGraphNonMaxSuppressionToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Einsum as one contraction generic.
 void populateGraphEinsumToLinalgPatterns(mlir::RewritePatternSet &patterns);
 

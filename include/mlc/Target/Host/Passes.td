@@ -51,7 +51,8 @@ def HostDynamicOutputs : Pass<"mlc-host-dynamic-outputs", "mlir::ModuleOp"> {
     it is copied into one.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def HostLowerAssertions : Pass<"mlc-host-lower-assertions",
