@@ -28,6 +28,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlc::graph;
 using mlc::detail::getStaticType;
@@ -94,15 +96,64 @@ struct RangeToLinalg : OpConversionPattern<RangeOp> {
       Value s = toI64(rewriter, loc, start, element);
       Value l = toI64(rewriter, loc, limit, element);
       Value d = toI64(rewriter, loc, delta, element);
-      Value nonzero = arith::CmpIOp::create(rewriter, loc,
-                                            arith::CmpIPredicate::ne, d, zero);
+      // limit - start must not wrap (int64 extremes), and INT64_MIN / -1
+      // (which traps) is refused: both fail the check instead.
+      Value diff = arith::SubIOp::create(rewriter, loc, l, s);
+      Value wrapped = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt,
+          arith::AndIOp::create(rewriter, loc,
+                                arith::XOrIOp::create(rewriter, loc, l, s),
+                                arith::XOrIOp::create(rewriter, loc, l, diff)),
+          zero);
+      Value minusOne = arith::ConstantIntOp::create(rewriter, loc, i64, -1);
+      Value lowest = arith::ConstantIntOp::create(
+          rewriter, loc, i64, std::numeric_limits<int64_t>::min());
+      Value trap = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, d,
+                                minusOne),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, diff,
+                                lowest));
+      // A wrapped difference whose true sign is the step's would count
+      // past any limit; against the step, the range is empty.
+      Value rising = arith::CmpIOp::create(rewriter, loc,
+                                           arith::CmpIPredicate::sgt, l, s);
+      Value up = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                       d, zero);
+      Value empty = arith::AndIOp::create(
+          rewriter, loc, wrapped,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                rising, up));
+      Value no = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+      Value yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+      Value usable = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, d,
+                                zero),
+          arith::AndIOp::create(
+              rewriter, loc,
+              arith::XOrIOp::create(
+                  rewriter, loc,
+                  arith::AndIOp::create(
+                      rewriter, loc, trap,
+                      arith::XOrIOp::create(rewriter, loc, wrapped, yes)),
+                  yes),
+              arith::CmpIOp::create(
+                  rewriter, loc, arith::CmpIPredicate::eq, wrapped,
+                  arith::SelectOp::create(rewriter, loc, empty, yes, no))));
       Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
-      Value divisor = arith::SelectOp::create(rewriter, loc, nonzero, d, one);
-      Value steps = arith::CeilDivSIOp::create(
-          rewriter, loc, arith::SubIOp::create(rewriter, loc, l, s), divisor);
-      Value positive = arith::MaxSIOp::create(rewriter, loc, steps, zero);
+      // The division runs whatever is selected after it: never divide a
+      // wrapped difference, or by 0.
+      Value divide = arith::AndIOp::create(
+          rewriter, loc, usable,
+          arith::XOrIOp::create(rewriter, loc, wrapped, yes));
+      Value divisor = arith::SelectOp::create(rewriter, loc, divide, d, one);
+      Value steps = arith::CeilDivSIOp::create(rewriter, loc, diff, divisor);
+      Value positive = arith::SelectOp::create(
+          rewriter, loc, wrapped, zero,
+          arith::MaxSIOp::create(rewriter, loc, steps, zero));
       ok = arith::AndIOp::create(
-          rewriter, loc, nonzero,
+          rewriter, loc, usable,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
                                 positive, maxValue));
       count = positive;
