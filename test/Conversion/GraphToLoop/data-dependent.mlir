@@ -5,7 +5,8 @@
 // gives an empty result.
 // CHECK-LABEL: func @range
 // CHECK: %[[STEPS:.*]] = arith.ceildivsi
-// CHECK: %[[LEN:.*]] = arith.maxsi %[[STEPS]], %c0_i64
+// CHECK: %[[POS:.*]] = arith.maxsi %[[STEPS]], %c0_i64
+// CHECK: %[[LEN:.*]] = arith.select %{{.*}}, %c0_i64{{.*}}, %[[POS]]
 // CHECK: %[[OK:.*]] = arith.andi
 // CHECK: cf.assert %[[OK]], "Range node 'range_0': the step is 0 or not a number, or the result would hold more than 1073741824 elements"
 // CHECK: %[[SAFE:.*]] = arith.select %[[OK]], %[[LEN]], %c0_i64
