@@ -470,9 +470,13 @@ struct RuntimePadLowering : OpConversionPattern<PadOp> {
           arith::SubIOp::create(rewriter, loc, c.i64(size), crop(amounts[d])),
           crop(amounts[rank + d]));
       c.require(c.cmp(arith::CmpIPredicate::sge, kept, c.i64(0)));
+      // As ONNX Runtime: edge and reflect need something left to read, and
+      // reflect pads at most kept - 1 on a side.
       if (mode != PadMode::Constant)
-        c.require(c.either(c.cmp(arith::CmpIPredicate::sgt, kept, c.i64(0)),
-                           c.eq(dim, c.i64(0))));
+        c.require(c.cmp(arith::CmpIPredicate::sgt, kept, c.i64(0)));
+      if (mode == PadMode::Reflect)
+        for (Value amount : {amounts[d], amounts[rank + d]})
+          c.require(c.cmp(arith::CmpIPredicate::slt, amount, kept));
       dims.push_back(dim);
     }
     int64_t maxCount;
@@ -481,8 +485,9 @@ struct RuntimePadLowering : OpConversionPattern<PadOp> {
         c, result, dims,
         describe(op, "Pad") + ": a dim would be negative, a crop removes "
                               "more than the input has (or all of it, for "
-                              "edge and reflect), or the result would hold "
-                              "more than " +
+                              "edge and reflect), a reflect pad reaches past "
+                              "what is kept, or the result would hold more "
+                              "than " +
             std::to_string(maxCount) + " elements");
     Type element = input.getElementType();
     Value fill;
