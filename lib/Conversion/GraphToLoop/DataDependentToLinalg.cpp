@@ -50,7 +50,7 @@ struct RangeToLinalg : OpConversionPattern<RangeOp> {
         return rewriter.notifyMatchFailure(op, "needs one-element operands");
     Location loc = op.getLoc();
     Type element = type.getElementType();
-    Type compute = signless(element);
+    Type compute = getSignlessType(element);
     auto scalar = [&](Value v) {
       Value s = extractScalar(rewriter, loc, v);
       return s.getType() == compute
@@ -200,7 +200,7 @@ struct RangeToLinalg : OpConversionPattern<RangeOp> {
 /// (unsigned integers as signless).
 Value createScalar(OpBuilder &b, Location loc, ElementsAttr value,
                    Type element) {
-  Type compute = signless(element);
+  Type compute = getSignlessType(element);
   if (isa<FloatType>(compute))
     return arith::ConstantOp::create(
         b, loc, FloatAttr::get(compute, *value.getValues<APFloat>().begin()));
@@ -220,7 +220,7 @@ struct ConstantOfShapeToLinalg : OpConversionPattern<ConstantOfShapeOp> {
       return rewriter.notifyMatchFailure(op, "needs a ranked result");
     Location loc = op.getLoc();
     Type element = type.getElementType();
-    Type compute = signless(element);
+    Type compute = getSignlessType(element);
     Value fill;
     if (ElementsAttr value = op.getValueAttr()) {
       if (value.getNumElements() != 1)
@@ -322,10 +322,10 @@ struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
     Type index = rewriter.getIndexType();
     Type i64 = rewriter.getI64Type();
     Value data = adaptor.getInput();
-    if (signless(element) != element)
+    if (getSignlessType(element) != element)
       data = UnrealizedConversionCastOp::create(
                  rewriter, loc,
-                 RankedTensorType::get(input.getShape(), signless(element)),
+                 RankedTensorType::get(input.getShape(), getSignlessType(element)),
                  data)
                  .getResult(0);
     Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -335,13 +335,7 @@ struct NonZeroToLinalg : OpConversionPattern<NonZeroOp> {
       total = arith::MulIOp::create(rewriter, loc, total, size);
     // The coordinates of flat index `i`, and whether that element is not 0.
     auto coordinates = [&](OpBuilder &b, Location l, Value i) {
-      SmallVector<Value> coords(rank);
-      Value rest = i;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        coords[d] = arith::RemUIOp::create(b, l, rest, sizes[d]);
-        rest = arith::DivUIOp::create(b, l, rest, sizes[d]);
-      }
-      return coords;
+      return unravelIndex(b, l, i, sizes);
     };
     auto isNonZero = [&](OpBuilder &b, Location l, ValueRange coords) {
       Value x = tensor::ExtractOp::create(b, l, data, coords);
@@ -418,7 +412,7 @@ struct OneHotToLinalg : OpConversionPattern<OneHotOp> {
     Location loc = op.getLoc();
     int64_t rank = result.getRank();
     int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
-    Type element = signless(result.getElementType());
+    Type element = getSignlessType(result.getElementType());
     Type i64 = rewriter.getI64Type();
     DimBuilder c(rewriter, loc);
     Value size = toI64(rewriter, loc,
@@ -458,11 +452,11 @@ struct OneHotToLinalg : OpConversionPattern<OneHotOp> {
                                          element, dynamicSizes);
     Type indexElement = indices.getElementType();
     Value source = adaptor.getIndices();
-    if (signless(indexElement) != indexElement)
+    if (getSignlessType(indexElement) != indexElement)
       source = UnrealizedConversionCastOp::create(
                    rewriter, loc,
                    RankedTensorType::get(indices.getShape(),
-                                         signless(indexElement)),
+                                         getSignlessType(indexElement)),
                    source)
                    .getResult(0);
     auto generic = linalg::GenericOp::create(

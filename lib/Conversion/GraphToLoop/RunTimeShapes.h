@@ -17,6 +17,8 @@
 #ifndef MLC_LIB_CONVERSION_GRAPHTOLOOP_RUNTIMESHAPES_H
 #define MLC_LIB_CONVERSION_GRAPHTOLOOP_RUNTIMESHAPES_H
 
+#include "LoweringUtils.h"
+
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,11 +77,17 @@ inline Value checkedCount(OpBuilder &b, Location loc, Value ok, Value count,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), safe);
 }
 
-/// Signless view of an element type (unsigned ints computed as signless).
-inline Type signless(Type type) {
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return IntegerType::get(type.getContext(), integer.getWidth());
-  return type;
+/// The coordinates of row-major flat index `flat` in dims `sizes` (index
+/// values).
+inline SmallVector<Value> unravelIndex(OpBuilder &b, Location loc, Value flat,
+                                       ArrayRef<Value> sizes) {
+  SmallVector<Value> coords(sizes.size());
+  Value rest = flat;
+  for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
+    coords[d] = arith::RemUIOp::create(b, loc, rest, sizes[d]);
+    rest = arith::DivUIOp::create(b, loc, rest, sizes[d]);
+  }
+  return coords;
 }
 
 /// i64 arithmetic on run-time dims, unrolled over ranks known at compile

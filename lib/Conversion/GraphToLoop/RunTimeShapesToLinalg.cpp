@@ -623,7 +623,7 @@ struct RuntimeReduceSumLowering : OpConversionPattern<ReduceSumOp> {
     int64_t count = axes.getDimSize(0);
     bool keep = op.getKeepdims();
     Type element = input.getElementType();
-    Type compute = signless(element);
+    Type compute = getSignlessType(element);
     if (count == 0 && op.getNoopWithEmptyAxes())
       return rewriter.notifyMatchFailure(op, "no axes: nothing to reduce");
     int64_t outRank = keep ? rank : (count == 0 ? 0 : rank - count);
@@ -707,14 +707,11 @@ struct RuntimeReduceSumLowering : OpConversionPattern<ReduceSumOp> {
         rewriter, loc, c0, arith::ConstantIndexOp::create(rewriter, loc, size),
         c1, ValueRange{acc},
         [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
-          SmallVector<Value> coords(rank);
-          Value rest = i;
-          for (int64_t d = rank - 1; d >= 0; --d) {
-            Value dim = arith::ConstantIndexOp::create(b, l,
-                                                       input.getDimSize(d));
-            coords[d] = arith::RemUIOp::create(b, l, rest, dim);
-            rest = arith::DivUIOp::create(b, l, rest, dim);
-          }
+          SmallVector<Value> sizes;
+          for (int64_t d = 0; d < rank; ++d)
+            sizes.push_back(
+                arith::ConstantIndexOp::create(b, l, input.getDimSize(d)));
+          SmallVector<Value> coords = unravelIndex(b, l, i, sizes);
           Value at = arith::ConstantIntOp::create(b, l, i64, 0);
           for (int64_t d = 0; d < rank; ++d) {
             Value coord = arith::SelectOp::create(

@@ -43,7 +43,7 @@ struct TopKToLinalg : OpConversionPattern<TopKOp> {
         indicesType.getRank() != input.getRank())
       return rewriter.notifyMatchFailure(op, "needs a static input");
     Type element = input.getElementType();
-    Type compute = signless(element);
+    Type compute = getSignlessType(element);
     if (!isa<FloatType>(compute) && !isa<IntegerType>(compute))
       return rewriter.notifyMatchFailure(op, "needs numbers");
     Location loc = op.getLoc();
