@@ -13,6 +13,7 @@
 #include "mlc/Dialect/Graph/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
 #include "mlc/Dialect/NPU/IR/NPUOps.h"
+#include "mlc/Dialect/NPU/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlc/Dialect/NPU/Transforms/Passes.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
@@ -20,6 +21,7 @@
 #include "mlc/Target/GPU/GPUTarget.h"
 #include "mlc/Target/GPU/Passes.h"
 #include "mlc/Target/Host/Passes.h"
+#include "mlc/Target/NPU/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -30,6 +32,7 @@
 
 void mlc::registerAllMLCDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect, loop::LoopDialect, npu::NPUDialect>();
+  npu::registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mlc::registerAllMLCPasses() {
@@ -40,6 +43,7 @@ void mlc::registerAllMLCPasses() {
   host::registerHostPasses();
   target::registerCPUPasses();
   target::registerGPUPasses();
+  target::registerNPUPasses();
 }
 
 void mlc::registerAllMLCPipelines() { registerMLCPipelines(); }

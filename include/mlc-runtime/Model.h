@@ -93,8 +93,20 @@ public:
   int64_t getGPUImageSize() const { return gpuImageSize; }
   const char *getWeights() const { return weights; }
 
+  /// Whether part of the model runs on the NPU (compiled with
+  /// --target=npu): then it runs through an NPU launcher (NPU/SimulatedNPU.h
+  /// runs it in the simulator), and run() returns MLC_ERROR_DEVICE.
+  bool isNPU() const { return signature.npu.has_value(); }
+  /// An NPU model's entry point and image (its programs' command streams).
+  const void *getNPUEntry() const { return entry; }
+  const uint8_t *getNPUImage() const { return npuImage; }
+  int64_t getNPUImageSize() const { return npuImageSize; }
+
 private:
   Model() = default;
+
+  const uint8_t *npuImage = nullptr;
+  int64_t npuImageSize = 0;
 
   const char *gpuImage = nullptr;
   int64_t gpuImageSize = 0;

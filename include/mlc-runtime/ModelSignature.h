@@ -149,6 +149,38 @@ struct GPULauncher {
                     void **args);
 };
 
+/// Code for the NPU (`mlc-compile --target=npu`): the host code runs the
+/// kernels the NPU does not take and starts command streams (programs) for
+/// the others through an NPULauncher; the object holds the streams back to
+/// back in one image.
+struct NPUCode {
+  /// One buffer of a program: where it sits in the NPU's DRAM window, its
+  /// bytes, and whether the program stores into it.
+  struct Buffer {
+    int64_t dram = 0, bytes = 0;
+    bool write = false;
+  };
+  struct Program {
+    /// The stream's bytes in the image (docs/NPU.md's binary format).
+    int64_t offset = 0, size = 0;
+    std::vector<Buffer> buffers;
+  };
+  /// The NPU's description as JSON (docs/NPU.md), so that the model runs
+  /// without the file it was compiled for.
+  std::string config;
+  std::vector<Program> programs;
+};
+
+/// What the host code of an NPU model calls to run program `program` of its
+/// image on `buffers` (one host address per buffer of the program). Returns
+/// 0, or a code the runtime keeps; the model's code goes on, and the runtime
+/// reports the first failure after the run. The C header's
+/// `mlc_npu_launcher`.
+struct NPULauncher {
+  void *context;
+  int32_t (*run)(void *context, int32_t program, void *const *buffers);
+};
+
 /// The conditions a model checks at run time (a branch that cannot run at
 /// the compiled shapes, ...). A failed check makes the entry point return
 /// kErrorCheck and leaves its number (1-based, into `messages`) as an
@@ -176,6 +208,9 @@ struct ModelSignature {
   /// Set when the model runs on a GPU: its entry point is `<name>_run_gpu`
   /// (see GPUCode).
   std::optional<GPUCode> gpu;
+  /// Set when the model runs partly on the NPU: its entry point is
+  /// `<name>_run_npu` (see NPUCode).
+  std::optional<NPUCode> npu;
   /// Set when the model checks conditions at run time.
   std::optional<RunTimeChecks> checks;
 };
@@ -219,6 +254,16 @@ constexpr std::string_view kSharedRunGPUSymbol = "mlc_model_run_gpu";
 constexpr std::string_view kSharedGPUImageSymbol = "mlc_model_gpu_image";
 constexpr std::string_view kSharedGPUImageSizeSymbol =
     "mlc_model_gpu_image_size";
+
+/// An NPU model's entry point and image in a shared library:
+/// `int32_t mlc_model_run_npu(const NPULauncher *, void *arena,
+/// const void *const *inputs, void *const *outputs)` (with the weights
+/// after the launcher when they are external); the image's bytes and their
+/// count (`int64_t`).
+constexpr std::string_view kSharedRunNPUSymbol = "mlc_model_run_npu";
+constexpr std::string_view kSharedNPUImageSymbol = "mlc_model_npu_image";
+constexpr std::string_view kSharedNPUImageSizeSymbol =
+    "mlc_model_npu_image_size";
 
 /// Parses the metadata JSON of a compiled model into `signature`. On a
 /// malformed document returns false and says what is wrong in `error`.

@@ -161,6 +161,12 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
     target.cudaPath = value.str();
   else if (name == "gpu-host-emulation")
     return getBool(target.gpuHostEmulation);
+  else if (name == "npu-config")
+    target.npuConfig = value.str();
+  else if (name == "npu-placement")
+    target.npuPlacementFile = value.str();
+  else if (name == "print-placement")
+    return getBool(target.printPlacement);
   else if (name == "name")
     options.modelName = value.str();
   else if (name == "parallel") {

@@ -92,6 +92,7 @@ std::unique_ptr<Model> Model::load(const std::string &path,
     }
   }
   std::string_view runSymbol = signature.gpu ? abi::kSharedRunGPUSymbol
+                               : signature.npu ? abi::kSharedRunNPUSymbol
                                : signature.weights
                                    ? abi::kSharedRunWithWeightsSymbol
                                    : abi::kSharedRunSymbol;
@@ -110,6 +111,23 @@ std::unique_ptr<Model> Model::load(const std::string &path,
       return nullptr;
     }
     model->gpuImageSize = *size;
+  }
+  if (signature.npu) {
+    model->npuImage = static_cast<const uint8_t *>(
+        dlsym(model->library, abi::kSharedNPUImageSymbol.data()));
+    auto *size = static_cast<const int64_t *>(
+        dlsym(model->library, abi::kSharedNPUImageSizeSymbol.data()));
+    if (!model->npuImage || !size) {
+      error = notAModel + std::string(abi::kSharedNPUImageSymbol) + ")";
+      return nullptr;
+    }
+    model->npuImageSize = *size;
+    for (const abi::NPUCode::Program &p : signature.npu->programs)
+      if (p.offset > model->npuImageSize ||
+          p.size > model->npuImageSize - p.offset) {
+        error = path + ": an NPU program lies outside the image";
+        return nullptr;
+      }
   }
   // Kernel timings, when compiled with --profile.
   auto *counters = static_cast<int64_t *>(
@@ -176,7 +194,7 @@ int32_t Model::run(const void *const *inputs, void *const *outputs) {
 
 int32_t Model::run(const void *const *inputs, void *const *outputs,
                    void *runArena) const {
-  if (isGPU())
+  if (isGPU() || isNPU())
     return abi::kErrorDevice;
   if (weights)
     return reinterpret_cast<RunWithWeightsFn>(entry)(weights, runArena, inputs,

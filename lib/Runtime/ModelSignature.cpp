@@ -226,6 +226,44 @@ bool mlc::abi::parseModelSignature(std::string_view text,
     }
     signature.gpu = std::move(gpu);
   }
+  if (auto n = root.find("npu"); n != root.end()) {
+    const std::string *config = n->is_object() ? getString(*n, "config") : nullptr;
+    auto programs = n->is_object() ? n->find("programs") : n->end();
+    if (!config || programs == n->end() || !programs->is_array()) {
+      error = "malformed 'npu' in model metadata";
+      return false;
+    }
+    NPUCode npu{*config, {}};
+    for (const json &p : *programs) {
+      std::optional<int64_t> offset =
+          p.is_object() ? getInteger(p, "offset") : std::nullopt;
+      std::optional<int64_t> size =
+          p.is_object() ? getInteger(p, "size") : std::nullopt;
+      auto buffers = p.is_object() ? p.find("buffers") : p.end();
+      if (!offset || !size || *offset < 0 || *size < 0 ||
+          buffers == p.end() || !buffers->is_array()) {
+        error = "malformed program in the model metadata's 'npu'";
+        return false;
+      }
+      NPUCode::Program program{*offset, *size, {}};
+      for (const json &b : *buffers) {
+        std::optional<int64_t> dram =
+            b.is_object() ? getInteger(b, "dram") : std::nullopt;
+        std::optional<int64_t> bytes =
+            b.is_object() ? getInteger(b, "bytes") : std::nullopt;
+        auto write = b.is_object() ? b.find("write") : b.end();
+        if (!dram || !bytes || *dram < 0 || *bytes < 0 ||
+            *dram > (int64_t(1) << 48) || *bytes > (int64_t(1) << 48) ||
+            write == b.end() || !write->is_boolean()) {
+          error = "malformed buffer in the model metadata's 'npu'";
+          return false;
+        }
+        program.buffers.push_back({*dram, *bytes, write->get<bool>()});
+      }
+      npu.programs.push_back(std::move(program));
+    }
+    signature.npu = std::move(npu);
+  }
   if (auto c = root.find("checks"); c != root.end()) {
     std::optional<int64_t> offset =
         c->is_object() ? getInteger(*c, "status_offset") : std::nullopt;

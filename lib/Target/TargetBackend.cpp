@@ -9,6 +9,7 @@
 #include "mlc/Target/TargetBackend.h"
 #include "mlc/Target/CPU/CPUTarget.h"
 #include "mlc/Target/GPU/GPUTarget.h"
+#include "mlc/Target/NPU/NPUTarget.h"
 
 #include <map>
 #include <mutex>
@@ -81,6 +82,14 @@ void mlc::target::registerAllTargetBackends() {
         "with the kernels' PTX for --gpu-arch (sm_80 by default) inside",
         [](const TargetOptions &options) {
           return createGPUTargetBackend(options);
+        });
+    registerTargetBackend(
+        "npu",
+        "mlc's NPU (--npu-config: edge, large or a JSON description), run "
+        "in its simulator (mlc-run --device=npu-sim); what it does not take "
+        "runs on this CPU in the same object",
+        [](const TargetOptions &options) {
+          return createNPUTargetBackend(options);
         });
   });
 }

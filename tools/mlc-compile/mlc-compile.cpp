@@ -129,6 +129,24 @@ cl::opt<bool> gpuHostEmulation(
              "blocks and threads as loops, to check the GPU strategy "
              "without a GPU (the output is a CPU object or library)"),
     cl::cat(category));
+cl::opt<std::string> npuConfig(
+    "npu-config",
+    cl::desc("The NPU for --target=npu: a built-in description, edge "
+             "(default; 16x16 int8, Gemmini-like) or large (64x64 "
+             "int8/bf16/f16), or a JSON file (docs/NPU.md)"),
+    cl::value_desc("NAME|FILE"), cl::init("edge"), cl::cat(category));
+cl::opt<bool> printPlacement(
+    "print-placement",
+    cl::desc("With --target=npu: print each matmul's device (npu or cpu) and "
+             "why (the NPU lowering's tiles and estimated time against the "
+             "CPU's, or what the NPU lacks) to stdout while compiling"),
+    cl::cat(category));
+cl::opt<std::string> npuPlacement(
+    "npu-placement",
+    cl::desc("With --target=npu: a JSON file {\"node\": \"cpu\"|\"npu\"} "
+             "that forces the placement of the matmuls of those ONNX nodes "
+             "(a forced npu the NPU cannot run is an error)"),
+    cl::value_desc("FILE"), cl::cat(category));
 cl::opt<std::string> functionName(
     "name",
     cl::desc("Symbol prefix of the compiled model: <name>_run, "
@@ -449,6 +467,16 @@ int run(MLIRContext &context) {
                     "--target=gpu\n";
     return 1;
   }
+  if ((printPlacement || !npuPlacement.empty() ||
+       npuConfig.getNumOccurrences()) &&
+      targetName != "npu") {
+    llvm::errs() << "mlc-compile: error: --npu-config, --print-placement and "
+                    "--npu-placement go with --target=npu\n";
+    return 1;
+  }
+  target.npuConfig = npuConfig;
+  target.printPlacement = printPlacement;
+  target.npuPlacementFile = npuPlacement;
   target.gpuArch = gpuArch;
   target.cudaPath = cudaPath;
   target.gpuHostEmulation = gpuHostEmulation;

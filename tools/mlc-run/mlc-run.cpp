@@ -26,6 +26,7 @@
 
 #include "mlc-runtime/GPU.h"
 #include "mlc-runtime/Model.h"
+#include "mlc-runtime/NPU/SimulatedNPU.h"
 
 #include <nlohmann/json.hpp>
 
@@ -68,6 +69,10 @@ struct Options {
   /// `cpu`, or the CUDA device number for `cuda[:N]`.
   bool cuda = false;
   int cudaDevice = 0;
+  /// `npu-sim`: the NPU programs run in the simulator.
+  bool npuSim = false;
+  /// With MODEL.onnx and npu-sim: the NPU to compile for.
+  std::string npuConfig = "edge";
 };
 
 constexpr const char *kUsage = R"(OVERVIEW: mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile and run MODEL.onnx
@@ -87,11 +92,18 @@ OPTIONS:
                     (default) leaves the runtime's choice: OMP_NUM_THREADS if
                     set, else one thread per core. Models compiled with
                     --parallel=false always run on one thread
-  --device D        Where the model runs: cpu (default) or cuda[:N] (the
+  --device D        Where the model runs: cpu (default); cuda[:N] (the
                     N-th NVIDIA GPU, default 0) for a model compiled with
                     --target=gpu; MODEL.onnx is then compiled for the GPU.
                     --bench times each run with CUDA events on the device's
-                    own buffers (inputs copied in once)
+                    own buffers (inputs copied in once); npu-sim for a model
+                    compiled with --target=npu: its NPU programs run in the
+                    cycle-counting simulator, the rest on this CPU, and the
+                    simulated cycles, time at the NPU's clock, matrix-unit
+                    utilization and DMA bytes of one run are printed (with
+                    --profile, per program)
+  --npu-config C    With MODEL.onnx and --device=npu-sim: the NPU it is
+                    compiled for (edge, large or a JSON file; default edge)
   --weights FILE    For a library compiled with --weights=external: its
                     weights file (default: the file its metadata names, next
                     to the library)
@@ -115,6 +127,37 @@ OPTIONS:
 
 --compare-with and --bisect run `python3 -m mlc compare` (the Python package).
 )";
+
+/// The simulated NPU's counts for one run: the whole model's, and with
+/// `perProgram` each program's.
+void reportNPU(const runtime::SimulatedNPU &npu, bool perProgram) {
+  const npu::NPUConfig &config = npu.getConfig();
+  double peak = double(config.matrix.rows * config.matrix.cols);
+  auto line = [&](const runtime::SimulatedNPU::ProgramStats &s) {
+    double runs = double(std::max<int64_t>(s.runs, 1));
+    double cycles = double(s.cycles) / runs;
+    std::printf("%.0f cycles, %.3f ms at %.0f MHz, matrix unit %.1f%% "
+                "utilized (%.1f%% busy), %.0f bytes loaded, %.0f stored",
+                cycles, cycles / (config.clockMHz * 1e3), config.clockMHz,
+                s.cycles ? 100.0 * double(s.multiplyAccumulates) /
+                               (peak * double(s.cycles))
+                         : 0.0,
+                s.cycles ? 100.0 * double(s.matrixCycles) / double(s.cycles)
+                         : 0.0,
+                double(s.bytesLoaded) / runs, double(s.bytesStored) / runs);
+  };
+  std::printf("npu: '%s', %zu programs: ", config.name.c_str(),
+              npu.getStats().size());
+  line(npu.getTotal());
+  std::printf("\n");
+  if (!perProgram)
+    return;
+  for (size_t i = 0; i < npu.getStats().size(); ++i) {
+    std::printf("npu program %zu: ", i);
+    line(npu.getStats()[i]);
+    std::printf("\n");
+  }
+}
 
 int error(const std::string &message) {
   std::cerr << "mlc-run: error: " << message << "\n";
@@ -169,7 +212,7 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
     }
     static const char *const kValued[] = {
         "i",   "o",       "bench",        "warmup",   "threads",
-        "shape", "dim", "weights", "compare-with", "tolerance", "device"};
+        "shape", "dim", "weights", "compare-with", "tolerance", "device", "npu-config"};
     if (std::find(std::begin(kValued), std::end(kValued), name) ==
         std::end(kValued)) {
       message = "unknown option '" + arg + "' (see --help)";
@@ -196,10 +239,14 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
       options.compareWith = *value;
     else if (name == "tolerance")
       options.tolerance = *value;
+    else if (name == "npu-config")
+      options.npuConfig = *value;
     else if (name == "device") {
       const std::string &d = *value;
       if (d == "cpu")
         options.cuda = false;
+      else if (d == "npu-sim")
+        options.npuSim = true;
       else if (d == "cuda" || (d.rfind("cuda:", 0) == 0 && d.size() > 5 &&
                                d.size() < 9 &&
                                d.find_first_not_of("0123456789", 5) ==
@@ -207,7 +254,8 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
         options.cuda = true;
         options.cudaDevice = d == "cuda" ? 0 : std::stoi(d.substr(5));
       } else {
-        message = "--device takes cpu, cuda or cuda:N, not '" + d + "'";
+        message =
+            "--device takes cpu, cuda, cuda:N or npu-sim, not '" + d + "'";
         return false;
       }
     }
@@ -294,6 +342,10 @@ bool compileModel(const Options &options, const fs::path &dir,
     args.push_back("--profile");
   if (options.cuda)
     args.push_back("--target=gpu");
+  if (options.npuSim) {
+    args.push_back("--target=npu");
+    args.push_back("--npu-config=" + options.npuConfig);
+  }
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
@@ -500,10 +552,18 @@ int runMain(const Options &options) {
   if (!model->isGPU() && options.cuda)
     return error(library + " was compiled for the CPU: compile it with "
                            "--target=gpu to run it with --device=cuda");
+  if (model->isNPU() && !options.npuSim)
+    return error(library + " was compiled for the NPU (--target=npu): run it "
+                           "with --device=npu-sim");
+  if (!model->isNPU() && options.npuSim)
+    return error(library + " was compiled for the " +
+                 (model->isGPU() ? "GPU" : "CPU") +
+                 ": compile it with --target=npu to run it with "
+                 "--device=npu-sim");
   if (options.cuda && options.profile)
     return error("--profile times CPU kernels; it does not apply to "
                  "--device=cuda yet");
-  if (options.profile && !model->hasProfile())
+  if (options.profile && !model->hasProfile() && !options.npuSim)
     return error(library + " has no kernel timings: compile it with "
                            "`mlc-compile --profile`");
 
@@ -566,21 +626,30 @@ int runMain(const Options &options) {
       return error(library + ": " + message);
     std::printf("device: %s\n", gpu->getDeviceDescription().c_str());
   }
+  std::unique_ptr<runtime::SimulatedNPU> npu;
+  if (options.npuSim) {
+    npu = runtime::SimulatedNPU::create(*model, message);
+    if (!npu)
+      return error(library + ": " + message);
+  }
   std::string runError;
   bool kept = false;
   auto runOnce = [&] {
-    int32_t rc = gpu ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
-                     : model->run(inputPtrs.data(), outputPtrs.data());
+    int32_t rc = gpu   ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
+                 : npu ? npu->run(inputPtrs.data(), outputPtrs.data(), runError)
+                       : model->run(inputPtrs.data(), outputPtrs.data());
     takeDynamicOutputs(!kept);
     kept = true;
     return rc;
   };
   if (int32_t rc = runOnce()) {
     if (rc == abi::kErrorCheck && !gpu)
-      runError = model->getCheckMessage();
+      runError = model->getCheckMessage(npu ? npu->getArena() : nullptr);
     return error("the model returned error code " + std::to_string(rc) +
                  (runError.empty() ? "" : ": " + runError));
   }
+  if (npu)
+    reportNPU(*npu, options.profile);
   double profiledMs = 0;
   if (options.profile && options.benchIterations == 0) {
     model->resetProfile();
@@ -625,7 +694,7 @@ int runMain(const Options &options) {
     for (double t : times)
       profiledMs += t / times.size();
   }
-  if (options.profile &&
+  if (options.profile && model->hasProfile() &&
       !reportProfile(model->getProfile(), std::max(1u, options.benchIterations),
                      profiledMs, signature.name, options.profileFile,
                      message))

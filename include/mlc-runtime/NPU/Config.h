@@ -75,6 +75,10 @@ std::optional<NPUConfig> parseNPUConfig(std::string_view json,
                                         const std::string &source,
                                         std::string &error);
 
+/// `config` as JSON text that parseNPUConfig reads back to the same
+/// description.
+std::string printNPUConfig(const NPUConfig &config);
+
 /// The built-in descriptions, by name: "edge", "large".
 std::optional<NPUConfig> getBuiltinNPUConfig(std::string_view name);
 std::vector<std::string> getBuiltinNPUConfigNames();

@@ -66,6 +66,15 @@ struct SimulationStats {
 /// compiler's `mlc_npu.program` verifier uses the same checks.
 std::string validateCommand(const NPUConfig &config, const Command &command);
 
+/// `f` as bf16 bits, rounded to nearest even (NaNs stay quiet NaNs): the
+/// conversion of the vector unit's copy, which the compiler also applies
+/// to constants it converts ahead of time.
+uint16_t roundToBF16(float f);
+
+/// The cycles `command` takes on its unit of `config`, bank conflicts
+/// aside.
+int64_t getCommandCycles(const NPUConfig &config, const Command &command);
+
 class Simulator {
 public:
   explicit Simulator(NPUConfig config);

@@ -108,6 +108,15 @@ struct TargetOptions {
   /// GPU: compile the GPU's kernels for the CPU instead, their blocks and
   /// threads as loops (a check of the GPU strategy that needs no GPU).
   bool gpuHostEmulation = false;
+
+  /// NPU: the description (a built-in name, `edge` or `large`, or a JSON
+  /// file; docs/NPU.md).
+  std::string npuConfig = "edge";
+  /// NPU: a JSON object from ONNX node names to "cpu" or "npu" that
+  /// overrides the placement; empty for none.
+  std::string npuPlacementFile = "";
+  /// NPU: print each matmul's device and the reason while compiling.
+  bool printPlacement = false;
 };
 
 /// Makes a backend for the given options.

@@ -200,6 +200,32 @@ std::optional<NPUConfig> mlc::npu::parseNPUConfig(std::string_view text,
   return config;
 }
 
+std::string mlc::npu::printNPUConfig(const NPUConfig &config) {
+  json types = json::array();
+  for (auto [input, accumulator] : config.matrix.types)
+    types.push_back({std::string(getElementTypeName(input)),
+                     std::string(getElementTypeName(accumulator))});
+  json root = {
+      {"name", config.name},
+      {"clock_mhz", config.clockMHz},
+      {"matrix",
+       {{"rows", config.matrix.rows},
+        {"cols", config.matrix.cols},
+        {"types", types}}},
+      {"vector", {{"width", config.vector.width}, {"ops", config.vector.ops}}},
+      {"scratchpad",
+       {{"bytes", config.scratchpad.bytes}, {"banks", config.scratchpad.banks}}},
+      {"accumulator",
+       {{"bytes", config.accumulator.bytes},
+        {"banks", config.accumulator.banks}}},
+      {"dma",
+       {{"channels", config.dma.channels},
+        {"bytes_per_cycle", config.dma.bytesPerCycle},
+        {"latency_cycles", config.dma.latencyCycles}}},
+  };
+  return root.dump();
+}
+
 std::optional<NPUConfig> mlc::npu::getBuiltinNPUConfig(std::string_view name) {
   std::string error;
   if (name == "edge")

@@ -71,13 +71,7 @@ uint16_t floatToHalf(float f) {
   return sign | uint16_t(e << 10) | (uint16_t(significand) & 0x3ff);
 }
 
-uint16_t floatToBF16(float f) {
-  uint32_t bits = floatToBits(f);
-  if (std::isnan(f))
-    return uint16_t((bits >> 16) | 0x40);
-  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
-  return uint16_t((bits + rounding) >> 16);
-}
+uint16_t floatToBF16(float f) { return mlc::npu::roundToBF16(f); }
 
 /// Reads element `i` of `type` at `base` as a double (exact for every type
 /// the NPU has).
@@ -402,6 +396,19 @@ Simulator::Simulator(NPUConfig config)
       accumulator(this->config.accumulator.bytes) {}
 
 int64_t Simulator::getCycles(const Command &c) const {
+  return getCommandCycles(config, c);
+}
+
+uint16_t mlc::npu::roundToBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  if (std::isnan(f))
+    return uint16_t((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return uint16_t((bits + rounding) >> 16);
+}
+
+int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
   int64_t bytes = int64_t(getElementBytes(c.type));
   switch (c.opcode) {
   case Opcode::Load:

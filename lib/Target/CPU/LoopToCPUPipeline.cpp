@@ -144,8 +144,8 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   loops.addPass(loop::createLoopVerifyKernels());
 }
 
-void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
-                                           const CPUTargetOptions &options) {
+void mlc::target::buildCPUScheduledKernelsPipeline(
+    OpPassManager &pm, const CPUTargetOptions &options) {
   CPUTargetInfo info = getCPUTargetInfo(options);
   ContractionTiles tiles = chooseContractionTiles(info);
   ContractionTiles unpacked = chooseContractionTiles(info, kCacheLineFloats);
@@ -168,7 +168,11 @@ void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
   loops.addPass(createCPUVectorizeRegisterTiles(registerLevel));
   loops.addPass(host::createHostFlattenConstants());
   loops.addPass(loop::createLoopConcatInPlace());
+}
 
+void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
+                                           const CPUTargetOptions &options) {
+  buildCPUScheduledKernelsPipeline(pm, options);
   // The model ABI, bufferization into destination arguments and the arena.
   host::buildBufferizeModelPipeline(pm, kMaxStackScratchBytes);
   buildCPUBuffersToLLVMPipeline(pm, options);

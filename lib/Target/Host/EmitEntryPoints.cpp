@@ -166,7 +166,9 @@ struct HostEmitEntryPointsPass
       unsigned numInputs = signature->inputs.size();
       unsigned numOutputs = signature->outputs.size();
       LLVM::LLVMFunctionType type = f.getFunctionType();
-      bool launcher = f->hasAttr("mlc_loop.gpu_launcher");
+      bool gpu = f->hasAttr("mlc_loop.gpu_launcher");
+      bool npu = f->hasAttr("mlc_loop.npu_launcher");
+      bool launcher = gpu || npu;
       unsigned expected =
           (weights ? 2 : 1) + (launcher ? 1 : 0) + numInputs + numOutputs;
       if (type.getNumParams() != expected || !type.getReturnType() ||
@@ -190,7 +192,7 @@ struct HostEmitEntryPointsPass
           f.emitError("mlc_loop.status_offset without mlc_loop.check_messages");
           return signalPassFailure();
         }
-        if (launcher) {
+        if (gpu) {
           f.emitError("the GPU target cannot report run-time checks yet: ")
               << messages;
           return signalPassFailure();
@@ -211,7 +213,8 @@ struct HostEmitEntryPointsPass
       f->setAttr("mlc_loop.signature", b.getStringAttr(metadata));
       f.setLinkage(LLVM::Linkage::Internal);
       createEntry(b, f.getLoc(),
-                  name + (launcher  ? "_run_gpu"
+                  name + (gpu       ? "_run_gpu"
+                          : npu     ? "_run_npu"
                           : weights ? "_run_with_weights"
                                     : "_run"),
                   f, numInputs, numOutputs, weights, launcher, statusOffset,
@@ -219,7 +222,8 @@ struct HostEmitEntryPointsPass
       createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
       if (sharedAliases) {
         createEntry(b, f.getLoc(),
-                    launcher  ? mlc::abi::kSharedRunGPUSymbol
+                    gpu       ? mlc::abi::kSharedRunGPUSymbol
+                    : npu     ? mlc::abi::kSharedRunNPUSymbol
                     : weights ? mlc::abi::kSharedRunWithWeightsSymbol
                               : mlc::abi::kSharedRunSymbol,
                     f, numInputs, numOutputs, weights, launcher, statusOffset,

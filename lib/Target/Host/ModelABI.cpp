@@ -72,6 +72,20 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
         {"kernels", std::move(kernels)},
     };
   }
+  if (const std::optional<NPUCode> &n = signature.npu) {
+    llvm::json::Array programs;
+    for (const NPUCode::Program &p : n->programs) {
+      llvm::json::Array buffers;
+      for (const NPUCode::Buffer &b : p.buffers)
+        buffers.push_back(llvm::json::Object{
+            {"dram", b.dram}, {"bytes", b.bytes}, {"write", b.write}});
+      programs.push_back(llvm::json::Object{{"offset", p.offset},
+                                            {"size", p.size},
+                                            {"buffers", std::move(buffers)}});
+    }
+    root["npu"] = llvm::json::Object{{"config", n->config},
+                                     {"programs", std::move(programs)}};
+  }
   if (const std::optional<RunTimeChecks> &c = signature.checks) {
     llvm::json::Array messages;
     for (const std::string &m : c->messages)

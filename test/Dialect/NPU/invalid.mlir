@@ -1,39 +1,50 @@
 // RUN: mlc-opt %s -split-input-file -verify-diagnostics
 
-func.func @dma_shape(%a: memref<16x32xf32>, %b: memref<32x16xf32, 1>) {
-  // expected-error @+1 {{'mlc_npu.dma_copy' op source shape 'memref<16x32xf32>' differs from target shape 'memref<32x16xf32, 1>'}}
-  mlc_npu.dma_copy %a, %b : memref<16x32xf32>, memref<32x16xf32, 1>
+func.func @matmul_k(%a: tensor<16x32xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @+1 {{'mlc_npu.matmul' op lhs 'tensor<16x32xf32>' and rhs 'tensor<16x16xf32>' disagree on the contracting dim}}
+  %r = mlc_npu.matmul "edge" ins(%a, %b : tensor<16x32xf32>, tensor<16x16xf32>) outs(%c : tensor<16x16xf32>) {tile_rows = 16, tile_cols = 16} -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+func.func @matmul_init(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %c: memref<16x16xf32>) {
+  // expected-error @+1 {{'mlc_npu.matmul' op init 'memref<16x16xf32>' is not [M, N] of lhs 'memref<16x32xf32>' and rhs 'memref<32x8xf32>'}}
+  mlc_npu.matmul "edge" ins(%a, %b : memref<16x32xf32>, memref<32x8xf32>) outs(%c : memref<16x16xf32>) {tile_rows = 16, tile_cols = 16}
   return
 }
 
 // -----
 
-func.func @dma_element(%a: memref<16xf32>, %b: memref<16xf16, 1>) {
-  // expected-error @+1 {{'mlc_npu.dma_copy' op copies 'f32' into 'f16'}}
-  mlc_npu.dma_copy %a, %b : memref<16xf32>, memref<16xf16, 1>
+func.func @matmul_dynamic(%a: memref<?x32xf32>, %b: memref<32x8xf32>, %c: memref<16x8xf32>) {
+  // expected-error @+1 {{'mlc_npu.matmul' op operands must be statically shaped matrices}}
+  mlc_npu.matmul "edge" ins(%a, %b : memref<?x32xf32>, memref<32x8xf32>) outs(%c : memref<16x8xf32>) {tile_rows = 16, tile_cols = 16}
   return
 }
 
 // -----
 
-func.func @matmul_k(%a: memref<16x32xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
-  // expected-error @+1 {{'mlc_npu.matmul' op lhs 'memref<16x32xf32>' and rhs 'memref<16x16xf32>' disagree on the contracting dim}}
-  mlc_npu.matmul %a, %b, %c : memref<16x32xf32>, memref<16x16xf32>, memref<16x16xf32>
+func.func @matmul_tiles(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %c: memref<16x8xf32>) {
+  // expected-error @+1 {{'mlc_npu.matmul' op tiles must be positive, not 0x16}}
+  mlc_npu.matmul "edge" ins(%a, %b : memref<16x32xf32>, memref<32x8xf32>) outs(%c : memref<16x8xf32>) {tile_rows = 0, tile_cols = 16}
   return
 }
 
 // -----
 
-func.func @matmul_acc(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %c: memref<16x16xf32>) {
-  // expected-error @+1 {{'mlc_npu.matmul' op accumulator 'memref<16x16xf32>' is not [M, N] of lhs 'memref<16x32xf32>' and rhs 'memref<32x8xf32>'}}
-  mlc_npu.matmul %a, %b, %c : memref<16x32xf32>, memref<32x8xf32>, memref<16x16xf32>
+func.func @launch_offsets(%a: memref<16xf32>) {
+  // expected-error @+1 {{'mlc_npu.launch' op needs one DRAM offset and one write flag per buffer}}
+  mlc_npu.launch @p(%a) {dram_offsets = array<i64>, writes = array<i1: true>} : memref<16xf32>
   return
 }
 
 // -----
 
-// expected-error @+1 {{NPU resources must be positive (local_memory_bytes = 0, array = 16x16, dma_channels = 1)}}
-#bad = #mlc_npu.config<local_memory_bytes = 0, array_rows = 16, array_cols = 16, dma_channels = 1>
+func.func @launch_layout(%a: memref<16xf32, strided<[2]>>) {
+  // expected-error @+1 {{'mlc_npu.launch' op buffer 'memref<16xf32, strided<[2]>>' must have a static shape and the identity layout}}
+  mlc_npu.launch @p(%a) {dram_offsets = array<i64: 0>, writes = array<i1: true>} : memref<16xf32, strided<[2]>>
+  return
+}
 
 // -----
 

@@ -1,19 +1,23 @@
 // RUN: mlc-opt %s | mlc-opt | FileCheck %s
 // RUN: mlc-opt %s --mlir-print-op-generic | mlc-opt | FileCheck %s
 
-// CHECK-LABEL: func @tile_matmul
-// CHECK-SAME: mlc_npu.config = #mlc_npu.config<local_memory_bytes = 262144, array_rows = 16, array_cols = 16, dma_channels = 2>
-func.func @tile_matmul(%a: memref<16x32xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>)
-    attributes {mlc_npu.config = #mlc_npu.config<local_memory_bytes = 262144, array_rows = 16, array_cols = 16, dma_channels = 2>} {
-  %la = memref.alloc() : memref<16x32xf32, 1>
-  %lb = memref.alloc() : memref<32x16xf32, 1>
-  %lc = memref.alloc() : memref<16x16xf32, 1>
-  // CHECK: mlc_npu.dma_copy %{{.*}}, %{{.*}} : memref<16x32xf32>, memref<16x32xf32, 1>
-  mlc_npu.dma_copy %a, %la : memref<16x32xf32>, memref<16x32xf32, 1>
-  mlc_npu.dma_copy %b, %lb : memref<32x16xf32>, memref<32x16xf32, 1>
-  mlc_npu.dma_copy %c, %lc : memref<16x16xf32>, memref<16x16xf32, 1>
-  // CHECK: mlc_npu.matmul %{{.*}}, %{{.*}}, %{{.*}} : memref<16x32xf32, 1>, memref<32x16xf32, 1>, memref<16x16xf32, 1>
-  mlc_npu.matmul %la, %lb, %lc : memref<16x32xf32, 1>, memref<32x16xf32, 1>, memref<16x16xf32, 1>
-  mlc_npu.dma_copy %lc, %c : memref<16x16xf32, 1>, memref<16x16xf32>
+// CHECK-LABEL: func @placed
+// CHECK: mlc_npu.matmul "large" ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<32x16xbf16>) outs(%{{.*}} : tensor<16x16xf32>) {accumulate, tile_cols = 16 : i64, tile_rows = 16 : i64} -> tensor<16x16xf32>
+func.func @placed(%a: tensor<16x32xf32>, %b: tensor<32x16xbf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %r = mlc_npu.matmul "large" ins(%a, %b : tensor<16x32xf32>, tensor<32x16xbf16>) outs(%c : tensor<16x16xf32>) {tile_rows = 16, tile_cols = 16, accumulate} -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// CHECK-LABEL: func @buffers
+// CHECK: mlc_npu.matmul "edge" ins(%{{.*}}, %{{.*}} : memref<16x32xi8>, memref<32x16xi8>) outs(%{{.*}} : memref<16x16xi32>) {tile_cols = 16 : i64, tile_rows = 16 : i64}
+// CHECK: mlc_npu.launch @program(%{{.*}}, %{{.*}}) {dram_offsets = array<i64: 0, 512>, writes = array<i1: false, true>} : memref<16x32xi8>, memref<16x16xi32>
+func.func @buffers(%a: memref<16x32xi8>, %b: memref<32x16xi8>, %c: memref<16x16xi32>) {
+  mlc_npu.matmul "edge" ins(%a, %b : memref<16x32xi8>, memref<32x16xi8>) outs(%c : memref<16x16xi32>) {tile_rows = 16, tile_cols = 16}
+  mlc_npu.launch @program(%a, %c) {dram_offsets = array<i64: 0, 512>, writes = array<i1: false, true>} : memref<16x32xi8>, memref<16x16xi32>
   return
+}
+
+// CHECK: mlc_npu.program @program "edge"
+mlc_npu.program @program "edge" {
+  mlc_npu.load {element_type = i8, dram = 0, local = 0, rows = 16, cols = 32, dram_stride = 32}
 }

@@ -87,13 +87,18 @@ void buildCPUKernelPipeline(mlir::OpPassManager &pm,
 void buildCPULoweringPipeline(mlir::OpPassManager &pm,
                               const CPUTargetOptions &options);
 
-/// Both: loop level to the LLVM dialect (`mlc-loop-to-cpu-pipeline`).
+/// The part of buildCPULoweringPipeline before bufferization: the
+/// kernels' schedules applied on tensors.
+void buildCPUScheduledKernelsPipeline(mlir::OpPassManager &pm,
+                                      const CPUTargetOptions &options);
+
 /// The part of buildCPULoweringPipeline after the arena plan: buffers
 /// (with the model ABI) to the LLVM dialect and the C entry points. The GPU
 /// target's host emulation ends with it.
 void buildCPUBuffersToLLVMPipeline(mlir::OpPassManager &pm,
                                    const CPUTargetOptions &options);
 
+/// Both: loop level to the LLVM dialect (`mlc-loop-to-cpu-pipeline`).
 void buildLoopToCPUPipeline(mlir::OpPassManager &pm,
                             const CPUTargetOptions &options);
 

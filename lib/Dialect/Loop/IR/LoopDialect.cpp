@@ -257,7 +257,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == RootAttrHelper::getNameStr() ||
       name == StatusAttrHelper::getNameStr() ||
       name == CallerOwnedAttrHelper::getNameStr() ||
-      name == GpuLauncherAttrHelper::getNameStr())
+      name == GpuLauncherAttrHelper::getNameStr() ||
+      name == NpuLauncherAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name
                            << "' of the mlc_loop dialect";

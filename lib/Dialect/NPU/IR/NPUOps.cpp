@@ -23,8 +23,6 @@ using namespace mlir;
 using namespace mlc::npu;
 
 #include "mlc/Dialect/NPU/IR/NPUDialect.cpp.inc"
-#define GET_ATTRDEF_CLASSES
-#include "mlc/Dialect/NPU/IR/NPUAttrs.cpp.inc"
 #define GET_OP_CLASSES
 #include "mlc/Dialect/NPU/IR/NPUOps.cpp.inc"
 
@@ -33,71 +31,69 @@ void NPUDialect::initialize() {
 #define GET_OP_LIST
 #include "mlc/Dialect/NPU/IR/NPUOps.cpp.inc"
       >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "mlc/Dialect/NPU/IR/NPUAttrs.cpp.inc"
-      >();
-}
-
-LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t localMemoryBytes, int64_t arrayRows,
-                                 int64_t arrayCols, int64_t dmaChannels) {
-  if (localMemoryBytes <= 0 || arrayRows <= 0 || arrayCols <= 0 ||
-      dmaChannels <= 0)
-    return emitError()
-           << "NPU resources must be positive (local_memory_bytes = "
-           << localMemoryBytes << ", array = " << arrayRows << "x" << arrayCols
-           << ", dma_channels = " << dmaChannels << ")";
-  return success();
-}
-
-LogicalResult DmaCopyOp::verify() {
-  auto source = cast<MemRefType>(getSource().getType());
-  auto target = cast<MemRefType>(getTarget().getType());
-  if (source.getElementType() != target.getElementType())
-    return emitOpError("copies ")
-           << source.getElementType() << " into " << target.getElementType();
-  if (failed(verifyCompatibleShape(source.getShape(), target.getShape())))
-    return emitOpError("source shape ")
-           << source << " differs from target shape " << target;
-  return success();
 }
 
 namespace {
-/// A copy of a buffer onto itself does nothing.
-struct EraseSelfCopy : OpRewritePattern<DmaCopyOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(DmaCopyOp op,
-                                PatternRewriter &rewriter) const override {
-    if (op.getSource() != op.getTarget())
-      return rewriter.notifyMatchFailure(op, "distinct buffers");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+/// The static shape of a 2-D tensor or buffer.
+std::optional<std::pair<int64_t, int64_t>> getMatrixShape(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape() || shaped.getRank() != 2)
+    return std::nullopt;
+  return std::make_pair(shaped.getDimSize(0), shaped.getDimSize(1));
+}
 } // namespace
 
-void DmaCopyOp::getCanonicalizationPatterns(RewritePatternSet &results,
-                                            MLIRContext *context) {
-  results.add<EraseSelfCopy>(context);
+LogicalResult MatmulOp::verify() {
+  auto a = getMatrixShape(getLhs().getType());
+  auto b = getMatrixShape(getRhs().getType());
+  auto c = getMatrixShape(getInit().getType());
+  if (!a || !b || !c)
+    return emitOpError("operands must be statically shaped matrices");
+  if (a->second != b->first)
+    return emitOpError("lhs ") << getLhs().getType() << " and rhs "
+                               << getRhs().getType()
+                               << " disagree on the contracting dim";
+  if (a->first != c->first || b->second != c->second)
+    return emitOpError("init ") << getInit().getType()
+                                << " is not [M, N] of lhs "
+                                << getLhs().getType() << " and rhs "
+                                << getRhs().getType();
+  bool tensors = isa<RankedTensorType>(getInit().getType());
+  if (tensors != (getNumResults() == 1) ||
+      (tensors && getResult()[0].getType() != getInit().getType()))
+    return emitOpError("yields the init's type on tensors and nothing on "
+                       "buffers");
+  if (getTileRows() < 1 || getTileCols() < 1)
+    return emitOpError("tiles must be positive, not ")
+           << getTileRows() << "x" << getTileCols();
+  return success();
 }
 
-LogicalResult MatmulOp::verify() {
-  auto a = cast<MemRefType>(getLhs().getType());
-  auto b = cast<MemRefType>(getRhs().getType());
-  auto c = cast<MemRefType>(getAcc().getType());
-  auto conflict = [](int64_t x, int64_t y) {
-    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
-  };
-  if (conflict(a.getDimSize(1), b.getDimSize(0)))
-    return emitOpError("lhs ")
-           << a << " and rhs " << b << " disagree on the contracting dim";
-  if (conflict(a.getDimSize(0), c.getDimSize(0)) ||
-      conflict(b.getDimSize(1), c.getDimSize(1)))
-    return emitOpError("accumulator ")
-           << c << " is not [M, N] of lhs " << a << " and rhs " << b;
-  if (a.getElementType() != b.getElementType())
-    return emitOpError("lhs and rhs element types differ");
+void MatmulOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!isa<MemRefType>(getInit().getType()))
+    return;
+  for (OpOperand *operand : {&getLhsMutable(), &getRhsMutable()})
+    if (isa<MemRefType>(operand->get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), operand,
+                           SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &getInitMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getInitMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult LaunchOp::verify() {
+  size_t n = getBuffers().size();
+  if (getDramOffsets().size() != n || getWrites().size() != n)
+    return emitOpError("needs one DRAM offset and one write flag per buffer");
+  for (Value buffer : getBuffers()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return emitOpError("buffer ")
+             << type << " must have a static shape and the identity layout";
+  }
   return success();
 }
 
@@ -277,6 +273,87 @@ FailureOr<Program> mlc::npu::getCommands(ProgramOp program) {
     commands.commands.push_back(*command);
   }
   return commands;
+}
+
+namespace {
+Type getMLIRType(Builder &b, ElementType type) {
+  switch (type) {
+  case ElementType::Int8:
+    return b.getIntegerType(8);
+  case ElementType::Int32:
+    return b.getIntegerType(32);
+  case ElementType::BF16:
+    return b.getBF16Type();
+  case ElementType::F16:
+    return b.getF16Type();
+  case ElementType::F32:
+    return b.getF32Type();
+  }
+  return b.getF32Type();
+}
+
+StringRef getMemoryName(Memory memory) {
+  return memory == Memory::Accumulator ? "accumulator" : "scratchpad";
+}
+
+StringRef getVectorName(VectorKind kind) {
+  switch (kind) {
+  case VectorKind::Relu:
+    return "relu";
+  case VectorKind::Add:
+    return "add";
+  case VectorKind::Requantize:
+    return "requantize";
+  case VectorKind::Copy:
+    return "copy";
+  }
+  return "copy";
+}
+} // namespace
+
+void mlc::npu::createCommandOps(OpBuilder &b, Location loc,
+                                const Program &program) {
+  for (const Command &c : program.commands) {
+    SmallVector<int64_t> wait;
+    for (unsigned t = 0; t < kNumTokens; ++t)
+      if (c.waitMask & (1u << t))
+        wait.push_back(t);
+    ArrayAttr waitAttr = b.getI64ArrayAttr(wait);
+    IntegerAttr signal = b.getI64IntegerAttr(c.signal);
+    TypeAttr type = TypeAttr::get(getMLIRType(b, c.type));
+    auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+    switch (c.opcode) {
+    case Opcode::Load:
+    case Opcode::Store: {
+      auto memory = b.getStringAttr(getMemoryName(c.memory));
+      if (c.opcode == Opcode::Load)
+        LoadOp::create(b, loc, type, i64(c.dram), i64(c.local), i64(c.rows),
+                       i64(c.cols), i64(c.dramStride), memory, waitAttr,
+                       signal);
+      else
+        StoreOp::create(b, loc, type, i64(c.dram), i64(c.local), i64(c.rows),
+                        i64(c.cols), i64(c.dramStride), memory, waitAttr,
+                        signal);
+      break;
+    }
+    case Opcode::Matmul:
+      MmaOp::create(b, loc, type, i64(c.local), i64(c.local2), i64(c.local3),
+                    i64(c.rows), i64(c.cols), i64(c.depth),
+                    c.accumulate ? b.getUnitAttr() : UnitAttr(), waitAttr,
+                    signal);
+      break;
+    case Opcode::Vector:
+      VectorOp::create(b, loc, b.getStringAttr(getVectorName(c.vectorOp)),
+                       type, TypeAttr::get(getMLIRType(b, c.dstType)),
+                       i64(c.local), i64(c.local2), i64(c.local3),
+                       i64(c.rows), i64(c.cols),
+                       b.getStringAttr(getMemoryName(c.memory)),
+                       b.getStringAttr(getMemoryName(c.dstMemory)),
+                       b.getF32FloatAttr(c.scale), i64(c.zeroPoint), waitAttr,
+                       signal);
+      break;
+    }
+  }
 }
 
 LogicalResult ProgramOp::verifyRegions() {

@@ -35,7 +35,8 @@ struct NPUSerializePass
       auto data = DenseElementsAttr::getFromRawBuffer(
           type, ArrayRef<char>(reinterpret_cast<const char *>(bytes.data()),
                                bytes.size()));
-      BinaryOp::create(b, program.getLoc(), program.getNpu(), data);
+      BinaryOp::create(b, program.getLoc(), program.getSymNameAttr(),
+                       program.getNpuAttr(), data);
       program.erase();
     }
   }

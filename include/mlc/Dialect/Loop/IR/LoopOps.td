@@ -61,6 +61,9 @@ def Loop_Dialect : Dialect {
     // A GPU model function that takes the runtime's kernel launcher first
     // (mlc-gpu-lower-launches).
     "::mlir::UnitAttr":$gpu_launcher,
+    // An NPU model function that takes the runtime's NPU launcher first
+    // (mlc-npu-lower-launches).
+    "::mlir::UnitAttr":$npu_launcher,
     // Between the steps of a target's code generator: the register tile and
     // loop order of a tiled op, loops to peel, the elementwise op run on
     // each finished tile, accumulators started from an init (the init and

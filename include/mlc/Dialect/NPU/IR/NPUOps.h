@@ -19,12 +19,13 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "mlc/Dialect/NPU/IR/NPUDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
-#include "mlc/Dialect/NPU/IR/NPUAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "mlc/Dialect/NPU/IR/NPUOps.h.inc"
@@ -37,6 +38,11 @@ namespace mlc::npu {
 /// binary format take them; a diagnostic on the offending op and failure
 /// when one does not convert.
 mlir::FailureOr<Program> getCommands(ProgramOp program);
+
+/// Appends one command op per command of `program` at `builder`'s insertion
+/// point (inside an `mlc_npu.program`): the inverse of getCommands.
+void createCommandOps(mlir::OpBuilder &builder, mlir::Location loc,
+                      const Program &program);
 
 } // namespace mlc::npu
 

@@ -17,65 +17,72 @@
 
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def NPU_Dialect : Dialect {
   let name = "mlc_npu";
   let cppNamespace = "::mlc::npu";
-  let summary = "Accelerator (NPU) primitives: DMA and matrix-unit ops";
+  let summary = "The NPU: kernels placed on it and its command streams";
   let description = [{
-    An NPU, as mlc models it, has a local scratchpad (memref memory space
-    1), DMA engines that copy tiles between host memory (space 0) and the
-    scratchpad, and a matrix unit of `array_rows x array_cols` MACs that
-    multiplies tiles held in the scratchpad. `#mlc_npu.config` describes one
-    such device; kernels are tiled so that their working set fits
-    `local_memory_bytes`.
+    The accelerator of docs/NPU.md at two levels. `mlc_npu.matmul` is a
+    kernel the placement put on the NPU, on tensors and then on buffers,
+    with the tiles it chose; `mlc_npu.program` is the command stream it
+    lowers to (one op per command) and `mlc_npu.launch` runs that stream on
+    the host's buffers.
   }];
-  let useDefaultAttributePrinterParser = 1;
-}
-
-def NPU_ConfigAttr : AttrDef<NPU_Dialect, "Config"> {
-  let mnemonic = "config";
-  let summary = "Resources of one NPU";
-  let parameters = (ins "int64_t":$local_memory_bytes, "int64_t":$array_rows,
-                        "int64_t":$array_cols, "int64_t":$dma_channels);
-  let assemblyFormat = "`<` struct(params) `>`";
-  let genVerifyDecl = 1;
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
 class NPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<NPU_Dialect, mnemonic, traits>;
 
-def NPU_DmaCopyOp : NPU_Op<"dma_copy"> {
-  let summary = "Copies a tile between memories";
+def NPU_MatmulOp : NPU_Op<"matmul", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "A matmul placed on the NPU: init (+)= lhs * rhs";
   let description = [{
-    Copies `source` into `target`; both have the same shape and element
-    type and may live in different memory spaces. A copy of a buffer onto
-    itself is removed by canonicalization.
+    `init[M, N] + lhs[M, K] * rhs[K, N]` (or `init` overwritten when
+    `accumulate` is absent: the product alone) on the NPU `npu` (a built-in
+    description or a JSON file), computed in output tiles of `tile_rows` x
+    `tile_cols` as `mlc-npu-place-kernels` chose them. An operand whose
+    element type is not the matrix unit's input type is converted on the
+    NPU's vector unit (f32 to bf16, rounding to nearest even). On tensors
+    it yields the result; after bufferization it writes `init`.
   }];
-  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
-                       Arg<AnyMemRef, "", [MemWrite]>:$target);
+  let arguments = (ins AnyShaped:$lhs,
+                       AnyShaped:$rhs,
+                       AnyShaped:$init,
+                       StrAttr:$npu, I64Attr:$tile_rows, I64Attr:$tile_cols,
+                       UnitAttr:$accumulate);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
-    $source `,` $target attr-dict `:` type($source) `,` type($target)
+    $npu `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
+    `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = [{
+    mlir::MutableOperandRange getDpsInitsMutable() { return mlir::MutableOperandRange(getInitMutable()); }
   }];
   let hasVerifier = 1;
-  let hasCanonicalizer = 1;
 }
 
-def NPU_MatmulOp : NPU_Op<"matmul"> {
-  let summary = "Matrix-unit tile multiply-accumulate: C += A * B";
-  let arguments = (ins Arg<MemRefRankOf<[AnyFloat, AnyInteger], [2]>, "", [MemRead]>:$lhs,
-                       Arg<MemRefRankOf<[AnyFloat, AnyInteger], [2]>, "", [MemRead]>:$rhs,
-                       Arg<MemRefRankOf<[AnyFloat, AnyInteger], [2]>, "", [MemRead, MemWrite]>:$acc);
+def NPU_LaunchOp : NPU_Op<"launch"> {
+  let summary = "Runs a command stream on the NPU against host buffers";
+  let description = [{
+    Runs the `mlc_npu.program` (or, once serialized, `mlc_npu.binary`)
+    named `program`. The NPU's DRAM window holds `buffers[i]` at byte
+    offset `dram_offsets[i]`; `writes` marks the buffers the stream stores
+    into. Buffers have the identity layout.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$program,
+                       Arg<Variadic<AnyMemRef>, "", [MemRead, MemWrite]>:$buffers,
+                       DenseI64ArrayAttr:$dram_offsets,
+                       DenseBoolArrayAttr:$writes);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc)
+    $program `(` $buffers `)` attr-dict `:` type($buffers)
   }];
   let hasVerifier = 1;
 }
-
-//===----------------------------------------------------------------------===//
-// Command streams
-//===----------------------------------------------------------------------===//
 
 def NPU_ProgramOp : NPU_Op<"program", [NoTerminator, SingleBlock,
                                          IsolatedFromAbove]> {
@@ -102,9 +109,9 @@ def NPU_ProgramOp : NPU_Op<"program", [NoTerminator, SingleBlock,
     }
     ```
   }];
-  let arguments = (ins StrAttr:$npu);
+  let arguments = (ins OptionalAttr<SymbolNameAttr>:$sym_name, StrAttr:$npu);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$npu attr-dict-with-keyword $body";
+  let assemblyFormat = "($sym_name^)? $npu attr-dict-with-keyword $body";
   let hasRegionVerifier = 1;
 }
 
@@ -153,8 +160,9 @@ def NPU_BinaryOp : NPU_Op<"binary"> {
     The bytes of a command stream (docs/NPU.md) for the NPU `npu`, as
     `mlc-npu-serialize` writes them from an `mlc_npu.program`.
   }];
-  let arguments = (ins StrAttr:$npu, ElementsAttr:$data);
-  let assemblyFormat = "$npu attr-dict $data";
+  let arguments = (ins OptionalAttr<SymbolNameAttr>:$sym_name, StrAttr:$npu,
+                       ElementsAttr:$data);
+  let assemblyFormat = "($sym_name^)? $npu attr-dict $data";
 }
 
 #endif // MLC_DIALECT_NPU_IR_NPUOPS_TD

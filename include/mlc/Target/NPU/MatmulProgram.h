@@ -1,0 +1,76 @@
+//===- MatmulProgram.h - A matmul as an NPU command stream ------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The NPU lowering of one matmul, in plain C++ over the runtime's NPU
+// structures: whether the NPU can run it, the output tiles that fit its
+// memories, and the double-buffered command stream. Placement asks the same
+// functions in analysis mode (legality and cycles), so that what it claims
+// is what the lowering builds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_TARGET_NPU_MATMULPROGRAM_H
+#define MLC_TARGET_NPU_MATMULPROGRAM_H
+
+#include "mlc-runtime/NPU/Config.h"
+#include "mlc-runtime/NPU/Program.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlc::npu {
+
+/// `out[M, N] (+)= lhs[M, K] * rhs[K, N]`, row-major, in DRAM.
+struct MatmulShape {
+  int64_t m = 0, n = 0, k = 0;
+  ElementType lhs = ElementType::F32, rhs = ElementType::F32;
+  ElementType out = ElementType::F32;
+  /// Add to `out`'s values (else overwrite them).
+  bool accumulate = false;
+};
+
+/// Output tiles: `rows` x `cols` of `out` per matrix-unit command, the whole
+/// depth K at once.
+struct MatmulTiles {
+  int64_t rows = 0, cols = 0;
+};
+
+/// The matrix unit's input type for `shape` on `config`: the operands'
+/// own (int8 -> int32, bf16/f16 -> f32), or bf16 for f32 operands (converted
+/// on the vector unit, to nearest even). Empty, with the reason in `why`,
+/// when the NPU cannot compute it.
+std::optional<ElementType> getMatmulInputType(const NPUConfig &config,
+                                              const MatmulShape &shape,
+                                              std::string &why);
+
+/// The largest tiles whose double buffers fit the scratchpad and the
+/// accumulator, or empty with the reason in `why`.
+std::optional<MatmulTiles> chooseMatmulTiles(const NPUConfig &config,
+                                             const MatmulShape &shape,
+                                             std::string &why);
+
+/// The command stream for `shape` in `tiles`, reading lhs, rhs (and out
+/// when accumulating) and writing out at byte offsets `dram[0..2]` of the
+/// NPU's DRAM. Empty, with the reason in `why`, when the tiles do not fit
+/// or a field overflows its command.
+std::optional<Program> buildMatmulProgram(const NPUConfig &config,
+                                          const MatmulShape &shape,
+                                          const MatmulTiles &tiles,
+                                          const std::array<uint64_t, 3> &dram,
+                                          std::string &why);
+
+/// A cycle estimate for `program` without running it: the busiest unit's
+/// cycles plus the first tile's loads and the last store (the pipeline's
+/// fill and drain). The simulator gives the exact count.
+int64_t estimateCycles(const NPUConfig &config, const Program &program);
+
+} // namespace mlc::npu
+
+#endif // MLC_TARGET_NPU_MATMULPROGRAM_H

@@ -1,0 +1,81 @@
+//===- Passes.td - The NPU target's passes -----------------*- tablegen -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_TARGET_NPU_PASSES_TD
+#define MLC_TARGET_NPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
+  let summary = "Decide which matmuls run on the NPU and in which tiles";
+  let description = [{
+    The NPU target's placement, on the loop level before the CPU strategy
+    sees the kernels. For each statically shaped `linalg.matmul` it asks
+    the NPU lowering itself (MatmulProgram.h) whether the NPU can compute
+    it and in which tiles, builds the command stream in analysis mode and
+    compares its estimated time at the NPU's clock with the CPU's at
+    `cpu-gflops`. A matmul the NPU takes and wins becomes `mlc_npu.matmul`
+    with the tiles chosen (a zero-filled init is overwritten, any other is
+    accumulated into); the others stay for the CPU. `placement-file`, a
+    JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
+    choice (a forced `"npu"` that the NPU cannot run is an error);
+    `print-placement` prints one line per matmul: its node, device and why.
+  }];
+  let options = [
+    Option<"npu", "npu", "std::string", /*default=*/"\"edge\"",
+           "The NPU: a built-in description (edge, large) or a JSON file">,
+    Option<"placementFile", "placement-file", "std::string",
+           /*default=*/"\"\"",
+           "JSON object {\"node\": \"cpu\"|\"npu\"} that forces placements">,
+    Option<"printPlacement", "print-placement", "bool", /*default=*/"false",
+           "Print each matmul's device and the reason to stdout">,
+    Option<"cpuGflops", "cpu-gflops", "double", /*default=*/"100.0",
+           "The CPU's f32 matmul rate the NPU is compared with (GFLOP/s)">,
+  ];
+  let dependentDialects = ["mlc::npu::NPUDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def NPULowerKernels : Pass<"mlc-npu-lower-kernels", "mlir::ModuleOp"> {
+  let summary = "Each NPU matmul on buffers becomes a command stream and a launch";
+  let description = [{
+    After bufferization, replaces every `mlc_npu.matmul` on buffers by an
+    `mlc_npu.launch` of a new module-level `mlc_npu.program` built by the
+    NPU lowering (MatmulProgram.h) in the op's tiles: lhs, rhs and init at
+    64-byte aligned offsets of the NPU's DRAM window, init written. The
+    program's commands are verified against the NPU's description.
+  }];
+  let dependentDialects = ["mlc::npu::NPUDialect"];
+}
+
+def NPULowerLaunches : Pass<"mlc-npu-lower-launches", "mlir::ModuleOp"> {
+  let summary = "NPU launches become calls through the runtime's NPU launcher";
+  let description = [{
+    Runs after `mlc-npu-serialize`. Every model function that launches NPU
+    programs gets a first argument, the launcher (`!llvm.ptr` to the C
+    header's `mlc_npu_launcher`), and is marked `mlc_loop.npu_launcher`;
+    each `mlc_npu.launch` becomes an indirect call of the launcher's `run`
+    with the program's index and an array of the buffers' addresses. The
+    binaries are concatenated into the constant global `<model>_npu_image`
+    (and `mlc_model_npu_image` with `shared-aliases`), and the model's
+    signature records the NPU's description and, per program, its bytes in
+    the image and its buffers' DRAM offsets, sizes and whether it writes
+    them (`mlc_loop.signature`'s `npu`).
+  }];
+  let options = [
+    Option<"npu", "npu", "std::string", /*default=*/"\"edge\"",
+           "The NPU the programs are for, recorded in the signature">,
+    Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
+           "Also export the image under the names loaders look up">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+#endif // MLC_TARGET_NPU_PASSES_TD

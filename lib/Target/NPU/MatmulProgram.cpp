@@ -1,0 +1,326 @@
+//===- MatmulProgram.cpp - A matmul as an NPU command stream --------------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The stream walks the output tiles row block by row block. Per tile t:
+//
+//   load queue:   [lhs rows of a new row block] rhs columns [out tile]
+//   vector queue: [lhs f32 -> bf16]            [rhs f32 -> bf16]
+//   compute:      matmul into accumulator tile t % 2
+//   store queue:  the accumulator tile to out
+//
+// Four tokens order them: the tile's last load signals L, which its first
+// vector command (or, with none, its matmul) waits for; the last vector
+// command signals V for the matmul; the matmul signals M for the store; the
+// store signals S, which the first load of tile t + 2 waits for. Queue
+// order and these waits make every reuse of a double buffer (lhs and rhs
+// buffers by parity, accumulator tiles by parity) happen after the last
+// command that read it, which the simulator's hazard check verifies on
+// every run, and let tile t + 1 load while tile t computes and tile t - 1
+// stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/NPU/MatmulProgram.h"
+
+#include "mlc-runtime/NPU/Simulator.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlc::npu;
+
+namespace {
+constexpr int8_t kLoaded = 0, kConverted = 1, kComputed = 2, kStored = 3;
+/// Local buffers start on this many bytes.
+constexpr int64_t kLocalAlignment = 64;
+
+int64_t alignUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Bytes of local memory one tile's double buffers take.
+struct Footprint {
+  int64_t lhsBuffer = 0, rhsBuffer = 0; ///< one of the two, aligned
+  int64_t lhsConverted = 0, rhsConverted = 0; ///< offsets inside a buffer
+  int64_t scratchpad = 0, accumulator = 0;
+};
+
+Footprint getFootprint(const MatmulShape &shape, ElementType input,
+                       const MatmulTiles &tiles) {
+  int64_t in = getElementBytes(input);
+  Footprint f;
+  // A buffer holds the unit's operand, then (when converted on the NPU) the
+  // f32 rows it is converted from.
+  int64_t lhs = tiles.rows * shape.k * in;
+  int64_t rhs = shape.k * tiles.cols * in;
+  f.lhsConverted = alignUp(lhs, kLocalAlignment);
+  f.rhsConverted = alignUp(rhs, kLocalAlignment);
+  if (shape.lhs != input)
+    lhs = f.lhsConverted + tiles.rows * shape.k * getElementBytes(shape.lhs);
+  if (shape.rhs != input)
+    rhs = f.rhsConverted + shape.k * tiles.cols * getElementBytes(shape.rhs);
+  f.lhsBuffer = alignUp(lhs, kLocalAlignment);
+  f.rhsBuffer = alignUp(rhs, kLocalAlignment);
+  f.scratchpad = 2 * f.lhsBuffer + 2 * f.rhsBuffer;
+  f.accumulator =
+      2 * alignUp(tiles.rows * tiles.cols * getElementBytes(shape.out),
+                  kLocalAlignment);
+  return f;
+}
+
+bool fits(const NPUConfig &config, const Footprint &f) {
+  return f.scratchpad <= config.scratchpad.bytes &&
+         f.accumulator <= config.accumulator.bytes;
+}
+} // namespace
+
+std::optional<ElementType>
+mlc::npu::getMatmulInputType(const NPUConfig &config, const MatmulShape &shape,
+                             std::string &why) {
+  auto name = [](ElementType t) { return std::string(getElementTypeName(t)); };
+  if (shape.m < 1 || shape.n < 1 || shape.k < 1) {
+    why = "an empty matmul";
+    return std::nullopt;
+  }
+  if (shape.lhs == ElementType::Int8 && shape.rhs == ElementType::Int8) {
+    if (shape.out == ElementType::Int32 &&
+        config.supportsMatrix(ElementType::Int8, ElementType::Int32))
+      return ElementType::Int8;
+    why = "'" + config.name + "' has no int8 -> " + name(shape.out) +
+          " matrix unit";
+    return std::nullopt;
+  }
+  if (shape.out != ElementType::F32) {
+    why = name(shape.lhs) + " x " + name(shape.rhs) + " -> " +
+          name(shape.out) + " is not a product the NPU computes";
+    return std::nullopt;
+  }
+  for (ElementType input : {ElementType::BF16, ElementType::F16}) {
+    bool converted = shape.lhs != input || shape.rhs != input;
+    // Only f32 is converted (to bf16: f16 would overflow past 65504).
+    auto operandFits = [&](ElementType t) {
+      return t == input || (t == ElementType::F32 && input == ElementType::BF16);
+    };
+    if (!operandFits(shape.lhs) || !operandFits(shape.rhs) ||
+        !config.supportsMatrix(input, ElementType::F32))
+      continue;
+    if (converted && !config.supportsVector("copy"))
+      continue;
+    return input;
+  }
+  why = "'" + config.name + "' has no matrix unit for " + name(shape.lhs) +
+        " x " + name(shape.rhs) + " -> f32 (f32 needs bf16 -> f32 and the " +
+        "vector unit's copy)";
+  return std::nullopt;
+}
+
+std::optional<MatmulTiles>
+mlc::npu::chooseMatmulTiles(const NPUConfig &config, const MatmulShape &shape,
+                            std::string &why) {
+  std::optional<ElementType> input = getMatmulInputType(config, shape, why);
+  if (!input)
+    return std::nullopt;
+  int64_t r = config.matrix.rows, c = config.matrix.cols;
+  // Row blocks: all of M when it fits (lhs loaded once), else multiples of
+  // the array's rows, largest first (the array streams more rows per
+  // weight tile). Columns: about a quarter of N, so that several tiles
+  // overlap their loads with the matmul, in multiples of the array's
+  // columns.
+  std::vector<int64_t> rowChoices{shape.m};
+  for (int64_t rows = std::min(shape.m - 1, int64_t(1024)) / r * r; rows >= r;
+       rows -= r)
+    rowChoices.push_back(rows);
+  int64_t wantedCols =
+      std::min(shape.n, alignUp(ceilDiv(shape.n, 4), c));
+  for (int64_t rows : rowChoices) {
+    for (int64_t cols = wantedCols; cols > 0;
+         cols = cols > c ? (cols - 1) / c * c : 0) {
+      MatmulTiles tiles{rows, cols};
+      if (fits(config, getFootprint(shape, *input, tiles)))
+        return tiles;
+    }
+  }
+  MatmulTiles smallest{std::min(shape.m, r), std::min(shape.n, c)};
+  Footprint f = getFootprint(shape, *input, smallest);
+  why = "K = " + std::to_string(shape.k) + " does not fit: the smallest " +
+        "tiles (" + std::to_string(smallest.rows) + "x" +
+        std::to_string(smallest.cols) + ") need " +
+        std::to_string(f.scratchpad) + " bytes of scratchpad and " +
+        std::to_string(f.accumulator) + " of accumulator, '" + config.name +
+        "' has " + std::to_string(config.scratchpad.bytes) + " and " +
+        std::to_string(config.accumulator.bytes);
+  return std::nullopt;
+}
+
+std::optional<Program>
+mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
+                             const MatmulTiles &tiles,
+                             const std::array<uint64_t, 3> &dram,
+                             std::string &why) {
+  std::optional<ElementType> input = getMatmulInputType(config, shape, why);
+  if (!input)
+    return std::nullopt;
+  Footprint f = getFootprint(shape, *input, tiles);
+  if (tiles.rows < 1 || tiles.cols < 1 || !fits(config, f)) {
+    why = "tiles of " + std::to_string(tiles.rows) + "x" +
+          std::to_string(tiles.cols) + " do not fit '" + config.name + "'";
+    return std::nullopt;
+  }
+  constexpr int64_t kField = std::numeric_limits<uint32_t>::max();
+  int64_t lhsBytes = getElementBytes(shape.lhs);
+  int64_t rhsBytes = getElementBytes(shape.rhs);
+  int64_t outBytes = getElementBytes(shape.out);
+  if (shape.k * lhsBytes > kField || shape.n * outBytes > kField ||
+      shape.n * rhsBytes > kField || shape.m > kField || shape.k > kField) {
+    why = "a row of the matmul does not fit a command's 32-bit fields";
+    return std::nullopt;
+  }
+  int64_t accTile = f.accumulator / 2;
+  auto lhsBase = [&](int64_t parity) { return parity * f.lhsBuffer; };
+  auto rhsBase = [&](int64_t parity) {
+    return 2 * f.lhsBuffer + parity * f.rhsBuffer;
+  };
+
+  Program program;
+  auto add = [&](Command c) { program.commands.push_back(c); };
+  int64_t rowBlocks = ceilDiv(shape.m, tiles.rows);
+  int64_t colTiles = ceilDiv(shape.n, tiles.cols);
+  int64_t count = rowBlocks * colTiles;
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t block = t / colTiles, column = t % colTiles;
+    int64_t i0 = block * tiles.rows, j0 = column * tiles.cols;
+    uint32_t rows = uint32_t(std::min(tiles.rows, shape.m - i0));
+    uint32_t cols = uint32_t(std::min(tiles.cols, shape.n - j0));
+    bool newBlock = column == 0;
+    int64_t a = lhsBase(block % 2), b = rhsBase(t % 2);
+    int64_t acc = (t % 2) * accTile;
+
+    // Loads: the first waits for the store two tiles back, the last
+    // signals the tile's operands loaded.
+    std::vector<Command> loads;
+    if (newBlock) {
+      Command load;
+      load.opcode = Opcode::Load;
+      load.type = shape.lhs;
+      load.dram = dram[0] + uint64_t(i0 * shape.k * lhsBytes);
+      load.local = uint32_t(shape.lhs == *input ? a : a + f.lhsConverted);
+      load.rows = rows;
+      load.cols = uint32_t(shape.k);
+      load.dramStride = uint32_t(shape.k * lhsBytes);
+      loads.push_back(load);
+    }
+    Command rhs;
+    rhs.opcode = Opcode::Load;
+    rhs.type = shape.rhs;
+    rhs.dram = dram[1] + uint64_t(j0 * rhsBytes);
+    rhs.local = uint32_t(shape.rhs == *input ? b : b + f.rhsConverted);
+    rhs.rows = uint32_t(shape.k);
+    rhs.cols = cols;
+    rhs.dramStride = uint32_t(shape.n * rhsBytes);
+    loads.push_back(rhs);
+    Command out;
+    out.type = shape.out;
+    out.memory = Memory::Accumulator;
+    out.dram = dram[2] + uint64_t((i0 * shape.n + j0) * outBytes);
+    out.local = uint32_t(acc);
+    out.rows = rows;
+    out.cols = cols;
+    out.dramStride = uint32_t(shape.n * outBytes);
+    if (shape.accumulate) {
+      Command init = out;
+      init.opcode = Opcode::Load;
+      loads.push_back(init);
+    }
+    if (t >= 2)
+      loads.front().waitMask = uint16_t(1u << kStored);
+    loads.back().signal = kLoaded;
+    for (const Command &c : loads)
+      add(c);
+
+    // Conversions of the operands loaded as f32.
+    std::vector<Command> converts;
+    auto convert = [&](ElementType from, int64_t base, int64_t offset,
+                       uint32_t r, uint32_t c) {
+      Command v;
+      v.opcode = Opcode::Vector;
+      v.vectorOp = VectorKind::Copy;
+      v.type = from;
+      v.dstType = *input;
+      v.local = uint32_t(base + offset);
+      v.local3 = uint32_t(base);
+      v.rows = r;
+      v.cols = c;
+      converts.push_back(v);
+    };
+    if (newBlock && shape.lhs != *input)
+      convert(shape.lhs, a, f.lhsConverted, rows, uint32_t(shape.k));
+    if (shape.rhs != *input)
+      convert(shape.rhs, b, f.rhsConverted, uint32_t(shape.k), cols);
+    if (!converts.empty()) {
+      converts.front().waitMask = uint16_t(1u << kLoaded);
+      converts.back().signal = kConverted;
+    }
+    for (const Command &c : converts)
+      add(c);
+
+    Command mma;
+    mma.opcode = Opcode::Matmul;
+    mma.type = *input;
+    mma.local = uint32_t(a);
+    mma.local2 = uint32_t(b);
+    mma.local3 = uint32_t(acc);
+    mma.rows = rows;
+    mma.cols = cols;
+    mma.depth = uint32_t(shape.k);
+    mma.accumulate = shape.accumulate;
+    mma.waitMask = uint16_t(1u << (converts.empty() ? kLoaded : kConverted));
+    mma.signal = kComputed;
+    add(mma);
+
+    out.opcode = Opcode::Store;
+    out.waitMask = uint16_t(1u << kComputed);
+    out.signal = t + 2 < count ? kStored : int8_t(-1);
+    add(out);
+  }
+  for (size_t i = 0; i < program.commands.size(); ++i) {
+    std::string problem = validateCommand(config, program.commands[i]);
+    if (!problem.empty()) {
+      why = "command " + std::to_string(i) + ": " + problem;
+      return std::nullopt;
+    }
+  }
+  return program;
+}
+
+int64_t mlc::npu::estimateCycles(const NPUConfig &config,
+                                 const Program &program) {
+  std::array<int64_t, kNumQueues> busy{};
+  int64_t fill = 0, drain = 0;
+  bool filling = true;
+  for (const Command &c : program.commands) {
+    int64_t cycles = getCommandCycles(config, c);
+    busy[unsigned(c.getQueue())] += cycles;
+    if (filling && c.getQueue() == Queue::Load)
+      fill += cycles;
+    else
+      filling = false;
+    if (c.opcode == Opcode::Store)
+      drain = cycles;
+  }
+  // With one DMA channel loads and stores share the engine.
+  int64_t dma = config.dma.channels > 1
+                    ? std::max(busy[unsigned(Queue::Load)],
+                               busy[unsigned(Queue::Store)])
+                    : busy[unsigned(Queue::Load)] +
+                          busy[unsigned(Queue::Store)];
+  int64_t busiest = std::max({dma, busy[unsigned(Queue::Compute)],
+                              busy[unsigned(Queue::Vector)]});
+  return busiest + fill + drain;
+}
