@@ -107,6 +107,7 @@ int32_t SimulatedNPU::runProgram(void *context, int32_t index,
 int32_t SimulatedNPU::run(const void *const *inputs, void *const *outputs,
                           std::string &error) {
   failure.clear();
+  ++modelRuns;
   abi::NPULauncher launcher{this, &SimulatedNPU::runProgram};
   int32_t code =
       model->getWeights()
@@ -125,8 +126,8 @@ int32_t SimulatedNPU::run(const void *const *inputs, void *const *outputs,
 
 SimulatedNPU::ProgramStats SimulatedNPU::getTotal() const {
   ProgramStats total;
+  total.runs = modelRuns;
   for (const ProgramStats &s : stats) {
-    total.runs += s.runs;
     total.cycles += s.cycles;
     total.multiplyAccumulates += s.multiplyAccumulates;
     total.bytesLoaded += s.bytesLoaded;
@@ -139,4 +140,5 @@ SimulatedNPU::ProgramStats SimulatedNPU::getTotal() const {
 void SimulatedNPU::resetStats() {
   for (ProgramStats &s : stats)
     s = ProgramStats();
+  modelRuns = 0;
 }

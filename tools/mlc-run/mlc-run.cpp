@@ -648,8 +648,10 @@ int runMain(const Options &options) {
     return error("the model returned error code " + std::to_string(rc) +
                  (runError.empty() ? "" : ": " + runError));
   }
-  if (npu)
+  if (npu) {
     reportNPU(*npu, options.profile);
+    npu->resetStats();
+  }
   double profiledMs = 0;
   if (options.profile && options.benchIterations == 0) {
     model->resetProfile();

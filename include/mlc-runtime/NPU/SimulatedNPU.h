@@ -48,8 +48,9 @@ public:
 
   const npu::NPUConfig &getConfig() const { return config; }
 
-  /// Each program's totals over the runs since the last reset.
+  /// Each program's totals over the model's runs since the last reset.
   struct ProgramStats {
+    /// Times the program ran.
     int64_t runs = 0;
     int64_t cycles = 0;
     int64_t multiplyAccumulates = 0;
@@ -58,7 +59,7 @@ public:
     int64_t matrixCycles = 0;
   };
   const std::vector<ProgramStats> &getStats() const { return stats; }
-  /// The sum over all programs.
+  /// The sum over all programs (`runs`: the model's runs).
   ProgramStats getTotal() const;
   void resetStats();
 
@@ -75,6 +76,7 @@ private:
   std::unique_ptr<npu::Simulator> simulator;
   std::vector<npu::Program> programs;
   std::vector<ProgramStats> stats;
+  int64_t modelRuns = 0;
   std::vector<uint8_t> dram;
   void *arena = nullptr;
   /// The first failure of the current run.

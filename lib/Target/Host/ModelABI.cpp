@@ -152,6 +152,13 @@ typedef struct mlc_gpu_launcher {
   int32_t (*launch)(void *context, int32_t kernel, const uint32_t *dims,
                     void **args);
 } mlc_gpu_launcher;
+/* What an NPU model's code calls to run program `program` of its image on
+   `buffers` (one host address per buffer the program names). mlc's runtime
+   provides one that runs the program in the NPU simulator. */
+typedef struct mlc_npu_launcher {
+  void *context;
+  int32_t (*run)(void *context, int32_t program, void *const *buffers);
+} mlc_npu_launcher;
 /* Bytes of one element of `dtype` (0 for an unknown one). */
 static inline size_t mlc_dtype_size(int32_t dtype) {
   switch (dtype) {
@@ -252,6 +259,25 @@ static void writeGPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
         "    void *arena, const void *const *inputs, void *const *outputs);\n";
   os << "/* The signature above as JSON (names, dtypes, shapes, arena). */\n";
   os << "extern const char " << p << "_metadata[];\n\n";
+}
+
+static void writeNPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
+                          llvm::StringRef upper, const NPUCode &npu,
+                          bool weights) {
+  os << "\n/* An NPU model: its matmuls run as " << npu.programs.size()
+     << " command streams (docs/NPU.md) in\n   " << p
+     << "_npu_image, the rest on this CPU. mlc's runtime runs it with the "
+        "NPU\n   simulator (mlc-run --device=npu-sim); a program of its own "
+        "calls\n   "
+     << p
+     << "_run_npu with a launcher that runs program k of the image on\n   "
+        "its buffers. */\n";
+  os << "#define " << upper << "_NPU_NUM_PROGRAMS " << npu.programs.size()
+     << "\nextern const char " << p << "_npu_image[];\nextern const int64_t "
+     << p << "_npu_image_size;\n";
+  os << "int32_t " << p << "_run_npu(const mlc_npu_launcher *launcher, "
+     << (weights ? "const void *weights,\n    " : "\n    ")
+     << "void *arena, const void *const *inputs, void *const *outputs);\n";
 }
 
 static void writeTensorConstants(llvm::raw_ostream &os, llvm::StringRef prefix,
@@ -408,6 +434,13 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
          << upper << "_STATUS_OFFSET);\n"
          << "  return number >= 1 && number <= " << checks->messages.size()
          << " ? " << p << "_check_messages[number - 1] : \"\";\n}\n";
+    }
+    if (const std::optional<NPUCode> &npu = m.npu) {
+      writeNPUEntry(os, p, upper, *npu, weights.has_value());
+      os << "/* The signature above as JSON (names, dtypes, shapes, arena, "
+            "NPU). */\n";
+      os << "extern const char " << p << "_metadata[];\n\n";
+      continue;
     }
     std::string run = p.str() + (weights ? "_run_with_weights" : "_run");
     std::string weightsParam = weights ? "const void *weights, " : "";
