@@ -8,6 +8,7 @@
 
 #include "mlc-runtime/NPU/SimulatedNPU.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -101,6 +102,10 @@ int32_t SimulatedNPU::runProgram(void *context, int32_t index,
   s.bytesLoaded += run.bytesLoaded;
   s.bytesStored += run.bytesStored;
   s.matrixCycles += run.busyCycles[unsigned(npu::Queue::Compute)];
+  int64_t loads = run.busyCycles[unsigned(npu::Queue::Load)];
+  int64_t stores = run.busyCycles[unsigned(npu::Queue::Store)];
+  s.dmaCycles += self->config.dma.channels > 1 ? std::max(loads, stores)
+                                                : loads + stores;
   return 0;
 }
 
@@ -133,6 +138,7 @@ SimulatedNPU::ProgramStats SimulatedNPU::getTotal() const {
     total.bytesLoaded += s.bytesLoaded;
     total.bytesStored += s.bytesStored;
     total.matrixCycles += s.matrixCycles;
+    total.dmaCycles += s.dmaCycles;
   }
   return total;
 }

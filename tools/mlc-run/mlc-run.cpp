@@ -137,12 +137,15 @@ void reportNPU(const runtime::SimulatedNPU &npu, bool perProgram) {
     double runs = double(std::max<int64_t>(s.runs, 1));
     double cycles = double(s.cycles) / runs;
     std::printf("%.0f cycles, %.3f ms at %.0f MHz, matrix unit %.1f%% "
-                "utilized (%.1f%% busy), %.0f bytes loaded, %.0f stored",
+                "utilized (%.1f%% busy), DMA %.1f%% busy, %.0f bytes loaded, "
+                "%.0f stored",
                 cycles, cycles / (config.clockMHz * 1e3), config.clockMHz,
                 s.cycles ? 100.0 * double(s.multiplyAccumulates) /
                                (peak * double(s.cycles))
                          : 0.0,
                 s.cycles ? 100.0 * double(s.matrixCycles) / double(s.cycles)
+                         : 0.0,
+                s.cycles ? 100.0 * double(s.dmaCycles) / double(s.cycles)
                          : 0.0,
                 double(s.bytesLoaded) / runs, double(s.bytesStored) / runs);
   };

@@ -55,8 +55,10 @@ public:
     int64_t cycles = 0;
     int64_t multiplyAccumulates = 0;
     int64_t bytesLoaded = 0, bytesStored = 0;
-    /// The matrix unit's busy cycles.
+    /// The matrix unit's and the DMA engines' (loads and stores) busy
+    /// cycles.
     int64_t matrixCycles = 0;
+    int64_t dmaCycles = 0;
   };
   const std::vector<ProgramStats> &getStats() const { return stats; }
   /// The sum over all programs (`runs`: the model's runs).
