@@ -107,7 +107,8 @@ struct NPULowerKernelsPass
     std::optional<Program> program = buildMatmulProgram(
         config, shape,
         MatmulTiles{int64_t(matmul.getTileRows()),
-                    int64_t(matmul.getTileCols())},
+                    int64_t(matmul.getTileCols()),
+                    int64_t(matmul.getBuffers())},
         {uint64_t(offsets[0]), uint64_t(offsets[1]), uint64_t(offsets[2])},
         why);
     if (!program)

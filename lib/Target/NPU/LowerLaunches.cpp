@@ -94,8 +94,6 @@ struct NPULowerLaunchesPass
       indices[*binary.getSymName()] = int32_t(code.programs.size());
       code.programs.push_back(program);
     }
-    if (code.programs.empty())
-      return;
     std::string error;
     std::optional<npu::NPUConfig> config = npu::loadNPUConfig(npu, error);
     if (!config) {

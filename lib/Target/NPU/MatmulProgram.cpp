@@ -10,16 +10,17 @@
 //
 //   load queue:   [lhs rows of a new row block] rhs columns [out tile]
 //   vector queue: [lhs f32 -> bf16]            [rhs f32 -> bf16]
-//   compute:      matmul into accumulator tile t % 2
+//   compute:      matmul into accumulator tile t % n
 //   store queue:  the accumulator tile to out
 //
 // Four tokens order them: the tile's last load signals L, which its first
 // vector command (or, with none, its matmul) waits for; the last vector
 // command signals V for the matmul; the matmul signals M for the store; the
-// store signals S, which the first load of tile t + 2 waits for. Queue
+// store signals S, which the first load of tile t + n waits for. Queue
 // order and these waits make every reuse of a double buffer (lhs and rhs
-// buffers by parity, accumulator tiles by parity) happen after the last
-// command that read it, which the simulator's hazard check verifies on
+// buffers by row block mod n, rhs buffers and accumulator tiles by tile
+// mod n, with n = 3 buffers of each when they fit, else 2) happen after the
+// last command that read it, which the simulator's hazard check verifies on
 // every run, and let tile t + 1 load while tile t computes and tile t - 1
 // stores.
 //
@@ -45,15 +46,22 @@ int64_t alignUp(int64_t value, int64_t alignment) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// Bytes of local memory one tile's double buffers take.
+/// Where one tile's double buffers go in local memory.
 struct Footprint {
-  int64_t lhsBuffer = 0, rhsBuffer = 0; ///< one of the two, aligned
+  int64_t lhsBuffer = 0, rhsBuffer = 0; ///< one of the two, with padding
   int64_t lhsConverted = 0, rhsConverted = 0; ///< offsets inside a buffer
+  int64_t accumulatorTile = 0;               ///< one of the two
   int64_t scratchpad = 0, accumulator = 0;
 };
 
-Footprint getFootprint(const MatmulShape &shape, ElementType input,
-                       const MatmulTiles &tiles) {
+/// The footprint of `tiles`: each of the four scratchpad buffers and the
+/// two accumulator tiles starts a bank of its own when `banked` (units
+/// working on different buffers then never wait for a bank's port),
+/// otherwise they are packed.
+Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
+                       ElementType input, const MatmulTiles &tiles,
+                       bool banked) {
+  int64_t n = tiles.buffers;
   int64_t in = getElementBytes(input);
   Footprint f;
   // A buffer holds the unit's operand, then (when converted on the NPU) the
@@ -66,12 +74,21 @@ Footprint getFootprint(const MatmulShape &shape, ElementType input,
     lhs = f.lhsConverted + tiles.rows * shape.k * getElementBytes(shape.lhs);
   if (shape.rhs != input)
     rhs = f.rhsConverted + shape.k * tiles.cols * getElementBytes(shape.rhs);
-  f.lhsBuffer = alignUp(lhs, kLocalAlignment);
-  f.rhsBuffer = alignUp(rhs, kLocalAlignment);
-  f.scratchpad = 2 * f.lhsBuffer + 2 * f.rhsBuffer;
-  f.accumulator =
-      2 * alignUp(tiles.rows * tiles.cols * getElementBytes(shape.out),
-                  kLocalAlignment);
+  int64_t acc = tiles.rows * tiles.cols * getElementBytes(shape.out);
+  int64_t scratchBank = banked ? std::max<int64_t>(
+                                     config.scratchpad.bytes /
+                                         config.scratchpad.banks,
+                                     kLocalAlignment)
+                               : kLocalAlignment;
+  int64_t accBank = banked ? std::max<int64_t>(config.accumulator.bytes /
+                                                   config.accumulator.banks,
+                                               kLocalAlignment)
+                           : kLocalAlignment;
+  f.lhsBuffer = alignUp(lhs, scratchBank);
+  f.rhsBuffer = alignUp(rhs, scratchBank);
+  f.accumulatorTile = alignUp(acc, accBank);
+  f.scratchpad = n * f.lhsBuffer + n * f.rhsBuffer;
+  f.accumulator = n * f.accumulatorTile;
   return f;
 }
 
@@ -139,16 +156,21 @@ mlc::npu::chooseMatmulTiles(const NPUConfig &config, const MatmulShape &shape,
     rowChoices.push_back(rows);
   int64_t wantedCols =
       std::min(shape.n, alignUp(ceilDiv(shape.n, 4), c));
-  for (int64_t rows : rowChoices) {
-    for (int64_t cols = wantedCols; cols > 0;
-         cols = cols > c ? (cols - 1) / c * c : 0) {
-      MatmulTiles tiles{rows, cols};
-      if (fits(config, getFootprint(shape, *input, tiles)))
-        return tiles;
-    }
-  }
+  // Buffers in banks of their own first, packed when nothing fits so;
+  // three of each (more slack between a tile's store and the load that
+  // reuses its buffers) before two.
+  for (bool banked : {true, false})
+    for (int64_t buffers : {3, 2})
+      for (int64_t rows : rowChoices)
+        for (int64_t cols = wantedCols; cols > 0;
+             cols = cols > c ? (cols - 1) / c * c : 0) {
+          MatmulTiles tiles{rows, cols, buffers};
+          if (fits(config,
+                   getFootprint(config, shape, *input, tiles, banked)))
+            return tiles;
+        }
   MatmulTiles smallest{std::min(shape.m, r), std::min(shape.n, c)};
-  Footprint f = getFootprint(shape, *input, smallest);
+  Footprint f = getFootprint(config, shape, *input, smallest, false);
   why = "K = " + std::to_string(shape.k) + " does not fit: the smallest " +
         "tiles (" + std::to_string(smallest.rows) + "x" +
         std::to_string(smallest.cols) + ") need " +
@@ -167,8 +189,11 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
   std::optional<ElementType> input = getMatmulInputType(config, shape, why);
   if (!input)
     return std::nullopt;
-  Footprint f = getFootprint(shape, *input, tiles);
-  if (tiles.rows < 1 || tiles.cols < 1 || !fits(config, f)) {
+  Footprint f = getFootprint(config, shape, *input, tiles, true);
+  if (!fits(config, f))
+    f = getFootprint(config, shape, *input, tiles, false);
+  if (tiles.rows < 1 || tiles.cols < 1 || tiles.buffers < 2 ||
+      !fits(config, f)) {
     why = "tiles of " + std::to_string(tiles.rows) + "x" +
           std::to_string(tiles.cols) + " do not fit '" + config.name + "'";
     return std::nullopt;
@@ -182,10 +207,11 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
     why = "a row of the matmul does not fit a command's 32-bit fields";
     return std::nullopt;
   }
-  int64_t accTile = f.accumulator / 2;
-  auto lhsBase = [&](int64_t parity) { return parity * f.lhsBuffer; };
-  auto rhsBase = [&](int64_t parity) {
-    return 2 * f.lhsBuffer + parity * f.rhsBuffer;
+  int64_t accTile = f.accumulatorTile;
+  int64_t n = tiles.buffers;
+  auto lhsBase = [&](int64_t index) { return index * f.lhsBuffer; };
+  auto rhsBase = [&](int64_t index) {
+    return n * f.lhsBuffer + index * f.rhsBuffer;
   };
 
   Program program;
@@ -199,8 +225,8 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
     uint32_t rows = uint32_t(std::min(tiles.rows, shape.m - i0));
     uint32_t cols = uint32_t(std::min(tiles.cols, shape.n - j0));
     bool newBlock = column == 0;
-    int64_t a = lhsBase(block % 2), b = rhsBase(t % 2);
-    int64_t acc = (t % 2) * accTile;
+    int64_t a = lhsBase(block % n), b = rhsBase(t % n);
+    int64_t acc = (t % n) * accTile;
 
     // Loads: the first waits for the store two tiles back, the last
     // signals the tile's operands loaded.
@@ -238,7 +264,7 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
       init.opcode = Opcode::Load;
       loads.push_back(init);
     }
-    if (t >= 2)
+    if (t >= n)
       loads.front().waitMask = uint16_t(1u << kStored);
     loads.back().signal = kLoaded;
     for (const Command &c : loads)
@@ -286,7 +312,7 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
 
     out.opcode = Opcode::Store;
     out.waitMask = uint16_t(1u << kComputed);
-    out.signal = t + 2 < count ? kStored : int8_t(-1);
+    out.signal = t + n < count ? kStored : int8_t(-1);
     add(out);
   }
   for (size_t i = 0; i < program.commands.size(); ++i) {

@@ -187,7 +187,8 @@ struct NPUPlaceKernelsPass
         (cpuGflops * 1e9);
     std::string estimate;
     llvm::raw_string_ostream os(estimate);
-    os << "tiles " << tiles->rows << "x" << tiles->cols << ", ~" << cycles
+    os << "tiles " << tiles->rows << "x" << tiles->cols << " x"
+       << tiles->buffers << ", ~" << cycles
        << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6)
        << " us on '" << config.name << "'; CPU ~"
        << llvm::format("%.2f", cpuSeconds * 1e6) << " us";
@@ -210,7 +211,7 @@ struct NPUPlaceKernelsPass
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
     auto placed = npu::MatmulOp::create(
         b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, npu,
-        tiles->rows, tiles->cols, shape->accumulate);
+        tiles->rows, tiles->cols, tiles->buffers, shape->accumulate);
     matmul->replaceAllUsesWith(placed);
     matmul.erase();
     return success();

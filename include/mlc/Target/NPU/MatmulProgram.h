@@ -37,9 +37,11 @@ struct MatmulShape {
 };
 
 /// Output tiles: `rows` x `cols` of `out` per matrix-unit command, the whole
-/// depth K at once.
+/// depth K at once, and how many buffers of each operand and of the
+/// accumulator rotate (2: double buffering).
 struct MatmulTiles {
   int64_t rows = 0, cols = 0;
+  int64_t buffers = 2;
 };
 
 /// The matrix unit's input type for `shape` on `config`: the operands'

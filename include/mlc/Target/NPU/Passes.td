@@ -56,8 +56,9 @@ def NPULowerKernels : Pass<"mlc-npu-lower-kernels", "mlir::ModuleOp"> {
 def NPULowerLaunches : Pass<"mlc-npu-lower-launches", "mlir::ModuleOp"> {
   let summary = "NPU launches become calls through the runtime's NPU launcher";
   let description = [{
-    Runs after `mlc-npu-serialize`. Every model function that launches NPU
-    programs gets a first argument, the launcher (`!llvm.ptr` to the C
+    Runs after `mlc-npu-serialize`. Every model function gets a first
+    argument (even when the placement left nothing to the NPU, so that every
+    model compiled for the NPU has the same entry point), the launcher (`!llvm.ptr` to the C
     header's `mlc_npu_launcher`), and is marked `mlc_loop.npu_launcher`;
     each `mlc_npu.launch` becomes an indirect call of the launcher's `run`
     with the program's index and an array of the buffers' addresses. The

@@ -65,7 +65,8 @@ struct MatmulOpInterface
       return failure();
     MatmulOp::create(rewriter, loc, TypeRange(), *lhs, *rhs, *out,
                      matmul.getNpuAttr(), matmul.getTileRowsAttr(),
-                     matmul.getTileColsAttr(), matmul.getAccumulateAttr());
+                     matmul.getTileColsAttr(), matmul.getBuffersAttr(),
+                     matmul.getAccumulateAttr());
     if (*out != *init) {
       rewriter.setInsertionPointAfter(op);
       if (failed(options.createMemCpy(rewriter, loc, *out, *init)))

@@ -54,6 +54,7 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
                        AnyShaped:$rhs,
                        AnyShaped:$init,
                        StrAttr:$npu, I64Attr:$tile_rows, I64Attr:$tile_cols,
+                       DefaultValuedAttr<I64Attr, "2">:$buffers,
                        UnitAttr:$accumulate);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{

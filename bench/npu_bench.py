@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+# ===- npu_bench.py - Models on the simulated NPU against ONNX Runtime ---=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+#
+#   bench/npu_bench.py BUILD_DIR [--models a,b] [--npus edge,large]
+#                      [--write-doc docs/NPU.md]
+#
+# For each model (BUILD_DIR/models/NAME-opset13.onnx, `make models-check`
+# makes them) and NPU description: compiles it with `mlc-compile
+# --target=npu --npu-config=NPU --print-placement`, runs it once with
+# `mlc-run --device=npu-sim --profile` on random inputs (seed 0), runs ONNX
+# Runtime on the same inputs, and reports the placement (matmuls on the NPU
+# and on the CPU), the simulated cycles and time at the NPU's clock, the
+# matrix unit's utilization (multiply-accumulates over rows x cols x
+# cycles), how busy it and the DMA were, each program's bound (the busier of
+# the two), and max |mlc - ORT| / max(1, max |ORT|). Simulated cycles are
+# deterministic: two runs give the same numbers.
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from mlc import comparison  # noqa: E402
+
+LINE = re.compile(
+    r"(\d+) cycles, ([\d.]+) ms at (\d+) MHz, matrix unit ([\d.]+)% utilized "
+    r"\(([\d.]+)% busy\), DMA ([\d.]+)% busy, (\d+) bytes loaded, (\d+) stored")
+
+
+def parse(line):
+    m = LINE.search(line)
+    if not m:
+        return None
+    cycles, ms, mhz, util, busy, dma, loaded, stored = m.groups()
+    return {"cycles": int(cycles), "ms": float(ms), "util": float(util),
+            "busy": float(busy), "dma": float(dma), "loaded": int(loaded),
+            "stored": int(stored)}
+
+
+def run_model(build, model_path, npu, workdir):
+    lib = os.path.join(workdir, f"model-{npu}.so")
+    compile_cmd = [os.path.join(build, "bin", "mlc-compile"), model_path,
+                   "--target=npu", f"--npu-config={npu}", "--print-placement",
+                   "-o", lib]
+    proc = subprocess.run(compile_cmd, capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(proc.stderr)
+    placements = [l for l in proc.stdout.splitlines()
+                  if l.startswith("placement: ")]
+    on_npu = sum(": npu (" in l for l in placements)
+    model = onnx.load(model_path)
+    inputs = comparison.random_inputs(model, seed=0)
+    args = []
+    for k, array in enumerate(inputs.values()):
+        path = os.path.join(workdir, f"input_{k}.npy")
+        np.save(path, array)
+        args += ["-i", path]
+    out = os.path.join(workdir, f"out-{npu}")
+    proc = subprocess.run(
+        [os.path.join(build, "bin", "mlc-run"), lib, "--device=npu-sim",
+         "--profile", "-o", out] + args, capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(proc.stderr)
+    total, programs = None, []
+    for line in proc.stdout.splitlines():
+        if line.startswith("npu: "):
+            total = parse(line)
+        elif line.startswith("npu program "):
+            programs.append(parse(line))
+    reference = comparison.run_ort(model_path, inputs)
+    diff = 0.0
+    for k, ref in enumerate(reference.values()):
+        got = np.load(os.path.join(out, f"output_{k}.npy"))
+        diff = max(diff, float(np.abs(got.astype(np.float64) - ref).max()) /
+                   max(1.0, float(np.abs(ref).max())))
+    return {"placements": placements, "on_npu": on_npu,
+            "on_cpu": len(placements) - on_npu, "total": total,
+            "programs": programs, "diff": diff}
+
+
+def write_doc(path, rows, models):
+    begin = "<!-- npu_bench begin -->"
+    end = "<!-- npu_bench end -->"
+    lines = [begin, "",
+             f"Measured {datetime.date.today()} by `bench/npu_bench.py build "
+             f"--models {','.join(models)} --write-doc docs/NPU.md` "
+             "(simulated cycles: deterministic, the same on any machine). "
+             "The models are models/export_torch_models.py's opset-13 "
+             "exports with random weights and inputs (seed 0); ONNX Runtime "
+             "1.30 (npm, CPU) is the reference.", "",
+             "| model | NPU | matmuls on NPU / CPU | NPU cycles per run | "
+             "time at clock | matrix unit utilized | matrix busy | DMA busy "
+             "| MB loaded | MB stored | max abs(mlc-ORT)/max abs(ORT) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        t = r["total"]
+        if not t or not r["on_npu"]:
+            lines.append(f"| {r['model']} | {r['npu']} | 0 / {r['on_cpu']} "
+                         f"| - | - | - | - | - | - | - | {r['diff']:.1e} |")
+            continue
+        lines.append(
+            f"| {r['model']} | {r['npu']} | {r['on_npu']} / {r['on_cpu']} | "
+            f"{t['cycles']} | {t['ms']:.3f} ms | {t['util']:.1f}% | "
+            f"{t['busy']:.1f}% | {t['dma']:.1f}% | "
+            f"{t['loaded'] / 1e6:.1f} | {t['stored'] / 1e6:.1f} | "
+            f"{r['diff']:.1e} |")
+    lines += ["", "Per program (one matmul each) of the first row of each "
+              "model on `large`, as `mlc-run --device=npu-sim --profile` "
+              "prints them; the bound is the busier of the matrix unit and "
+              "the DMA:", ""]
+    for r in rows:
+        if r["npu"] != "large" or not r["programs"]:
+            continue
+        lines += [f"**{r['model']}** on `large`:", "",
+                  "| program (node) | cycles | utilized | matrix busy | "
+                  "DMA busy | bound |", "|---|---|---|---|---|---|"]
+        nodes = [l.split(": ")[1] for l in r["placements"] if ": npu (" in l]
+        seen = set()
+        for node, p in zip(nodes, r["programs"]):
+            key = (p["cycles"], p["util"])
+            if key in seen:
+                continue
+            seen.add(key)
+            bound = "compute" if p["busy"] >= p["dma"] else "DMA"
+            lines.append(f"| {node} | {p['cycles']} | {p['util']:.1f}% | "
+                         f"{p['busy']:.1f}% | {p['dma']:.1f}% | {bound} |")
+        lines += ["", "(Programs with the same counts as one above are "
+                  "left out.)", ""]
+    lines.append(end)
+    text = open(path).read() if os.path.exists(path) else ""
+    block = "\n".join(lines)
+    if begin in text and end in text:
+        text = text[:text.index(begin)] + block + text[text.index(end) +
+                                                       len(end):]
+    else:
+        text += "\n" + block + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build")
+    parser.add_argument("--models", default="mlp,bert_small,bert_base")
+    parser.add_argument("--npus", default="edge,large")
+    parser.add_argument("--write-doc")
+    args = parser.parse_args()
+    build = os.path.abspath(args.build)
+    rows = []
+    models = args.models.split(",")
+    for name in models:
+        model_path = os.path.join(build, "models", f"{name}-opset13.onnx")
+        if not os.path.exists(model_path):
+            print(f"{name}: {model_path} missing (run `make models-check`)")
+            continue
+        for npu in args.npus.split(","):
+            with tempfile.TemporaryDirectory() as workdir:
+                row = run_model(build, model_path, npu, workdir)
+            row.update(model=name, npu=npu)
+            rows.append(row)
+            t = row["total"]
+            summary = (f"{t['cycles']} cycles, {t['util']:.1f}% utilized"
+                       if t and row["on_npu"] else "nothing on the NPU")
+            print(f"{name} on {npu}: {row['on_npu']} matmuls on the NPU, "
+                  f"{row['on_cpu']} on the CPU, {summary}, "
+                  f"diff {row['diff']:.1e}", flush=True)
+    if args.write_doc and rows:
+        write_doc(args.write_doc, rows, models)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
