@@ -11,24 +11,24 @@
 // time with the CPU's. A large f32 matmul goes to the NPU with its constant
 // weights rounded to bf16 at compile time and its zero fill dropped.
 
-// CHECK: placement: big: npu (tiles {{[0-9]+}}x{{[0-9]+}}, ~{{[0-9]+}} cycles = {{.*}} us on 'large'; CPU ~{{.*}} us)
+// CHECK: placement: big: npu (tiles {{[0-9]+}}x{{[0-9]+}} x{{[23]}}, ~{{[0-9]+}} cycles = {{.*}} us on 'large'; CPU ~{{.*}} us)
 // CHECK: placement: biased: npu
-// CHECK: placement: tiny: cpu (tiles 1x1, ~{{[0-9]+}} cycles
+// CHECK: placement: tiny: cpu (tiles 1x1 x3, ~{{[0-9]+}} cycles
 // CHECK: placement: dynamic: cpu (not a statically shaped matmul on tensors)
 
 // CHECK-LABEL: func @big
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<512x256xbf16>
 // CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<128x256xf32>
-// CHECK: mlc_npu.matmul "large" ins(%arg0, %[[W]] : tensor<128x512xf32>, tensor<512x256xbf16>) outs(%[[E]] : tensor<128x256xf32>) {tile_cols = {{[0-9]+}} : i64, tile_rows = 128 : i64}
+// CHECK: mlc_npu.matmul "large" ins(%arg0, %[[W]] : tensor<128x512xf32>, tensor<512x256xbf16>) outs(%[[E]] : tensor<128x256xf32>) {buffers = 3 : i64, tile_cols = {{[0-9]+}} : i64, tile_rows = 128 : i64}
 // CHECK-NOT: linalg.matmul
 
 // EDGE: placement: big: cpu ('edge' has no matrix unit for f32 x f32 -> f32
-// EDGE: placement: int8: npu (tiles 128x64
+// EDGE: placement: int8: npu (tiles 128x64 x{{[23]}}
 // EDGE-LABEL: func @int8
 // EDGE: mlc_npu.matmul "edge" ins(%arg0, %arg1 : tensor<128x512xi8>, tensor<512x256xi8>)
 
 // FORCED: placement: big: cpu (placement file; tiles
-// FORCED: placement: tiny: npu (placement file; tiles 1x1
+// FORCED: placement: tiny: npu (placement file; tiles 1x1 x3
 
 // REFUSED: error: loc("big"): the placement file puts node 'big' on the NPU, which cannot run it: 'edge' has no matrix unit for f32 x f32 -> f32
 
