@@ -179,6 +179,20 @@ TEST(NPUMatmulProgram, FloatAsBF16OnLarge) {
   runMatmul(large, f32(96, 96, 96, ElementType::F32, /*accumulate=*/true));
 }
 
+TEST(NPUMatmulProgram, ConvertedAndUnconvertedTilesInterleave) {
+  // Only the first tile of a row block converts its f32 lhs: the tokens of
+  // the tiles that do and those that do not must not cross (a ResNet
+  // convolution's shape).
+  NPUConfig large = *getBuiltinNPUConfig("large");
+  MatmulShape shape = f32(784, 128, 576, ElementType::BF16);
+  std::string why;
+  std::optional<MatmulTiles> tiles = chooseMatmulTiles(large, shape, why);
+  ASSERT_TRUE(tiles) << why;
+  EXPECT_LT(tiles->rows, shape.m);
+  EXPECT_LT(tiles->cols, shape.n);
+  runMatmul(large, shape);
+}
+
 TEST(NPUMatmulProgram, RefusesWhatTheNPUCannotRun) {
   NPUConfig edge = *getBuiltinNPUConfig("edge");
   NPUConfig large = *getBuiltinNPUConfig("large");

@@ -36,7 +36,11 @@
 using namespace mlc::npu;
 
 namespace {
-constexpr int8_t kLoaded = 0, kConverted = 1, kComputed = 2, kStored = 3;
+/// Every token has its signals from one queue and its waits in one queue,
+/// so that the k-th wait takes the k-th signal: operands loaded for the
+/// vector unit or for the matrix unit, converted, computed, stored.
+constexpr int8_t kLoadedForVector = 0, kConverted = 1, kComputed = 2,
+                 kStored = 3, kLoadedForMatrix = 4;
 /// Local buffers start on this many bytes.
 constexpr int64_t kLocalAlignment = 64;
 
@@ -266,9 +270,6 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
     }
     if (t >= n)
       loads.front().waitMask = uint16_t(1u << kStored);
-    loads.back().signal = kLoaded;
-    for (const Command &c : loads)
-      add(c);
 
     // Conversions of the operands loaded as f32.
     std::vector<Command> converts;
@@ -289,10 +290,14 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
       convert(shape.lhs, a, f.lhsConverted, rows, uint32_t(shape.k));
     if (shape.rhs != *input)
       convert(shape.rhs, b, f.rhsConverted, uint32_t(shape.k), cols);
+    loads.back().signal =
+        converts.empty() ? kLoadedForMatrix : kLoadedForVector;
     if (!converts.empty()) {
-      converts.front().waitMask = uint16_t(1u << kLoaded);
+      converts.front().waitMask = uint16_t(1u << kLoadedForVector);
       converts.back().signal = kConverted;
     }
+    for (const Command &c : loads)
+      add(c);
     for (const Command &c : converts)
       add(c);
 
@@ -306,7 +311,8 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
     mma.cols = cols;
     mma.depth = uint32_t(shape.k);
     mma.accumulate = shape.accumulate;
-    mma.waitMask = uint16_t(1u << (converts.empty() ? kLoaded : kConverted));
+    mma.waitMask =
+        uint16_t(1u << (converts.empty() ? kLoadedForMatrix : kConverted));
     mma.signal = kComputed;
     add(mma);
 

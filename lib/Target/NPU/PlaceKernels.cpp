@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvolutionAsMatmul.h"
 #include "mlc/Target/NPU/MatmulProgram.h"
 #include "mlc/Target/NPU/Passes.h"
 
@@ -62,44 +63,30 @@ std::string getNodeName(Location loc) {
   return name;
 }
 
-/// Whether `init` is all zeros (then the NPU overwrites it).
-bool isZeroFill(Value init) {
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return false;
-  Value value = fill.getInputs()[0];
-  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+bool isF32Constant(Value value) { return getFloats(value).has_value(); }
+
+/// A bf16 constant of `type` holding `floats` rounded to nearest even.
+Value createBF16Constant(OpBuilder &b, Location loc, RankedTensorType type,
+                         ArrayRef<float> floats) {
+  SmallVector<uint16_t> rounded;
+  rounded.reserve(floats.size());
+  for (float f : floats)
+    rounded.push_back(roundToBF16(f));
+  auto data = DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(reinterpret_cast<const char *>(rounded.data()),
+                           rounded.size() * sizeof(uint16_t)));
+  return arith::ConstantOp::create(b, loc, data);
 }
 
 /// `value` rounded to bf16 at compile time when it is an f32 constant (the
 /// NPU's conversion, to nearest even), so that the NPU loads half the bytes
 /// and converts nothing; else null.
 Value getBF16Constant(OpBuilder &b, Value value) {
-  ElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
+  std::optional<SmallVector<float>> floats = getFloats(value);
+  if (!floats)
     return nullptr;
-  SmallVector<float> floats;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    for (float f : dense.getValues<float>())
-      floats.push_back(f);
-  } else if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr)) {
-    std::optional<ArrayRef<float>> data = resource.tryGetAsArrayRef();
-    if (!data)
-      return nullptr;
-    floats.assign(data->begin(), data->end());
-  } else {
-    return nullptr;
-  }
-  SmallVector<uint16_t> rounded;
-  rounded.reserve(floats.size());
-  for (float f : floats)
-    rounded.push_back(roundToBF16(f));
   auto type = cast<RankedTensorType>(value.getType()).clone(b.getBF16Type());
-  auto data = DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(reinterpret_cast<const char *>(rounded.data()),
-                           rounded.size() * sizeof(uint16_t)));
-  return arith::ConstantOp::create(b, value.getLoc(), data);
+  return createBF16Constant(b, value.getLoc(), type, *floats);
 }
 
 struct NPUPlaceKernelsPass
@@ -117,11 +104,56 @@ struct NPUPlaceKernelsPass
     if (!placementFile.empty() && failed(readPlacements(forced)))
       return signalPassFailure();
 
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation().walk([&](linalg::MatmulOp m) { matmuls.push_back(m); });
-    for (linalg::MatmulOp matmul : matmuls)
-      if (failed(place(*config, matmul, forced)))
+    SmallVector<Operation *> kernels;
+    getOperation().walk([&](Operation *op) {
+      if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp>(op))
+        kernels.push_back(op);
+    });
+    for (Operation *op : kernels) {
+      LogicalResult placed =
+          isa<linalg::MatmulOp>(op)
+              ? place(*config, cast<linalg::MatmulOp>(op), forced)
+              : place(*config, cast<linalg::Conv2DNchwFchwOp>(op), forced);
+      if (failed(placed))
         return signalPassFailure();
+    }
+  }
+
+  /// A convolution goes to the NPU as a matmul of its im2col matrix (pixels
+  /// as rows, gathered and rounded to bf16 on the CPU) and its filter (transposed and rounded
+  /// to bf16 when compiling), transposed back to NCHW on the CPU.
+  LogicalResult place(const NPUConfig &config, linalg::Conv2DNchwFchwOp conv,
+                      const llvm::StringMap<std::string> &forced) {
+    std::string why;
+    std::optional<ConvolutionAsMatmul> plan =
+        getConvolutionAsMatmul(conv, why);
+    std::optional<MatmulShape> shape;
+    if (plan) {
+      shape = MatmulShape{plan->pixels, plan->filters, plan->depth,
+                          ElementType::BF16, ElementType::BF16,
+                          ElementType::F32, false};
+      if (getMatmulInputType(config, *shape, why) != ElementType::BF16) {
+        if (why.empty())
+          why = "'" + config.name + "' has no bf16 matrix unit";
+        shape.reset();
+      }
+    }
+    FailureOr<std::optional<MatmulTiles>> tiles =
+        decide(config, conv, shape, why, forced);
+    if (failed(tiles))
+      return failure();
+    if (!*tiles)
+      return success();
+    OpBuilder b(conv);
+    auto weightsType = RankedTensorType::get({plan->depth, plan->filters},
+                                             b.getBF16Type());
+    Value weights = createBF16Constant(b, conv.getLoc(), weightsType,
+                                       plan->transposedFilter);
+    Value result = buildConvolutionAsNPUMatmul(b, conv, *plan, weights, npu,
+                                               **tiles);
+    conv->getResult(0).replaceAllUsesWith(result);
+    conv.erase();
+    return success();
   }
 
   LogicalResult readPlacements(llvm::StringMap<std::string> &forced) {
@@ -150,13 +182,18 @@ struct NPUPlaceKernelsPass
     return success();
   }
 
-  LogicalResult place(const NPUConfig &config, linalg::MatmulOp matmul,
-                      const llvm::StringMap<std::string> &forced) {
-    std::string node = getNodeName(matmul.getLoc());
-    auto report = [&](StringRef device, const std::string &why) {
+  /// The decision for one matmul-shaped kernel of ONNX node `node`: its
+  /// tiles when it goes to the NPU; nothing when it stays on the CPU;
+  /// failure when the placement file forces what cannot be.
+  FailureOr<std::optional<MatmulTiles>>
+  decide(const NPUConfig &config, Operation *op,
+         const std::optional<MatmulShape> &shape, std::string why,
+         const llvm::StringMap<std::string> &forced) {
+    std::string node = getNodeName(op->getLoc());
+    auto report = [&](StringRef device, const std::string &reason) {
       if (printPlacement)
         llvm::outs() << "placement: " << (node.empty() ? "(unnamed)" : node)
-                     << ": " << device << " (" << why << ")\n";
+                     << ": " << device << " (" << reason << ")\n";
     };
     auto forcedIt = forced.find(node);
     std::optional<StringRef> force;
@@ -164,8 +201,6 @@ struct NPUPlaceKernelsPass
       force = forcedIt->second;
 
     // Legality and tiles from the lowering's own planner.
-    std::string why;
-    std::optional<MatmulShape> shape = getShape(matmul, why);
     std::optional<MatmulTiles> tiles;
     std::optional<Program> program;
     if (shape)
@@ -174,10 +209,10 @@ struct NPUPlaceKernelsPass
       program = buildMatmulProgram(config, *shape, *tiles, {0, 0, 0}, why);
     if (!program) {
       if (force == "npu")
-        return matmul.emitError("the placement file puts node '")
+        return op->emitError("the placement file puts node '")
                << node << "' on the NPU, which cannot run it: " << why;
       report("cpu", why);
-      return success();
+      return std::optional<MatmulTiles>();
     }
 
     int64_t cycles = estimateCycles(config, *program);
@@ -194,31 +229,43 @@ struct NPUPlaceKernelsPass
        << llvm::format("%.2f", cpuSeconds * 1e6) << " us";
     if (force == "cpu" || (!force && npuSeconds >= cpuSeconds)) {
       report("cpu", force ? "placement file; " + estimate : estimate);
-      return success();
+      return std::optional<MatmulTiles>();
     }
     report("npu", force ? "placement file; " + estimate : estimate);
+    return tiles;
+  }
+
+  LogicalResult place(const NPUConfig &config, linalg::MatmulOp matmul,
+                      const llvm::StringMap<std::string> &forced) {
+    std::string why;
+    std::optional<MatmulShape> shape = getShape(config, matmul, why);
+    FailureOr<std::optional<MatmulTiles>> tiles =
+        decide(config, matmul, shape, why, forced);
+    if (failed(tiles))
+      return failure();
+    if (!*tiles)
+      return success();
 
     OpBuilder b(matmul);
     Value lhs = matmul.getInputs()[0], rhs = matmul.getInputs()[1];
-    if (std::optional<ElementType> input =
-            getMatmulInputType(config, *shape, why);
-        input == ElementType::BF16 && shape->rhs == ElementType::F32)
-      if (Value rounded = getBF16Constant(b, rhs))
-        rhs = rounded;
+    if (shape->rhs == ElementType::BF16 &&
+        getElementTypeOrSelf(rhs.getType()).isF32())
+      rhs = getBF16Constant(b, rhs);
     // An overwritten init needs no fill.
     Value init = matmul.getOutputs()[0];
     if (!shape->accumulate)
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
     auto placed = npu::MatmulOp::create(
         b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, npu,
-        tiles->rows, tiles->cols, tiles->buffers, shape->accumulate);
+        (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers, shape->accumulate);
     matmul->replaceAllUsesWith(placed);
     matmul.erase();
     return success();
   }
 
   /// The matmul as the planner sees it, or empty with the reason.
-  std::optional<MatmulShape> getShape(linalg::MatmulOp matmul,
+  std::optional<MatmulShape> getShape(const NPUConfig &config,
+                                      linalg::MatmulOp matmul,
                                       std::string &why) {
     auto isStatic = [](Value v) {
       return cast<ShapedType>(v.getType()).hasStaticShape();
@@ -256,6 +303,12 @@ struct NPUPlaceKernelsPass
     shape.rhs = *rhs;
     shape.out = *out;
     shape.accumulate = !isZeroFill(matmul.getOutputs()[0]);
+    // Constant f32 weights are rounded to bf16 when compiling.
+    std::string ignored;
+    if (shape.rhs == ElementType::F32 &&
+        getMatmulInputType(config, shape, ignored) == ElementType::BF16 &&
+        isF32Constant(matmul.getInputs()[1]))
+      shape.rhs = ElementType::BF16;
     return shape;
   }
 };

@@ -1,0 +1,177 @@
+//===- ConvolutionAsMatmul.cpp - A convolution as an NPU matmul -----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Pixels are the matmul's rows (M = OH * OW, many: the weight-stationary
+// array streams them), the filter is its constant right-hand side. The
+// im2col gather and the transpose back are linalg.generic ops that the CPU
+// strategy schedules like any other copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvolutionAsMatmul.h"
+
+#include "mlc/Dialect/NPU/IR/NPUOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlc;
+using namespace mlc::npu;
+
+std::optional<SmallVector<float>> mlc::npu::getFloats(Value value) {
+  ElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) ||
+      !attr.getElementType().isF32())
+    return std::nullopt;
+  SmallVector<float> floats;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    for (float f : dense.getValues<float>())
+      floats.push_back(f);
+    return floats;
+  }
+  if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr)) {
+    std::optional<ArrayRef<float>> data = resource.tryGetAsArrayRef();
+    if (!data)
+      return std::nullopt;
+    floats.assign(data->begin(), data->end());
+    return floats;
+  }
+  return std::nullopt;
+}
+
+bool mlc::npu::isZeroFill(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  Value value = fill.getInputs()[0];
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+std::optional<ConvolutionAsMatmul>
+mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
+                                 std::string &why) {
+  auto input = cast<ShapedType>(conv.getInputs()[0].getType());
+  auto filter = cast<ShapedType>(conv.getInputs()[1].getType());
+  auto output = cast<ShapedType>(conv.getOutputs()[0].getType());
+  if (!input.hasStaticShape() || !filter.hasStaticShape() ||
+      !output.hasStaticShape() || !conv.hasPureTensorSemantics()) {
+    why = "not a statically shaped convolution on tensors";
+    return std::nullopt;
+  }
+  if (output.getDimSize(0) != 1) {
+    why = "a convolution of a batch of " +
+          std::to_string(output.getDimSize(0)) + " (the NPU takes batch 1)";
+    return std::nullopt;
+  }
+  if (!input.getElementType().isF32() || !output.getElementType().isF32()) {
+    why = "not an f32 convolution";
+    return std::nullopt;
+  }
+  if (!isZeroFill(conv.getOutputs()[0])) {
+    why = "a convolution onto an init that is not zero";
+    return std::nullopt;
+  }
+  std::optional<SmallVector<float>> weights = getFloats(conv.getInputs()[1]);
+  if (!weights) {
+    why = "a convolution whose filter is not a constant";
+    return std::nullopt;
+  }
+  ConvolutionAsMatmul plan;
+  int64_t f = filter.getDimSize(0);
+  int64_t k = filter.getDimSize(1) * filter.getDimSize(2) *
+              filter.getDimSize(3);
+  plan.filters = f;
+  plan.depth = k;
+  plan.pixels = output.getDimSize(2) * output.getDimSize(3);
+  plan.transposedFilter.resize(size_t(k * f));
+  for (int64_t row = 0; row < f; ++row)
+    for (int64_t col = 0; col < k; ++col)
+      plan.transposedFilter[size_t(col * f + row)] =
+          (*weights)[size_t(row * k + col)];
+  return plan;
+}
+
+Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
+                                            linalg::Conv2DNchwFchwOp conv,
+                                            const ConvolutionAsMatmul &plan,
+                                            Value filter, StringRef npu,
+                                            const MatmulTiles &tiles) {
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value input = conv.getInputs()[0];
+  auto filterType = cast<ShapedType>(conv.getInputs()[1].getType());
+  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  int64_t c = filterType.getDimSize(1), kh = filterType.getDimSize(2),
+          kw = filterType.getDimSize(3);
+  int64_t oh = outputType.getDimSize(2), ow = outputType.getDimSize(3);
+  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  Type f32 = b.getF32Type();
+
+  // col[oh, ow, c, kh, kw] = input[0, c, oh * sh + kh * dh, ow * sw + kw * dw]
+  // rounded to bf16 as the gather copies it (half the bytes for the NPU to
+  // load, nothing for it to convert).
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  AffineMap read = AffineMap::get(
+      5, 0,
+      {getAffineConstantExpr(0, ctx), d2,
+       d0 * strides[0] + d3 * dilations[0],
+       d1 * strides[1] + d4 * dilations[1]},
+      ctx);
+  Type bf16 = b.getBF16Type();
+  auto colType = RankedTensorType::get({oh, ow, c, kh, kw}, bf16);
+  Value colInit = tensor::EmptyOp::create(b, loc, colType.getShape(), bf16);
+  SmallVector<utils::IteratorType> parallel5(5, utils::IteratorType::parallel);
+  Value col =
+      linalg::GenericOp::create(
+          b, loc, colType, ValueRange{input}, ValueRange{colInit},
+          ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(5)}, parallel5,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, nloc,
+                arith::TruncFOp::create(nb, nloc, bf16, args[0]).getResult());
+          })
+          .getResult(0);
+  auto matrixType = RankedTensorType::get({plan.pixels, plan.depth}, bf16);
+  Value matrix = tensor::CollapseShapeOp::create(
+      b, loc, matrixType, col,
+      SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}});
+
+  // The product, pixel-major, overwriting an empty init.
+  auto productType = RankedTensorType::get({plan.pixels, plan.filters}, f32);
+  Value empty = tensor::EmptyOp::create(b, loc, productType.getShape(), f32);
+  Value product =
+      npu::MatmulOp::create(b, loc, TypeRange{productType}, matrix, filter,
+                            empty, npu, tiles.rows, tiles.cols, tiles.buffers,
+                            /*accumulate=*/false)
+          .getResult()[0];
+
+  // out[0, f, oh, ow] = product[oh, ow, f]
+  auto pixelsType = RankedTensorType::get({oh, ow, plan.filters}, f32);
+  Value pixels = tensor::ExpandShapeOp::create(
+      b, loc, pixelsType, product,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  AffineExpr n, f, y, x;
+  bindDims(ctx, n, f, y, x);
+  AffineMap transposed = AffineMap::get(4, 0, {y, x, f}, ctx);
+  Value outInit =
+      tensor::EmptyOp::create(b, loc, outputType.getShape(), f32);
+  SmallVector<utils::IteratorType> parallel4(4, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, outputType, ValueRange{pixels}, ValueRange{outInit},
+             ArrayRef<AffineMap>{transposed, b.getMultiDimIdentityMap(4)},
+             parallel4,
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}

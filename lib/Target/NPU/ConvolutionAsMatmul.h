@@ -1,0 +1,53 @@
+//===- ConvolutionAsMatmul.h - A convolution as an NPU matmul ---*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_NPU_CONVOLUTIONASMATMUL_H
+#define MLC_LIB_TARGET_NPU_CONVOLUTIONASMATMUL_H
+
+#include "mlc/Target/NPU/MatmulProgram.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlc::npu {
+
+/// The values of an f32 constant (dense or a resource), or nothing.
+std::optional<llvm::SmallVector<float>> getFloats(mlir::Value value);
+
+/// Whether `init` is a linalg.fill of zero (then the NPU overwrites it).
+bool isZeroFill(mlir::Value init);
+
+/// A batch-1 NCHW convolution `out[1, F, OH, OW]` as the matmul
+/// `col[OH*OW, C*KH*KW] x filter^T[C*KH*KW, F]`.
+struct ConvolutionAsMatmul {
+  int64_t pixels = 0, filters = 0, depth = 0;
+  /// The filter as [C*KH*KW, F], row-major.
+  llvm::SmallVector<float> transposedFilter;
+};
+
+/// The matmul of `conv`, or nothing with the reason in `why`: it must have
+/// static shapes, batch 1, f32 operands, a constant filter and a zero init.
+std::optional<ConvolutionAsMatmul>
+getConvolutionAsMatmul(mlir::linalg::Conv2DNchwFchwOp conv, std::string &why);
+
+/// Builds, before `conv`, the im2col gather (a linalg.generic the CPU
+/// runs, rounding to bf16), the `mlc_npu.matmul` with `filter` ([C*KH*KW, F] bf16) and
+/// `tiles`, and the transpose back to NCHW; returns the NCHW result.
+mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
+                                        mlir::linalg::Conv2DNchwFchwOp conv,
+                                        const ConvolutionAsMatmul &plan,
+                                        mlir::Value filter,
+                                        llvm::StringRef npu,
+                                        const MatmulTiles &tiles);
+
+} // namespace mlc::npu
+
+#endif // MLC_LIB_TARGET_NPU_CONVOLUTIONASMATMUL_H
