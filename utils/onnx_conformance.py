@@ -26,6 +26,12 @@
 # check says it skipped when there is none) must accept its PTX; the report
 # gets a GPU column, and --min-gpu is its floor.
 #
+# --npu CONFIG: every test that passes also compiles for --target=npu
+# --npu-config=CONFIG with every matmul and convolution the NPU can run
+# placed on it, and runs with mlc-run --device=npu-sim (the NPU simulator);
+# float outputs are compared at the NPU's bf16 precision. The report gets an
+# NPU column, and --min-npu is its floor.
+#
 # Outcomes: passed; failed (wrong numbers, shape or dtype, or a run error);
 # not-imported / not-lowered (a clean diagnostic: the op or form is not
 # supported yet); crashed (a signal, an abort, a time-out or an exit code
@@ -154,6 +160,8 @@ def freeze_inputs(test, tmp):
 COMPILE_FLAGS = []
 GPU_ARCH = None
 PTXAS = None
+NPU = None
+NPU_RTOL = 1e-2
 
 
 def check_gpu(compile_tool, model, tmp):
@@ -171,15 +179,108 @@ def check_gpu(compile_tool, model, tmp):
     return "ptx-ok"
 
 
+def compare_npu(test, got, ref):
+    """compare() at the NPU's precision: its matrix unit takes f32 operands
+    as bf16 (8 bits of mantissa), so a float result may be off by
+    NPU_RTOL of the output's largest magnitude."""
+    if ref.dtype.kind != "f" or got.shape != ref.shape or \
+            got.dtype != ref.dtype:
+        return compare(test, got, ref)
+    g = got.astype(np.float64)
+    r = ref.astype(np.float64)
+    if np.any(np.isnan(g) != np.isnan(r)):
+        return "NaN where the reference has none, or the reverse"
+    finite = ~np.isnan(r)
+    scale = np.abs(r[finite]).max() if finite.any() else 0.0
+    err = np.abs(np.where(finite, g - r, 0))
+    if err.max(initial=0) > ATOL + NPU_RTOL * scale:
+        return (f"max |got - ref| {err.max():.3g} over {NPU_RTOL:g} of "
+                f"max |ref| {scale:.3g}")
+    return None
+
+
+def check_npu(compile_tool, run_tool, test, model, freeze, tmp):
+    """The NPU's outcome for a passing test: compiled with every matmul and
+    convolution the NPU can run placed on it and run in its simulator.
+    None when nothing went to the NPU; 'npu-passed'; or what went wrong."""
+    placement = os.path.join(tmp, "all-on-npu.json")
+    with open(placement, "w") as f:
+        f.write('{"*": "npu"}')
+    lib = os.path.join(tmp, "npu.so")
+    try:
+        proc = subprocess.run(
+            [compile_tool, model, "--target=npu", f"--npu-config={NPU}",
+             f"--npu-placement={placement}", "--print-placement", "-o",
+             lib], capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return "npu-crashed: compile timed out"
+    if proc.returncode not in (0, 1):
+        return f"npu-crashed: compile exit {proc.returncode}"
+    if proc.returncode:
+        return "npu-error: " + proc.stderr.strip()[:300]
+    if ": npu (" not in proc.stdout:
+        return None
+    failure = run_data_sets(run_tool, lib, test, model, freeze,
+                            os.path.join(tmp, "npu"), ["--device=npu-sim"],
+                            compare_npu)
+    if failure:
+        return f"npu-{failure[0]}: {failure[1]}"
+    return "npu-passed"
+
+
 def run_test(compile_tool, run_tool, test, freeze=False):
     with tempfile.TemporaryDirectory(prefix="mlc-conf-") as tmp:
         result = run_test_in(compile_tool, run_tool, test, freeze, tmp)
+        model = os.path.join(NODE_DIR, test, "model.onnx")
+        if freeze:
+            model = os.path.join(tmp, "frozen.onnx")
+        gpu = npu = None
         if GPU_ARCH and result[1] == "passed":
-            model = os.path.join(NODE_DIR, test, "model.onnx")
-            if freeze:
-                model = os.path.join(tmp, "frozen.onnx")
-            return result + (check_gpu(compile_tool, model, tmp),)
-        return result + (None,)
+            gpu = check_gpu(compile_tool, model, tmp)
+        if NPU and result[1] == "passed":
+            os.makedirs(os.path.join(tmp, "npu"), exist_ok=True)
+            npu = check_npu(compile_tool, run_tool, test, model, freeze, tmp)
+        return result + (gpu, npu)
+
+
+def run_data_sets(run_tool, lib, test, model, freeze, tmp, run_flags,
+                  comparer):
+    """Runs every test_data_set_* of `test` with `lib` and compares the
+    outputs with `comparer`; None, or (kind, message) of the first
+    failure."""
+    sets = sorted(glob.glob(os.path.join(NODE_DIR, test,
+                                         "test_data_set_*")))
+    bf16_inputs = bfloat16_inputs(model)
+    for s in sets:
+        inputs = sorted(glob.glob(os.path.join(s, "input_*.pb")),
+                        key=lambda p: int(re.findall(r"\d+", p)[-1]))
+        outdir = os.path.join(tmp, os.path.basename(s))
+        cmd = [run_tool, lib, "-o", outdir] + run_flags
+        for k, i in enumerate(inputs):
+            if freeze and k > 0:
+                break
+            if k in bf16_inputs:
+                i = bfloat16_npy(i, os.path.join(tmp, f"bf16_{k}.npy"))
+            cmd += ["-i", i]
+        kind, msg = step(cmd)
+        if kind == "crash":
+            return "crashed", "run: " + msg
+        if kind == "error":
+            return "failed", "run: " + msg
+        refs = sorted(glob.glob(os.path.join(s, "output_*.pb")),
+                      key=lambda p: int(re.findall(r"\d+", p)[-1]))
+        for k, ref_path in enumerate(refs):
+            got_path = os.path.join(outdir, f"output_{k}.npy")
+            if not os.path.exists(got_path):
+                return "failed", f"no output {k}"
+            try:
+                ref = load_pb(ref_path)
+            except Exception as e:  # a sequence or optional reference
+                return "failed", f"reference {k}: {e}"
+            why = comparer(test, np.load(got_path), ref)
+            if why:
+                return "failed", f"{os.path.basename(s)} output {k}: {why}"
+    return None
 
 
 def run_test_in(compile_tool, run_tool, test, freeze, tmp):
@@ -199,38 +300,10 @@ def run_test_in(compile_tool, run_tool, test, freeze, tmp):
         return test, "crashed", "compile: " + msg
     if kind == "error":
         return test, "not-lowered", msg
-    sets = sorted(glob.glob(os.path.join(NODE_DIR, test,
-                                         "test_data_set_*")))
-    bf16_inputs = bfloat16_inputs(model)
-    for s in sets:
-        inputs = sorted(glob.glob(os.path.join(s, "input_*.pb")),
-                        key=lambda p: int(re.findall(r"\d+", p)[-1]))
-        outdir = os.path.join(tmp, os.path.basename(s))
-        cmd = [run_tool, lib, "-o", outdir]
-        for k, i in enumerate(inputs):
-            if freeze and k > 0:
-                break
-            if k in bf16_inputs:
-                i = bfloat16_npy(i, os.path.join(tmp, f"bf16_{k}.npy"))
-            cmd += ["-i", i]
-        kind, msg = step(cmd)
-        if kind == "crash":
-            return test, "crashed", "run: " + msg
-        if kind == "error":
-            return test, "failed", "run: " + msg
-        refs = sorted(glob.glob(os.path.join(s, "output_*.pb")),
-                      key=lambda p: int(re.findall(r"\d+", p)[-1]))
-        for k, ref_path in enumerate(refs):
-            got_path = os.path.join(outdir, f"output_{k}.npy")
-            if not os.path.exists(got_path):
-                return test, "failed", f"no output {k}"
-            try:
-                ref = load_pb(ref_path)
-            except Exception as e:  # a sequence or optional reference
-                return test, "failed", f"reference {k}: {e}"
-            why = compare(test, np.load(got_path), ref)
-            if why:
-                return test, "failed", f"{os.path.basename(s)} output {k}: {why}"
+    failure = run_data_sets(run_tool, lib, test, model, freeze, tmp, [],
+                            compare)
+    if failure:
+        return (test,) + failure
     return test, "passed", ""
 
 
@@ -243,16 +316,18 @@ KINDS = ("passed", "failed", "not-lowered", "not-imported", "crashed")
 
 
 def count_imported(results):
-    return sum(1 for _, k, m, _ in results
+    return sum(1 for _, k, m, *_ in results
                if k != "not-imported" and not m.startswith("import"))
 
 
-def write_doc(path, results, counts, total, gpu_ok=None):
+def write_doc(path, results, counts, total, gpu_ok=None, npu_ok=None):
     by_op = collections.defaultdict(collections.Counter)
-    for test, kind, _, gpu in results:
+    for test, kind, _, gpu, npu in results:
         by_op[op_of(test)][kind] += 1
         if gpu == "ptx-ok":
             by_op[op_of(test)]["gpu"] += 1
+        if npu == "npu-passed":
+            by_op[op_of(test)]["npu"] += 1
     imported = count_imported(results)
     with open(path, "w") as f:
         f.write("# ONNX conformance\n\n")
@@ -323,7 +398,21 @@ def write_doc(path, results, counts, total, gpu_ok=None):
                     f"{checked} (`--gpu {GPU_ARCH}`; column *gpu*). They "
                     "have not run on a GPU; `--gpu-host-emulation` runs the "
                     "same launches as loops on the CPU (docs/GPU.md).\n\n")
-        columns = KINDS + (("gpu",) if gpu_ok is not None else ())
+        if npu_ok is not None:
+            on_npu = sum(1 for r in results if r[4])
+            f.write(f"**NPU: {npu_ok} of the {on_npu} passing tests that "
+                    f"have a matmul or convolution the `{NPU}` NPU can run "
+                    "pass with it placed there** (`--npu {NPU}`; column "
+                    "*npu*): compiled with `--target=npu "
+                    f"--npu-config={NPU}` and a placement file `{{\"*\": "
+                    "\"npu\"}` (every kernel the NPU can run goes there, "
+                    "however small) and run with `mlc-run "
+                    "--device=npu-sim`. The NPU's matrix unit takes f32 "
+                    "operands as bf16, so float results are compared at "
+                    f"|got − ref| ≤ {ATOL:g} + {NPU_RTOL:g}·max|ref| "
+                    "(docs/NPU.md, Precision).\n\n")
+        columns = KINDS + (("gpu",) if gpu_ok is not None else ()) + \
+            (("npu",) if npu_ok is not None else ())
         f.write("| op (from the test name) | tests | " +
                 " | ".join(columns) + " |\n|---|---|" +
                 "---|" * len(columns) + "\n")
@@ -333,14 +422,21 @@ def write_doc(path, results, counts, total, gpu_ok=None):
             f.write(f"| {op} | {tests} | " +
                     " | ".join(str(c[k]) for k in columns) + " |\n")
         f.write("\n## Failures\n\n| test | why |\n|---|---|\n")
-        for test, kind, msg, _ in results:
+        for test, kind, msg, *_ in results:
             if kind in ("failed", "crashed"):
                 msg = msg.replace("|", "\\|")
                 f.write(f"| {test} | {msg[:160]} |\n")
+        npu_failures = [(t, r[4]) for r in results
+                        for t in [r[0]] if r[4] and r[4] != "npu-passed"]
+        if npu_failures:
+            f.write("\n## NPU failures\n\n| test | why |\n|---|---|\n")
+            for test, why in npu_failures:
+                why = why.replace("|", "\\|")
+                f.write(f"| {test} | {why[:200]} |\n")
         f.write("\n## Not lowered or not imported\n\nEach test with the "
                 "first diagnostic mlc-compile gives for it.\n\n"
                 "| test | outcome | why |\n|---|---|---|\n")
-        for test, kind, msg, _ in results:
+        for test, kind, msg, *_ in results:
             if kind in ("not-lowered", "not-imported"):
                 why = msg.replace("|", "\\|").replace(
                     "/usr/share/libonnx-testdata/data/node/", "")
@@ -381,12 +477,18 @@ def main():
                         "with ptxas")
     parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas",
                         help="ptxas for --gpu (skipped when missing)")
+    parser.add_argument("--npu", metavar="CONFIG",
+                        help="also run every passing test with its matmuls "
+                        "and convolutions on this NPU in the simulator")
+    parser.add_argument("--min-npu", type=int, default=0,
+                        help="fail when fewer tests pass on the NPU than this")
     parser.add_argument("--min-gpu", type=int, default=0,
                         help="fail when fewer passing tests compile for the "
                         "GPU than this")
     args = parser.parse_args()
-    global NODE_DIR, COMPILE_FLAGS, GPU_ARCH, PTXAS
+    global NODE_DIR, COMPILE_FLAGS, GPU_ARCH, PTXAS, NPU
     COMPILE_FLAGS = args.compile_flag
+    NPU = args.npu
     GPU_ARCH = args.gpu
     PTXAS = args.ptxas if args.gpu and os.access(args.ptxas, os.X_OK) \
         else None
@@ -401,12 +503,18 @@ def main():
         results = list(pool.map(
             lambda t: run_test(args.compile_tool, args.run_tool, t,
                                args.freeze_inputs), tests))
-    counts = collections.Counter(kind for _, kind, _, _ in results)
-    for test, kind, msg, gpu in results:
+    counts = collections.Counter(kind for _, kind, *_ in results)
+    for test, kind, msg, gpu, npu in results:
         if args.verbose or kind in ("crashed", "failed"):
             print(f"{kind.upper():13} {test}: {msg}")
         if gpu and gpu != "ptx-ok":
             print(f"GPU           {test}: {gpu}")
+        if npu and (npu != "npu-passed" or args.verbose):
+            print(f"NPU           {test}: {npu}")
+    npu_ok = sum(1 for r in results if r[4] == "npu-passed")
+    npu_tried = sum(1 for r in results if r[4])
+    npu_crashed = sum(1 for r in results
+                      if r[4] and r[4].startswith("npu-crashed"))
     gpu_ok = sum(1 for r in results if r[3] == "ptx-ok")
     gpu_crashed = sum(1 for r in results
                       if r[3] and r[3].startswith("gpu-crashed"))
@@ -421,10 +529,18 @@ def main():
             "not checked: no ptxas, skipped"
         print(f"gpu ({GPU_ARCH}): {gpu_ok} of {counts['passed']} passing "
               f"tests compile to PTX ({checked}); {gpu_crashed} crash")
+    if NPU:
+        print(f"npu ({NPU}): {npu_ok} of {npu_tried} passing tests with a "
+              f"kernel on the NPU pass in the simulator; {npu_crashed} "
+              "crash")
     if args.write_doc:
         write_doc(args.write_doc, results, counts, total,
-                  gpu_ok if GPU_ARCH else None)
-    if counts["crashed"] or gpu_crashed:
+                  gpu_ok if GPU_ARCH else None, npu_ok if NPU else None)
+    if counts["crashed"] or gpu_crashed or npu_crashed:
+        return 1
+    if NPU and npu_ok < args.min_npu:
+        print(f"error: {npu_ok} tests pass on the NPU, fewer than the "
+              f"recorded {args.min_npu}")
         return 1
     if GPU_ARCH and gpu_ok < args.min_gpu:
         print(f"error: {gpu_ok} tests compile for the GPU, fewer than the "

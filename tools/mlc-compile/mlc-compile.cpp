@@ -144,8 +144,10 @@ cl::opt<bool> printPlacement(
 cl::opt<std::string> npuPlacement(
     "npu-placement",
     cl::desc("With --target=npu: a JSON file {\"node\": \"cpu\"|\"npu\"} "
-             "that forces the placement of the matmuls of those ONNX nodes "
-             "(a forced npu the NPU cannot run is an error)"),
+             "that forces the placement of the matmuls and convolutions of "
+             "those ONNX nodes (a forced npu the NPU cannot run is an "
+             "error); the key \"*\" sets it for the nodes not named "
+             "(\"*\": \"npu\" puts everything the NPU can run there)"),
     cl::value_desc("FILE"), cl::cat(category));
 cl::opt<std::string> functionName(
     "name",

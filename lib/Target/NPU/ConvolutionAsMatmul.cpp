@@ -75,15 +75,6 @@ mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
     why = "not an f32 convolution";
     return std::nullopt;
   }
-  if (!isZeroFill(conv.getOutputs()[0])) {
-    why = "a convolution onto an init that is not zero";
-    return std::nullopt;
-  }
-  std::optional<SmallVector<float>> weights = getFloats(conv.getInputs()[1]);
-  if (!weights) {
-    why = "a convolution whose filter is not a constant";
-    return std::nullopt;
-  }
   ConvolutionAsMatmul plan;
   int64_t f = filter.getDimSize(0);
   int64_t k = filter.getDimSize(1) * filter.getDimSize(2) *
@@ -91,6 +82,11 @@ mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
   plan.filters = f;
   plan.depth = k;
   plan.pixels = output.getDimSize(2) * output.getDimSize(3);
+  // A constant filter is transposed when compiling; another one by a
+  // transpose the CPU runs.
+  std::optional<SmallVector<float>> weights = getFloats(conv.getInputs()[1]);
+  if (!weights)
+    return plan;
   plan.transposedFilter.resize(size_t(k * f));
   for (int64_t row = 0; row < f; ++row)
     for (int64_t col = 0; col < k; ++col)
@@ -107,6 +103,34 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   Value input = conv.getInputs()[0];
+  if (!filter) {
+    // filter^T[(c, kh, kw), f] = bf16(filter[f, c, kh, kw]), as
+    // [c, kh, kw, f] collapsed.
+    auto type = cast<RankedTensorType>(conv.getInputs()[1].getType());
+    int64_t f = type.getDimSize(0), c = type.getDimSize(1),
+            kh = type.getDimSize(2), kw = type.getDimSize(3);
+    Type bf16 = b.getBF16Type();
+    AffineExpr i0, i1, i2, i3;
+    bindDims(ctx, i0, i1, i2, i3);
+    Value init = tensor::EmptyOp::create(b, loc, {c, kh, kw, f}, bf16);
+    Value transposed =
+        linalg::GenericOp::create(
+            b, loc, init.getType(), ValueRange{conv.getInputs()[1]},
+            ValueRange{init},
+            ArrayRef<AffineMap>{AffineMap::get(4, 0, {i3, i0, i1, i2}, ctx),
+                                b.getMultiDimIdentityMap(4)},
+            SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  arith::TruncFOp::create(nb, nloc, bf16, args[0])
+                      .getResult());
+            })
+            .getResult(0);
+    filter = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({plan.depth, plan.filters}, bf16),
+        transposed, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  }
   auto filterType = cast<ShapedType>(conv.getInputs()[1].getType());
   auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
   int64_t c = filterType.getDimSize(1), kh = filterType.getDimSize(2),
@@ -155,7 +179,8 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
                             /*accumulate=*/false)
           .getResult()[0];
 
-  // out[0, f, oh, ow] = product[oh, ow, f]
+  // out[0, f, oh, ow] = product[oh, ow, f] (+ init[0, f, oh, ow], a bias,
+  // unless it is zero)
   auto pixelsType = RankedTensorType::get({oh, ow, plan.filters}, f32);
   Value pixels = tensor::ExpandShapeOp::create(
       b, loc, pixelsType, product,
@@ -166,12 +191,22 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
   Value outInit =
       tensor::EmptyOp::create(b, loc, outputType.getShape(), f32);
   SmallVector<utils::IteratorType> parallel4(4, utils::IteratorType::parallel);
+  Value init = conv.getOutputs()[0];
+  bool add = !isZeroFill(init);
+  SmallVector<Value> inputs{pixels};
+  SmallVector<AffineMap> maps{transposed};
+  if (add) {
+    inputs.push_back(init);
+    maps.push_back(b.getMultiDimIdentityMap(4));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(4));
   return linalg::GenericOp::create(
-             b, loc, outputType, ValueRange{pixels}, ValueRange{outInit},
-             ArrayRef<AffineMap>{transposed, b.getMultiDimIdentityMap(4)},
-             parallel4,
-             [](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc, args[0]);
+             b, loc, outputType, inputs, ValueRange{outInit}, maps, parallel4,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value value = args[0];
+               if (add)
+                 value = arith::AddFOp::create(nb, nloc, value, args[1]);
+               linalg::YieldOp::create(nb, nloc, value);
              })
       .getResult(0);
 }

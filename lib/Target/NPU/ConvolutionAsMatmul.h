@@ -29,18 +29,21 @@ bool isZeroFill(mlir::Value init);
 /// `col[OH*OW, C*KH*KW] x filter^T[C*KH*KW, F]`.
 struct ConvolutionAsMatmul {
   int64_t pixels = 0, filters = 0, depth = 0;
-  /// The filter as [C*KH*KW, F], row-major.
+  /// A constant filter as [C*KH*KW, F], row-major; empty for a filter
+  /// that is not a constant.
   llvm::SmallVector<float> transposedFilter;
 };
 
 /// The matmul of `conv`, or nothing with the reason in `why`: it must have
-/// static shapes, batch 1, f32 operands, a constant filter and a zero init.
+/// static shapes, batch 1 and f32 operands.
 std::optional<ConvolutionAsMatmul>
 getConvolutionAsMatmul(mlir::linalg::Conv2DNchwFchwOp conv, std::string &why);
 
 /// Builds, before `conv`, the im2col gather (a linalg.generic the CPU
-/// runs, rounding to bf16), the `mlc_npu.matmul` with `filter` ([C*KH*KW, F] bf16) and
-/// `tiles`, and the transpose back to NCHW; returns the NCHW result.
+/// runs, rounding to bf16), the `mlc_npu.matmul` with `filter` ([C*KH*KW,
+/// F] bf16; when null, a transpose of the convolution's filter the CPU
+/// runs) and `tiles`, and the transpose back to NCHW, which adds the
+/// convolution's init unless it is zero; returns the NCHW result.
 mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
                                         mlir::linalg::Conv2DNchwFchwOp conv,
                                         const ConvolutionAsMatmul &plan,

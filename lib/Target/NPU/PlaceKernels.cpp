@@ -147,8 +147,10 @@ struct NPUPlaceKernelsPass
     OpBuilder b(conv);
     auto weightsType = RankedTensorType::get({plan->depth, plan->filters},
                                              b.getBF16Type());
-    Value weights = createBF16Constant(b, conv.getLoc(), weightsType,
-                                       plan->transposedFilter);
+    Value weights = plan->transposedFilter.empty()
+                        ? Value()
+                        : createBF16Constant(b, conv.getLoc(), weightsType,
+                                             plan->transposedFilter);
     Value result = buildConvolutionAsNPUMatmul(b, conv, *plan, weights, npu,
                                                **tiles);
     conv->getResult(0).replaceAllUsesWith(result);
@@ -195,7 +197,12 @@ struct NPUPlaceKernelsPass
         llvm::outs() << "placement: " << (node.empty() ? "(unnamed)" : node)
                      << ": " << device << " (" << reason << ")\n";
     };
+    // The node's own entry, else the file's default ("*"), which puts what
+    // the NPU cannot run on the CPU without complaint.
     auto forcedIt = forced.find(node);
+    bool named = forcedIt != forced.end();
+    if (!named)
+      forcedIt = forced.find("*");
     std::optional<StringRef> force;
     if (forcedIt != forced.end())
       force = forcedIt->second;
@@ -208,7 +215,7 @@ struct NPUPlaceKernelsPass
     if (tiles)
       program = buildMatmulProgram(config, *shape, *tiles, {0, 0, 0}, why);
     if (!program) {
-      if (force == "npu")
+      if (force == "npu" && named)
         return op->emitError("the placement file puts node '")
                << node << "' on the NPU, which cannot run it: " << why;
       report("cpu", why);

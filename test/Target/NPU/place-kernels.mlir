@@ -73,3 +73,12 @@ func.func @int8(%x: tensor<128x512xi8>, %w: tensor<512x256xi8>) -> tensor<128x25
   %y = linalg.matmul ins(%x, %w : tensor<128x512xi8>, tensor<512x256xi8>) outs(%init : tensor<128x256xi32>) -> tensor<128x256xi32> loc("int8")
   return %y : tensor<128x256xi32>
 }
+
+// A default for the nodes not named: everything the NPU can run goes there,
+// what it cannot stays on the CPU without an error.
+// RUN: echo '{"*": "npu"}' > %t.all.json
+// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-npu-place-kernels{npu=large placement-file=%t.all.json print-placement=true}))' | FileCheck %s --check-prefix=ALL
+// ALL: placement: big: npu (placement file;
+// ALL: placement: biased: npu (placement file;
+// ALL: placement: tiny: npu (placement file;
+// ALL: placement: dynamic: cpu (not a statically shaped matmul on tensors)

@@ -23,7 +23,9 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     with the tiles chosen (a zero-filled init is overwritten, any other is
     accumulated into); the others stay for the CPU. `placement-file`, a
     JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
-    choice (a forced `"npu"` that the NPU cannot run is an error);
+    choice (a forced `"npu"` that the NPU cannot run is an error); its key
+    `"*"` sets the choice for the nodes it does not name (with `"npu"`,
+    everything the NPU can run goes there, the rest to the CPU);
     `print-placement` prints one line per matmul: its node, device and why.
   }];
   let options = [
