@@ -120,6 +120,28 @@ int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
                            float *milliseconds, char *error,
                            size_t error_size);
 
+/* NPU models (mlc-compile --target=npu). mlc_model_run returns 8 for them:
+   their NPU programs run in the NPU simulator, which a context holds with
+   its own arena. mlc_npu_sim_run runs the model on host buffers (as
+   mlc_model_run takes them) and returns 0, the model's code, or 8 with the
+   simulator's reason (a hazard, an operand out of range) in `error`.
+   mlc_npu_sim_stats gives the simulated counts of the runs since the last
+   reset, summed over the model's programs: out[0] runs, [1] cycles, [2]
+   multiply-accumulates, [3] bytes loaded, [4] bytes stored, [5] matrix-unit
+   busy cycles, [6] DMA busy cycles; and the NPU's clock (MHz) and matrix
+   size (rows x cols) in `clock_mhz` and `macs_per_cycle`. One run at a
+   time per context. */
+typedef struct mlc_npu_sim mlc_npu_sim;
+int mlc_model_is_npu(const mlc_model *model);
+mlc_npu_sim *mlc_npu_sim_create(const mlc_model *model, char *error,
+                                size_t error_size);
+void mlc_npu_sim_free(mlc_npu_sim *sim);
+int32_t mlc_npu_sim_run(mlc_npu_sim *sim, const void *const *inputs,
+                        void *const *outputs, char *error, size_t error_size);
+void mlc_npu_sim_stats(const mlc_npu_sim *sim, int64_t out[7],
+                       double *clock_mhz, int64_t *macs_per_cycle);
+void mlc_npu_sim_reset_stats(mlc_npu_sim *sim);
+
 const char *mlc_status_message(int32_t code);
 
 #ifdef __cplusplus

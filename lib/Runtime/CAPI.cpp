@@ -8,6 +8,7 @@
 
 #include "mlc-runtime/mlc_runtime.h"
 #include "mlc-runtime/GPU.h"
+#include "mlc-runtime/NPU/SimulatedNPU.h"
 #include "mlc-runtime/Model.h"
 
 #include <cstdlib>
@@ -22,6 +23,10 @@ struct mlc_model {
 
 struct mlc_gpu_context {
   std::unique_ptr<runtime::GPUContext> context;
+};
+
+struct mlc_npu_sim {
+  std::unique_ptr<runtime::SimulatedNPU> npu;
 };
 
 struct mlc_arena {
@@ -230,6 +235,63 @@ int32_t mlc_gpu_run_device(mlc_gpu_context *context, const uint64_t *inputs,
   return code;
 }
 
+int mlc_model_is_npu(const mlc_model *model) {
+  return model && model->model->isNPU();
+}
+
+mlc_npu_sim *mlc_npu_sim_create(const mlc_model *model, char *error,
+                                size_t error_size) {
+  std::string message = "no model";
+  std::unique_ptr<runtime::SimulatedNPU> npu;
+  if (model)
+    npu = runtime::SimulatedNPU::create(*model->model, message);
+  if (!npu) {
+    copyError(message, error, error_size);
+    return nullptr;
+  }
+  return new mlc_npu_sim{std::move(npu)};
+}
+
+void mlc_npu_sim_free(mlc_npu_sim *sim) { delete sim; }
+
+int32_t mlc_npu_sim_run(mlc_npu_sim *sim, const void *const *inputs,
+                        void *const *outputs, char *error,
+                        size_t error_size) {
+  if (!sim || !inputs || !outputs)
+    return 1;
+  std::string message;
+  int32_t code = sim->npu->run(inputs, outputs, message);
+  if (code && !message.empty())
+    copyError(message, error, error_size);
+  return code;
+}
+
+void mlc_npu_sim_stats(const mlc_npu_sim *sim, int64_t out[7],
+                       double *clock_mhz, int64_t *macs_per_cycle) {
+  if (!sim)
+    return;
+  runtime::SimulatedNPU::ProgramStats total = sim->npu->getTotal();
+  if (out) {
+    out[0] = total.runs;
+    out[1] = total.cycles;
+    out[2] = total.multiplyAccumulates;
+    out[3] = total.bytesLoaded;
+    out[4] = total.bytesStored;
+    out[5] = total.matrixCycles;
+    out[6] = total.dmaCycles;
+  }
+  const npu::NPUConfig &config = sim->npu->getConfig();
+  if (clock_mhz)
+    *clock_mhz = config.clockMHz;
+  if (macs_per_cycle)
+    *macs_per_cycle = config.matrix.rows * config.matrix.cols;
+}
+
+void mlc_npu_sim_reset_stats(mlc_npu_sim *sim) {
+  if (sim)
+    sim->npu->resetStats();
+}
+
 const char *mlc_status_message(int32_t code) {
   switch (code) {
   case 0:
@@ -250,8 +312,8 @@ const char *mlc_status_message(int32_t code) {
   case 7:
     return "an input or output not aligned to its element size";
   case 8:
-    return "the model runs on a GPU (mlc_gpu_context_create), or the device "
-           "failed";
+    return "the model runs on a GPU (mlc_gpu_context_create) or an NPU "
+           "(mlc_npu_sim_create), or the device failed";
   case 9:
     return "a condition the model checks at run time failed "
            "(mlc_model_check_message says which)";

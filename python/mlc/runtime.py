@@ -78,6 +78,19 @@ def _declare(lib):
     lib.mlc_gpu_run.restype = c.c_int32
     lib.mlc_gpu_run.argtypes = [c.c_void_p, c.c_void_p, c.c_void_p,
                                 c.c_char_p, c.c_size_t]
+    lib.mlc_model_is_npu.restype = c.c_int
+    lib.mlc_model_is_npu.argtypes = [c.c_void_p]
+    lib.mlc_npu_sim_create.restype = c.c_void_p
+    lib.mlc_npu_sim_create.argtypes = [c.c_void_p, c.c_char_p, c.c_size_t]
+    lib.mlc_npu_sim_free.argtypes = [c.c_void_p]
+    lib.mlc_npu_sim_run.restype = c.c_int32
+    lib.mlc_npu_sim_run.argtypes = [c.c_void_p, c.c_void_p, c.c_void_p,
+                                    c.c_char_p, c.c_size_t]
+    lib.mlc_npu_sim_stats.argtypes = [c.c_void_p,
+                                      c.POINTER(c.c_int64 * 7),
+                                      c.POINTER(c.c_double),
+                                      c.POINTER(c.c_int64)]
+    lib.mlc_npu_sim_reset_stats.argtypes = [c.c_void_p]
 
 
 def _runtime():
@@ -106,15 +119,27 @@ class Model:
             error, len(error))
         if not handle:
             raise MLCError("mlc runtime", error.value.decode(errors="replace"))
-        self._lib, self._handle, self._gpu = lib, handle, None
+        self._lib, self._handle, self._gpu, self._npu = lib, handle, None, None
         gpu = bool(lib.mlc_model_is_gpu(handle))
-        if gpu != (ordinal is not None):
+        npu = bool(lib.mlc_model_is_npu(handle))
+        compiled = "gpu" if gpu else "npu" if npu else "cpu"
+        asked = "npu" if device == "npu-sim" else \
+            "cpu" if ordinal is None else "gpu"
+        if compiled != asked:
             lib.mlc_model_free(handle)
             self._handle = None
             raise MLCError("mlc runtime", f"{path} was compiled for the "
-                           f"{'GPU' if gpu else 'CPU'}; load it with "
-                           f"device={'cuda' if gpu else 'cpu'}")
-        if gpu:
+                           f"{compiled.upper()}; load it with device="
+                           f"{ {'gpu': 'cuda', 'npu': 'npu-sim', 'cpu': 'cpu'}[compiled]!r}")
+        if npu:
+            self._npu = lib.mlc_npu_sim_create(handle, error, len(error))
+            if not self._npu:
+                lib.mlc_model_free(handle)
+                self._handle = None
+                raise MLCError("mlc runtime",
+                               error.value.decode(errors="replace"))
+            self.device = "npu-sim"
+        elif gpu:
             self._gpu = lib.mlc_gpu_context_create(handle, ordinal, error,
                                                    len(error))
             if not self._gpu:
@@ -201,6 +226,19 @@ class Model:
                 raise MLCError("mlc runtime",
                                error.value.decode(errors="replace"))
             return {o.name: a for o, a in zip(self.outputs, outputs)}
+        if self._npu:
+            error = ctypes.create_string_buffer(4096)
+            with self._lock:  # one run at a time per simulator
+                code = self._lib.mlc_npu_sim_run(self._npu, in_ptrs, out_ptrs,
+                                                 error, len(error))
+            if code != 0:
+                raise MLCError("mlc runtime",
+                               error.value.decode(errors="replace") or
+                               self._lib.mlc_status_message(code).decode())
+            for k, o in enumerate(self.outputs):
+                if -1 in o.shape:
+                    outputs[k] = self._take(outputs[k], o.dtype)
+            return {o.name: a for o, a in zip(self.outputs, outputs)}
         arena = self._arena()
         code = self._lib.mlc_model_run(self._handle, arena, in_ptrs, out_ptrs)
         if code != 0:
@@ -239,6 +277,36 @@ class Model:
             lib.mlc_model_reset_profile(h)
         return dict(sorted(times.items(), key=lambda kv: -kv[1]))
 
+    def npu_stats(self, reset=False):
+        """For a model loaded with ``device="npu-sim"``: the simulated NPU's
+        counts per run since the last reset (``runs``, ``cycles``,
+        ``milliseconds`` at the NPU's clock, ``utilization`` of the matrix
+        unit, ``matrix_busy`` and ``dma_busy`` shares of the cycles,
+        ``bytes_loaded``, ``bytes_stored``); None for other models. `reset`
+        zeroes them after reading."""
+        if not self._npu:
+            return None
+        counts = (ctypes.c_int64 * 7)()
+        clock = ctypes.c_double()
+        macs = ctypes.c_int64()
+        self._lib.mlc_npu_sim_stats(self._npu, ctypes.byref(counts),
+                                    ctypes.byref(clock), ctypes.byref(macs))
+        runs, cycles, mac, loaded, stored, matrix, dma = list(counts)
+        per_run = max(runs, 1)
+        stats = {
+            "runs": runs,
+            "cycles": cycles / per_run,
+            "milliseconds": cycles / per_run / (clock.value * 1e3),
+            "utilization": mac / (macs.value * cycles) if cycles else 0.0,
+            "matrix_busy": matrix / cycles if cycles else 0.0,
+            "dma_busy": dma / cycles if cycles else 0.0,
+            "bytes_loaded": loaded / per_run,
+            "bytes_stored": stored / per_run,
+        }
+        if reset:
+            self._lib.mlc_npu_sim_reset_stats(self._npu)
+        return stats
+
     def __del__(self):
         lib, handle = getattr(self, "_lib", None), getattr(self, "_handle", None)
         if lib is None or not handle:
@@ -247,14 +315,16 @@ class Model:
             lib.mlc_arena_free(arena)
         if self._gpu:
             lib.mlc_gpu_context_free(self._gpu)
+        if getattr(self, "_npu", None):
+            lib.mlc_npu_sim_free(self._npu)
         lib.mlc_model_free(handle)
         self._handle = None
 
 
 def _cuda_device(device):
     """The CUDA device number of `device` ('cuda', 'cuda:N'), None for
-    'cpu'."""
-    if device == "cpu":
+    'cpu' and 'npu-sim'."""
+    if device in ("cpu", "npu-sim"):
         return None
     if device == "cuda":
         return 0
@@ -262,7 +332,8 @@ def _cuda_device(device):
             device[5:].isdigit():
         return int(device[5:])
     raise MLCError("mlc runtime",
-                   f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
+                   f"device must be 'cpu', 'cuda', 'cuda:N' or 'npu-sim', "
+                   f"not {device!r}")
 
 
 def load(path, weights=None, device="cpu"):
@@ -271,5 +342,8 @@ def load(path, weights=None, device="cpu"):
     ``--weights=external`` and the file is not beside it. A model compiled
     with ``--target=gpu`` loads with ``device="cuda"`` (or ``"cuda:N"``):
     its weights go to the device once, and each run copies the inputs in
-    and the outputs out (docs/GPU.md)."""
+    and the outputs out (docs/GPU.md). A model compiled with
+    ``--target=npu`` loads with ``device="npu-sim"``: its NPU programs run
+    in the NPU simulator, and :meth:`Model.npu_stats` gives the simulated
+    cycles (docs/NPU.md)."""
     return Model(path, weights, device)

@@ -106,7 +106,7 @@ class RuntimeTest(unittest.TestCase):
             mlc.load(gpu)
         with self.assertRaisesRegex(mlc.MLCError, "compiled for the CPU"):
             mlc.load(self.path, device="cuda")
-        with self.assertRaisesRegex(mlc.MLCError, "'cpu', 'cuda' or"):
+        with self.assertRaisesRegex(mlc.MLCError, "'cpu', 'cuda', 'cuda:N' or"):
             mlc.load(gpu, device="gpu")
         # This machine's driver, or the lack of one, decides the rest.
         try:
@@ -116,6 +116,36 @@ class RuntimeTest(unittest.TestCase):
             return
         out = model.run([self.images])[model.outputs[0].name]
         np.testing.assert_allclose(out, self.reference, atol=1e-4)
+
+    def test_npu_models_run_in_the_simulator(self):
+        # The digits MLP at batch 8 is too small to be worth the NPU's
+        # trip; the placement file's default puts every matmul there.
+        placement = os.path.join(self.tmp.name, "all-on-npu.json")
+        with open(placement, "w") as f:
+            f.write('{"*": "npu"}')
+        npu = mlc.compile(os.path.join(DEMO, "digits_mlp.onnx"),
+                          target="npu",
+                          output=os.path.join(self.tmp.name, "digits_npu.so"),
+                          dim={"batch": 8}, npu_config="large",
+                          npu_placement=placement)
+        with self.assertRaisesRegex(mlc.MLCError, "compiled for the NPU"):
+            mlc.load(npu)
+        with self.assertRaisesRegex(mlc.MLCError, "compiled for the CPU"):
+            mlc.load(self.path, device="npu-sim")
+        model = mlc.load(npu, device="npu-sim")
+        self.assertEqual(model.device, "npu-sim")
+        self.assertIsNone(mlc.load(self.path).npu_stats())
+        out = model.run([self.images])[model.outputs[0].name]
+        # bf16 operands: probabilities within a few thousandths.
+        np.testing.assert_allclose(out, self.reference, atol=2e-2)
+        self.assertEqual(out.argmax(1).tolist(),
+                         self.reference.argmax(1).tolist())
+        stats = model.npu_stats(reset=True)
+        self.assertEqual(stats["runs"], 1)
+        self.assertGreater(stats["cycles"], 0)
+        self.assertGreater(stats["utilization"], 0)
+        self.assertGreater(stats["bytes_loaded"], 0)
+        self.assertEqual(model.npu_stats()["runs"], 0)
 
     def test_threads(self):
         model = mlc.load(self.path)
