@@ -75,7 +75,8 @@ docs: configure
 
 conformance: build
 	/usr/bin/python3 utils/onnx_conformance.py $(BUILD_DIR)/bin/mlc-compile \
-	    $(BUILD_DIR)/bin/mlc-run --gpu sm_90 --write-doc docs/Conformance.md
+	    $(BUILD_DIR)/bin/mlc-run --gpu sm_90 --npu large \
+	    --write-doc docs/Conformance.md
 
 models-check: build
 	@bash utils/install-deps.sh --models
