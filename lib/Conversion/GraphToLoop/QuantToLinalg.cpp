@@ -18,6 +18,7 @@
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -126,6 +127,9 @@ LogicalResult buildQuantGeneric(OpTy op, Value input, Value scale,
         }
         linalg::YieldOp::create(b, l, v);
       });
+  if constexpr (!quantize)
+    generic->setAttr(mlc::loop::LoopDialect::DequantizeAttrHelper::getNameStr(),
+                     rewriter.getUnitAttr());
   rewriter.replaceOp(op, generic.getResults());
   return success();
 }

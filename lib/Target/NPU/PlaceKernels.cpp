@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvolutionAsMatmul.h"
+#include "QuantizedMatmul.h"
 #include "mlc/Target/NPU/MatmulProgram.h"
 #include "mlc/Target/NPU/Passes.h"
 
@@ -190,7 +191,8 @@ struct NPUPlaceKernelsPass
   FailureOr<std::optional<MatmulTiles>>
   decide(const NPUConfig &config, Operation *op,
          const std::optional<MatmulShape> &shape, std::string why,
-         const llvm::StringMap<std::string> &forced) {
+         const llvm::StringMap<std::string> &forced,
+         StringRef how = "") {
     std::string node = getNodeName(op->getLoc());
     auto report = [&](StringRef device, const std::string &reason) {
       if (printPlacement)
@@ -229,6 +231,8 @@ struct NPUPlaceKernelsPass
         (cpuGflops * 1e9);
     std::string estimate;
     llvm::raw_string_ostream os(estimate);
+    if (!how.empty())
+      os << how << ", ";
     os << "tiles " << tiles->rows << "x" << tiles->cols << " x"
        << tiles->buffers << ", ~" << cycles
        << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6)
@@ -244,7 +248,28 @@ struct NPUPlaceKernelsPass
 
   LogicalResult place(const NPUConfig &config, linalg::MatmulOp matmul,
                       const llvm::StringMap<std::string> &forced) {
+    // Dequantized integers are multiplied as integers when the NPU can.
     std::string why;
+    if (std::optional<QuantizedMatmul> quantized =
+            matchQuantizedMatmul(matmul, why)) {
+      std::string reason;
+      MatmulShape shape = npu::getShape(*quantized);
+      if (chooseMatmulTiles(config, shape, reason)) {
+        FailureOr<std::optional<MatmulTiles>> tiles =
+            decide(config, matmul, shape, reason, forced, "int8");
+        if (failed(tiles))
+          return failure();
+        if (*tiles) {
+          OpBuilder b(matmul);
+          Value result =
+              buildQuantizedNPUMatmul(b, matmul, *quantized, npu, **tiles);
+          matmul->getResult(0).replaceAllUsesWith(result);
+          matmul.erase();
+        }
+        return success();
+      }
+    }
+    why.clear();
     std::optional<MatmulShape> shape = getShape(config, matmul, why);
     FailureOr<std::optional<MatmulTiles>> tiles =
         decide(config, matmul, shape, why, forced);

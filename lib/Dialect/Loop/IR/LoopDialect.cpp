@@ -258,7 +258,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == StatusAttrHelper::getNameStr() ||
       name == CallerOwnedAttrHelper::getNameStr() ||
       name == GpuLauncherAttrHelper::getNameStr() ||
-      name == NpuLauncherAttrHelper::getNameStr())
+      name == NpuLauncherAttrHelper::getNameStr() ||
+      name == DequantizeAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name
                            << "' of the mlc_loop dialect";

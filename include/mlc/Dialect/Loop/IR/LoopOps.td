@@ -77,7 +77,10 @@ def Loop_Dialect : Dialect {
     "::mlir::UnitAttr":$im2col,
     "::mlir::UnitAttr":$pad_fill,
     // The op of a kernel its schedule is about (mlc-loop-form-kernels).
-    "::mlir::UnitAttr":$root
+    "::mlir::UnitAttr":$root,
+    // A generic that is an ONNX DequantizeLinear (GraphToLoop): a target
+    // with integer units computes its consumers on the integers.
+    "::mlir::UnitAttr":$dequantize
   );
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,71 @@
+//===- QuantizedMatmul.h - QDQ matmuls as int8 NPU matmuls ------*- C++ -*-===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A matmul of two dequantized operands (QuantizeLinear/DequantizeLinear
+// pairs, as ONNX Runtime's quantizer writes them) computed in integers:
+//
+//   (sa (qa - za)) x (sw qw) = sa sw (sum (qa' - za') qw)
+//
+// where a uint8 activation is shifted into int8 (qa' = qa - 128, za' = za -
+// 128) and the zero point's share, -za' * colsum(qw), is a constant the
+// matrix unit starts its int32 sums from. The product is exact; one f32
+// multiply per element scales it back.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_TARGET_NPU_QUANTIZEDMATMUL_H
+#define MLC_LIB_TARGET_NPU_QUANTIZEDMATMUL_H
+
+#include "mlc/Target/NPU/MatmulProgram.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlc::npu {
+
+/// A linalg.matmul whose operands are dequantized integers.
+struct QuantizedMatmul {
+  /// The activations' integers (before any reshape to the matmul's lhs)
+  /// and the reshapes that make them [M, K].
+  mlir::Value activations;
+  llvm::SmallVector<mlir::Operation *> reshapes;
+  bool activationsUnsigned = false;
+  float activationScale = 1;
+  int64_t activationZeroPoint = 0;
+  /// The weights as int8 [K, N], and their scale per column (or one).
+  llvm::SmallVector<int8_t> weights;
+  llvm::SmallVector<float> weightScales;
+  int64_t m = 0, n = 0, k = 0;
+};
+
+/// The integer form of `matmul`, or nothing with the reason in `why`: its
+/// lhs a per-tensor DequantizeLinear of int8 or uint8 values (through
+/// reshapes), its rhs a DequantizeLinear of constant int8 weights with a
+/// zero point of 0 (per tensor or per column), its init zero.
+std::optional<QuantizedMatmul> matchQuantizedMatmul(mlir::linalg::MatmulOp op,
+                                                    std::string &why);
+
+/// The matrix unit's view of it: int8 x int8 -> int32, accumulating onto
+/// the zero point's share when it is not zero.
+MatmulShape getShape(const QuantizedMatmul &q);
+
+/// Builds, before `op`, the shift of the activations to int8, the
+/// `mlc_npu.matmul` in `tiles` and the scaling back to f32; returns the f32
+/// result that replaces `op`'s.
+mlir::Value buildQuantizedNPUMatmul(mlir::OpBuilder &b,
+                                    mlir::linalg::MatmulOp op,
+                                    const QuantizedMatmul &q,
+                                    llvm::StringRef npu,
+                                    const MatmulTiles &tiles);
+
+} // namespace mlc::npu
+
+#endif // MLC_LIB_TARGET_NPU_QUANTIZEDMATMUL_H
