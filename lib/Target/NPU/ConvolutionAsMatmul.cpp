@@ -95,6 +95,93 @@ mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
   return plan;
 }
 
+Value mlc::npu::buildIm2col(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
+                           Value input, Type elementType) {
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto filterType = cast<ShapedType>(conv.getInputs()[1].getType());
+  auto outputType = cast<ShapedType>(conv.getOutputs()[0].getType());
+  int64_t c = filterType.getDimSize(1), kh = filterType.getDimSize(2),
+          kw = filterType.getDimSize(3);
+  int64_t oh = outputType.getDimSize(2), ow = outputType.getDimSize(3);
+  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  // col[oh, ow, c, kh, kw] = input[0, c, oh * sh + kh * dh, ow * sw + kw * dw]
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  AffineMap read = AffineMap::get(
+      5, 0,
+      {getAffineConstantExpr(0, ctx), d2,
+       d0 * strides[0] + d3 * dilations[0],
+       d1 * strides[1] + d4 * dilations[1]},
+      ctx);
+  auto colType = RankedTensorType::get({oh, ow, c, kh, kw}, elementType);
+  Value colInit =
+      tensor::EmptyOp::create(b, loc, colType.getShape(), elementType);
+  Value col =
+      linalg::GenericOp::create(
+          b, loc, colType, ValueRange{input}, ValueRange{colInit},
+          ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(5)},
+          SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value v = args[0];
+            if (v.getType() != elementType)
+              v = arith::TruncFOp::create(nb, nloc, elementType, v);
+            linalg::YieldOp::create(nb, nloc, v);
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({oh * ow, c * kh * kw}, elementType), col,
+      SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}});
+}
+
+Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
+                                   Value product, Value scales) {
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  int64_t f = outputType.getDimSize(1), oh = outputType.getDimSize(2),
+          ow = outputType.getDimSize(3);
+  Type f32 = b.getF32Type();
+  Type productElement = getElementTypeOrSelf(product.getType());
+  // out[0, f, oh, ow] = product[oh, ow, f] (as f32, times scales[f]) (+
+  // init[0, f, oh, ow], a bias, unless it is zero)
+  Value pixels = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({oh, ow, f}, productElement), product,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  AffineExpr n, fe, y, x;
+  bindDims(ctx, n, fe, y, x);
+  SmallVector<Value> inputs{pixels};
+  SmallVector<AffineMap> maps{AffineMap::get(4, 0, {y, x, fe}, ctx)};
+  if (scales) {
+    inputs.push_back(scales);
+    maps.push_back(AffineMap::get(4, 0, {fe}, ctx));
+  }
+  Value init = conv.getOutputs()[0];
+  bool add = !isZeroFill(init);
+  if (add) {
+    inputs.push_back(init);
+    maps.push_back(b.getMultiDimIdentityMap(4));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(4));
+  Value outInit = tensor::EmptyOp::create(b, loc, outputType.getShape(), f32);
+  return linalg::GenericOp::create(
+             b, loc, outputType, inputs, ValueRange{outInit}, maps,
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value value = args[0];
+               unsigned next = 1;
+               if (!isa<FloatType>(value.getType()))
+                 value = arith::SIToFPOp::create(nb, nloc, f32, value);
+               if (scales)
+                 value = arith::MulFOp::create(nb, nloc, value, args[next++]);
+               if (add)
+                 value = arith::AddFOp::create(nb, nloc, value, args[next]);
+               linalg::YieldOp::create(nb, nloc, value);
+             })
+      .getResult(0);
+}
+
 Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
                                             linalg::Conv2DNchwFchwOp conv,
                                             const ConvolutionAsMatmul &plan,
@@ -102,14 +189,13 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
                                             const MatmulTiles &tiles) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
-  Value input = conv.getInputs()[0];
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
   if (!filter) {
     // filter^T[(c, kh, kw), f] = bf16(filter[f, c, kh, kw]), as
     // [c, kh, kw, f] collapsed.
     auto type = cast<RankedTensorType>(conv.getInputs()[1].getType());
     int64_t f = type.getDimSize(0), c = type.getDimSize(1),
             kh = type.getDimSize(2), kw = type.getDimSize(3);
-    Type bf16 = b.getBF16Type();
     AffineExpr i0, i1, i2, i3;
     bindDims(ctx, i0, i1, i2, i3);
     Value init = tensor::EmptyOp::create(b, loc, {c, kh, kw, f}, bf16);
@@ -131,45 +217,9 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
         b, loc, RankedTensorType::get({plan.depth, plan.filters}, bf16),
         transposed, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
   }
-  auto filterType = cast<ShapedType>(conv.getInputs()[1].getType());
-  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  int64_t c = filterType.getDimSize(1), kh = filterType.getDimSize(2),
-          kw = filterType.getDimSize(3);
-  int64_t oh = outputType.getDimSize(2), ow = outputType.getDimSize(3);
-  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
-  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
-  Type f32 = b.getF32Type();
-
-  // col[oh, ow, c, kh, kw] = input[0, c, oh * sh + kh * dh, ow * sw + kw * dw]
-  // rounded to bf16 as the gather copies it (half the bytes for the NPU to
-  // load, nothing for it to convert).
-  AffineExpr d0, d1, d2, d3, d4;
-  bindDims(ctx, d0, d1, d2, d3, d4);
-  AffineMap read = AffineMap::get(
-      5, 0,
-      {getAffineConstantExpr(0, ctx), d2,
-       d0 * strides[0] + d3 * dilations[0],
-       d1 * strides[1] + d4 * dilations[1]},
-      ctx);
-  Type bf16 = b.getBF16Type();
-  auto colType = RankedTensorType::get({oh, ow, c, kh, kw}, bf16);
-  Value colInit = tensor::EmptyOp::create(b, loc, colType.getShape(), bf16);
-  SmallVector<utils::IteratorType> parallel5(5, utils::IteratorType::parallel);
-  Value col =
-      linalg::GenericOp::create(
-          b, loc, colType, ValueRange{input}, ValueRange{colInit},
-          ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(5)}, parallel5,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, nloc,
-                arith::TruncFOp::create(nb, nloc, bf16, args[0]).getResult());
-          })
-          .getResult(0);
-  auto matrixType = RankedTensorType::get({plan.pixels, plan.depth}, bf16);
-  Value matrix = tensor::CollapseShapeOp::create(
-      b, loc, matrixType, col,
-      SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}});
-
+  // The im2col matrix rounded to bf16 as the gather copies it (half the
+  // bytes for the NPU to load, nothing for it to convert).
+  Value matrix = buildIm2col(b, conv, conv.getInputs()[0], bf16);
   // The product, pixel-major, overwriting an empty init.
   auto productType = RankedTensorType::get({plan.pixels, plan.filters}, f32);
   Value empty = tensor::EmptyOp::create(b, loc, productType.getShape(), f32);
@@ -178,35 +228,5 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
                             empty, npu, tiles.rows, tiles.cols, tiles.buffers,
                             /*accumulate=*/false)
           .getResult()[0];
-
-  // out[0, f, oh, ow] = product[oh, ow, f] (+ init[0, f, oh, ow], a bias,
-  // unless it is zero)
-  auto pixelsType = RankedTensorType::get({oh, ow, plan.filters}, f32);
-  Value pixels = tensor::ExpandShapeOp::create(
-      b, loc, pixelsType, product,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}});
-  AffineExpr n, f, y, x;
-  bindDims(ctx, n, f, y, x);
-  AffineMap transposed = AffineMap::get(4, 0, {y, x, f}, ctx);
-  Value outInit =
-      tensor::EmptyOp::create(b, loc, outputType.getShape(), f32);
-  SmallVector<utils::IteratorType> parallel4(4, utils::IteratorType::parallel);
-  Value init = conv.getOutputs()[0];
-  bool add = !isZeroFill(init);
-  SmallVector<Value> inputs{pixels};
-  SmallVector<AffineMap> maps{transposed};
-  if (add) {
-    inputs.push_back(init);
-    maps.push_back(b.getMultiDimIdentityMap(4));
-  }
-  maps.push_back(b.getMultiDimIdentityMap(4));
-  return linalg::GenericOp::create(
-             b, loc, outputType, inputs, ValueRange{outInit}, maps, parallel4,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value value = args[0];
-               if (add)
-                 value = arith::AddFOp::create(nb, nloc, value, args[1]);
-               linalg::YieldOp::create(nb, nloc, value);
-             })
-      .getResult(0);
+  return buildTransposeBack(b, conv, product, Value());
 }

@@ -51,6 +51,20 @@ mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
                                         llvm::StringRef npu,
                                         const MatmulTiles &tiles);
 
+/// The im2col matrix of `conv` read from `input` (its input, or one of the
+/// same shape): [OH*OW, C*KH*KW] of `elementType` (f32 values truncated to
+/// it when it is narrower), gathered by a linalg.generic the CPU runs.
+mlir::Value buildIm2col(mlir::OpBuilder &b,
+                        mlir::linalg::Conv2DNchwFchwOp conv,
+                        mlir::Value input, mlir::Type elementType);
+
+/// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW f32 result: int32
+/// converted, times `scales[f]` when given, plus `conv`'s init unless it
+/// is zero.
+mlir::Value buildTransposeBack(mlir::OpBuilder &b,
+                               mlir::linalg::Conv2DNchwFchwOp conv,
+                               mlir::Value product, mlir::Value scales);
+
 } // namespace mlc::npu
 
 #endif // MLC_LIB_TARGET_NPU_CONVOLUTIONASMATMUL_H

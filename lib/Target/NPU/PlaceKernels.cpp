@@ -125,7 +125,28 @@ struct NPUPlaceKernelsPass
   /// to bf16 when compiling), transposed back to NCHW on the CPU.
   LogicalResult place(const NPUConfig &config, linalg::Conv2DNchwFchwOp conv,
                       const llvm::StringMap<std::string> &forced) {
+    // Dequantized integers are multiplied as integers when the NPU can.
     std::string why;
+    if (std::optional<QuantizedConvolution> quantized =
+            matchQuantizedConvolution(conv, why)) {
+      std::string reason;
+      MatmulShape shape = npu::getShape(*quantized);
+      if (chooseMatmulTiles(config, shape, reason)) {
+        FailureOr<std::optional<MatmulTiles>> tiles =
+            decide(config, conv, shape, reason, forced, "int8");
+        if (failed(tiles))
+          return failure();
+        if (*tiles) {
+          OpBuilder b(conv);
+          Value result =
+              buildQuantizedNPUConvolution(b, conv, *quantized, npu, **tiles);
+          conv->getResult(0).replaceAllUsesWith(result);
+          conv.erase();
+        }
+        return success();
+      }
+    }
+    why.clear();
     std::optional<ConvolutionAsMatmul> plan =
         getConvolutionAsMatmul(conv, why);
     std::optional<MatmulShape> shape;

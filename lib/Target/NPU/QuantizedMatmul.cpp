@@ -85,6 +85,162 @@ Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
     return v;
   return UnrealizedConversionCastOp::create(b, loc, type, v).getResult(0);
 }
+
+/// Activations: 8-bit integers dequantized with one constant scale and
+/// zero point.
+struct Activations {
+  Value integers;
+  bool isUnsigned = false;
+  float scale = 1;
+  int64_t zeroPoint = 0;
+};
+
+std::optional<Activations> getActivations(Value v, std::string &why) {
+  std::optional<Dequantize> a = getDequantize(v);
+  if (!a) {
+    why = "its activations are not dequantized integers";
+    return std::nullopt;
+  }
+  auto type = cast<RankedTensorType>(a->integers.getType());
+  auto integer = dyn_cast<IntegerType>(type.getElementType());
+  if (!integer || integer.getWidth() != 8 || !type.hasStaticShape()) {
+    why = "activations that are not 8-bit integers";
+    return std::nullopt;
+  }
+  std::optional<SmallVector<float>> scales = getFloats(a->scale);
+  std::optional<SmallVector<int64_t>> zeros =
+      a->zeroPoint ? getIntegers(a->zeroPoint)
+                   : std::optional<SmallVector<int64_t>>(
+                         SmallVector<int64_t>{0});
+  std::optional<float> scale =
+      scales ? getUniform<float>(*scales) : std::nullopt;
+  std::optional<int64_t> zero =
+      zeros ? getUniform<int64_t>(*zeros) : std::nullopt;
+  if (!scale || !zero) {
+    why = "activations quantized with other than one constant scale and "
+          "zero point";
+    return std::nullopt;
+  }
+  return Activations{a->integers, integer.isUnsigned(), *scale, *zero};
+}
+
+/// The zero point once uint8 values are shifted into int8.
+int64_t getShiftedZero(bool isUnsigned, int64_t zero) {
+  return zero - (isUnsigned ? 128 : 0);
+}
+
+/// The activations as int8: uint8 values shifted by -128 (their top bit
+/// flipped).
+Value shiftToInt8(OpBuilder &b, Location loc, Value integers,
+                  bool isUnsigned) {
+  Type i8 = b.getIntegerType(8);
+  auto type = cast<RankedTensorType>(integers.getType());
+  int64_t rank = type.getRank();
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), i8);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{integers}, ValueRange{init},
+             SmallVector<AffineMap>(2, b.getMultiDimIdentityMap(rank)),
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = castTo(nb, nloc, args[0], i8);
+               if (isUnsigned)
+                 v = arith::XOrIOp::create(
+                     nb, nloc, v,
+                     arith::ConstantOp::create(nb, nloc, i8,
+                                               nb.getIntegerAttr(i8, -128)));
+               linalg::YieldOp::create(nb, nloc, v);
+             })
+      .getResult(0);
+}
+
+/// Weights: constant int8 with a zero point of 0, dequantized with one
+/// scale or one per index `axis`; their values in their own layout.
+struct Weights {
+  SmallVector<int64_t> values;
+  SmallVector<float> scales;
+  RankedTensorType type;
+};
+
+std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
+  std::optional<Dequantize> w = getDequantize(v);
+  why = "weights that are not constant int8 values with a zero point of 0";
+  if (!w)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(w->integers.getType());
+  auto integer = dyn_cast<IntegerType>(type.getElementType());
+  std::optional<SmallVector<int64_t>> values = getIntegers(w->integers);
+  std::optional<SmallVector<float>> scales = getFloats(w->scale);
+  std::optional<SmallVector<int64_t>> zeros =
+      w->zeroPoint ? getIntegers(w->zeroPoint)
+                   : std::optional<SmallVector<int64_t>>(
+                         SmallVector<int64_t>{0});
+  MLIRContext *ctx = v.getContext();
+  if (!integer || integer.getWidth() != 8 || integer.isUnsigned() ||
+      !values || !scales || !zeros || axis >= type.getRank() ||
+      w->op.getIndexingMapsArray()[0] !=
+          AffineMap::getMultiDimIdentityMap(type.getRank(), ctx) ||
+      llvm::any_of(*zeros, [](int64_t z) { return z != 0; }))
+    return std::nullopt;
+  int64_t count = type.getDimSize(axis);
+  AffineMap scaleMap = w->op.getIndexingMapsArray()[1];
+  Weights weights{*values, {}, type};
+  if (scales->size() == 1) {
+    weights.scales.assign(size_t(count), scales->front());
+  } else if (int64_t(scales->size()) == count &&
+             scaleMap.getNumResults() == 1 &&
+             scaleMap.getResult(0) == getAffineDimExpr(axis, ctx)) {
+    weights.scales.assign(scales->begin(), scales->end());
+  } else {
+    why = "weights with a scale along another axis than the outputs'";
+    return std::nullopt;
+  }
+  why.clear();
+  return weights;
+}
+
+/// [rows, n] int32 starting sums: -zero * colsum(weights[k, n]) on every
+/// row, broadcast by a generic; the weights row-major [k, n].
+Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t rows,
+                          int64_t n, int64_t k, ArrayRef<int8_t> weights,
+                          int64_t zero) {
+  MLIRContext *ctx = b.getContext();
+  Type i32 = b.getI32Type();
+  SmallVector<int32_t> share(size_t(n), 0);
+  for (int64_t r = 0; r < k; ++r)
+    for (int64_t c = 0; c < n; ++c)
+      share[size_t(c)] -= int32_t(zero * weights[size_t(r * n + c)]);
+  Value row = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({n}, i32),
+                             ArrayRef<int32_t>(share)));
+  auto type = RankedTensorType::get({rows, n}, i32);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{row}, ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(2, 0, {d1}, ctx),
+                                 b.getMultiDimIdentityMap(2)},
+             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
+
+/// sa * sw[n] as an f32 constant [n].
+Value buildScales(OpBuilder &b, Location loc, float activationScale,
+                  ArrayRef<float> weightScales) {
+  SmallVector<float> scales;
+  for (float s : weightScales)
+    scales.push_back(activationScale * s);
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(scales.size())}, b.getF32Type()),
+          ArrayRef<float>(scales)));
+}
 } // namespace
 
 std::optional<QuantizedMatmul>
@@ -110,69 +266,25 @@ mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
     q.reshapes.insert(q.reshapes.begin(), def);
     lhs = def->getOperand(0);
   }
-  std::optional<Dequantize> a = getDequantize(lhs);
-  std::optional<Dequantize> w = getDequantize(op.getInputs()[1]);
-  if (!a || !w) {
-    why = "its operands are not both dequantized integers";
+  std::optional<Activations> a = getActivations(lhs, why);
+  if (!a)
     return std::nullopt;
-  }
-  auto aType = cast<RankedTensorType>(a->integers.getType());
-  auto aInt = dyn_cast<IntegerType>(aType.getElementType());
-  if (!aInt || aInt.getWidth() != 8 || !aType.hasStaticShape()) {
-    why = "activations that are not 8-bit integers";
+  std::optional<Weights> w = getWeights(op.getInputs()[1], 1, why);
+  if (!w)
     return std::nullopt;
-  }
-  std::optional<SmallVector<float>> aScale = getFloats(a->scale);
-  std::optional<SmallVector<int64_t>> aZero =
-      a->zeroPoint ? getIntegers(a->zeroPoint)
-                   : std::optional<SmallVector<int64_t>>(
-                         SmallVector<int64_t>{0});
-  std::optional<float> scale =
-      aScale ? getUniform<float>(*aScale) : std::nullopt;
-  std::optional<int64_t> zero =
-      aZero ? getUniform<int64_t>(*aZero) : std::nullopt;
-  if (!scale || !zero) {
-    why = "activations quantized with other than one constant scale and "
-          "zero point";
+  if (w->type.getRank() != 2) {
+    why = "weights that are not a matrix";
     return std::nullopt;
   }
   q.activations = a->integers;
-  q.activationsUnsigned = aInt.isUnsigned();
-  q.activationScale = *scale;
-  q.activationZeroPoint = *zero;
-
-  // The weights: constant int8 [K, N], zero point 0, scale per tensor or
-  // per column.
-  auto wType = cast<RankedTensorType>(w->integers.getType());
-  auto wInt = dyn_cast<IntegerType>(wType.getElementType());
-  std::optional<SmallVector<int64_t>> weights = getIntegers(w->integers);
-  std::optional<SmallVector<float>> wScales = getFloats(w->scale);
-  std::optional<SmallVector<int64_t>> wZero =
-      w->zeroPoint ? getIntegers(w->zeroPoint)
-                   : std::optional<SmallVector<int64_t>>(
-                         SmallVector<int64_t>{0});
-  if (!wInt || wInt.getWidth() != 8 || wInt.isUnsigned() || !weights ||
-      !wScales || !wZero || wType.getRank() != 2 ||
-      w->op.getIndexingMapsArray()[0] !=
-          AffineMap::getMultiDimIdentityMap(2, op.getContext()) ||
-      llvm::any_of(*wZero, [](int64_t z) { return z != 0; })) {
-    why = "weights that are not constant int8 values with a zero point of 0";
-    return std::nullopt;
-  }
-  q.k = wType.getDimSize(0);
-  q.n = wType.getDimSize(1);
+  q.activationsUnsigned = a->isUnsigned;
+  q.activationScale = a->scale;
+  q.activationZeroPoint = a->zeroPoint;
+  q.k = w->type.getDimSize(0);
+  q.n = w->type.getDimSize(1);
   q.m = cast<ShapedType>(op.getInputs()[0].getType()).getDimSize(0);
-  AffineMap scaleMap = w->op.getIndexingMapsArray()[1];
-  if (wScales->size() == 1) {
-    q.weightScales.assign(size_t(q.n), wScales->front());
-  } else if (int64_t(wScales->size()) == q.n && scaleMap.getNumResults() == 1 &&
-             scaleMap.getResult(0) == getAffineDimExpr(1, op.getContext())) {
-    q.weightScales.assign(wScales->begin(), wScales->end());
-  } else {
-    why = "weights with a scale per row";
-    return std::nullopt;
-  }
-  for (int64_t v : *weights)
+  q.weightScales = w->scales;
+  for (int64_t v : w->values)
     q.weights.push_back(int8_t(v));
   return q;
 }
@@ -196,26 +308,8 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
   MLIRContext *ctx = b.getContext();
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
 
-  // The activations as int8: uint8 values shifted by -128 (their top bit
-  // flipped), then reshaped as the float ones were.
-  auto aType = cast<RankedTensorType>(q.activations.getType());
-  int64_t rank = aType.getRank();
-  Value init = tensor::EmptyOp::create(b, loc, aType.getShape(), i8);
-  Value shifted =
-      linalg::GenericOp::create(
-          b, loc, init.getType(), ValueRange{q.activations}, ValueRange{init},
-          SmallVector<AffineMap>(2, b.getMultiDimIdentityMap(rank)),
-          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value v = castTo(nb, nloc, args[0], i8);
-            if (q.activationsUnsigned)
-              v = arith::XOrIOp::create(
-                  nb, nloc, v,
-                  arith::ConstantOp::create(nb, nloc, i8,
-                                            nb.getIntegerAttr(i8, -128)));
-            linalg::YieldOp::create(nb, nloc, v);
-          })
-          .getResult(0);
+  // The activations as int8, reshaped as the float ones were.
+  Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
   for (Operation *reshape : q.reshapes) {
     auto type = cast<RankedTensorType>(reshape->getResult(0).getType());
     auto to = RankedTensorType::get(type.getShape(), i8);
@@ -227,39 +321,19 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
           b, loc, to, shifted,
           cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
   }
-
-  auto weightsType = RankedTensorType::get({q.k, q.n}, i8);
   Value weights = arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(weightsType, ArrayRef<int8_t>(q.weights)));
-
-  // The zero point's share: -z' * colsum(weights), on every row.
+      DenseElementsAttr::get(RankedTensorType::get({q.k, q.n}, i8),
+                             ArrayRef<int8_t>(q.weights)));
   MatmulShape shape = getShape(q);
   auto accType = RankedTensorType::get({q.m, q.n}, i32);
-  Value acc = tensor::EmptyOp::create(b, loc, accType.getShape(), i32);
-  if (shape.accumulate) {
-    int64_t zero = q.activationZeroPoint - (q.activationsUnsigned ? 128 : 0);
-    SmallVector<int32_t> share(size_t(q.n), 0);
-    for (int64_t k = 0; k < q.k; ++k)
-      for (int64_t n = 0; n < q.n; ++n)
-        share[size_t(n)] -= int32_t(zero * q.weights[size_t(k * q.n + n)]);
-    Value row = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({q.n}, i32),
-                               ArrayRef<int32_t>(share)));
-    AffineExpr m, n;
-    bindDims(ctx, m, n);
-    acc = linalg::GenericOp::create(
-              b, loc, accType, ValueRange{row}, ValueRange{acc},
-              ArrayRef<AffineMap>{AffineMap::get(2, 0, {n}, ctx),
-                                  b.getMultiDimIdentityMap(2)},
-              SmallVector<utils::IteratorType>(2,
-                                               utils::IteratorType::parallel),
-              [](OpBuilder &nb, Location nloc, ValueRange args) {
-                linalg::YieldOp::create(nb, nloc, args[0]);
-              })
-              .getResult(0);
-  }
+  Value acc =
+      shape.accumulate
+          ? buildZeroPointShare(
+                b, loc, q.m, q.n, q.k, q.weights,
+                getShiftedZero(q.activationsUnsigned, q.activationZeroPoint))
+          : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
+                .getResult();
   Value product =
       npu::MatmulOp::create(b, loc, TypeRange{accType}, shifted, weights, acc,
                             npu, tiles.rows, tiles.cols, tiles.buffers,
@@ -267,18 +341,12 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
           .getResult()[0];
 
   // Back to f32: the exact sums times sa * sw[n].
-  SmallVector<float> scales;
-  for (float s : q.weightScales)
-    scales.push_back(q.activationScale * s);
-  Value scaleRow = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({q.n}, f32),
-                             ArrayRef<float>(scales)));
+  Value scales = buildScales(b, loc, q.activationScale, q.weightScales);
   AffineExpr m, n;
   bindDims(ctx, m, n);
   Value out = tensor::EmptyOp::create(b, loc, {q.m, q.n}, f32);
   return linalg::GenericOp::create(
-             b, loc, out.getType(), ValueRange{product, scaleRow},
+             b, loc, out.getType(), ValueRange{product, scales},
              ValueRange{out},
              ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2),
                                  AffineMap::get(2, 0, {n}, ctx),
@@ -291,4 +359,101 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
                                  .getResult());
              })
       .getResult(0);
+}
+
+std::optional<QuantizedConvolution>
+mlc::npu::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
+                                    std::string &why) {
+  auto input = cast<ShapedType>(conv.getInputs()[0].getType());
+  auto output = cast<ShapedType>(conv.getOutputs()[0].getType());
+  if (!conv.hasPureTensorSemantics() || !input.hasStaticShape() ||
+      !output.hasStaticShape() || output.getDimSize(0) != 1 ||
+      !output.getElementType().isF32()) {
+    why = "not a static batch-1 f32 convolution";
+    return std::nullopt;
+  }
+  QuantizedConvolution q;
+  Value x = conv.getInputs()[0];
+  if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
+    Value padding = pad.getConstantPaddingValue();
+    if (!padding || !matchPattern(padding, m_AnyZeroFloat()) ||
+        !pad.getResultType().hasStaticShape()) {
+      why = "a convolution of a pad that is not zeros";
+      return std::nullopt;
+    }
+    q.pad = pad;
+    x = pad.getSource();
+  }
+  std::optional<Activations> a = getActivations(x, why);
+  if (!a)
+    return std::nullopt;
+  std::optional<Weights> w = getWeights(conv.getInputs()[1], 0, why);
+  if (!w)
+    return std::nullopt;
+  int64_t f = w->type.getDimSize(0);
+  int64_t k = w->type.getNumElements() / f;
+  q.activations = a->integers;
+  q.activationsUnsigned = a->isUnsigned;
+  q.activationScale = a->scale;
+  q.activationZeroPoint = a->zeroPoint;
+  q.filters = f;
+  q.depth = k;
+  q.pixels = output.getDimSize(2) * output.getDimSize(3);
+  q.weightScales = w->scales;
+  q.weights.resize(size_t(k * f));
+  for (int64_t row = 0; row < f; ++row)
+    for (int64_t col = 0; col < k; ++col)
+      q.weights[size_t(col * f + row)] = int8_t(w->values[size_t(row * k + col)]);
+  return q;
+}
+
+MatmulShape mlc::npu::getShape(const QuantizedConvolution &q) {
+  return MatmulShape{q.pixels,
+                     q.filters,
+                     q.depth,
+                     ElementType::Int8,
+                     ElementType::Int8,
+                     ElementType::Int32,
+                     getShiftedZero(q.activationsUnsigned,
+                                    q.activationZeroPoint) != 0};
+}
+
+Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
+                                             linalg::Conv2DNchwFchwOp conv,
+                                             const QuantizedConvolution &q,
+                                             StringRef npu,
+                                             const MatmulTiles &tiles) {
+  Location loc = conv.getLoc();
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
+  int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
+  Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
+  if (tensor::PadOp pad = q.pad) {
+    // 0.0 is the zero point in the integers.
+    auto type = RankedTensorType::get(pad.getResultType().getShape(), i8);
+    Value value = arith::ConstantOp::create(b, loc, i8,
+                                            b.getIntegerAttr(i8, zero));
+    shifted = tensor::PadOp::create(b, loc, type, shifted,
+                                    pad.getMixedLowPad(),
+                                    pad.getMixedHighPad(), value);
+  }
+  Value matrix = buildIm2col(b, conv, shifted, i8);
+  Value weights = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({q.depth, q.filters}, i8),
+                             ArrayRef<int8_t>(q.weights)));
+  MatmulShape shape = getShape(q);
+  auto accType = RankedTensorType::get({q.pixels, q.filters}, i32);
+  Value acc = shape.accumulate
+                  ? buildZeroPointShare(b, loc, q.pixels, q.filters, q.depth,
+                                        q.weights, zero)
+                  : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
+                        .getResult();
+  Value product =
+      npu::MatmulOp::create(b, loc, TypeRange{accType}, matrix, weights, acc,
+                            npu, tiles.rows, tiles.cols, tiles.buffers,
+                            shape.accumulate)
+          .getResult()[0];
+  return buildTransposeBack(
+      b, conv, product,
+      buildScales(b, loc, q.activationScale, q.weightScales));
 }

@@ -24,6 +24,7 @@
 #include "mlc/Target/NPU/MatmulProgram.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -65,6 +66,39 @@ mlir::Value buildQuantizedNPUMatmul(mlir::OpBuilder &b,
                                     const QuantizedMatmul &q,
                                     llvm::StringRef npu,
                                     const MatmulTiles &tiles);
+
+/// A batch-1 convolution of dequantized integers: its activations (before
+/// a zero pad) per tensor, its filter constant int8 with a zero point of 0
+/// (per tensor or per output channel), as the matmul of the int8 im2col
+/// matrix and the transposed filter.
+struct QuantizedConvolution {
+  mlir::Value activations;
+  bool activationsUnsigned = false;
+  float activationScale = 1;
+  int64_t activationZeroPoint = 0;
+  /// The zero pad of the float input, or none.
+  mlir::tensor::PadOp pad;
+  /// The filter as [C*KH*KW, F] int8, and its scale per filter.
+  llvm::SmallVector<int8_t> weights;
+  llvm::SmallVector<float> weightScales;
+  int64_t pixels = 0, filters = 0, depth = 0;
+};
+
+std::optional<QuantizedConvolution>
+matchQuantizedConvolution(mlir::linalg::Conv2DNchwFchwOp conv,
+                          std::string &why);
+
+MatmulShape getShape(const QuantizedConvolution &q);
+
+/// Builds, before `conv`, the shift of the activations to int8 and their
+/// pad with the shifted zero point, the int8 im2col matrix, the
+/// `mlc_npu.matmul` in `tiles` and the transpose back to NCHW, scaled to
+/// f32 (plus the convolution's bias init); returns the NCHW result.
+mlir::Value buildQuantizedNPUConvolution(mlir::OpBuilder &b,
+                                         mlir::linalg::Conv2DNchwFchwOp conv,
+                                         const QuantizedConvolution &q,
+                                         llvm::StringRef npu,
+                                         const MatmulTiles &tiles);
 
 } // namespace mlc::npu
 
