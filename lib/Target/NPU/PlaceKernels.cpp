@@ -131,7 +131,8 @@ struct NPUPlaceKernelsPass
             matchQuantizedConvolution(conv, why)) {
       std::string reason;
       MatmulShape shape = npu::getShape(*quantized);
-      if (chooseMatmulTiles(config, shape, reason)) {
+      // With no int8 unit the float path may still take it.
+      if (getMatmulInputType(config, shape, reason) == ElementType::Int8) {
         FailureOr<std::optional<MatmulTiles>> tiles =
             decide(config, conv, shape, reason, forced, "int8");
         if (failed(tiles))
@@ -275,7 +276,8 @@ struct NPUPlaceKernelsPass
             matchQuantizedMatmul(matmul, why)) {
       std::string reason;
       MatmulShape shape = npu::getShape(*quantized);
-      if (chooseMatmulTiles(config, shape, reason)) {
+      // With no int8 unit the float path may still take it.
+      if (getMatmulInputType(config, shape, reason) == ElementType::Int8) {
         FailureOr<std::optional<MatmulTiles>> tiles =
             decide(config, matmul, shape, reason, forced, "int8");
         if (failed(tiles))
