@@ -261,7 +261,8 @@ mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
   // The activations, through reshapes.
   Value lhs = op.getInputs()[0];
   while (Operation *def = lhs.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             tensor::ReshapeOp>(def))
       break;
     q.reshapes.insert(q.reshapes.begin(), def);
     lhs = def->getOperand(0);
@@ -316,6 +317,9 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
       shifted = tensor::CollapseShapeOp::create(
           b, loc, to, shifted, collapse.getReassociationIndices());
+    else if (auto general = dyn_cast<tensor::ReshapeOp>(reshape))
+      shifted = tensor::ReshapeOp::create(b, loc, to, shifted,
+                                          general.getShape());
     else
       shifted = tensor::ExpandShapeOp::create(
           b, loc, to, shifted,
