@@ -7,8 +7,8 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   bench/npu_bench.py BUILD_DIR [--models a,b] [--npus edge,large]
-#                      [--write-doc docs/NPU.md]
+#   bench/npu_bench.py BUILD_DIR [--models a,b] [--quantized a,b]
+#                      [--npus edge,large] [--write-doc docs/NPU.md]
 #
 # For each model (BUILD_DIR/models/NAME-opset13.onnx, `make models-check`
 # makes them) and NPU description: compiles it with `mlc-compile
@@ -18,8 +18,13 @@
 # and on the CPU), the simulated cycles and time at the NPU's clock, the
 # matrix unit's utilization (multiply-accumulates over rows x cols x
 # cycles), how busy it and the DMA were, each program's bound (the busier of
-# the two), and max |mlc - ORT| / max(1, max |ORT|). Simulated cycles are
-# deterministic: two runs give the same numbers.
+# the two), and max |mlc - ORT| / max(1, max |ORT|). --quantized models are
+# first quantized as ONNX Runtime's quantizer writes them
+# (models/quantize_qdq.py: QDQ, uint8 activations, int8 weights) and
+# compared with ONNX Runtime running the QDQ graph as written (graph
+# optimizations off) and with its fused integer kernels (on), on inputs
+# from quantize_qdq.random_inputs. Simulated cycles are deterministic: two
+# runs give the same numbers.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -36,7 +41,9 @@ import onnx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "models"))
 from mlc import comparison  # noqa: E402
+import quantize_qdq  # noqa: E402
 
 LINE = re.compile(
     r"(\d+) cycles, ([\d.]+) ms at (\d+) MHz, matrix unit ([\d.]+)% utilized "
@@ -53,7 +60,7 @@ def parse(line):
             "stored": int(stored)}
 
 
-def run_model(build, model_path, npu, workdir):
+def run_model(build, model_path, npu, workdir, quantized=False):
     lib = os.path.join(workdir, f"model-{npu}.so")
     compile_cmd = [os.path.join(build, "bin", "mlc-compile"), model_path,
                    "--target=npu", f"--npu-config={npu}", "--print-placement",
@@ -65,7 +72,8 @@ def run_model(build, model_path, npu, workdir):
                   if l.startswith("placement: ")]
     on_npu = sum(": npu (" in l for l in placements)
     model = onnx.load(model_path)
-    inputs = comparison.random_inputs(model, seed=0)
+    inputs = (quantize_qdq.random_inputs(model, np.random.default_rng(1))
+              if quantized else comparison.random_inputs(model, seed=0))
     args = []
     for k, array in enumerate(inputs.values()):
         path = os.path.join(workdir, f"input_{k}.npy")
@@ -83,27 +91,46 @@ def run_model(build, model_path, npu, workdir):
             total = parse(line)
         elif line.startswith("npu program "):
             programs.append(parse(line))
-    reference = comparison.run_ort(model_path, inputs)
-    diff = 0.0
-    for k, ref in enumerate(reference.values()):
-        got = np.load(os.path.join(out, f"output_{k}.npy"))
-        diff = max(diff, float(np.abs(got.astype(np.float64) - ref).max()) /
-                   max(1.0, float(np.abs(ref).max())))
-    return {"placements": placements, "on_npu": on_npu,
-            "on_cpu": len(placements) - on_npu, "total": total,
-            "programs": programs, "diff": diff}
+    def difference(reference):
+        diff = 0.0
+        for k, ref in enumerate(reference.values()):
+            got = np.load(os.path.join(out, f"output_{k}.npy"))
+            diff = max(diff,
+                       float(np.abs(got.astype(np.float64) - ref).max()) /
+                       max(1.0, float(np.abs(ref).max())))
+        return diff
+
+    row = {"placements": placements, "on_npu": on_npu,
+           "on_cpu": len(placements) - on_npu, "total": total,
+           "programs": programs,
+           "diff": difference(comparison.run_ort(model_path, inputs))}
+    if quantized:
+        written = comparison.run_ort(model_path, inputs, "disabled")
+        fused = comparison.run_ort(model_path, inputs)
+        row["diff_written"] = difference(written)
+        row["ort_fused_vs_written"] = max(
+            float(np.abs(fused[n].astype(np.float64) - r).max()) /
+            max(1.0, float(np.abs(r).max())) for n, r in written.items())
+    return row
 
 
-def write_doc(path, rows, models):
+def write_doc(path, rows, models, quantized):
     begin = "<!-- npu_bench begin -->"
     end = "<!-- npu_bench end -->"
     lines = [begin, "",
              f"Measured {datetime.date.today()} by `bench/npu_bench.py build "
-             f"--models {','.join(models)} --write-doc docs/NPU.md` "
+             f"--models {','.join(models)} --quantized "
+             f"{','.join(quantized)} --write-doc docs/NPU.md` "
              "(simulated cycles: deterministic, the same on any machine). "
              "The models are models/export_torch_models.py's opset-13 "
              "exports with random weights and inputs (seed 0); ONNX Runtime "
-             "1.30 (npm, CPU) is the reference.", "",
+             "1.30 (npm, CPU) is the reference. The QDQ rows are those "
+             "models quantized by models/quantize_qdq.py as ONNX Runtime's "
+             "quantizer writes them; their last column compares with ONNX "
+             "Runtime running the QDQ graph as written (its optimizations "
+             "off, each DequantizeLinear, float op and QuantizeLinear on "
+             "its own), and the next table says how far ONNX Runtime's own "
+             "fused integer kernels are from that.", "",
              "| model | NPU | matmuls on NPU / CPU | NPU cycles per run | "
              "time at clock | matrix unit utilized | matrix busy | DMA busy "
              "| MB loaded | MB stored | max abs(mlc-ORT)/max abs(ORT) |",
@@ -112,20 +139,30 @@ def write_doc(path, rows, models):
         t = r["total"]
         if not t or not r["on_npu"]:
             lines.append(f"| {r['model']} | {r['npu']} | 0 / {r['on_cpu']} "
-                         f"| - | - | - | - | - | - | - | {r['diff']:.1e} |")
+                         f"| - | - | - | - | - | - | - | "
+                         f"{r.get('diff_written', r['diff']):.1e} |")
             continue
         lines.append(
             f"| {r['model']} | {r['npu']} | {r['on_npu']} / {r['on_cpu']} | "
             f"{t['cycles']} | {t['ms']:.3f} ms | {t['util']:.1f}% | "
             f"{t['busy']:.1f}% | {t['dma']:.1f}% | "
             f"{t['loaded'] / 1e6:.1f} | {t['stored'] / 1e6:.1f} | "
-            f"{r['diff']:.1e} |")
+            f"{r.get('diff_written', r['diff']):.1e} |")
+    qrows = [r for r in rows if "diff_written" in r]
+    if qrows:
+        lines += ["", "| quantized model | NPU | mlc vs ORT as written | "
+                  "mlc vs ORT fused | ORT fused vs ORT as written |",
+                  "|---|---|---|---|---|"]
+        for r in qrows:
+            lines.append(f"| {r['model']} | {r['npu']} | "
+                         f"{r['diff_written']:.1e} | {r['diff']:.1e} | "
+                         f"{r['ort_fused_vs_written']:.1e} |")
     lines += ["", "Per program (one matmul each) of the first row of each "
               "model on `large`, as `mlc-run --device=npu-sim --profile` "
               "prints them; the bound is the busier of the matrix unit and "
               "the DMA:", ""]
     for r in rows:
-        if r["npu"] != "large" or not r["programs"]:
+        if r["npu"] != "large" or not r["programs"] or "QDQ" in r["model"]:
             continue
         lines += [f"**{r['model']}** on `large`:", "",
                   "| program (node) | cycles | utilized | matrix busy | "
@@ -157,22 +194,34 @@ def write_doc(path, rows, models):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
-    parser.add_argument("--models", default="mlp,bert_small,bert_base")
+    parser.add_argument("--models",
+                        default="bert_small,bert_base,resnet18,resnet50,"
+                        "mobilenet_v2")
+    parser.add_argument("--quantized", default="",
+                        help="models to quantize (QDQ) and run as int8")
     parser.add_argument("--npus", default="edge,large")
     parser.add_argument("--write-doc")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
     rows = []
-    models = args.models.split(",")
-    for name in models:
+    models = [m for m in args.models.split(",") if m]
+    quantized = [m for m in args.quantized.split(",") if m]
+    jobs = [(m, False) for m in models] + [(m, True) for m in quantized]
+    for name, quantize in jobs:
         model_path = os.path.join(build, "models", f"{name}-opset13.onnx")
         if not os.path.exists(model_path):
             print(f"{name}: {model_path} missing (run `make models-check`)")
             continue
         for npu in args.npus.split(","):
             with tempfile.TemporaryDirectory() as workdir:
-                row = run_model(build, model_path, npu, workdir)
-            row.update(model=name, npu=npu)
+                path = model_path
+                if quantize:
+                    qdq, _ = quantize_qdq.quantize(onnx.load(model_path), 4, 0)
+                    path = os.path.join(workdir, f"{name}-qdq.onnx")
+                    onnx.save(qdq, path)
+                row = run_model(build, path, npu, workdir, quantize)
+            row.update(model=name + (" (QDQ int8)" if quantize else ""),
+                       npu=npu)
             rows.append(row)
             t = row["total"]
             summary = (f"{t['cycles']} cycles, {t['util']:.1f}% utilized"
@@ -181,7 +230,7 @@ def main():
                   f"{row['on_cpu']} on the CPU, {summary}, "
                   f"diff {row['diff']:.1e}", flush=True)
     if args.write_doc and rows:
-        write_doc(args.write_doc, rows, models)
+        write_doc(args.write_doc, rows, models, quantized)
     return 0
 
 

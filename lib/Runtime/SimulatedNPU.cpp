@@ -18,9 +18,9 @@ using namespace mlc::runtime;
 namespace {
 using RunNPUFn = int32_t (*)(const abi::NPULauncher *, void *,
                              const void *const *, void *const *);
-using RunNPUWithWeightsFn = int32_t (*)(const abi::NPULauncher *,
-                                        const void *, void *,
-                                        const void *const *, void *const *);
+using RunNPUWithWeightsFn = int32_t (*)(const abi::NPULauncher *, const void *,
+                                        void *, const void *const *,
+                                        void *const *);
 } // namespace
 
 SimulatedNPU::~SimulatedNPU() { std::free(arena); }
@@ -54,12 +54,10 @@ std::unique_ptr<SimulatedNPU> SimulatedNPU::create(const Model &model,
   npu->simulator = std::make_unique<npu::Simulator>(npu->config);
   int64_t arenaSize = std::max<int64_t>(signature.arenaSize, 1);
   npu->arena = std::aligned_alloc(
-      abi::kArenaAlignment,
-      (arenaSize + abi::kArenaAlignment - 1) / abi::kArenaAlignment *
-          abi::kArenaAlignment);
+      abi::kArenaAlignment, (arenaSize + abi::kArenaAlignment - 1) /
+                                abi::kArenaAlignment * abi::kArenaAlignment);
   if (!npu->arena) {
-    error = "cannot allocate the " + std::to_string(arenaSize) +
-            "-byte arena";
+    error = "cannot allocate the " + std::to_string(arenaSize) + "-byte arena";
     return nullptr;
   }
   return npu;
@@ -104,8 +102,8 @@ int32_t SimulatedNPU::runProgram(void *context, int32_t index,
   s.matrixCycles += run.busyCycles[unsigned(npu::Queue::Compute)];
   int64_t loads = run.busyCycles[unsigned(npu::Queue::Load)];
   int64_t stores = run.busyCycles[unsigned(npu::Queue::Store)];
-  s.dmaCycles += self->config.dma.channels > 1 ? std::max(loads, stores)
-                                                : loads + stores;
+  s.dmaCycles +=
+      self->config.dma.channels > 1 ? std::max(loads, stores) : loads + stores;
   return 0;
 }
 
@@ -119,9 +117,8 @@ int32_t SimulatedNPU::run(const void *const *inputs, void *const *outputs,
           ? reinterpret_cast<RunNPUWithWeightsFn>(
                 const_cast<void *>(model->getNPUEntry()))(
                 &launcher, model->getWeights(), arena, inputs, outputs)
-          : reinterpret_cast<RunNPUFn>(
-                const_cast<void *>(model->getNPUEntry()))(&launcher, arena,
-                                                          inputs, outputs);
+          : reinterpret_cast<RunNPUFn>(const_cast<void *>(
+                model->getNPUEntry()))(&launcher, arena, inputs, outputs);
   if (!failure.empty()) {
     error = failure;
     return abi::kErrorDevice;

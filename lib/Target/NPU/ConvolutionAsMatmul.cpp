@@ -28,8 +28,7 @@ using namespace mlc::npu;
 
 std::optional<SmallVector<float>> mlc::npu::getFloats(Value value) {
   ElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)) ||
-      !attr.getElementType().isF32())
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.getElementType().isF32())
     return std::nullopt;
   SmallVector<float> floats;
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
@@ -77,8 +76,8 @@ mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
   }
   ConvolutionAsMatmul plan;
   int64_t f = filter.getDimSize(0);
-  int64_t k = filter.getDimSize(1) * filter.getDimSize(2) *
-              filter.getDimSize(3);
+  int64_t k =
+      filter.getDimSize(1) * filter.getDimSize(2) * filter.getDimSize(3);
   plan.filters = f;
   plan.depth = k;
   plan.pixels = output.getDimSize(2) * output.getDimSize(3);
@@ -96,7 +95,7 @@ mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
 }
 
 Value mlc::npu::buildIm2col(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
-                           Value input, Type elementType) {
+                            Value input, Type elementType) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   auto filterType = cast<ShapedType>(conv.getInputs()[1].getType());
@@ -109,12 +108,11 @@ Value mlc::npu::buildIm2col(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
   // col[oh, ow, c, kh, kw] = input[0, c, oh * sh + kh * dh, ow * sw + kw * dw]
   AffineExpr d0, d1, d2, d3, d4;
   bindDims(ctx, d0, d1, d2, d3, d4);
-  AffineMap read = AffineMap::get(
-      5, 0,
-      {getAffineConstantExpr(0, ctx), d2,
-       d0 * strides[0] + d3 * dilations[0],
-       d1 * strides[1] + d4 * dilations[1]},
-      ctx);
+  AffineMap read = AffineMap::get(5, 0,
+                                  {getAffineConstantExpr(0, ctx), d2,
+                                   d0 * strides[0] + d3 * dilations[0],
+                                   d1 * strides[1] + d4 * dilations[1]},
+                                  ctx);
   auto colType = RankedTensorType::get({oh, ow, c, kh, kw}, elementType);
   Value colInit =
       tensor::EmptyOp::create(b, loc, colType.getShape(), elementType);
@@ -209,8 +207,7 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
             [&](OpBuilder &nb, Location nloc, ValueRange args) {
               linalg::YieldOp::create(
                   nb, nloc,
-                  arith::TruncFOp::create(nb, nloc, bf16, args[0])
-                      .getResult());
+                  arith::TruncFOp::create(nb, nloc, bf16, args[0]).getResult());
             })
             .getResult(0);
     filter = tensor::CollapseShapeOp::create(
@@ -223,10 +220,10 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
   // The product, pixel-major, overwriting an empty init.
   auto productType = RankedTensorType::get({plan.pixels, plan.filters}, f32);
   Value empty = tensor::EmptyOp::create(b, loc, productType.getShape(), f32);
-  Value product =
-      npu::MatmulOp::create(b, loc, TypeRange{productType}, matrix, filter,
-                            empty, npu, tiles.rows, tiles.cols, tiles.buffers,
-                            /*accumulate=*/false)
-          .getResult()[0];
+  Value product = npu::MatmulOp::create(b, loc, TypeRange{productType}, matrix,
+                                        filter, empty, npu, tiles.rows,
+                                        tiles.cols, tiles.buffers, tiles.depth,
+                                        /*accumulate=*/false)
+                      .getResult()[0];
   return buildTransposeBack(b, conv, product, Value());
 }

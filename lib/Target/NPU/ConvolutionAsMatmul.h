@@ -47,15 +47,13 @@ getConvolutionAsMatmul(mlir::linalg::Conv2DNchwFchwOp conv, std::string &why);
 mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
                                         mlir::linalg::Conv2DNchwFchwOp conv,
                                         const ConvolutionAsMatmul &plan,
-                                        mlir::Value filter,
-                                        llvm::StringRef npu,
+                                        mlir::Value filter, llvm::StringRef npu,
                                         const MatmulTiles &tiles);
 
 /// The im2col matrix of `conv` read from `input` (its input, or one of the
 /// same shape): [OH*OW, C*KH*KW] of `elementType` (f32 values truncated to
 /// it when it is narrower), gathered by a linalg.generic the CPU runs.
-mlir::Value buildIm2col(mlir::OpBuilder &b,
-                        mlir::linalg::Conv2DNchwFchwOp conv,
+mlir::Value buildIm2col(mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
                         mlir::Value input, mlir::Type elementType);
 
 /// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW f32 result: int32

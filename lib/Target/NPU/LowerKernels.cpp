@@ -107,8 +107,8 @@ struct NPULowerKernelsPass
     std::optional<Program> program = buildMatmulProgram(
         config, shape,
         MatmulTiles{int64_t(matmul.getTileRows()),
-                    int64_t(matmul.getTileCols()),
-                    int64_t(matmul.getBuffers())},
+                    int64_t(matmul.getTileCols()), int64_t(matmul.getBuffers()),
+                    int64_t(matmul.getTileDepth())},
         {uint64_t(offsets[0]), uint64_t(offsets[1]), uint64_t(offsets[2])},
         why);
     if (!program)
@@ -120,8 +120,8 @@ struct NPULowerKernelsPass
     b.setInsertionPointToEnd(module.getBody());
     auto function = matmul->getParentOfType<FunctionOpInterface>();
     std::string name =
-        (function ? function.getName().str() : std::string("model")) +
-        "_npu" + std::to_string(count++);
+        (function ? function.getName().str() : std::string("model")) + "_npu" +
+        std::to_string(count++);
     auto programOp = ProgramOp::create(b, matmul.getLoc(),
                                        b.getStringAttr(name), matmul.getNpu());
     programOp.getBody().emplaceBlock();
@@ -129,12 +129,11 @@ struct NPULowerKernelsPass
     createCommandOps(body, matmul.getLoc(), *program);
 
     b.setInsertionPoint(matmul);
-    LaunchOp::create(b, matmul.getLoc(),
-                     FlatSymbolRefAttr::get(programOp.getSymNameAttr()),
-                     ValueRange{matmul.getLhs(), matmul.getRhs(),
-                                matmul.getInit()},
-                     b.getDenseI64ArrayAttr(offsets),
-                     b.getDenseBoolArrayAttr({false, false, true}));
+    LaunchOp::create(
+        b, matmul.getLoc(), FlatSymbolRefAttr::get(programOp.getSymNameAttr()),
+        ValueRange{matmul.getLhs(), matmul.getRhs(), matmul.getInit()},
+        b.getDenseI64ArrayAttr(offsets),
+        b.getDenseBoolArrayAttr({false, false, true}));
     matmul.erase();
     return success();
   }

@@ -40,7 +40,7 @@ namespace {
 /// so that the k-th wait takes the k-th signal: operands loaded for the
 /// vector unit or for the matrix unit, converted, computed, stored.
 constexpr int8_t kLoadedForVector = 0, kConverted = 1, kComputed = 2,
-                 kStored = 3, kLoadedForMatrix = 4;
+                 kStored = 3, kLoadedForMatrix = 4, kFreed = 5;
 /// Local buffers start on this many bytes.
 constexpr int64_t kLocalAlignment = 64;
 
@@ -52,9 +52,9 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Where one tile's double buffers go in local memory.
 struct Footprint {
-  int64_t lhsBuffer = 0, rhsBuffer = 0; ///< one of the two, with padding
+  int64_t lhsBuffer = 0, rhsBuffer = 0;       ///< one of the two, with padding
   int64_t lhsConverted = 0, rhsConverted = 0; ///< offsets inside a buffer
-  int64_t accumulatorTile = 0;               ///< one of the two
+  int64_t accumulatorTile = 0;                ///< one of the two
   int64_t scratchpad = 0, accumulator = 0;
 };
 
@@ -70,20 +70,21 @@ Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
   Footprint f;
   // A buffer holds the unit's operand, then (when converted on the NPU) the
   // f32 rows it is converted from.
-  int64_t lhs = tiles.rows * shape.k * in;
-  int64_t rhs = shape.k * tiles.cols * in;
+  int64_t depth = tiles.getDepth(shape);
+  int64_t lhs = tiles.rows * depth * in;
+  int64_t rhs = depth * tiles.cols * in;
   f.lhsConverted = alignUp(lhs, kLocalAlignment);
   f.rhsConverted = alignUp(rhs, kLocalAlignment);
   if (shape.lhs != input)
-    lhs = f.lhsConverted + tiles.rows * shape.k * getElementBytes(shape.lhs);
+    lhs = f.lhsConverted + tiles.rows * depth * getElementBytes(shape.lhs);
   if (shape.rhs != input)
-    rhs = f.rhsConverted + shape.k * tiles.cols * getElementBytes(shape.rhs);
+    rhs = f.rhsConverted + depth * tiles.cols * getElementBytes(shape.rhs);
   int64_t acc = tiles.rows * tiles.cols * getElementBytes(shape.out);
-  int64_t scratchBank = banked ? std::max<int64_t>(
-                                     config.scratchpad.bytes /
-                                         config.scratchpad.banks,
-                                     kLocalAlignment)
-                               : kLocalAlignment;
+  int64_t scratchBank =
+      banked
+          ? std::max<int64_t>(config.scratchpad.bytes / config.scratchpad.banks,
+                              kLocalAlignment)
+          : kLocalAlignment;
   int64_t accBank = banked ? std::max<int64_t>(config.accumulator.bytes /
                                                    config.accumulator.banks,
                                                kLocalAlignment)
@@ -119,15 +120,16 @@ mlc::npu::getMatmulInputType(const NPUConfig &config, const MatmulShape &shape,
     return std::nullopt;
   }
   if (shape.out != ElementType::F32) {
-    why = name(shape.lhs) + " x " + name(shape.rhs) + " -> " +
-          name(shape.out) + " is not a product the NPU computes";
+    why = name(shape.lhs) + " x " + name(shape.rhs) + " -> " + name(shape.out) +
+          " is not a product the NPU computes";
     return std::nullopt;
   }
   for (ElementType input : {ElementType::BF16, ElementType::F16}) {
     bool converted = shape.lhs != input || shape.rhs != input;
     // Only f32 is converted (to bf16: f16 would overflow past 65504).
     auto operandFits = [&](ElementType t) {
-      return t == input || (t == ElementType::F32 && input == ElementType::BF16);
+      return t == input ||
+             (t == ElementType::F32 && input == ElementType::BF16);
     };
     if (!operandFits(shape.lhs) || !operandFits(shape.rhs) ||
         !config.supportsMatrix(input, ElementType::F32))
@@ -142,9 +144,9 @@ mlc::npu::getMatmulInputType(const NPUConfig &config, const MatmulShape &shape,
   return std::nullopt;
 }
 
-std::optional<MatmulTiles>
-mlc::npu::chooseMatmulTiles(const NPUConfig &config, const MatmulShape &shape,
-                            std::string &why) {
+std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
+                                                       const MatmulShape &shape,
+                                                       std::string &why) {
   std::optional<ElementType> input = getMatmulInputType(config, shape, why);
   if (!input)
     return std::nullopt;
@@ -158,8 +160,7 @@ mlc::npu::chooseMatmulTiles(const NPUConfig &config, const MatmulShape &shape,
   for (int64_t rows = std::min(shape.m - 1, int64_t(1024)) / r * r; rows >= r;
        rows -= r)
     rowChoices.push_back(rows);
-  int64_t wantedCols =
-      std::min(shape.n, alignUp(ceilDiv(shape.n, 4), c));
+  int64_t wantedCols = std::min(shape.n, alignUp(ceilDiv(shape.n, 4), c));
   // Buffers in banks of their own first, packed when nothing fits so;
   // three of each (more slack between a tile's store and the load that
   // reuses its buffers) before two.
@@ -169,15 +170,26 @@ mlc::npu::chooseMatmulTiles(const NPUConfig &config, const MatmulShape &shape,
         for (int64_t cols = wantedCols; cols > 0;
              cols = cols > c ? (cols - 1) / c * c : 0) {
           MatmulTiles tiles{rows, cols, buffers};
-          if (fits(config,
-                   getFootprint(config, shape, *input, tiles, banked)))
+          if (fits(config, getFootprint(config, shape, *input, tiles, banked)))
             return tiles;
         }
-  MatmulTiles smallest{std::min(shape.m, r), std::min(shape.n, c)};
+  // Too deep for the whole of K at once: chunks of K (multiples of the
+  // array's rows) summed in the accumulator, two buffers of each.
+  for (int64_t rows : rowChoices)
+    for (int64_t cols = wantedCols; cols > 0;
+         cols = cols > c ? (cols - 1) / c * c : 0)
+      for (int64_t depth = (shape.k - 1) / r * r; depth >= r; depth -= r) {
+        MatmulTiles tiles{rows, cols, 2, depth};
+        if (fits(config, getFootprint(config, shape, *input, tiles, false)))
+          return tiles;
+      }
+  MatmulTiles smallest{std::min(shape.m, r), std::min(shape.n, c), 2,
+                       std::min(shape.k, r)};
   Footprint f = getFootprint(config, shape, *input, smallest, false);
   why = "K = " + std::to_string(shape.k) + " does not fit: the smallest " +
         "tiles (" + std::to_string(smallest.rows) + "x" +
-        std::to_string(smallest.cols) + ") need " +
+        std::to_string(smallest.cols) + ", K in chunks of " +
+        std::to_string(smallest.getDepth(shape)) + ") need " +
         std::to_string(f.scratchpad) + " bytes of scratchpad and " +
         std::to_string(f.accumulator) + " of accumulator, '" + config.name +
         "' has " + std::to_string(config.scratchpad.bytes) + " and " +
@@ -185,11 +197,9 @@ mlc::npu::chooseMatmulTiles(const NPUConfig &config, const MatmulShape &shape,
   return std::nullopt;
 }
 
-std::optional<Program>
-mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
-                             const MatmulTiles &tiles,
-                             const std::array<uint64_t, 3> &dram,
-                             std::string &why) {
+std::optional<Program> mlc::npu::buildMatmulProgram(
+    const NPUConfig &config, const MatmulShape &shape, const MatmulTiles &tiles,
+    const std::array<uint64_t, 3> &dram, std::string &why) {
   std::optional<ElementType> input = getMatmulInputType(config, shape, why);
   if (!input)
     return std::nullopt;
@@ -207,7 +217,8 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
   int64_t rhsBytes = getElementBytes(shape.rhs);
   int64_t outBytes = getElementBytes(shape.out);
   if (shape.k * lhsBytes > kField || shape.n * outBytes > kField ||
-      shape.n * rhsBytes > kField || shape.m > kField || shape.k > kField) {
+      tiles.depth < 0 || shape.n * rhsBytes > kField || shape.m > kField ||
+      shape.k > kField) {
     why = "a row of the matmul does not fit a command's 32-bit fields";
     return std::nullopt;
   }
@@ -220,38 +231,54 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
 
   Program program;
   auto add = [&](Command c) { program.commands.push_back(c); };
+  int64_t depth = tiles.getDepth(shape);
+  int64_t chunks = ceilDiv(shape.k, depth);
+  if (chunks > 1 && n != 2) {
+    why = "K in chunks needs two buffers of each tile";
+    return std::nullopt;
+  }
   int64_t rowBlocks = ceilDiv(shape.m, tiles.rows);
   int64_t colTiles = ceilDiv(shape.n, tiles.cols);
   int64_t count = rowBlocks * colTiles;
-  for (int64_t t = 0; t < count; ++t) {
+  int64_t total = count * chunks;
+  // The highest tile whose "stored" signal the load queue has taken (they
+  // come in tile order), and each store's command index.
+  int64_t stored = -1;
+  std::vector<size_t> stores;
+  for (int64_t g = 0; g < total; ++g) {
+    int64_t t = g / chunks, chunk = g % chunks;
     int64_t block = t / colTiles, column = t % colTiles;
     int64_t i0 = block * tiles.rows, j0 = column * tiles.cols;
+    int64_t k0 = chunk * depth;
     uint32_t rows = uint32_t(std::min(tiles.rows, shape.m - i0));
     uint32_t cols = uint32_t(std::min(tiles.cols, shape.n - j0));
-    bool newBlock = column == 0;
-    int64_t a = lhsBase(block % n), b = rhsBase(t % n);
+    uint32_t kd = uint32_t(std::min(depth, shape.k - k0));
+    bool first = chunk == 0, last = chunk == chunks - 1;
+    // With the whole of K at once, a row block's lhs rows are loaded once,
+    // into buffer block % n; with chunks, each chunk's into g % n.
+    bool loadLhs = chunks > 1 || column == 0;
+    int64_t a = lhsBase(chunks > 1 ? g % n : block % n);
+    int64_t b = rhsBase(chunks > 1 ? g % n : t % n);
     int64_t acc = (t % n) * accTile;
 
-    // Loads: the first waits for the store two tiles back, the last
-    // signals the tile's operands loaded.
     std::vector<Command> loads;
-    if (newBlock) {
+    if (loadLhs) {
       Command load;
       load.opcode = Opcode::Load;
       load.type = shape.lhs;
-      load.dram = dram[0] + uint64_t(i0 * shape.k * lhsBytes);
+      load.dram = dram[0] + uint64_t((i0 * shape.k + k0) * lhsBytes);
       load.local = uint32_t(shape.lhs == *input ? a : a + f.lhsConverted);
       load.rows = rows;
-      load.cols = uint32_t(shape.k);
+      load.cols = kd;
       load.dramStride = uint32_t(shape.k * lhsBytes);
       loads.push_back(load);
     }
     Command rhs;
     rhs.opcode = Opcode::Load;
     rhs.type = shape.rhs;
-    rhs.dram = dram[1] + uint64_t(j0 * rhsBytes);
+    rhs.dram = dram[1] + uint64_t((k0 * shape.n + j0) * rhsBytes);
     rhs.local = uint32_t(shape.rhs == *input ? b : b + f.rhsConverted);
-    rhs.rows = uint32_t(shape.k);
+    rhs.rows = kd;
     rhs.cols = cols;
     rhs.dramStride = uint32_t(shape.n * rhsBytes);
     loads.push_back(rhs);
@@ -263,13 +290,34 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
     out.rows = rows;
     out.cols = cols;
     out.dramStride = uint32_t(shape.n * outBytes);
-    if (shape.accumulate) {
+    if (shape.accumulate && first) {
       Command init = out;
       init.opcode = Opcode::Load;
       loads.push_back(init);
     }
-    if (t >= n)
-      loads.front().waitMask = uint16_t(1u << kStored);
+
+    // What the loads must wait for: the accumulator tile (a new tile's)
+    // stored n tiles back; the buffers read by the matrix command of chunk
+    // g - n, whose end a "stored" signal says when it was its tile's last
+    // chunk and a "freed" one otherwise.
+    int64_t needStored = first ? t - n : -1;
+    bool needFreed = false;
+    if (g >= n) {
+      int64_t previous = g - n;
+      if (previous % chunks == chunks - 1)
+        needStored = std::max(needStored, previous / chunks);
+      else
+        needFreed = true;
+    }
+    if (needFreed)
+      loads.front().waitMask |= uint16_t(1u << kFreed);
+    for (size_t l = 0; stored < needStored; ++l, ++stored) {
+      if (l == loads.size()) {
+        why = "the stream's synchronization does not fit its loads";
+        return std::nullopt;
+      }
+      loads[l].waitMask |= uint16_t(1u << kStored);
+    }
 
     // Conversions of the operands loaded as f32.
     std::vector<Command> converts;
@@ -286,14 +334,14 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
       v.cols = c;
       converts.push_back(v);
     };
-    if (newBlock && shape.lhs != *input)
-      convert(shape.lhs, a, f.lhsConverted, rows, uint32_t(shape.k));
+    if (loadLhs && shape.lhs != *input)
+      convert(shape.lhs, a, f.lhsConverted, rows, kd);
     if (shape.rhs != *input)
-      convert(shape.rhs, b, f.rhsConverted, uint32_t(shape.k), cols);
+      convert(shape.rhs, b, f.rhsConverted, kd, cols);
     loads.back().signal =
         converts.empty() ? kLoadedForMatrix : kLoadedForVector;
     if (!converts.empty()) {
-      converts.front().waitMask = uint16_t(1u << kLoadedForVector);
+      converts.front().waitMask |= uint16_t(1u << kLoadedForVector);
       converts.back().signal = kConverted;
     }
     for (const Command &c : loads)
@@ -309,18 +357,26 @@ mlc::npu::buildMatmulProgram(const NPUConfig &config, const MatmulShape &shape,
     mma.local3 = uint32_t(acc);
     mma.rows = rows;
     mma.cols = cols;
-    mma.depth = uint32_t(shape.k);
-    mma.accumulate = shape.accumulate;
+    mma.depth = kd;
+    mma.accumulate = !first || shape.accumulate;
     mma.waitMask =
         uint16_t(1u << (converts.empty() ? kLoadedForMatrix : kConverted));
-    mma.signal = kComputed;
+    // The last chunk's end goes to the store; another's frees its buffers
+    // for chunk g + n.
+    mma.signal = last ? kComputed : g + n < total ? kFreed : int8_t(-1);
     add(mma);
 
-    out.opcode = Opcode::Store;
-    out.waitMask = uint16_t(1u << kComputed);
-    out.signal = t + n < count ? kStored : int8_t(-1);
-    add(out);
+    if (last) {
+      out.opcode = Opcode::Store;
+      out.waitMask = uint16_t(1u << kComputed);
+      out.signal = kStored;
+      stores.push_back(program.commands.size());
+      add(out);
+    }
   }
+  // Only the "stored" signals the loads take.
+  for (size_t t = size_t(stored + 1); t < stores.size(); ++t)
+    program.commands[stores[t]].signal = -1;
   for (size_t i = 0; i < program.commands.size(); ++i) {
     std::string problem = validateCommand(config, program.commands[i]);
     if (!problem.empty()) {
@@ -347,12 +403,11 @@ int64_t mlc::npu::estimateCycles(const NPUConfig &config,
       drain = cycles;
   }
   // With one DMA channel loads and stores share the engine.
-  int64_t dma = config.dma.channels > 1
-                    ? std::max(busy[unsigned(Queue::Load)],
-                               busy[unsigned(Queue::Store)])
-                    : busy[unsigned(Queue::Load)] +
-                          busy[unsigned(Queue::Store)];
-  int64_t busiest = std::max({dma, busy[unsigned(Queue::Compute)],
-                              busy[unsigned(Queue::Vector)]});
+  int64_t dma =
+      config.dma.channels > 1
+          ? std::max(busy[unsigned(Queue::Load)], busy[unsigned(Queue::Store)])
+          : busy[unsigned(Queue::Load)] + busy[unsigned(Queue::Store)];
+  int64_t busiest = std::max(
+      {dma, busy[unsigned(Queue::Compute)], busy[unsigned(Queue::Vector)]});
   return busiest + fill + drain;
 }

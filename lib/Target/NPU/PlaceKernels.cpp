@@ -26,7 +26,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-
 namespace mlc::target {
 #define GEN_PASS_DEF_NPUPLACEKERNELS
 #include "mlc/Target/NPU/Passes.h.inc"
@@ -121,8 +120,9 @@ struct NPUPlaceKernelsPass
   }
 
   /// A convolution goes to the NPU as a matmul of its im2col matrix (pixels
-  /// as rows, gathered and rounded to bf16 on the CPU) and its filter (transposed and rounded
-  /// to bf16 when compiling), transposed back to NCHW on the CPU.
+  /// as rows, gathered and rounded to bf16 on the CPU) and its filter
+  /// (transposed and rounded to bf16 when compiling), transposed back to NCHW
+  /// on the CPU.
   LogicalResult place(const NPUConfig &config, linalg::Conv2DNchwFchwOp conv,
                       const llvm::StringMap<std::string> &forced) {
     // Dequantized integers are multiplied as integers when the NPU can.
@@ -148,13 +148,12 @@ struct NPUPlaceKernelsPass
       }
     }
     why.clear();
-    std::optional<ConvolutionAsMatmul> plan =
-        getConvolutionAsMatmul(conv, why);
+    std::optional<ConvolutionAsMatmul> plan = getConvolutionAsMatmul(conv, why);
     std::optional<MatmulShape> shape;
     if (plan) {
-      shape = MatmulShape{plan->pixels, plan->filters, plan->depth,
-                          ElementType::BF16, ElementType::BF16,
-                          ElementType::F32, false};
+      shape = MatmulShape{
+          plan->pixels,      plan->filters,    plan->depth, ElementType::BF16,
+          ElementType::BF16, ElementType::F32, false};
       if (getMatmulInputType(config, *shape, why) != ElementType::BF16) {
         if (why.empty())
           why = "'" + config.name + "' has no bf16 matrix unit";
@@ -168,14 +167,14 @@ struct NPUPlaceKernelsPass
     if (!*tiles)
       return success();
     OpBuilder b(conv);
-    auto weightsType = RankedTensorType::get({plan->depth, plan->filters},
-                                             b.getBF16Type());
+    auto weightsType =
+        RankedTensorType::get({plan->depth, plan->filters}, b.getBF16Type());
     Value weights = plan->transposedFilter.empty()
                         ? Value()
                         : createBF16Constant(b, conv.getLoc(), weightsType,
                                              plan->transposedFilter);
-    Value result = buildConvolutionAsNPUMatmul(b, conv, *plan, weights, npu,
-                                               **tiles);
+    Value result =
+        buildConvolutionAsNPUMatmul(b, conv, *plan, weights, npu, **tiles);
     conv->getResult(0).replaceAllUsesWith(result);
     conv.erase();
     return success();
@@ -213,8 +212,7 @@ struct NPUPlaceKernelsPass
   FailureOr<std::optional<MatmulTiles>>
   decide(const NPUConfig &config, Operation *op,
          const std::optional<MatmulShape> &shape, std::string why,
-         const llvm::StringMap<std::string> &forced,
-         StringRef how = "") {
+         const llvm::StringMap<std::string> &forced, StringRef how = "") {
     std::string node = getNodeName(op->getLoc());
     auto report = [&](StringRef device, const std::string &reason) {
       if (printPlacement)
@@ -248,18 +246,19 @@ struct NPUPlaceKernelsPass
 
     int64_t cycles = estimateCycles(config, *program);
     double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
-    double cpuSeconds =
-        2.0 * double(shape->m) * double(shape->n) * double(shape->k) /
-        (cpuGflops * 1e9);
+    double cpuSeconds = 2.0 * double(shape->m) * double(shape->n) *
+                        double(shape->k) / (cpuGflops * 1e9);
     std::string estimate;
     llvm::raw_string_ostream os(estimate);
     if (!how.empty())
       os << how << ", ";
-    os << "tiles " << tiles->rows << "x" << tiles->cols << " x"
-       << tiles->buffers << ", ~" << cycles
-       << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6)
-       << " us on '" << config.name << "'; CPU ~"
-       << llvm::format("%.2f", cpuSeconds * 1e6) << " us";
+    os << "tiles " << tiles->rows << "x" << tiles->cols;
+    if (tiles->getDepth(*shape) < shape->k)
+      os << " by K chunks of " << tiles->getDepth(*shape);
+    os << " x" << tiles->buffers << ", ~" << cycles
+       << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6) << " us on '"
+       << config.name << "'; CPU ~" << llvm::format("%.2f", cpuSeconds * 1e6)
+       << " us";
     if (force == "cpu" || (!force && npuSeconds >= cpuSeconds)) {
       report("cpu", force ? "placement file; " + estimate : estimate);
       return std::optional<MatmulTiles>();
@@ -312,16 +311,16 @@ struct NPUPlaceKernelsPass
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
     auto placed = npu::MatmulOp::create(
         b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, npu,
-        (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers, shape->accumulate);
+        (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers, (*tiles)->depth,
+        shape->accumulate);
     matmul->replaceAllUsesWith(placed);
     matmul.erase();
     return success();
   }
 
   /// The matmul as the planner sees it, or empty with the reason.
-  std::optional<MatmulShape> getShape(const NPUConfig &config,
-                                      linalg::MatmulOp matmul,
-                                      std::string &why) {
+  std::optional<MatmulShape>
+  getShape(const NPUConfig &config, linalg::MatmulOp matmul, std::string &why) {
     auto isStatic = [](Value v) {
       return cast<ShapedType>(v.getType()).hasStaticShape();
     };
@@ -332,14 +331,12 @@ struct NPUPlaceKernelsPass
       return std::nullopt;
     }
     if (!matmul.getIndexingMaps().getValue().empty() &&
-        matmul.getIndexingMapsArray() != matmul.getDefaultIndexingMaps(
-                                             matmul.getContext())) {
+        matmul.getIndexingMapsArray() !=
+            matmul.getDefaultIndexingMaps(matmul.getContext())) {
       why = "a matmul with transposed or broadcast operands";
       return std::nullopt;
     }
-    auto typeOf = [](Value v) {
-      return cast<ShapedType>(v.getType());
-    };
+    auto typeOf = [](Value v) { return cast<ShapedType>(v.getType()); };
     ShapedType a = typeOf(matmul.getInputs()[0]);
     ShapedType b = typeOf(matmul.getInputs()[1]);
     ShapedType c = typeOf(matmul.getOutputs()[0]);

@@ -31,7 +31,8 @@ struct Dequantize {
 
 std::optional<Dequantize> getDequantize(Value v) {
   auto op = v.getDefiningOp<linalg::GenericOp>();
-  if (!op || !op->hasAttr(loop::LoopDialect::DequantizeAttrHelper::getNameStr()) ||
+  if (!op ||
+      !op->hasAttr(loop::LoopDialect::DequantizeAttrHelper::getNameStr()) ||
       op.getNumDpsInputs() < 2 || op.getNumDpsInputs() > 3 ||
       op.getNumResults() != 1)
     return std::nullopt;
@@ -72,8 +73,7 @@ std::optional<SmallVector<int64_t>> getIntegers(Value value) {
 }
 
 /// One value shared by every element of a constant, or nothing.
-template <typename T>
-std::optional<T> getUniform(ArrayRef<T> values) {
+template <typename T> std::optional<T> getUniform(ArrayRef<T> values) {
   if (values.empty() ||
       llvm::any_of(values, [&](T v) { return v != values.front(); }))
     return std::nullopt;
@@ -109,9 +109,9 @@ std::optional<Activations> getActivations(Value v, std::string &why) {
   }
   std::optional<SmallVector<float>> scales = getFloats(a->scale);
   std::optional<SmallVector<int64_t>> zeros =
-      a->zeroPoint ? getIntegers(a->zeroPoint)
-                   : std::optional<SmallVector<int64_t>>(
-                         SmallVector<int64_t>{0});
+      a->zeroPoint
+          ? getIntegers(a->zeroPoint)
+          : std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{0});
   std::optional<float> scale =
       scales ? getUniform<float>(*scales) : std::nullopt;
   std::optional<int64_t> zero =
@@ -131,8 +131,7 @@ int64_t getShiftedZero(bool isUnsigned, int64_t zero) {
 
 /// The activations as int8: uint8 values shifted by -128 (their top bit
 /// flipped).
-Value shiftToInt8(OpBuilder &b, Location loc, Value integers,
-                  bool isUnsigned) {
+Value shiftToInt8(OpBuilder &b, Location loc, Value integers, bool isUnsigned) {
   Type i8 = b.getIntegerType(8);
   auto type = cast<RankedTensorType>(integers.getType());
   int64_t rank = type.getRank();
@@ -172,12 +171,12 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
   std::optional<SmallVector<int64_t>> values = getIntegers(w->integers);
   std::optional<SmallVector<float>> scales = getFloats(w->scale);
   std::optional<SmallVector<int64_t>> zeros =
-      w->zeroPoint ? getIntegers(w->zeroPoint)
-                   : std::optional<SmallVector<int64_t>>(
-                         SmallVector<int64_t>{0});
+      w->zeroPoint
+          ? getIntegers(w->zeroPoint)
+          : std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{0});
   MLIRContext *ctx = v.getContext();
-  if (!integer || integer.getWidth() != 8 || integer.isUnsigned() ||
-      !values || !scales || !zeros || axis >= type.getRank() ||
+  if (!integer || integer.getWidth() != 8 || integer.isUnsigned() || !values ||
+      !scales || !zeros || axis >= type.getRank() ||
       w->op.getIndexingMapsArray()[0] !=
           AffineMap::getMultiDimIdentityMap(type.getRank(), ctx) ||
       llvm::any_of(*zeros, [](int64_t z) { return z != 0; }))
@@ -201,9 +200,8 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
 
 /// [rows, n] int32 starting sums: -zero * colsum(weights[k, n]) on every
 /// row, broadcast by a generic; the weights row-major [k, n].
-Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t rows,
-                          int64_t n, int64_t k, ArrayRef<int8_t> weights,
-                          int64_t zero) {
+Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t rows, int64_t n,
+                          int64_t k, ArrayRef<int8_t> weights, int64_t zero) {
   MLIRContext *ctx = b.getContext();
   Type i32 = b.getI32Type();
   SmallVector<int32_t> share(size_t(n), 0);
@@ -261,8 +259,8 @@ mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
   // The activations, through reshapes.
   Value lhs = op.getInputs()[0];
   while (Operation *def = lhs.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
-             tensor::ReshapeOp>(def))
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::ReshapeOp>(
+            def))
       break;
     q.reshapes.insert(q.reshapes.begin(), def);
     lhs = def->getOperand(0);
@@ -302,8 +300,7 @@ MatmulShape mlc::npu::getShape(const QuantizedMatmul &q) {
 }
 
 Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
-                                        const QuantizedMatmul &q,
-                                        StringRef npu,
+                                        const QuantizedMatmul &q, StringRef npu,
                                         const MatmulTiles &tiles) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -318,8 +315,8 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
       shifted = tensor::CollapseShapeOp::create(
           b, loc, to, shifted, collapse.getReassociationIndices());
     else if (auto general = dyn_cast<tensor::ReshapeOp>(reshape))
-      shifted = tensor::ReshapeOp::create(b, loc, to, shifted,
-                                          general.getShape());
+      shifted =
+          tensor::ReshapeOp::create(b, loc, to, shifted, general.getShape());
     else
       shifted = tensor::ExpandShapeOp::create(
           b, loc, to, shifted,
@@ -331,17 +328,16 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
                              ArrayRef<int8_t>(q.weights)));
   MatmulShape shape = getShape(q);
   auto accType = RankedTensorType::get({q.m, q.n}, i32);
-  Value acc =
-      shape.accumulate
-          ? buildZeroPointShare(
-                b, loc, q.m, q.n, q.k, q.weights,
-                getShiftedZero(q.activationsUnsigned, q.activationZeroPoint))
-          : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
-                .getResult();
+  Value acc = shape.accumulate
+                  ? buildZeroPointShare(b, loc, q.m, q.n, q.k, q.weights,
+                                        getShiftedZero(q.activationsUnsigned,
+                                                       q.activationZeroPoint))
+                  : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
+                        .getResult();
   Value product =
       npu::MatmulOp::create(b, loc, TypeRange{accType}, shifted, weights, acc,
                             npu, tiles.rows, tiles.cols, tiles.buffers,
-                            shape.accumulate)
+                            tiles.depth, shape.accumulate)
           .getResult()[0];
 
   // Back to f32: the exact sums times sa * sw[n].
@@ -359,8 +355,8 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value v = arith::SIToFPOp::create(nb, nloc, f32, args[0]);
                linalg::YieldOp::create(
-                   nb, nloc, arith::MulFOp::create(nb, nloc, v, args[1])
-                                 .getResult());
+                   nb, nloc,
+                   arith::MulFOp::create(nb, nloc, v, args[1]).getResult());
              })
       .getResult(0);
 }
@@ -407,19 +403,20 @@ mlc::npu::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
   q.weights.resize(size_t(k * f));
   for (int64_t row = 0; row < f; ++row)
     for (int64_t col = 0; col < k; ++col)
-      q.weights[size_t(col * f + row)] = int8_t(w->values[size_t(row * k + col)]);
+      q.weights[size_t(col * f + row)] =
+          int8_t(w->values[size_t(row * k + col)]);
   return q;
 }
 
 MatmulShape mlc::npu::getShape(const QuantizedConvolution &q) {
-  return MatmulShape{q.pixels,
-                     q.filters,
-                     q.depth,
-                     ElementType::Int8,
-                     ElementType::Int8,
-                     ElementType::Int32,
-                     getShiftedZero(q.activationsUnsigned,
-                                    q.activationZeroPoint) != 0};
+  return MatmulShape{
+      q.pixels,
+      q.filters,
+      q.depth,
+      ElementType::Int8,
+      ElementType::Int8,
+      ElementType::Int32,
+      getShiftedZero(q.activationsUnsigned, q.activationZeroPoint) != 0};
 }
 
 Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
@@ -434,10 +431,9 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
   if (tensor::PadOp pad = q.pad) {
     // 0.0 is the zero point in the integers.
     auto type = RankedTensorType::get(pad.getResultType().getShape(), i8);
-    Value value = arith::ConstantOp::create(b, loc, i8,
-                                            b.getIntegerAttr(i8, zero));
-    shifted = tensor::PadOp::create(b, loc, type, shifted,
-                                    pad.getMixedLowPad(),
+    Value value =
+        arith::ConstantOp::create(b, loc, i8, b.getIntegerAttr(i8, zero));
+    shifted = tensor::PadOp::create(b, loc, type, shifted, pad.getMixedLowPad(),
                                     pad.getMixedHighPad(), value);
   }
   Value matrix = buildIm2col(b, conv, shifted, i8);
@@ -455,9 +451,8 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
   Value product =
       npu::MatmulOp::create(b, loc, TypeRange{accType}, matrix, weights, acc,
                             npu, tiles.rows, tiles.cols, tiles.buffers,
-                            shape.accumulate)
+                            tiles.depth, shape.accumulate)
           .getResult()[0];
   return buildTransposeBack(
-      b, conv, product,
-      buildScales(b, loc, q.activationScale, q.weightScales));
+      b, conv, product, buildScales(b, loc, q.activationScale, q.weightScales));
 }

@@ -49,8 +49,9 @@ struct QuantizedMatmul {
 
 /// The integer form of `matmul`, or nothing with the reason in `why`: its
 /// lhs a per-tensor DequantizeLinear of int8 or uint8 values (through
-/// tensor.collapse_shape, expand_shape and reshape ops), its rhs a DequantizeLinear of constant int8 weights with a
-/// zero point of 0 (per tensor or per column), its init zero.
+/// tensor.collapse_shape, expand_shape and reshape ops), its rhs a
+/// DequantizeLinear of constant int8 weights with a zero point of 0 (per tensor
+/// or per column), its init zero.
 std::optional<QuantizedMatmul> matchQuantizedMatmul(mlir::linalg::MatmulOp op,
                                                     std::string &why);
 

@@ -36,12 +36,18 @@ struct MatmulShape {
   bool accumulate = false;
 };
 
-/// Output tiles: `rows` x `cols` of `out` per matrix-unit command, the whole
-/// depth K at once, and how many buffers of each operand and of the
+/// Output tiles: `rows` x `cols` of `out`, computed by matrix-unit commands
+/// of `depth` of K each (0: the whole of K at once) summed in the
+/// accumulator, and how many buffers of each operand and of the
 /// accumulator rotate (2: double buffering).
 struct MatmulTiles {
   int64_t rows = 0, cols = 0;
   int64_t buffers = 2;
+  int64_t depth = 0;
+
+  int64_t getDepth(const MatmulShape &shape) const {
+    return depth > 0 && depth < shape.k ? depth : shape.k;
+  }
 };
 
 /// The matrix unit's input type for `shape` on `config`: the operands'

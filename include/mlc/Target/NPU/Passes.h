@@ -9,9 +9,9 @@
 #ifndef MLC_TARGET_NPU_PASSES_H
 #define MLC_TARGET_NPU_PASSES_H
 
+#include "mlc/Dialect/NPU/IR/NPUOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlc/Dialect/NPU/IR/NPUOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -66,6 +66,9 @@ LogicalResult MatmulOp::verify() {
   if (getTileRows() < 1 || getTileCols() < 1)
     return emitOpError("tiles must be positive, not ")
            << getTileRows() << "x" << getTileCols();
+  if (getTileDepth() < 0)
+    return emitOpError("tile depth must not be negative, not ")
+           << getTileDepth();
   if (getBuffers() < 2)
     return emitOpError("needs at least two buffers of each tile, not ")
            << getBuffers();

@@ -32,9 +32,9 @@ struct MatmulOpInterface
     auto type = cast<MemRefType>(buffer->getType());
     if (type.getLayout().isIdentity())
       return buffer;
-    auto contiguous = MemRefType::get(type.getShape(), type.getElementType(),
-                                      MemRefLayoutAttrInterface(),
-                                      type.getMemorySpace());
+    auto contiguous =
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
     FailureOr<Value> copy =
         options.createAlloc(rewriter, loc, contiguous, ValueRange());
     if (failed(copy))
@@ -54,19 +54,19 @@ struct MatmulOpInterface
                                                true, options, state);
     FailureOr<Value> rhs = getContiguousBuffer(rewriter, loc, matmul.getRhs(),
                                                true, options, state);
-    FailureOr<Value> init = getBuffer(rewriter, matmul.getInit(), options,
-                                      state);
+    FailureOr<Value> init =
+        getBuffer(rewriter, matmul.getInit(), options, state);
     if (failed(lhs) || failed(rhs) || failed(init))
       return failure();
-    FailureOr<Value> out = getContiguousBuffer(
-        rewriter, loc, matmul.getInit(), matmul.getAccumulate(), options,
-        state);
+    FailureOr<Value> out =
+        getContiguousBuffer(rewriter, loc, matmul.getInit(),
+                            matmul.getAccumulate(), options, state);
     if (failed(out))
       return failure();
     MatmulOp::create(rewriter, loc, TypeRange(), *lhs, *rhs, *out,
                      matmul.getNpuAttr(), matmul.getTileRowsAttr(),
                      matmul.getTileColsAttr(), matmul.getBuffersAttr(),
-                     matmul.getAccumulateAttr());
+                     matmul.getTileDepthAttr(), matmul.getAccumulateAttr());
     if (*out != *init) {
       rewriter.setInsertionPointAfter(op);
       if (failed(options.createMemCpy(rewriter, loc, *out, *init)))

@@ -55,6 +55,7 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
                        AnyShaped:$init,
                        StrAttr:$npu, I64Attr:$tile_rows, I64Attr:$tile_cols,
                        DefaultValuedAttr<I64Attr, "2">:$buffers,
+                       DefaultValuedAttr<I64Attr, "0">:$tile_depth,
                        UnitAttr:$accumulate);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{

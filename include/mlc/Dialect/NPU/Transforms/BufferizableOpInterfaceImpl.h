@@ -1,4 +1,5 @@
-//===- BufferizableOpInterfaceImpl.h - NPU kernels in bufferization -*- C++ -*-===//
+//===- BufferizableOpInterfaceImpl.h - NPU kernels in bufferization -*- C++
+//-*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
