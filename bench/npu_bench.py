@@ -179,6 +179,21 @@ def write_doc(path, rows, models, quantized):
                          f"{p['busy']:.1f}% | {p['dma']:.1f}% | {bound} |")
         lines += ["", "(Programs with the same counts as one above are "
                   "left out.)", ""]
+    lines += ["### Placement reports", "",
+              "`mlc-compile --target=npu --npu-config=NPU --print-placement` "
+              "for the rows above: every kernel left on the CPU with its "
+              "reason, and the whole report of the first quantized model on "
+              "`edge`.", ""]
+    for r in rows:
+        cpu = [l for l in r["placements"] if ": cpu (" in l]
+        if cpu:
+            lines += [f"**{r['model']}** on `{r['npu']}`: "
+                      f"{len(cpu)} on the CPU", "", "```"] + cpu + ["```", ""]
+    full = next((r for r in rows if "QDQ" in r["model"] and
+                 r["npu"] == "edge"), None)
+    if full:
+        lines += [f"**{full['model']}** on `edge`, the whole report:", "",
+                  "```"] + full["placements"] + ["```", ""]
     lines.append(end)
     text = open(path).read() if os.path.exists(path) else ""
     block = "\n".join(lines)

@@ -34,8 +34,7 @@ void createBytesGlobal(OpBuilder &b, Location loc, StringRef name,
                        StringRef bytes) {
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
   LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                         LLVM::Linkage::External, name,
-                         b.getStringAttr(bytes));
+                         LLVM::Linkage::External, name, b.getStringAttr(bytes));
 }
 
 void createSizeGlobal(OpBuilder &b, Location loc, StringRef name,
@@ -51,9 +50,9 @@ struct GPULowerLaunchesPass
 
   /// `count` slots of `type` on the stack.
   Value allocate(OpBuilder &b, Location loc, Type type, int64_t count) {
-    Value n = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                       b.getI64IntegerAttr(std::max<int64_t>(
-                                           count, 1)));
+    Value n = LLVM::ConstantOp::create(
+        b, loc, b.getI64Type(),
+        b.getI64IntegerAttr(std::max<int64_t>(count, 1)));
     return LLVM::AllocaOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()), type, n,
         /*alignment=*/8);
@@ -61,8 +60,7 @@ struct GPULowerLaunchesPass
 
   /// Replaces `launch` by a call of the launcher's `launch` for kernel
   /// `index`.
-  LogicalResult lower(gpu::LaunchFuncOp launch, Value launcher,
-                      int32_t index) {
+  LogicalResult lower(gpu::LaunchFuncOp launch, Value launcher, int32_t index) {
     OpBuilder b(launch);
     Location loc = launch.getLoc();
     MLIRContext *ctx = b.getContext();
@@ -167,16 +165,9 @@ struct GPULowerLaunchesPass
           << models.size();
       return signalPassFailure();
     }
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
     for (func::FuncOp f : models) {
-      auto name = NamedAttribute(StringAttr::get(ctx, "mlc_graph.name"),
-                                 StringAttr::get(ctx, "launcher"));
-      if (failed(f.insertArgument(0, ptr, DictionaryAttr::get(ctx, {name}),
-                                  f.getLoc()))) {
-        f.emitError("cannot add the launcher argument");
+      if (failed(host::addLauncherArgument(f, "mlc_loop.gpu_launcher")))
         return signalPassFailure();
-      }
-      f->setAttr("mlc_loop.gpu_launcher", UnitAttr::get(ctx));
       llvm::MapVector<StringAttr, int32_t> kernels;
       SmallVector<gpu::LaunchFuncOp> launches;
       f.walk([&](gpu::LaunchFuncOp l) { launches.push_back(l); });
@@ -186,20 +177,12 @@ struct GPULowerLaunchesPass
         if (failed(lower(l, f.getArgument(0), it->second)))
           return signalPassFailure();
       }
-      auto json = f->getAttrOfType<StringAttr>("mlc_loop.signature");
-      llvm::Expected<abi::ModelSignature> signature =
-          abi::parseModelSignature(json.getValue());
-      if (!signature) {
-        f.emitError("bad mlc_loop.signature: ")
-            << llvm::toString(signature.takeError());
-        return signalPassFailure();
-      }
       abi::GPUCode gpu{arch, format, {}};
       for (auto &[kernel, index] : kernels)
         gpu.kernels.push_back(kernel.str());
-      signature->gpu = std::move(gpu);
-      f->setAttr("mlc_loop.signature",
-                 StringAttr::get(ctx, abi::toJSON(*signature)));
+      if (failed(host::updateSignature(
+              f, [&](abi::ModelSignature &s) { s.gpu = std::move(gpu); })))
+        return signalPassFailure();
     }
 
     OpBuilder b(module.getBodyRegion());

@@ -8,11 +8,15 @@
 
 #include "mlc/Target/Host/ModelFunctions.h"
 
+#include "mlc/Target/Host/ModelABI.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 #include <cctype>
 
 using namespace mlir;
 
-std::string mlc::host::getNodeSymbolSuffix(Location loc) {
+std::string mlc::host::getNodeName(Location loc) {
   std::string name;
   loc->walk([&](Location l) {
     if (auto named = dyn_cast<NameLoc>(l)) {
@@ -21,6 +25,39 @@ std::string mlc::host::getNodeSymbolSuffix(Location loc) {
     }
     return WalkResult::advance();
   });
+  return name;
+}
+
+LogicalResult mlc::host::addLauncherArgument(func::FuncOp f, StringRef marker) {
+  MLIRContext *ctx = f.getContext();
+  auto name = NamedAttribute(StringAttr::get(ctx, "mlc_graph.name"),
+                             StringAttr::get(ctx, "launcher"));
+  if (failed(f.insertArgument(0, LLVM::LLVMPointerType::get(ctx),
+                              DictionaryAttr::get(ctx, {name}), f.getLoc())))
+    return f.emitError("cannot add the launcher argument");
+  f->setAttr(marker, UnitAttr::get(ctx));
+  return success();
+}
+
+LogicalResult
+mlc::host::updateSignature(func::FuncOp f,
+                           function_ref<void(abi::ModelSignature &)> update) {
+  auto json = f->getAttrOfType<StringAttr>("mlc_loop.signature");
+  if (!json)
+    return f.emitError("the model has no mlc_loop.signature");
+  llvm::Expected<abi::ModelSignature> signature =
+      abi::parseModelSignature(json.getValue());
+  if (!signature)
+    return f.emitError("bad mlc_loop.signature: ")
+           << llvm::toString(signature.takeError());
+  update(*signature);
+  f->setAttr("mlc_loop.signature",
+             StringAttr::get(f.getContext(), abi::toJSON(*signature)));
+  return success();
+}
+
+std::string mlc::host::getNodeSymbolSuffix(Location loc) {
+  std::string name = getNodeName(loc);
   // The end of a hierarchical exporter name is the specific part: the
   // block and the op type (`.../block.1/block.1.0/Conv`).
   constexpr size_t kMaxLength = 48;
@@ -31,4 +68,3 @@ std::string mlc::host::getNodeSymbolSuffix(Location loc) {
     out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   return out;
 }
-

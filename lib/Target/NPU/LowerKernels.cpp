@@ -24,20 +24,6 @@ namespace {
 /// DRAM buffers start on this many bytes.
 constexpr int64_t kDRAMAlignment = 64;
 
-std::optional<ElementType> getNPUType(Type type) {
-  if (type.isInteger(8))
-    return ElementType::Int8;
-  if (type.isInteger(32))
-    return ElementType::Int32;
-  if (type.isBF16())
-    return ElementType::BF16;
-  if (type.isF16())
-    return ElementType::F16;
-  if (type.isF32())
-    return ElementType::F32;
-  return std::nullopt;
-}
-
 int64_t getBytes(MemRefType type) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
@@ -81,9 +67,12 @@ struct NPULowerKernelsPass
     shape.m = lhs.getDimSize(0);
     shape.k = lhs.getDimSize(1);
     shape.n = rhs.getDimSize(1);
-    std::optional<ElementType> lhsType = getNPUType(lhs.getElementType());
-    std::optional<ElementType> rhsType = getNPUType(rhs.getElementType());
-    std::optional<ElementType> outType = getNPUType(out.getElementType());
+    std::optional<ElementType> lhsType =
+        getNPUElementType(lhs.getElementType());
+    std::optional<ElementType> rhsType =
+        getNPUElementType(rhs.getElementType());
+    std::optional<ElementType> outType =
+        getNPUElementType(out.getElementType());
     if (!lhsType || !rhsType || !outType)
       return matmul.emitError("element types the NPU does not have");
     shape.lhs = *lhsType;

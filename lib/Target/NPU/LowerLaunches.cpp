@@ -109,18 +109,11 @@ struct NPULowerLaunchesPass
           << models.size();
       return signalPassFailure();
     }
-    auto ptr = LLVM::LLVMPointerType::get(ctx);
     for (func::FuncOp f : models) {
       SmallVector<npu::LaunchOp> launches;
       f.walk([&](npu::LaunchOp l) { launches.push_back(l); });
-      auto name = NamedAttribute(StringAttr::get(ctx, "mlc_graph.name"),
-                                 StringAttr::get(ctx, "launcher"));
-      if (failed(f.insertArgument(0, ptr, DictionaryAttr::get(ctx, {name}),
-                                  f.getLoc()))) {
-        f.emitError("cannot add the launcher argument");
+      if (failed(host::addLauncherArgument(f, "mlc_loop.npu_launcher")))
         return signalPassFailure();
-      }
-      f->setAttr("mlc_loop.npu_launcher", UnitAttr::get(ctx));
       for (npu::LaunchOp l : launches) {
         auto it = indices.find(l.getProgram());
         if (it == indices.end()) {
@@ -139,19 +132,10 @@ struct NPULowerLaunchesPass
         lower(l, f.getArgument(0), it->second);
       }
     }
-    for (func::FuncOp f : models) {
-      auto json = f->getAttrOfType<StringAttr>("mlc_loop.signature");
-      llvm::Expected<abi::ModelSignature> signature =
-          abi::parseModelSignature(json.getValue());
-      if (!signature) {
-        f.emitError("bad mlc_loop.signature: ")
-            << llvm::toString(signature.takeError());
+    for (func::FuncOp f : models)
+      if (failed(host::updateSignature(
+              f, [&](abi::ModelSignature &s) { s.npu = code; })))
         return signalPassFailure();
-      }
-      signature->npu = code;
-      f->setAttr("mlc_loop.signature",
-                 StringAttr::get(ctx, abi::toJSON(*signature)));
-    }
 
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());

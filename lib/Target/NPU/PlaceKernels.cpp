@@ -14,6 +14,7 @@
 
 #include "ConvolutionAsMatmul.h"
 #include "QuantizedMatmul.h"
+#include "mlc/Target/Host/ModelFunctions.h"
 #include "mlc/Target/NPU/MatmulProgram.h"
 #include "mlc/Target/NPU/Passes.h"
 
@@ -36,32 +37,6 @@ using namespace mlc;
 using namespace mlc::npu;
 
 namespace {
-std::optional<ElementType> getNPUType(Type type) {
-  if (type.isInteger(8))
-    return ElementType::Int8;
-  if (type.isInteger(32))
-    return ElementType::Int32;
-  if (type.isBF16())
-    return ElementType::BF16;
-  if (type.isF16())
-    return ElementType::F16;
-  if (type.isF32())
-    return ElementType::F32;
-  return std::nullopt;
-}
-
-/// The ONNX node an op came from: the first name in its location.
-std::string getNodeName(Location loc) {
-  std::string name;
-  loc->walk([&](Location l) {
-    if (auto named = dyn_cast<NameLoc>(l)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
-}
 
 bool isF32Constant(Value value) { return getFloats(value).has_value(); }
 
@@ -119,6 +94,34 @@ struct NPUPlaceKernelsPass
     }
   }
 
+  /// Places the integer form `quantized` of `op` (when it matched and the
+  /// NPU has an int8 unit) and, when it goes to the NPU, replaces `op` by
+  /// what `build` makes. True when that decided `op`'s placement; false
+  /// when the float path is to decide.
+  template <typename Quantized, typename Build>
+  FailureOr<bool> placeQuantized(const NPUConfig &config, Operation *op,
+                                 const std::optional<Quantized> &quantized,
+                                 const llvm::StringMap<std::string> &forced,
+                                 Build build) {
+    if (!quantized)
+      return false;
+    std::string why;
+    MatmulShape shape = npu::getShape(*quantized);
+    if (getMatmulInputType(config, shape, why) != ElementType::Int8)
+      return false;
+    FailureOr<std::optional<MatmulTiles>> tiles =
+        decide(config, op, shape, why, forced, "int8");
+    if (failed(tiles))
+      return failure();
+    if (*tiles) {
+      OpBuilder b(op);
+      Value result = build(b, *quantized, **tiles);
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+    }
+    return true;
+  }
+
   /// A convolution goes to the NPU as a matmul of its im2col matrix (pixels
   /// as rows, gathered and rounded to bf16 on the CPU) and its filter
   /// (transposed and rounded to bf16 when compiling), transposed back to NCHW
@@ -127,26 +130,14 @@ struct NPUPlaceKernelsPass
                       const llvm::StringMap<std::string> &forced) {
     // Dequantized integers are multiplied as integers when the NPU can.
     std::string why;
-    if (std::optional<QuantizedConvolution> quantized =
-            matchQuantizedConvolution(conv, why)) {
-      std::string reason;
-      MatmulShape shape = npu::getShape(*quantized);
-      // With no int8 unit the float path may still take it.
-      if (getMatmulInputType(config, shape, reason) == ElementType::Int8) {
-        FailureOr<std::optional<MatmulTiles>> tiles =
-            decide(config, conv, shape, reason, forced, "int8");
-        if (failed(tiles))
-          return failure();
-        if (*tiles) {
-          OpBuilder b(conv);
-          Value result =
-              buildQuantizedNPUConvolution(b, conv, *quantized, npu, **tiles);
-          conv->getResult(0).replaceAllUsesWith(result);
-          conv.erase();
-        }
-        return success();
-      }
-    }
+    FailureOr<bool> placed = placeQuantized(
+        config, conv, matchQuantizedConvolution(conv, why), forced,
+        [&](OpBuilder &b, const QuantizedConvolution &q,
+            const MatmulTiles &tiles) {
+          return buildQuantizedNPUConvolution(b, conv, q, npu, tiles);
+        });
+    if (failed(placed) || *placed)
+      return failure(failed(placed));
     why.clear();
     std::optional<ConvolutionAsMatmul> plan = getConvolutionAsMatmul(conv, why);
     std::optional<MatmulShape> shape;
@@ -213,7 +204,7 @@ struct NPUPlaceKernelsPass
   decide(const NPUConfig &config, Operation *op,
          const std::optional<MatmulShape> &shape, std::string why,
          const llvm::StringMap<std::string> &forced, StringRef how = "") {
-    std::string node = getNodeName(op->getLoc());
+    std::string node = host::getNodeName(op->getLoc());
     auto report = [&](StringRef device, const std::string &reason) {
       if (printPlacement)
         llvm::outs() << "placement: " << (node.empty() ? "(unnamed)" : node)
@@ -271,26 +262,13 @@ struct NPUPlaceKernelsPass
                       const llvm::StringMap<std::string> &forced) {
     // Dequantized integers are multiplied as integers when the NPU can.
     std::string why;
-    if (std::optional<QuantizedMatmul> quantized =
-            matchQuantizedMatmul(matmul, why)) {
-      std::string reason;
-      MatmulShape shape = npu::getShape(*quantized);
-      // With no int8 unit the float path may still take it.
-      if (getMatmulInputType(config, shape, reason) == ElementType::Int8) {
-        FailureOr<std::optional<MatmulTiles>> tiles =
-            decide(config, matmul, shape, reason, forced, "int8");
-        if (failed(tiles))
-          return failure();
-        if (*tiles) {
-          OpBuilder b(matmul);
-          Value result =
-              buildQuantizedNPUMatmul(b, matmul, *quantized, npu, **tiles);
-          matmul->getResult(0).replaceAllUsesWith(result);
-          matmul.erase();
-        }
-        return success();
-      }
-    }
+    FailureOr<bool> placed = placeQuantized(
+        config, matmul, matchQuantizedMatmul(matmul, why), forced,
+        [&](OpBuilder &b, const QuantizedMatmul &q, const MatmulTiles &tiles) {
+          return buildQuantizedNPUMatmul(b, matmul, q, npu, tiles);
+        });
+    if (failed(placed) || *placed)
+      return failure(failed(placed));
     why.clear();
     std::optional<MatmulShape> shape = getShape(config, matmul, why);
     FailureOr<std::optional<MatmulTiles>> tiles =
@@ -309,11 +287,11 @@ struct NPUPlaceKernelsPass
     Value init = matmul.getOutputs()[0];
     if (!shape->accumulate)
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
-    auto placed = npu::MatmulOp::create(
+    auto onNPU = npu::MatmulOp::create(
         b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, npu,
         (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers, (*tiles)->depth,
         shape->accumulate);
-    matmul->replaceAllUsesWith(placed);
+    matmul->replaceAllUsesWith(onNPU);
     matmul.erase();
     return success();
   }
@@ -340,9 +318,9 @@ struct NPUPlaceKernelsPass
     ShapedType a = typeOf(matmul.getInputs()[0]);
     ShapedType b = typeOf(matmul.getInputs()[1]);
     ShapedType c = typeOf(matmul.getOutputs()[0]);
-    std::optional<ElementType> lhs = getNPUType(a.getElementType());
-    std::optional<ElementType> rhs = getNPUType(b.getElementType());
-    std::optional<ElementType> out = getNPUType(c.getElementType());
+    std::optional<ElementType> lhs = getNPUElementType(a.getElementType());
+    std::optional<ElementType> rhs = getNPUElementType(b.getElementType());
+    std::optional<ElementType> out = getNPUElementType(c.getElementType());
     if (!lhs || !rhs || !out) {
       why = "element types the NPU does not have";
       return std::nullopt;

@@ -12,6 +12,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include "mlc-runtime/ModelSignature.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <string>
 
 namespace mlc::host {
@@ -27,6 +31,23 @@ getModelFunctions(mlir::ModuleOp module) {
       models.push_back(f);
   return models;
 }
+
+/// The ONNX node an op came from: the first name in its location ("" when
+/// it has none).
+std::string getNodeName(mlir::Location loc);
+
+/// Makes the runtime's device launcher (`!llvm.ptr`, named `launcher`) the
+/// first argument of model function `f` and marks `f` with the unit
+/// attribute `marker` (`mlc_loop.gpu_launcher`, `mlc_loop.npu_launcher`),
+/// which mlc-host-emit-entry-points reads. Emits an error on failure.
+mlir::LogicalResult addLauncherArgument(mlir::func::FuncOp f,
+                                        llvm::StringRef marker);
+
+/// Rewrites model function `f`'s `mlc_loop.signature` with `update`.
+/// Emits an error and fails on a malformed signature.
+mlir::LogicalResult
+updateSignature(mlir::func::FuncOp f,
+                llvm::function_ref<void(abi::ModelSignature &)> update);
 
 /// A symbol-friendly suffix for a kernel made from the op at `loc`: the end
 /// of its ONNX node name (the block and the op type of a hierarchical

@@ -33,6 +33,20 @@ void NPUDialect::initialize() {
       >();
 }
 
+std::optional<ElementType> mlc::npu::getNPUElementType(Type type) {
+  if (type.isInteger(8))
+    return ElementType::Int8;
+  if (type.isInteger(32))
+    return ElementType::Int32;
+  if (type.isBF16())
+    return ElementType::BF16;
+  if (type.isF16())
+    return ElementType::F16;
+  if (type.isF32())
+    return ElementType::F32;
+  return std::nullopt;
+}
+
 namespace {
 /// The static shape of a 2-D tensor or buffer.
 std::optional<std::pair<int64_t, int64_t>> getMatrixShape(Type type) {
@@ -50,14 +64,13 @@ LogicalResult MatmulOp::verify() {
   if (!a || !b || !c)
     return emitOpError("operands must be statically shaped matrices");
   if (a->second != b->first)
-    return emitOpError("lhs ") << getLhs().getType() << " and rhs "
-                               << getRhs().getType()
-                               << " disagree on the contracting dim";
+    return emitOpError("lhs ")
+           << getLhs().getType() << " and rhs " << getRhs().getType()
+           << " disagree on the contracting dim";
   if (a->first != c->first || b->second != c->second)
-    return emitOpError("init ") << getInit().getType()
-                                << " is not [M, N] of lhs "
-                                << getLhs().getType() << " and rhs "
-                                << getRhs().getType();
+    return emitOpError("init ")
+           << getInit().getType() << " is not [M, N] of lhs "
+           << getLhs().getType() << " and rhs " << getRhs().getType();
   bool tensors = isa<RankedTensorType>(getInit().getType());
   if (tensors != (getNumResults() == 1) ||
       (tensors && getResult()[0].getType() != getInit().getType()))
@@ -109,16 +122,8 @@ LogicalResult LaunchOp::verify() {
 
 namespace {
 FailureOr<ElementType> getElementType(Operation *op, Type type) {
-  if (type.isInteger(8))
-    return ElementType::Int8;
-  if (type.isInteger(32))
-    return ElementType::Int32;
-  if (type.isBF16())
-    return ElementType::BF16;
-  if (type.isF16())
-    return ElementType::F16;
-  if (type.isF32())
-    return ElementType::F32;
+  if (std::optional<ElementType> t = getNPUElementType(type))
+    return *t;
   return op->emitOpError("element type ")
          << type << " is not one of i8, i32, bf16, f16, f32";
 }
@@ -128,16 +133,16 @@ FailureOr<Memory> getMemory(Operation *op, StringRef name) {
     return Memory::Scratchpad;
   if (name == "accumulator")
     return Memory::Accumulator;
-  return op->emitOpError("memory '") << name
-                                     << "' is not scratchpad or accumulator";
+  return op->emitOpError("memory '")
+         << name << "' is not scratchpad or accumulator";
 }
 
 /// A non-negative integer attribute that fits `T`.
 template <typename T>
 FailureOr<T> getField(Operation *op, StringRef name, int64_t value) {
   if (value < 0 || uint64_t(value) > uint64_t(std::numeric_limits<T>::max()))
-    return op->emitOpError() << name << " = " << value
-                             << " does not fit the command's field";
+    return op->emitOpError()
+           << name << " = " << value << " does not fit the command's field";
   return T(value);
 }
 
@@ -198,10 +203,9 @@ FailureOr<Command> getCommand(Operation *op) {
     FailureOr<uint32_t> out = getField<uint32_t>(op, "c", mma.getC());
     FailureOr<uint32_t> rows = getField<uint32_t>(op, "rows", mma.getRows());
     FailureOr<uint32_t> cols = getField<uint32_t>(op, "cols", mma.getCols());
-    FailureOr<uint32_t> depth =
-        getField<uint32_t>(op, "depth", mma.getDepth());
-    if (failed(type) || failed(a) || failed(b) || failed(out) ||
-        failed(rows) || failed(cols) || failed(depth))
+    FailureOr<uint32_t> depth = getField<uint32_t>(op, "depth", mma.getDepth());
+    if (failed(type) || failed(a) || failed(b) || failed(out) || failed(rows) ||
+        failed(cols) || failed(depth))
       return failure();
     m.type = *type;
     m.local = *a;
@@ -261,10 +265,9 @@ FailureOr<Command> getCommand(Operation *op) {
   } else {
     return op->emitOpError("is not an NPU command");
   }
-  if (failed(c) || failed(setTokens(op, op->getAttrOfType<ArrayAttr>("wait"),
-                                    op->getAttrOfType<IntegerAttr>("signal")
-                                        .getInt(),
-                                    *c)))
+  if (failed(c) ||
+      failed(setTokens(op, op->getAttrOfType<ArrayAttr>("wait"),
+                       op->getAttrOfType<IntegerAttr>("signal").getInt(), *c)))
     return failure();
   return c;
 }
@@ -349,10 +352,9 @@ void mlc::npu::createCommandOps(OpBuilder &b, Location loc,
                     signal);
       break;
     case Opcode::Vector:
-      VectorOp::create(b, loc, b.getStringAttr(getVectorName(c.vectorOp)),
-                       type, TypeAttr::get(getMLIRType(b, c.dstType)),
-                       i64(c.local), i64(c.local2), i64(c.local3),
-                       i64(c.rows), i64(c.cols),
+      VectorOp::create(b, loc, b.getStringAttr(getVectorName(c.vectorOp)), type,
+                       TypeAttr::get(getMLIRType(b, c.dstType)), i64(c.local),
+                       i64(c.local2), i64(c.local3), i64(c.rows), i64(c.cols),
                        b.getStringAttr(getMemoryName(c.memory)),
                        b.getStringAttr(getMemoryName(c.dstMemory)),
                        b.getF32FloatAttr(c.scale), i64(c.zeroPoint), waitAttr,

@@ -39,6 +39,10 @@ namespace mlc::npu {
 /// when one does not convert.
 mlir::FailureOr<Program> getCommands(ProgramOp program);
 
+/// The NPU's element type for an MLIR type (i8, i32, bf16, f16, f32), or
+/// nothing.
+std::optional<ElementType> getNPUElementType(mlir::Type type);
+
 /// Appends one command op per command of `program` at `builder`'s insertion
 /// point (inside an `mlc_npu.program`): the inverse of getCommands.
 void createCommandOps(mlir::OpBuilder &builder, mlir::Location loc,
