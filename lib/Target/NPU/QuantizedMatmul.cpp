@@ -227,6 +227,28 @@ Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t rows, int64_t n,
       .getResult(0);
 }
 
+/// The int32 product of `lhs` ([m, k] int8) and `q`'s weights ([k, n])
+/// on the NPU in `tiles`, its sums starting from the zero point's share
+/// when `zero` (the shifted zero point) is not 0.
+Value buildIntegerProduct(OpBuilder &b, Location loc, Value lhs,
+                          const QuantizedOperands &q, int64_t m, int64_t n,
+                          int64_t k, int64_t zero, StringRef npu,
+                          const MatmulTiles &tiles) {
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
+  Value weights = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({k, n}, i8),
+                             ArrayRef<int8_t>(q.weights)));
+  auto accType = RankedTensorType::get({m, n}, i32);
+  Value acc = zero ? buildZeroPointShare(b, loc, m, n, k, q.weights, zero)
+                   : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
+                         .getResult();
+  return npu::MatmulOp::create(b, loc, TypeRange{accType}, lhs, weights, acc,
+                               npu, tiles.rows, tiles.cols, tiles.buffers,
+                               tiles.depth, /*accumulate=*/zero != 0)
+      .getResult()[0];
+}
+
 /// sa * sw[n] as an f32 constant [n].
 Value buildScales(OpBuilder &b, Location loc, float activationScale,
                   ArrayRef<float> weightScales) {
@@ -304,7 +326,7 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
                                         const MatmulTiles &tiles) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
-  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
+  Type i8 = b.getIntegerType(8), f32 = b.getF32Type();
 
   // The activations as int8, reshaped as the float ones were.
   Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
@@ -322,23 +344,9 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
           b, loc, to, shifted,
           cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
   }
-  Value weights = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({q.k, q.n}, i8),
-                             ArrayRef<int8_t>(q.weights)));
-  MatmulShape shape = getShape(q);
-  auto accType = RankedTensorType::get({q.m, q.n}, i32);
-  Value acc = shape.accumulate
-                  ? buildZeroPointShare(b, loc, q.m, q.n, q.k, q.weights,
-                                        getShiftedZero(q.activationsUnsigned,
-                                                       q.activationZeroPoint))
-                  : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
-                        .getResult();
-  Value product =
-      npu::MatmulOp::create(b, loc, TypeRange{accType}, shifted, weights, acc,
-                            npu, tiles.rows, tiles.cols, tiles.buffers,
-                            tiles.depth, shape.accumulate)
-          .getResult()[0];
+  Value product = buildIntegerProduct(
+      b, loc, shifted, q, q.m, q.n, q.k,
+      getShiftedZero(q.activationsUnsigned, q.activationZeroPoint), npu, tiles);
 
   // Back to f32: the exact sums times sa * sw[n].
   Value scales = buildScales(b, loc, q.activationScale, q.weightScales);
@@ -425,7 +433,7 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
                                              StringRef npu,
                                              const MatmulTiles &tiles) {
   Location loc = conv.getLoc();
-  Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
+  Type i8 = b.getIntegerType(8);
   int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
   Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
   if (tensor::PadOp pad = q.pad) {
@@ -437,22 +445,8 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
                                     pad.getMixedHighPad(), value);
   }
   Value matrix = buildIm2col(b, conv, shifted, i8);
-  Value weights = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({q.depth, q.filters}, i8),
-                             ArrayRef<int8_t>(q.weights)));
-  MatmulShape shape = getShape(q);
-  auto accType = RankedTensorType::get({q.pixels, q.filters}, i32);
-  Value acc = shape.accumulate
-                  ? buildZeroPointShare(b, loc, q.pixels, q.filters, q.depth,
-                                        q.weights, zero)
-                  : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
-                        .getResult();
-  Value product =
-      npu::MatmulOp::create(b, loc, TypeRange{accType}, matrix, weights, acc,
-                            npu, tiles.rows, tiles.cols, tiles.buffers,
-                            tiles.depth, shape.accumulate)
-          .getResult()[0];
+  Value product = buildIntegerProduct(b, loc, matrix, q, q.pixels, q.filters,
+                                      q.depth, zero, npu, tiles);
   return buildTransposeBack(
       b, conv, product, buildScales(b, loc, q.activationScale, q.weightScales));
 }

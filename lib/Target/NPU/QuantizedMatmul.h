@@ -32,18 +32,22 @@
 
 namespace mlc::npu {
 
-/// A linalg.matmul whose operands are dequantized integers.
-struct QuantizedMatmul {
-  /// The activations' integers (before any reshape to the matmul's lhs)
-  /// and the reshapes that make them [M, K].
+/// The integers of a matmul's or convolution's operands: 8-bit activations
+/// with one scale and zero point, and constant int8 weights as the matmul's
+/// [K, N] with a scale per column.
+struct QuantizedOperands {
   mlir::Value activations;
-  llvm::SmallVector<mlir::Operation *> reshapes;
   bool activationsUnsigned = false;
   float activationScale = 1;
   int64_t activationZeroPoint = 0;
-  /// The weights as int8 [K, N], and their scale per column (or one).
   llvm::SmallVector<int8_t> weights;
   llvm::SmallVector<float> weightScales;
+};
+
+/// A linalg.matmul whose operands are dequantized integers; `activations`
+/// before the reshapes that make them [M, K].
+struct QuantizedMatmul : QuantizedOperands {
+  llvm::SmallVector<mlir::Operation *> reshapes;
   int64_t m = 0, n = 0, k = 0;
 };
 
@@ -72,16 +76,9 @@ mlir::Value buildQuantizedNPUMatmul(mlir::OpBuilder &b,
 /// a zero pad) per tensor, its filter constant int8 with a zero point of 0
 /// (per tensor or per output channel), as the matmul of the int8 im2col
 /// matrix and the transposed filter.
-struct QuantizedConvolution {
-  mlir::Value activations;
-  bool activationsUnsigned = false;
-  float activationScale = 1;
-  int64_t activationZeroPoint = 0;
+struct QuantizedConvolution : QuantizedOperands {
   /// The zero pad of the float input, or none.
   mlir::tensor::PadOp pad;
-  /// The filter as [C*KH*KW, F] int8, and its scale per filter.
-  llvm::SmallVector<int8_t> weights;
-  llvm::SmallVector<float> weightScales;
   int64_t pixels = 0, filters = 0, depth = 0;
 };
 
