@@ -114,6 +114,27 @@ def run_model(build, model_path, npu, workdir, quantized=False):
     return row
 
 
+def group_reasons(placements):
+    """Placement lines grouped by reason: one bullet per reason with its
+    count and up to three of its nodes."""
+    groups = {}
+    for line in placements:
+        m = re.match(r"placement: (.*?): cpu \((.*)\)$", line)
+        if not m:
+            continue
+        node, reason = m.groups()
+        # The estimate's numbers differ per node; the kind of reason not.
+        key = re.sub(r"tiles .*?; CPU ~[\d.]+ us", "the NPU's estimate is "
+                     "not below the CPU's", reason)
+        groups.setdefault(key, []).append(node)
+    out = []
+    for reason, nodes in groups.items():
+        shown = ", ".join(f"`{n}`" for n in nodes[:3])
+        more = f" and {len(nodes) - 3} more" if len(nodes) > 3 else ""
+        out.append(f"- {len(nodes)}: {reason} ({shown}{more})")
+    return out
+
+
 def write_doc(path, rows, models, quantized):
     begin = "<!-- npu_bench begin -->"
     end = "<!-- npu_bench end -->"
@@ -187,8 +208,8 @@ def write_doc(path, rows, models, quantized):
     for r in rows:
         cpu = [l for l in r["placements"] if ": cpu (" in l]
         if cpu:
-            lines += [f"**{r['model']}** on `{r['npu']}`: "
-                      f"{len(cpu)} on the CPU", "", "```"] + cpu + ["```", ""]
+            lines += [f"**{r['model']}** on `{r['npu']}`: {len(cpu)} on the "
+                      "CPU", ""] + group_reasons(cpu) + [""]
     full = next((r for r in rows if "QDQ" in r["model"] and
                  r["npu"] == "edge"), None)
     if full:
