@@ -24,6 +24,7 @@
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
+#include "mlc/Dialect/Loop/IR/LoopOps.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -85,29 +86,41 @@ FailureOr<Value> widen(OpBuilder &b, Location loc, Value x, Value zeroPoint,
   Value init = tensor::EmptyOp::create(b, loc, type.getShape(), b.getI32Type());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ins, init, maps, iterators,
-             [&](OpBuilder &bb, Location l, ValueRange a) {
-               Value v = toI32(bb, l, a[0], element);
-               if (zeroPoint)
-                 v = arith::SubIOp::create(bb, l, v, toI32(bb, l, a[1], zpType));
-               linalg::YieldOp::create(bb, l, v);
-             })
-      .getResult(0);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ins, init, maps, iterators,
+      [&](OpBuilder &bb, Location l, ValueRange a) {
+        Value v = toI32(bb, l, a[0], element);
+        if (zeroPoint)
+          v = arith::SubIOp::create(bb, l, v, toI32(bb, l, a[1], zpType));
+        linalg::YieldOp::create(bb, l, v);
+      });
+  // A dequantization with a scale of one: targets with integer units
+  // multiply the integers themselves.
+  generic->setAttr(mlc::loop::LoopDialect::DequantizeAttrHelper::getNameStr(),
+                   b.getUnitAttr());
+  return generic.getResult(0);
 }
 
-/// (batch) matmul of two i32 tensors into `result` (i32).
+/// (batch) matmul of two i32 tensors into `result` (i32): a linalg.matmul
+/// for matrices.
 Value integerMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                     RankedTensorType result) {
   int64_t rank = result.getRank();
+  if (rank == 2 && getStaticType(lhs).getRank() == 2 &&
+      getStaticType(rhs).getRank() == 2) {
+    Value acc = mlc::detail::createFilledTensor(b, loc, result, APInt(32, 0));
+    return linalg::MatmulOp::create(b, loc, TypeRange{result},
+                                    ValueRange{lhs, rhs}, ValueRange{acc})
+        .getResult(0);
+  }
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   Value acc = mlc::detail::createFilledTensor(b, loc, result, APInt(32, 0));
   return linalg::GenericOp::create(
              b, loc, TypeRange{result}, ValueRange{lhs, rhs}, acc,
-             mlc::detail::getMatMulMaps(getStaticType(lhs),
-                                        getStaticType(rhs), result),
+             mlc::detail::getMatMulMaps(getStaticType(lhs), getStaticType(rhs),
+                                        result),
              iterators,
              [](OpBuilder &bb, Location l, ValueRange v) {
                Value p = arith::MulIOp::create(bb, l, v[0], v[1]);
@@ -124,9 +137,9 @@ struct Param {
 };
 
 /// y = saturate(round(acc * (xScale * wScale / yScale)) + yZeroPoint).
-FailureOr<Value> requantize(OpBuilder &b, Location loc, Value acc,
-                            Param xScale, Param wScale, Param yScale,
-                            Param yZeroPoint, RankedTensorType result) {
+FailureOr<Value> requantize(OpBuilder &b, Location loc, Value acc, Param xScale,
+                            Param wScale, Param yScale, Param yZeroPoint,
+                            RankedTensorType result) {
   auto integer = dyn_cast<IntegerType>(result.getElementType());
   if (!integer || integer.getWidth() > 32)
     return failure();
@@ -143,15 +156,15 @@ FailureOr<Value> requantize(OpBuilder &b, Location loc, Value acc,
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   Type zpType = getStaticType(yZeroPoint.value).getElementType();
-  Value init =
-      tensor::EmptyOp::create(b, loc, result.getShape(), result.getElementType());
+  Value init = tensor::EmptyOp::create(b, loc, result.getShape(),
+                                       result.getElementType());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   bool isUnsigned = integer.isUnsigned();
   unsigned width = integer.getWidth();
   double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
-  double hi = isUnsigned ? std::ldexp(1.0, width) - 1
-                         : std::ldexp(1.0, width - 1) - 1;
+  double hi =
+      isUnsigned ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
   return linalg::GenericOp::create(
              b, loc, TypeRange{result}, ins, init, maps, iterators,
              [&](OpBuilder &bb, Location l, ValueRange a) {
@@ -274,9 +287,9 @@ struct ConvIntegerLowering : OpConversionPattern<ConvIntegerOp> {
   LogicalResult
   matchAndRewrite(ConvIntegerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> acc =
-        convInteger(rewriter, op, adaptor.getInput(), adaptor.getInputZeroPoint(),
-                    adaptor.getWeight(), adaptor.getWeightZeroPoint());
+    FailureOr<Value> acc = convInteger(
+        rewriter, op, adaptor.getInput(), adaptor.getInputZeroPoint(),
+        adaptor.getWeight(), adaptor.getWeightZeroPoint());
     if (failed(acc))
       return rewriter.notifyMatchFailure(op, "only static 2-D convolutions");
     rewriter.replaceOp(op, *acc);
@@ -289,9 +302,9 @@ struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
   LogicalResult
   matchAndRewrite(QLinearConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> acc =
-        convInteger(rewriter, op, adaptor.getInput(), adaptor.getInputZeroPoint(),
-                    adaptor.getWeight(), adaptor.getWeightZeroPoint());
+    FailureOr<Value> acc = convInteger(
+        rewriter, op, adaptor.getInput(), adaptor.getInputZeroPoint(),
+        adaptor.getWeight(), adaptor.getWeightZeroPoint());
     if (failed(acc))
       return rewriter.notifyMatchFailure(op, "only static 2-D convolutions");
     Location loc = op.getLoc();
@@ -303,9 +316,9 @@ struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
       FailureOr<AffineMap> biasMap = getParamMap(bias, 4, 1, ctx);
       if (failed(biasMap))
         return rewriter.notifyMatchFailure(op, "bias must be 1-D");
-      SmallVector<AffineMap> maps = {
-          AffineMap::getMultiDimIdentityMap(4, ctx), *biasMap,
-          AffineMap::getMultiDimIdentityMap(4, ctx)};
+      SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, ctx),
+                                     *biasMap,
+                                     AffineMap::getMultiDimIdentityMap(4, ctx)};
       SmallVector<utils::IteratorType> iterators(4,
                                                  utils::IteratorType::parallel);
       Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
@@ -319,10 +332,10 @@ struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
                 })
                 .getResult(0);
     }
-    FailureOr<Value> y = requantize(
-        rewriter, loc, sum, {adaptor.getInputScale(), 1},
-        {adaptor.getWeightScale(), 1}, {adaptor.getOutputScale(), 1},
-        {adaptor.getOutputZeroPoint(), 1}, result);
+    FailureOr<Value> y =
+        requantize(rewriter, loc, sum, {adaptor.getInputScale(), 1},
+                   {adaptor.getWeightScale(), 1}, {adaptor.getOutputScale(), 1},
+                   {adaptor.getOutputZeroPoint(), 1}, result);
     if (failed(y))
       return rewriter.notifyMatchFailure(op, "unsupported parameters");
     rewriter.replaceOp(op, *y);

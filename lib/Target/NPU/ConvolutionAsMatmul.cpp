@@ -140,10 +140,11 @@ Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
   auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
   int64_t f = outputType.getDimSize(1), oh = outputType.getDimSize(2),
           ow = outputType.getDimSize(3);
-  Type f32 = b.getF32Type();
+  Type element = outputType.getElementType();
   Type productElement = getElementTypeOrSelf(product.getType());
-  // out[0, f, oh, ow] = product[oh, ow, f] (as f32, times scales[f]) (+
-  // init[0, f, oh, ow], a bias, unless it is zero)
+  // out[0, f, oh, ow] = product[oh, ow, f] (int32 as f32 for an f32
+  // result, times scales[f]) (+ init[0, f, oh, ow], a bias, unless it is
+  // zero)
   Value pixels = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({oh, ow, f}, productElement), product,
       SmallVector<ReassociationIndices>{{0, 1}, {2}});
@@ -162,19 +163,24 @@ Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
     maps.push_back(b.getMultiDimIdentityMap(4));
   }
   maps.push_back(b.getMultiDimIdentityMap(4));
-  Value outInit = tensor::EmptyOp::create(b, loc, outputType.getShape(), f32);
+  Value outInit =
+      tensor::EmptyOp::create(b, loc, outputType.getShape(), element);
   return linalg::GenericOp::create(
              b, loc, outputType, inputs, ValueRange{outInit}, maps,
              SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value value = args[0];
                unsigned next = 1;
-               if (!isa<FloatType>(value.getType()))
-                 value = arith::SIToFPOp::create(nb, nloc, f32, value);
+               if (value.getType() != element)
+                 value = arith::SIToFPOp::create(nb, nloc, element, value);
                if (scales)
                  value = arith::MulFOp::create(nb, nloc, value, args[next++]);
                if (add)
-                 value = arith::AddFOp::create(nb, nloc, value, args[next]);
+                 value = isa<FloatType>(element)
+                             ? Value(arith::AddFOp::create(nb, nloc, value,
+                                                           args[next]))
+                             : Value(arith::AddIOp::create(nb, nloc, value,
+                                                           args[next]));
                linalg::YieldOp::create(nb, nloc, value);
              })
       .getResult(0);

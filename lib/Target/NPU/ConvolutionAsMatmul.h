@@ -56,9 +56,9 @@ mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
 mlir::Value buildIm2col(mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
                         mlir::Value input, mlir::Type elementType);
 
-/// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW f32 result: int32
-/// converted, times `scales[f]` when given, plus `conv`'s init unless it
-/// is zero.
+/// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW result (f32 or
+/// int32): int32 converted for an f32 result, times `scales[f]` when
+/// given, plus `conv`'s init unless it is zero.
 mlir::Value buildTransposeBack(mlir::OpBuilder &b,
                                mlir::linalg::Conv2DNchwFchwOp conv,
                                mlir::Value product, mlir::Value scales);

@@ -26,19 +26,32 @@ namespace {
 /// mlc_loop.dequantize reading (integers, scale[, zero point]).
 struct Dequantize {
   linalg::GenericOp op;
+  /// The scale is null for a widening (a scale of one, an i32 result).
   Value integers, scale, zeroPoint;
+  /// The scale's indexing map.
+  AffineMap scaleMap;
 };
 
+/// A generic marked mlc_loop.dequantize: a DequantizeLinear reading
+/// (integers, scale[, zero point]), or a widening reading (integers[, zero
+/// point]).
 std::optional<Dequantize> getDequantize(Value v) {
   auto op = v.getDefiningOp<linalg::GenericOp>();
   if (!op ||
       !op->hasAttr(loop::LoopDialect::DequantizeAttrHelper::getNameStr()) ||
-      op.getNumDpsInputs() < 2 || op.getNumDpsInputs() > 3 ||
+      op.getNumDpsInputs() < 1 || op.getNumDpsInputs() > 3 ||
       op.getNumResults() != 1)
     return std::nullopt;
-  Dequantize d{op, op.getDpsInputs()[0], op.getDpsInputs()[1], Value()};
-  if (op.getNumDpsInputs() == 3)
-    d.zeroPoint = op.getDpsInputs()[2];
+  Dequantize d{op, op.getDpsInputs()[0], Value(), Value(), AffineMap()};
+  for (unsigned i = 1; i < op.getNumDpsInputs(); ++i) {
+    Value input = op.getDpsInputs()[i];
+    if (isa<FloatType>(getElementTypeOrSelf(input.getType())) && !d.scale) {
+      d.scale = input;
+      d.scaleMap = op.getIndexingMapsArray()[i];
+    } else if (!d.zeroPoint) {
+      d.zeroPoint = input;
+    }
+  }
   return d;
 }
 
@@ -93,6 +106,8 @@ struct Activations {
   bool isUnsigned = false;
   float scale = 1;
   int64_t zeroPoint = 0;
+  /// Widened, not dequantized: the consumer works on int32.
+  bool widened = false;
 };
 
 std::optional<Activations> getActivations(Value v, std::string &why) {
@@ -107,7 +122,9 @@ std::optional<Activations> getActivations(Value v, std::string &why) {
     why = "activations that are not 8-bit integers";
     return std::nullopt;
   }
-  std::optional<SmallVector<float>> scales = getFloats(a->scale);
+  std::optional<SmallVector<float>> scales =
+      a->scale ? getFloats(a->scale)
+               : std::optional<SmallVector<float>>(SmallVector<float>{1});
   std::optional<SmallVector<int64_t>> zeros =
       a->zeroPoint
           ? getIntegers(a->zeroPoint)
@@ -121,7 +138,8 @@ std::optional<Activations> getActivations(Value v, std::string &why) {
           "zero point";
     return std::nullopt;
   }
-  return Activations{a->integers, integer.isUnsigned(), *scale, *zero};
+  return Activations{a->integers, integer.isUnsigned(), *scale, *zero,
+                     !a->scale};
 }
 
 /// The zero point once uint8 values are shifted into int8.
@@ -159,6 +177,8 @@ struct Weights {
   SmallVector<int64_t> values;
   SmallVector<float> scales;
   RankedTensorType type;
+  /// Widened, not dequantized.
+  bool widened = false;
 };
 
 std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
@@ -169,7 +189,9 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
   auto type = cast<RankedTensorType>(w->integers.getType());
   auto integer = dyn_cast<IntegerType>(type.getElementType());
   std::optional<SmallVector<int64_t>> values = getIntegers(w->integers);
-  std::optional<SmallVector<float>> scales = getFloats(w->scale);
+  std::optional<SmallVector<float>> scales =
+      w->scale ? getFloats(w->scale)
+               : std::optional<SmallVector<float>>(SmallVector<float>{1});
   std::optional<SmallVector<int64_t>> zeros =
       w->zeroPoint
           ? getIntegers(w->zeroPoint)
@@ -182,8 +204,8 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
       llvm::any_of(*zeros, [](int64_t z) { return z != 0; }))
     return std::nullopt;
   int64_t count = type.getDimSize(axis);
-  AffineMap scaleMap = w->op.getIndexingMapsArray()[1];
-  Weights weights{*values, {}, type};
+  AffineMap scaleMap = w->scaleMap;
+  Weights weights{*values, {}, type, !w->scale};
   if (scales->size() == 1) {
     weights.scales.assign(size_t(count), scales->front());
   } else if (int64_t(scales->size()) == count &&
@@ -265,10 +287,10 @@ Value buildScales(OpBuilder &b, Location loc, float activationScale,
 
 std::optional<QuantizedMatmul>
 mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
+  Type out = getElementTypeOrSelf(op.getOutputs()[0].getType());
   if (!op.hasPureTensorSemantics() || op.getInputs().size() != 2 ||
-      !isZeroFill(op.getOutputs()[0]) ||
-      !getElementTypeOrSelf(op.getOutputs()[0].getType()).isF32()) {
-    why = "not a float matmul onto zeros";
+      !isZeroFill(op.getOutputs()[0]) || !(out.isF32() || out.isInteger(32))) {
+    why = "not an f32 or i32 matmul onto zeros";
     return std::nullopt;
   }
   if (!op.getIndexingMaps().getValue().empty() &&
@@ -297,6 +319,11 @@ mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
     why = "weights that are not a matrix";
     return std::nullopt;
   }
+  if (a->widened != w->widened || a->widened != out.isInteger(32)) {
+    why = "operands widened and dequantized at once";
+    return std::nullopt;
+  }
+  q.integerResult = a->widened;
   q.activations = a->integers;
   q.activationsUnsigned = a->isUnsigned;
   q.activationScale = a->scale;
@@ -348,6 +375,9 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
       b, loc, shifted, q, q.m, q.n, q.k,
       getShiftedZero(q.activationsUnsigned, q.activationZeroPoint), npu, tiles);
 
+  // MatMulInteger's int32 result is the sums themselves.
+  if (q.integerResult)
+    return product;
   // Back to f32: the exact sums times sa * sw[n].
   Value scales = buildScales(b, loc, q.activationScale, q.weightScales);
   AffineExpr m, n;
@@ -376,15 +406,18 @@ mlc::npu::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
   auto output = cast<ShapedType>(conv.getOutputs()[0].getType());
   if (!conv.hasPureTensorSemantics() || !input.hasStaticShape() ||
       !output.hasStaticShape() || output.getDimSize(0) != 1 ||
-      !output.getElementType().isF32()) {
-    why = "not a static batch-1 f32 convolution";
+      !(output.getElementType().isF32() ||
+        output.getElementType().isInteger(32))) {
+    why = "not a static batch-1 f32 or i32 convolution";
     return std::nullopt;
   }
   QuantizedConvolution q;
   Value x = conv.getInputs()[0];
   if (auto pad = x.getDefiningOp<tensor::PadOp>()) {
     Value padding = pad.getConstantPaddingValue();
-    if (!padding || !matchPattern(padding, m_AnyZeroFloat()) ||
+    if (!padding ||
+        !(matchPattern(padding, m_AnyZeroFloat()) ||
+          matchPattern(padding, m_Zero())) ||
         !pad.getResultType().hasStaticShape()) {
       why = "a convolution of a pad that is not zeros";
       return std::nullopt;
@@ -398,6 +431,12 @@ mlc::npu::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
   std::optional<Weights> w = getWeights(conv.getInputs()[1], 0, why);
   if (!w)
     return std::nullopt;
+  if (a->widened != w->widened ||
+      a->widened != output.getElementType().isInteger(32)) {
+    why = "operands widened and dequantized at once";
+    return std::nullopt;
+  }
+  q.integerResult = a->widened;
   int64_t f = w->type.getDimSize(0);
   int64_t k = w->type.getNumElements() / f;
   q.activations = a->integers;
@@ -448,5 +487,7 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
   Value product = buildIntegerProduct(b, loc, matrix, q, q.pixels, q.filters,
                                       q.depth, zero, npu, tiles);
   return buildTransposeBack(
-      b, conv, product, buildScales(b, loc, q.activationScale, q.weightScales));
+      b, conv, product,
+      q.integerResult ? Value()
+                      : buildScales(b, loc, q.activationScale, q.weightScales));
 }

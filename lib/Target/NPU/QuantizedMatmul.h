@@ -42,6 +42,9 @@ struct QuantizedOperands {
   int64_t activationZeroPoint = 0;
   llvm::SmallVector<int8_t> weights;
   llvm::SmallVector<float> weightScales;
+  /// The operands were widened by their zero points (MatMulInteger,
+  /// ConvInteger, QLinear*), not dequantized: the result is the int32 sums.
+  bool integerResult = false;
 };
 
 /// A linalg.matmul whose operands are dequantized integers; `activations`

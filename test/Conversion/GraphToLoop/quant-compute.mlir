@@ -1,17 +1,17 @@
 // RUN: mlc-opt %s -split-input-file -mlc-convert-graph-to-loop | FileCheck %s
 
-// MatMulInteger: operands widened to i32 minus their zero points, then an
-// i32 contraction.
+// MatMulInteger: operands widened to i32 minus their zero points (generics
+// marked mlc_loop.dequantize, for targets with integer units), then an
+// i32 linalg.matmul.
 // CHECK-LABEL: func @matmul_integer
 // CHECK: linalg.generic
+// CHECK-SAME: attrs = {mlc_loop.dequantize}
 // CHECK: arith.extui %{{.*}} : i8 to i32
 // CHECK: arith.subi
 // CHECK: linalg.generic
 // CHECK: arith.extui
 // CHECK: linalg.fill
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK: arith.muli
-// CHECK: arith.addi
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x3xi32>, tensor<3x2xi32>) outs(%{{.*}} : tensor<4x2xi32>)
 // CHECK-NOT: mlc_graph.matmul_integer
 func.func @matmul_integer(%a: tensor<4x3xui8>, %b: tensor<3x2xui8>, %z: tensor<ui8>) -> tensor<4x2xi32> {
   %0 = mlc_graph.matmul_integer %a, %b lhs_zero_point %z : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<ui8>) -> tensor<4x2xi32>
@@ -23,7 +23,7 @@ func.func @matmul_integer(%a: tensor<4x3xui8>, %b: tensor<3x2xui8>, %z: tensor<u
 // QLinearMatMul requantizes: multiplier in f32, product and rounding in
 // f64, saturated to the output type.
 // CHECK-LABEL: func @qlinear_matmul
-// CHECK: arith.muli
+// CHECK: linalg.matmul
 // CHECK: linalg.generic
 // CHECK: arith.divf %{{.*}} : f32
 // CHECK: arith.sitofp %{{.*}} : i32 to f64

@@ -78,8 +78,10 @@ def Loop_Dialect : Dialect {
     "::mlir::UnitAttr":$pad_fill,
     // The op of a kernel its schedule is about (mlc-loop-form-kernels).
     "::mlir::UnitAttr":$root,
-    // A generic that is an ONNX DequantizeLinear (GraphToLoop): a target
-    // with integer units computes its consumers on the integers.
+    // A generic that turns quantized integers into numbers: an ONNX
+    // DequantizeLinear, or the widening of a MatMulInteger/ConvInteger/
+    // QLinear* operand by its zero point (GraphToLoop): a target with
+    // integer units computes its consumers on the integers.
     "::mlir::UnitAttr":$dequantize
   );
   let hasOperationAttrVerify = 1;
