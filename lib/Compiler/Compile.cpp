@@ -167,6 +167,11 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
     target.npuPlacementFile = value.str();
   else if (name == "print-placement")
     return getBool(target.printPlacement);
+  else if (name == "npu-float") {
+    if (value != "bf16" && value != "cpu")
+      return optionError(name, value, "expected bf16 or cpu");
+    target.npuFloat = value.str();
+  }
   else if (name == "name")
     options.modelName = value.str();
   else if (name == "parallel") {

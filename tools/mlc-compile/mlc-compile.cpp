@@ -149,6 +149,13 @@ cl::opt<std::string> npuPlacement(
              "error); the key \"*\" sets it for the nodes not named "
              "(\"*\": \"npu\" puts everything the NPU can run there)"),
     cl::value_desc("FILE"), cl::cat(category));
+cl::opt<std::string> npuFloat(
+    "npu-float",
+    cl::desc("With --target=npu: where f32 matmuls and convolutions run: bf16 "
+             "(default: on the NPU, its matrix unit taking the operands as "
+             "bf16, about 3 significant digits) or cpu (they stay on the CPU "
+             "in f32; only quantized models' integer kernels go to the NPU)"),
+    cl::value_desc("bf16|cpu"), cl::init("bf16"), cl::cat(category));
 cl::opt<std::string> functionName(
     "name",
     cl::desc("Symbol prefix of the compiled model: <name>_run, "
@@ -470,12 +477,19 @@ int run(MLIRContext &context) {
     return 1;
   }
   if ((printPlacement || !npuPlacement.empty() ||
-       npuConfig.getNumOccurrences()) &&
+       npuConfig.getNumOccurrences() || npuFloat.getNumOccurrences()) &&
       targetName != "npu") {
-    llvm::errs() << "mlc-compile: error: --npu-config, --print-placement and "
-                    "--npu-placement go with --target=npu\n";
+    llvm::errs() << "mlc-compile: error: --npu-config, --npu-float, "
+                    "--print-placement and --npu-placement go with "
+                    "--target=npu\n";
     return 1;
   }
+  if (npuFloat != "bf16" && npuFloat != "cpu") {
+    llvm::errs() << "mlc-compile: error: --npu-float=" << npuFloat
+                 << ": expected bf16 or cpu\n";
+    return 1;
+  }
+  target.npuFloat = npuFloat;
   target.npuConfig = npuConfig;
   target.printPlacement = printPlacement;
   target.npuPlacementFile = npuPlacement;

@@ -117,6 +117,9 @@ struct TargetOptions {
   std::string npuPlacementFile = "";
   /// NPU: print each matmul's device and the reason while compiling.
   bool printPlacement = false;
+  /// NPU: `bf16` (f32 matmuls and convolutions run on the NPU as bf16) or
+  /// `cpu` (they stay on the CPU; only quantized ones go to the NPU).
+  std::string npuFloat = "bf16";
 };
 
 /// Makes a backend for the given options.

@@ -70,7 +70,6 @@ struct NPULowerLaunchesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
 
     // The image: every stream, in module order.
     std::string image;

@@ -84,6 +84,7 @@ void mlc::target::buildNPUKernelPipeline(OpPassManager &pm,
   place.placementFile = options.npuPlacementFile;
   place.printPlacement = options.printPlacement;
   place.cpuGflops = getCPUGflops(options);
+  place.floatKernels = options.npuFloat;
   loops.addPass(createNPUPlaceKernels(place));
   buildCPUKernelPipeline(pm, options);
 }

@@ -64,11 +64,22 @@ Value getBF16Constant(OpBuilder &b, Value value) {
   return createBF16Constant(b, value.getLoc(), type, *floats);
 }
 
+constexpr const char *kFloatOnCPU =
+    "f32 kernels stay on the CPU (float-kernels=cpu)";
+
 struct NPUPlaceKernelsPass
     : mlc::target::impl::NPUPlaceKernelsBase<NPUPlaceKernelsPass> {
   using Base::Base;
 
+  /// Whether f32 kernels may run on the NPU (as bf16).
+  bool floatOnNPU() const { return floatKernels != "cpu"; }
+
   void runOnOperation() override {
+    if (floatKernels != "bf16" && floatKernels != "cpu") {
+      getOperation().emitError("float-kernels must be bf16 or cpu, not '")
+          << floatKernels << "'";
+      return signalPassFailure();
+    }
     std::string error;
     std::optional<NPUConfig> config = loadNPUConfig(npu, error);
     if (!config) {
@@ -141,6 +152,10 @@ struct NPUPlaceKernelsPass
     why.clear();
     std::optional<ConvolutionAsMatmul> plan = getConvolutionAsMatmul(conv, why);
     std::optional<MatmulShape> shape;
+    if (plan && !floatOnNPU()) {
+      why = kFloatOnCPU;
+      plan.reset();
+    }
     if (plan) {
       shape = MatmulShape{
           plan->pixels,      plan->filters,    plan->depth, ElementType::BF16,
@@ -271,6 +286,10 @@ struct NPUPlaceKernelsPass
       return failure(failed(placed));
     why.clear();
     std::optional<MatmulShape> shape = getShape(config, matmul, why);
+    if (shape && shape->out == ElementType::F32 && !floatOnNPU()) {
+      why = kFloatOnCPU;
+      shape.reset();
+    }
     FailureOr<std::optional<MatmulTiles>> tiles =
         decide(config, matmul, shape, why, forced);
     if (failed(tiles))

@@ -27,6 +27,9 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     `"*"` sets the choice for the nodes it does not name (with `"npu"`,
     everything the NPU can run goes there, the rest to the CPU);
     `print-placement` prints one line per matmul: its node, device and why.
+    `float-kernels=cpu` keeps f32 kernels on the CPU (only dequantized
+    integers go to the NPU), for models bf16's 8-bit mantissa is too coarse
+    for.
   }];
   let options = [
     Option<"npu", "npu", "std::string", /*default=*/"\"edge\"",
@@ -38,6 +41,10 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
            "Print each matmul's device and the reason to stdout">,
     Option<"cpuGflops", "cpu-gflops", "double", /*default=*/"100.0",
            "The CPU's f32 matmul rate the NPU is compared with (GFLOP/s)">,
+    Option<"floatKernels", "float-kernels", "std::string",
+           /*default=*/"\"bf16\"",
+           "f32 matmuls and convolutions: bf16 (on the NPU, as bf16 when it "
+           "has that unit) or cpu (they stay on the CPU in f32)">,
   ];
   let dependentDialects = ["mlc::npu::NPUDialect",
                            "mlir::arith::ArithDialect"];
