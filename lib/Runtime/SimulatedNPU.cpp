@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 using namespace mlc;
 using namespace mlc::runtime;
@@ -51,7 +52,12 @@ std::unique_ptr<SimulatedNPU> SimulatedNPU::create(const Model &model,
     npu->programs.push_back(std::move(*program));
   }
   npu->stats.resize(npu->programs.size());
-  npu->simulator = std::make_unique<npu::Simulator>(npu->config);
+  try {
+    npu->simulator = std::make_unique<npu::Simulator>(npu->config);
+  } catch (const std::bad_alloc &) {
+    error = "cannot allocate the memories of NPU '" + npu->config.name + "'";
+    return nullptr;
+  }
   int64_t arenaSize = std::max<int64_t>(signature.arenaSize, 1);
   npu->arena = std::aligned_alloc(
       abi::kArenaAlignment, (arenaSize + abi::kArenaAlignment - 1) /
@@ -78,7 +84,14 @@ int32_t SimulatedNPU::runProgram(void *context, int32_t index,
   uint64_t bytes = 0;
   for (const abi::NPUCode::Buffer &b : p.buffers)
     bytes = std::max<uint64_t>(bytes, uint64_t(b.dram + b.bytes));
-  self->dram.assign(bytes, 0);
+  try {
+    self->dram.assign(bytes, 0);
+  } catch (const std::bad_alloc &) {
+    self->failure = "NPU program " + std::to_string(index) +
+                    ": cannot allocate its " + std::to_string(bytes) +
+                    "-byte DRAM window";
+    return abi::kErrorDevice;
+  }
   for (size_t i = 0; i < p.buffers.size(); ++i)
     std::memcpy(self->dram.data() + p.buffers[i].dram, buffers[i],
                 size_t(p.buffers[i].bytes));
