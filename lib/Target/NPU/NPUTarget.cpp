@@ -20,6 +20,7 @@
 #include "mlc/Target/CPU/CPUTarget.h"
 #include "mlc/Target/CPU/LoopToCPUPipeline.h"
 #include "mlc/Target/CPU/TargetInfo.h"
+#include "mlc/Target/Host/Passes.h"
 #include "mlc/Target/Host/Pipelines.h"
 #include "mlc/Target/NPU/Passes.h"
 
@@ -93,11 +94,18 @@ void mlc::target::buildNPULoweringPipeline(OpPassManager &pm,
                                            const TargetOptions &options) {
   buildCPUScheduledKernelsPipeline(pm, options);
   host::buildBufferizeModelPipeline(pm, kMaxStackScratchBytes);
+  // External weights become an argument before the launcher does, as the
+  // entry points expect (launcher, weights, arena, ...).
+  if (!options.weightsFile.empty())
+    pm.addPass(host::createHostExternalizeWeights(
+        host::HostExternalizeWeightsOptions{options.weightsFile}));
   pm.addPass(createNPULowerKernels());
   pm.addPass(npu::createNPUSerialize());
   pm.addPass(createNPULowerLaunches(
       NPULowerLaunchesOptions{options.npuConfig, options.sharedLibrary}));
-  buildCPUBuffersToLLVMPipeline(pm, options);
+  TargetOptions hostOptions = options;
+  hostOptions.weightsFile.clear();
+  buildCPUBuffersToLLVMPipeline(pm, hostOptions);
 }
 
 std::unique_ptr<TargetBackend>
