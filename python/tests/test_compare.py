@@ -93,6 +93,19 @@ class CompareTest(unittest.TestCase):
         self.assertFalse(result.ok)
         self.assertIn("DIFFERS", result.report())
 
+    def test_models_compiled_for_the_npu_run_in_its_simulator(self):
+        test = os.path.join(NODE, "test_gemm_default_matrix_bias")
+        placement = os.path.join(self.tmp, "all-on-npu.json")
+        with open(placement, "w") as f:
+            f.write('{"*": "npu"}')
+        # bf16 operands: within a percent of the stored f32 outputs.
+        result = compare.compare(os.path.join(test, "model.onnx"),
+                                 reference=os.path.join(test,
+                                                        "test_data_set_0"),
+                                 tolerance=1e-2, target="npu",
+                                 npu_config="large", npu_placement=placement)
+        self.assertTrue(result.ok, result.report())
+
     def test_bisect_names_the_first_wrong_node(self):
         path = os.path.join(self.tmp, "chain.onnx")
         onnx.save(chain_model(), path)

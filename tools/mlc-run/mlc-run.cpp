@@ -109,7 +109,9 @@ OPTIONS:
                     to the library)
   --shape NAME=AxB  With MODEL.onnx: passed to mlc-compile; repeatable
   --dim NAME=N      With MODEL.onnx: passed to mlc-compile; repeatable
-  --compare-with=R  With MODEL.onnx: run it with mlc and with the reference R
+  --compare-with=R  With MODEL.onnx: run it with mlc (with --device=npu-sim,
+                    compiled for --npu-config and run in the NPU simulator)
+                    and with the reference R
                     on the same inputs (-i, else a folder's input_<k>.pb, else
                     seeded random values) and compare every output; R is
                     'ort' (ONNX Runtime from npm: cd bench && npm install
@@ -312,6 +314,10 @@ int compareWithReference(const Options &options) {
     args.push_back("--shape=" + s);
   for (const std::string &d : options.dims)
     args.push_back("--dim=" + d);
+  if (options.npuSim) {
+    args.push_back("--target=npu");
+    args.push_back("--npu-config=" + options.npuConfig);
+  }
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
