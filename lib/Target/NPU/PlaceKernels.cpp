@@ -38,7 +38,15 @@ using namespace mlc::npu;
 
 namespace {
 
-bool isF32Constant(Value value) { return getFloats(value).has_value(); }
+/// Whether `value` is an f32 constant getFloats can read (without copying
+/// it).
+bool isF32Constant(Value value) {
+  ElementsAttr attr;
+  return matchPattern(value, m_Constant(&attr)) &&
+         attr.getElementType().isF32() &&
+         (isa<DenseElementsAttr>(attr) ||
+          isa<DenseF32ResourceElementsAttr>(attr));
+}
 
 /// A bf16 constant of `type` holding `floats` rounded to nearest even.
 Value createBF16Constant(OpBuilder &b, Location loc, RankedTensorType type,
