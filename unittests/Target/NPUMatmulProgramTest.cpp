@@ -92,9 +92,10 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
   auto bytes = [](int64_t n, ElementType t) {
     return uint64_t((n * getElementBytes(t) + 63) / 64 * 64);
   };
-  uint64_t lhs = 0, rhs = bytes(shape.m * shape.k, shape.lhs);
-  uint64_t out = rhs + bytes(shape.k * shape.n, shape.rhs);
-  uint64_t end = out + bytes(shape.m * shape.n, shape.out);
+  int64_t batch = shape.batch;
+  uint64_t lhs = 0, rhs = bytes(batch * shape.m * shape.k, shape.lhs);
+  uint64_t out = rhs + bytes(batch * shape.k * shape.n, shape.rhs);
+  uint64_t end = out + bytes(batch * shape.m * shape.n, shape.out);
   std::optional<Program> program =
       buildMatmulProgram(config, shape, *tiles, {lhs, rhs, out}, why);
   EXPECT_TRUE(program) << why;
@@ -102,9 +103,9 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
     return {};
   std::vector<uint8_t> dram(end);
   std::mt19937 rng(seed);
-  fill(dram, lhs, shape.lhs, shape.m * shape.k, rng);
-  fill(dram, rhs, shape.rhs, shape.k * shape.n, rng);
-  fill(dram, out, shape.out, shape.m * shape.n, rng);
+  fill(dram, lhs, shape.lhs, batch * shape.m * shape.k, rng);
+  fill(dram, rhs, shape.rhs, batch * shape.k * shape.n, rng);
+  fill(dram, out, shape.out, batch * shape.m * shape.n, rng);
   std::vector<uint8_t> before = dram;
 
   Simulator simulator(config);
@@ -113,30 +114,35 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
       << why;
   bool integer = shape.out == ElementType::Int32;
   int64_t wrong = 0;
-  for (int64_t i = 0; i < shape.m && !wrong; ++i)
-    for (int64_t j = 0; j < shape.n && !wrong; ++j) {
-      double sum = 0, magnitude = 0;
-      for (int64_t k = 0; k < shape.k; ++k) {
-        double a = read(before, lhs, shape.lhs, i * shape.k + k, !integer);
-        double b = read(before, rhs, shape.rhs, k * shape.n + j, !integer);
-        sum += a * b;
-        magnitude += std::fabs(a * b);
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t i = 0; i < shape.m && !wrong; ++i)
+      for (int64_t j = 0; j < shape.n && !wrong; ++j) {
+        int64_t am = p * shape.m * shape.k, bm = p * shape.k * shape.n;
+        int64_t cm = p * shape.m * shape.n;
+        double sum = 0, magnitude = 0;
+        for (int64_t k = 0; k < shape.k; ++k) {
+          double a =
+              read(before, lhs, shape.lhs, am + i * shape.k + k, !integer);
+          double b =
+              read(before, rhs, shape.rhs, bm + k * shape.n + j, !integer);
+          sum += a * b;
+          magnitude += std::fabs(a * b);
+        }
+        double init = read(before, out, shape.out, cm + i * shape.n + j, false);
+        if (shape.accumulate) {
+          sum += init;
+          magnitude += std::fabs(init);
+        }
+        double got = read(dram, out, shape.out, cm + i * shape.n + j, false);
+        double tolerance =
+            integer ? 0 : 1e-6 * (magnitude + 1) * std::sqrt(double(shape.k));
+        if (std::fabs(got - sum) > tolerance) {
+          ADD_FAILURE() << "at " << i << ", " << j << ": " << got
+                        << " instead of " << sum;
+          ++wrong;
+        }
       }
-      double init = read(before, out, shape.out, i * shape.n + j, false);
-      if (shape.accumulate) {
-        sum += init;
-        magnitude += std::fabs(init);
-      }
-      double got = read(dram, out, shape.out, i * shape.n + j, false);
-      double tolerance =
-          integer ? 0 : 1e-6 * (magnitude + 1) * std::sqrt(double(shape.k));
-      if (std::fabs(got - sum) > tolerance) {
-        ADD_FAILURE() << "at " << i << ", " << j << ": " << got
-                      << " instead of " << sum;
-        ++wrong;
-      }
-    }
-  EXPECT_EQ(stats.multiplyAccumulates, shape.m * shape.n * shape.k);
+  EXPECT_EQ(stats.multiplyAccumulates, batch * shape.m * shape.n * shape.k);
   return stats;
 }
 
@@ -213,6 +219,19 @@ TEST(NPUMatmulProgram, DeepKInChunks) {
   ASSERT_TRUE(tiles) << why;
   EXPECT_LT(tiles->getDepth(deep), deep.k);
   runMatmul(large, deep);
+}
+
+TEST(NPUMatmulProgram, Batches) {
+  // Attention's matmuls: one stream over the batch, row blocks counting on
+  // across its matrices.
+  NPUConfig large = *getBuiltinNPUConfig("large");
+  MatmulShape shape = f32(128, 128, 64);
+  shape.batch = 4;
+  runMatmul(large, shape);
+  NPUConfig edge = *getBuiltinNPUConfig("edge");
+  MatmulShape q = int8(40, 24, 300, /*accumulate=*/true);
+  q.batch = 3;
+  runMatmul(edge, q);
 }
 
 TEST(NPUMatmulProgram, RefusesWhatTheNPUCannotRun) {

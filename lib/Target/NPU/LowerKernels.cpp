@@ -64,9 +64,11 @@ struct NPULowerKernelsPass
     auto rhs = cast<MemRefType>(matmul.getRhs().getType());
     auto out = cast<MemRefType>(matmul.getInit().getType());
     MatmulShape shape;
-    shape.m = lhs.getDimSize(0);
-    shape.k = lhs.getDimSize(1);
-    shape.n = rhs.getDimSize(1);
+    int64_t rank = lhs.getRank();
+    shape.batch = rank == 3 ? lhs.getDimSize(0) : 1;
+    shape.m = lhs.getDimSize(rank - 2);
+    shape.k = lhs.getDimSize(rank - 1);
+    shape.n = rhs.getDimSize(rank - 1);
     std::optional<ElementType> lhsType =
         getNPUElementType(lhs.getElementType());
     std::optional<ElementType> rhsType =

@@ -107,7 +107,7 @@ std::optional<ElementType>
 mlc::npu::getMatmulInputType(const NPUConfig &config, const MatmulShape &shape,
                              std::string &why) {
   auto name = [](ElementType t) { return std::string(getElementTypeName(t)); };
-  if (shape.m < 1 || shape.n < 1 || shape.k < 1) {
+  if (shape.m < 1 || shape.n < 1 || shape.k < 1 || shape.batch < 1) {
     why = "an empty matmul";
     return std::nullopt;
   }
@@ -239,7 +239,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   }
   int64_t rowBlocks = ceilDiv(shape.m, tiles.rows);
   int64_t colTiles = ceilDiv(shape.n, tiles.cols);
-  int64_t count = rowBlocks * colTiles;
+  int64_t count = shape.batch * rowBlocks * colTiles;
   int64_t total = count * chunks;
   // The highest tile whose "stored" signal the load queue has taken (they
   // come in tile order), and each store's command index.
@@ -247,8 +247,16 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   std::vector<size_t> stores;
   for (int64_t g = 0; g < total; ++g) {
     int64_t t = g / chunks, chunk = g % chunks;
+    // Row blocks count on across the matrices of a batch.
     int64_t block = t / colTiles, column = t % colTiles;
-    int64_t i0 = block * tiles.rows, j0 = column * tiles.cols;
+    int64_t matrix = block / rowBlocks;
+    int64_t i0 = (block % rowBlocks) * tiles.rows, j0 = column * tiles.cols;
+    uint64_t lhsMatrix =
+        dram[0] + uint64_t(matrix * shape.m * shape.k * lhsBytes);
+    uint64_t rhsMatrix =
+        dram[1] + uint64_t(matrix * shape.k * shape.n * rhsBytes);
+    uint64_t outMatrix =
+        dram[2] + uint64_t(matrix * shape.m * shape.n * outBytes);
     int64_t k0 = chunk * depth;
     uint32_t rows = uint32_t(std::min(tiles.rows, shape.m - i0));
     uint32_t cols = uint32_t(std::min(tiles.cols, shape.n - j0));
@@ -266,7 +274,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
       Command load;
       load.opcode = Opcode::Load;
       load.type = shape.lhs;
-      load.dram = dram[0] + uint64_t((i0 * shape.k + k0) * lhsBytes);
+      load.dram = lhsMatrix + uint64_t((i0 * shape.k + k0) * lhsBytes);
       load.local = uint32_t(shape.lhs == *input ? a : a + f.lhsConverted);
       load.rows = rows;
       load.cols = kd;
@@ -276,7 +284,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     Command rhs;
     rhs.opcode = Opcode::Load;
     rhs.type = shape.rhs;
-    rhs.dram = dram[1] + uint64_t((k0 * shape.n + j0) * rhsBytes);
+    rhs.dram = rhsMatrix + uint64_t((k0 * shape.n + j0) * rhsBytes);
     rhs.local = uint32_t(shape.rhs == *input ? b : b + f.rhsConverted);
     rhs.rows = kd;
     rhs.cols = cols;
@@ -285,7 +293,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     Command out;
     out.type = shape.out;
     out.memory = Memory::Accumulator;
-    out.dram = dram[2] + uint64_t((i0 * shape.n + j0) * outBytes);
+    out.dram = outMatrix + uint64_t((i0 * shape.n + j0) * outBytes);
     out.local = uint32_t(acc);
     out.rows = rows;
     out.cols = cols;

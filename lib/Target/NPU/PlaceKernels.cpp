@@ -21,6 +21,8 @@
 #include "mlc-runtime/NPU/Simulator.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Format.h"
@@ -100,17 +102,110 @@ struct NPUPlaceKernelsPass
 
     SmallVector<Operation *> kernels;
     getOperation().walk([&](Operation *op) {
-      if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp>(op))
+      if (isa<linalg::MatmulOp, linalg::Conv2DNchwFchwOp>(op) ||
+          (isa<linalg::GenericOp>(op) &&
+           isBatchedMatmul(cast<linalg::GenericOp>(op))))
         kernels.push_back(op);
     });
     for (Operation *op : kernels) {
-      LogicalResult placed =
-          isa<linalg::MatmulOp>(op)
-              ? place(*config, cast<linalg::MatmulOp>(op), forced)
-              : place(*config, cast<linalg::Conv2DNchwFchwOp>(op), forced);
+      LogicalResult placed = success();
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+        placed = place(*config, matmul, forced);
+      else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+        placed = place(*config, conv, forced);
+      else
+        placed = place(*config, cast<linalg::GenericOp>(op), forced);
       if (failed(placed))
         return signalPassFailure();
     }
+  }
+
+  /// A batch of matmuls: a static f32 contraction generic reading
+  /// A[b..., m, k] and B[b..., k, n] into C[b..., m, n] (attention's), as
+  /// N-D MatMul lowers.
+  static bool isBatchedMatmul(linalg::GenericOp op) {
+    if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+        !llvm::all_of(op->getOperands(), [](Value v) {
+          auto t = cast<ShapedType>(v.getType());
+          return t.hasStaticShape() && t.getElementType().isF32();
+        }))
+      return false;
+    unsigned loops = op.getNumLoops();
+    if (loops < 4)
+      return false;
+    unsigned batch = loops - 3;
+    MLIRContext *ctx = op.getContext();
+    SmallVector<AffineExpr> b;
+    for (unsigned i = 0; i < batch; ++i)
+      b.push_back(getAffineDimExpr(i, ctx));
+    AffineExpr m = getAffineDimExpr(batch, ctx),
+               n = getAffineDimExpr(batch + 1, ctx),
+               k = getAffineDimExpr(batch + 2, ctx);
+    auto map = [&](AffineExpr x, AffineExpr y) {
+      SmallVector<AffineExpr> results(b);
+      results.append({x, y});
+      return AffineMap::get(loops, 0, results, ctx);
+    };
+    return op.getIndexingMapsArray() ==
+           SmallVector<AffineMap>{map(m, k), map(k, n), map(m, n)};
+  }
+
+  /// A batch of matmuls goes to the NPU as one stream over the batch, its
+  /// batch dims collapsed into one.
+  LogicalResult place(const NPUConfig &config, linalg::GenericOp op,
+                      const llvm::StringMap<std::string> &forced) {
+    auto a = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+    auto b = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+    auto c = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    int64_t rank = a.getRank();
+    MatmulShape shape;
+    shape.batch = 1;
+    for (int64_t i = 0; i < rank - 2; ++i)
+      shape.batch *= a.getDimSize(i);
+    shape.m = a.getDimSize(rank - 2);
+    shape.k = a.getDimSize(rank - 1);
+    shape.n = b.getDimSize(rank - 1);
+    shape.accumulate = !isZeroFill(op.getDpsInits()[0]);
+    std::string why;
+    std::optional<MatmulShape> planned = shape;
+    if (!floatOnNPU()) {
+      why = kFloatOnCPU;
+      planned.reset();
+    }
+    FailureOr<std::optional<MatmulTiles>> tiles =
+        decide(config, op, planned, why, forced);
+    if (failed(tiles))
+      return failure();
+    if (!*tiles)
+      return success();
+    OpBuilder builder(op);
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> collapse{{}, {rank - 2}, {rank - 1}};
+    for (int64_t i = 0; i < rank - 2; ++i)
+      collapse[0].push_back(i);
+    auto flat = [&](Value v, RankedTensorType type) -> Value {
+      auto to = RankedTensorType::get(
+          {shape.batch, type.getDimSize(rank - 2), type.getDimSize(rank - 1)},
+          type.getElementType());
+      return tensor::CollapseShapeOp::create(builder, loc, to, v, collapse);
+    };
+    Value init = op.getDpsInits()[0];
+    if (!shape.accumulate)
+      init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
+    Value flatInit = flat(init, c);
+    Value product =
+        npu::MatmulOp::create(builder, loc, TypeRange{flatInit.getType()},
+                              flat(op.getDpsInputs()[0], a),
+                              flat(op.getDpsInputs()[1], b), flatInit, npu,
+                              (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers,
+                              (*tiles)->depth, shape.accumulate)
+            .getResult()[0];
+    Value result =
+        tensor::ExpandShapeOp::create(builder, loc, c, product, collapse);
+    op->getResult(0).replaceAllUsesWith(result);
+    op.erase();
+    return success();
   }
 
   /// Places the integer form `quantized` of `op` (when it matched and the

@@ -82,3 +82,28 @@ func.func @int8(%x: tensor<128x512xi8>, %w: tensor<512x256xi8>) -> tensor<128x25
 // ALL: placement: biased: npu (placement file;
 // ALL: placement: tiny: npu (placement file;
 // ALL: placement: dynamic: cpu (not a statically shaped matmul on tensors)
+
+// Attention's batched matmuls (N-D MatMul's contraction generic) go to the
+// NPU as one stream over the batch, the batch dims collapsed.
+// RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-npu-place-kernels{npu=large print-placement=true}))' | FileCheck %s --check-prefix=BATCH
+// BATCH: placement: attention: npu (tiles 128x
+// BATCH-LABEL: func @attention
+// BATCH: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<1x4x128x64xf32> into tensor<4x128x64xf32>
+// BATCH: %[[B:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1], [2], [3]] : tensor<1x4x64x128xf32> into tensor<4x64x128xf32>
+// BATCH: %[[R:.*]] = mlc_npu.matmul "large" ins(%[[A]], %[[B]] : tensor<4x128x64xf32>, tensor<4x64x128xf32>) outs(%{{.*}} : tensor<4x128x128xf32>)
+// BATCH: tensor.expand_shape %[[R]] {{\[}}[0, 1], [2], [3]]
+#qk_a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+#qk_b = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+#qk_c = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+func.func @attention(%q: tensor<1x4x128x64xf32>, %k: tensor<1x4x64x128xf32>) -> tensor<1x4x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x128x128xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x128x128xf32>) -> tensor<1x4x128x128xf32>
+  %s = linalg.generic {indexing_maps = [#qk_a, #qk_b, #qk_c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x4x128x64xf32>, tensor<1x4x64x128xf32>) outs(%init : tensor<1x4x128x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x128x128xf32> loc("attention")
+  return %s : tensor<1x4x128x128xf32>
+}

@@ -27,13 +27,15 @@
 
 namespace mlc::npu {
 
-/// `out[M, N] (+)= lhs[M, K] * rhs[K, N]`, row-major, in DRAM.
+/// `out[M, N] (+)= lhs[M, K] * rhs[K, N]`, row-major, in DRAM; or `batch`
+/// of them one after the other (`lhs[batch, M, K]` and so on).
 struct MatmulShape {
   int64_t m = 0, n = 0, k = 0;
   ElementType lhs = ElementType::F32, rhs = ElementType::F32;
   ElementType out = ElementType::F32;
   /// Add to `out`'s values (else overwrite them).
   bool accumulate = false;
+  int64_t batch = 1;
 };
 
 /// Output tiles: `rows` x `cols` of `out`, computed by matrix-unit commands

@@ -48,21 +48,32 @@ std::optional<ElementType> mlc::npu::getNPUElementType(Type type) {
 }
 
 namespace {
-/// The static shape of a 2-D tensor or buffer.
-std::optional<std::pair<int64_t, int64_t>> getMatrixShape(Type type) {
+/// The static [rows, cols] of a matrix or of each matrix of a batch, with
+/// the batch size (1 for a matrix).
+std::optional<std::pair<int64_t, int64_t>> getMatrixShape(Type type,
+                                                          int64_t *batch) {
   auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape() || shaped.getRank() != 2)
+  if (!shaped || !shaped.hasStaticShape() || shaped.getRank() < 2 ||
+      shaped.getRank() > 3)
     return std::nullopt;
-  return std::make_pair(shaped.getDimSize(0), shaped.getDimSize(1));
+  *batch = shaped.getRank() == 3 ? shaped.getDimSize(0) : 1;
+  int64_t r = shaped.getRank();
+  return std::make_pair(shaped.getDimSize(r - 2), shaped.getDimSize(r - 1));
 }
 } // namespace
 
 LogicalResult MatmulOp::verify() {
-  auto a = getMatrixShape(getLhs().getType());
-  auto b = getMatrixShape(getRhs().getType());
-  auto c = getMatrixShape(getInit().getType());
+  int64_t batchA, batchB, batchC;
+  auto a = getMatrixShape(getLhs().getType(), &batchA);
+  auto b = getMatrixShape(getRhs().getType(), &batchB);
+  auto c = getMatrixShape(getInit().getType(), &batchC);
   if (!a || !b || !c)
-    return emitOpError("operands must be statically shaped matrices");
+    return emitOpError(
+        "operands must be statically shaped matrices or batches of them");
+  auto rank = [](Value v) { return cast<ShapedType>(v.getType()).getRank(); };
+  if (rank(getLhs()) != rank(getRhs()) || rank(getLhs()) != rank(getInit()) ||
+      batchA != batchB || batchA != batchC)
+    return emitOpError("operands must be batches of the same size");
   if (a->second != b->first)
     return emitOpError("lhs ")
            << getLhs().getType() << " and rhs " << getRhs().getType()

@@ -43,7 +43,8 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
   let summary = "A matmul placed on the NPU: init (+)= lhs * rhs";
   let description = [{
     `init[M, N] + lhs[M, K] * rhs[K, N]` (or `init` overwritten when
-    `accumulate` is absent: the product alone) on the NPU `npu` (a built-in
+    `accumulate` is absent: the product alone), or the same for each of a
+    batch of them (`[B, M, K]` and so on), on the NPU `npu` (a built-in
     description or a JSON file), computed in output tiles of `tile_rows` x
     `tile_cols` as `mlc-npu-place-kernels` chose them. An operand whose
     element type is not the matrix unit's input type is converted on the
