@@ -125,7 +125,6 @@ struct GPULowerLaunchesPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
     SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
     if (binaries.size() > 1) {
       module.emitError("expected at most one GPU binary, found ")
@@ -158,13 +157,11 @@ struct GPULowerLaunchesPass
     // A PTX image is read as a C string.
     image.push_back('\0');
 
-    SmallVector<func::FuncOp> models = host::getModelFunctions(module);
-    if (sharedAliases && models.size() != 1) {
-      module.emitError("a shared library holds exactly one model; this "
-                       "module has ")
-          << models.size();
+    FailureOr<SmallVector<func::FuncOp>> library =
+        host::getLibraryModels(module, sharedAliases);
+    if (failed(library))
       return signalPassFailure();
-    }
+    SmallVector<func::FuncOp> &models = *library;
     for (func::FuncOp f : models) {
       if (failed(host::addLauncherArgument(f, "mlc_loop.gpu_launcher")))
         return signalPassFailure();

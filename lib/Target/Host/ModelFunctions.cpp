@@ -16,6 +16,16 @@
 
 using namespace mlir;
 
+FailureOr<SmallVector<func::FuncOp>>
+mlc::host::getLibraryModels(ModuleOp module, bool sharedLibrary) {
+  SmallVector<func::FuncOp> models = getModelFunctions(module);
+  if (sharedLibrary && models.size() != 1)
+    return module.emitError("a shared library holds exactly one model; this "
+                            "module has ")
+           << models.size();
+  return models;
+}
+
 std::string mlc::host::getNodeName(Location loc) {
   std::string name;
   loc->walk([&](Location l) {

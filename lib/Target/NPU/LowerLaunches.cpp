@@ -101,13 +101,11 @@ struct NPULowerLaunchesPass
     }
     code.config = npu::printNPUConfig(*config);
 
-    SmallVector<func::FuncOp> models = host::getModelFunctions(module);
-    if (sharedAliases && models.size() != 1) {
-      module.emitError("a shared library holds exactly one model; this "
-                       "module has ")
-          << models.size();
+    FailureOr<SmallVector<func::FuncOp>> library =
+        host::getLibraryModels(module, sharedAliases);
+    if (failed(library))
       return signalPassFailure();
-    }
+    SmallVector<func::FuncOp> &models = *library;
     for (func::FuncOp f : models) {
       SmallVector<npu::LaunchOp> launches;
       f.walk([&](npu::LaunchOp l) { launches.push_back(l); });

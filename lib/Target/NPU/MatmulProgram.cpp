@@ -269,27 +269,30 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     int64_t b = rhsBase(chunks > 1 ? g % n : t % n);
     int64_t acc = (t % n) * accTile;
 
-    std::vector<Command> loads;
-    if (loadLhs) {
+    // A load of `r` rows of `c` elements of `type`, `stride` bytes apart
+    // in DRAM from `from`, into local `to`.
+    auto load = [](ElementType type, uint64_t from, int64_t to, uint32_t r,
+                   uint32_t c, int64_t stride) {
       Command load;
       load.opcode = Opcode::Load;
-      load.type = shape.lhs;
-      load.dram = lhsMatrix + uint64_t((i0 * shape.k + k0) * lhsBytes);
-      load.local = uint32_t(shape.lhs == *input ? a : a + f.lhsConverted);
-      load.rows = rows;
-      load.cols = kd;
-      load.dramStride = uint32_t(shape.k * lhsBytes);
-      loads.push_back(load);
-    }
-    Command rhs;
-    rhs.opcode = Opcode::Load;
-    rhs.type = shape.rhs;
-    rhs.dram = rhsMatrix + uint64_t((k0 * shape.n + j0) * rhsBytes);
-    rhs.local = uint32_t(shape.rhs == *input ? b : b + f.rhsConverted);
-    rhs.rows = kd;
-    rhs.cols = cols;
-    rhs.dramStride = uint32_t(shape.n * rhsBytes);
-    loads.push_back(rhs);
+      load.type = type;
+      load.dram = from;
+      load.local = uint32_t(to);
+      load.rows = r;
+      load.cols = c;
+      load.dramStride = uint32_t(stride);
+      return load;
+    };
+    std::vector<Command> loads;
+    if (loadLhs)
+      loads.push_back(load(shape.lhs,
+                           lhsMatrix + uint64_t((i0 * shape.k + k0) * lhsBytes),
+                           shape.lhs == *input ? a : a + f.lhsConverted, rows,
+                           kd, shape.k * lhsBytes));
+    loads.push_back(load(shape.rhs,
+                         rhsMatrix + uint64_t((k0 * shape.n + j0) * rhsBytes),
+                         shape.rhs == *input ? b : b + f.rhsConverted, kd, cols,
+                         shape.n * rhsBytes));
     Command out;
     out.type = shape.out;
     out.memory = Memory::Accumulator;

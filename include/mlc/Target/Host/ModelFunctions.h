@@ -32,6 +32,12 @@ getModelFunctions(mlir::ModuleOp module) {
   return models;
 }
 
+/// The model functions of `module` (getModelFunctions); with
+/// `sharedLibrary`, there must be exactly one, or this emits an error and
+/// fails.
+mlir::FailureOr<llvm::SmallVector<mlir::func::FuncOp>>
+getLibraryModels(mlir::ModuleOp module, bool sharedLibrary);
+
 /// The ONNX node an op came from: the first name in its location ("" when
 /// it has none).
 std::string getNodeName(mlir::Location loc);
