@@ -355,8 +355,9 @@ struct NPUPlaceKernelsPass
 
     int64_t cycles = estimateCycles(config, *program);
     double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
-    double cpuSeconds = 2.0 * double(shape->m) * double(shape->n) *
-                        double(shape->k) / (cpuGflops * 1e9);
+    double cpuSeconds = 2.0 * double(shape->batch) * double(shape->m) *
+                        double(shape->n) * double(shape->k) /
+                        (cpuGflops * 1e9);
     std::string estimate;
     llvm::raw_string_ostream os(estimate);
     if (!how.empty())
