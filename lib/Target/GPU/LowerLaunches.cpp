@@ -66,7 +66,6 @@ struct GPULowerLaunchesPass
     MLIRContext *ctx = b.getContext();
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     auto i32 = b.getI32Type();
-    auto i64 = b.getI64Type();
     ValueRange operands = launch.getKernelOperands();
     Value values = allocate(b, loc, ptr, operands.size());
     // NULL-terminated, for launchers that look at the arguments.
@@ -82,13 +81,8 @@ struct GPULowerLaunchesPass
         return launch.emitError("kernel argument ")
                << i << " of type " << operand.getType()
                << " is not a buffer with the identity layout";
-      Value address =
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
-      Value integer = arith::IndexCastOp::create(b, loc, i64, address);
-      Value pointer = LLVM::IntToPtrOp::create(b, loc, ptr, integer);
-      Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, values,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
-      LLVM::StoreOp::create(b, loc, pointer, slot);
+      Value slot =
+          host::storeBufferAddress(b, loc, operand, values, int32_t(i));
       Value argSlot = LLVM::GEPOp::create(b, loc, ptr, ptr, argv,
                                           ArrayRef<LLVM::GEPArg>{int32_t(i)});
       LLVM::StoreOp::create(b, loc, slot, argSlot);

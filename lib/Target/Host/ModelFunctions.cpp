@@ -10,7 +10,9 @@
 
 #include "mlc/Target/Host/ModelABI.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <cctype>
 
@@ -47,6 +49,19 @@ LogicalResult mlc::host::addLauncherArgument(func::FuncOp f, StringRef marker) {
     return f.emitError("cannot add the launcher argument");
   f->setAttr(marker, UnitAttr::get(ctx));
   return success();
+}
+
+Value mlc::host::storeBufferAddress(OpBuilder &b, Location loc, Value buffer,
+                                    Value array, int32_t index) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value integer = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  Value pointer = LLVM::IntToPtrOp::create(b, loc, ptr, integer);
+  Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
+                                   ArrayRef<LLVM::GEPArg>{index});
+  LLVM::StoreOp::create(b, loc, pointer, slot);
+  return slot;
 }
 
 LogicalResult

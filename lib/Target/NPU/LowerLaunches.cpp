@@ -47,15 +47,8 @@ struct NPULowerLaunchesPass
         b, loc, i64, b.getI64IntegerAttr(std::max<int64_t>(buffers.size(), 1)));
     Value array = LLVM::AllocaOp::create(b, loc, ptr, ptr, count,
                                          /*alignment=*/8);
-    for (auto [i, buffer] : llvm::enumerate(buffers)) {
-      Value address =
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-      Value integer = arith::IndexCastOp::create(b, loc, i64, address);
-      Value pointer = LLVM::IntToPtrOp::create(b, loc, ptr, integer);
-      Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
-      LLVM::StoreOp::create(b, loc, pointer, slot);
-    }
+    for (auto [i, buffer] : llvm::enumerate(buffers))
+      host::storeBufferAddress(b, loc, buffer, array, int32_t(i));
     // mlc_npu_launcher { void *context; int32_t (*run)(...); }
     Value context = LLVM::LoadOp::create(b, loc, ptr, launcher);
     Value fnSlot = LLVM::GEPOp::create(b, loc, ptr, ptr, launcher,

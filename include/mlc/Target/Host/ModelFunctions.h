@@ -49,6 +49,13 @@ std::string getNodeName(mlir::Location loc);
 mlir::LogicalResult addLauncherArgument(mlir::func::FuncOp f,
                                         llvm::StringRef marker);
 
+/// Stores the address of `buffer` (an identity-layout memref) as an
+/// `!llvm.ptr` into slot `index` of `array` (an `!llvm.ptr` to pointers),
+/// as a launcher's argument arrays hold them; returns the slot.
+mlir::Value storeBufferAddress(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value buffer, mlir::Value array,
+                               int32_t index);
+
 /// Rewrites model function `f`'s `mlc_loop.signature` with `update`.
 /// Emits an error and fails on a malformed signature.
 mlir::LogicalResult
