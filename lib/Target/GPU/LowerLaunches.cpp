@@ -103,16 +103,8 @@ struct GPULowerLaunchesPass
           LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(*value)),
           slot);
     }
-    // mlc_gpu_launcher { void *context; int32_t (*launch)(...); }
-    Value context = LLVM::LoadOp::create(b, loc, ptr, launcher);
-    Value fnSlot = LLVM::GEPOp::create(b, loc, ptr, ptr, launcher,
-                                       ArrayRef<LLVM::GEPArg>{1});
-    Value fn = LLVM::LoadOp::create(b, loc, ptr, fnSlot);
-    Value kernel =
-        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(index));
-    auto type = LLVM::LLVMFunctionType::get(i32, {ptr, i32, ptr, ptr});
-    LLVM::CallOp::create(b, loc, type,
-                         ValueRange{fn, context, kernel, dims, argv});
+    // mlc_gpu_launcher's launch(context, kernel, dims, args)
+    host::callLauncher(b, loc, launcher, index, ValueRange{dims, argv});
     launch.erase();
     return success();
   }

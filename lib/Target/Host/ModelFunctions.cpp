@@ -51,6 +51,24 @@ LogicalResult mlc::host::addLauncherArgument(func::FuncOp f, StringRef marker) {
   return success();
 }
 
+void mlc::host::callLauncher(OpBuilder &b, Location loc, Value launcher,
+                             int32_t index, ValueRange args) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto i32 = b.getI32Type();
+  Value context = LLVM::LoadOp::create(b, loc, ptr, launcher);
+  Value fnSlot = LLVM::GEPOp::create(b, loc, ptr, ptr, launcher,
+                                     ArrayRef<LLVM::GEPArg>{1});
+  Value fn = LLVM::LoadOp::create(b, loc, ptr, fnSlot);
+  Value number =
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(index));
+  SmallVector<Type> params{ptr, i32};
+  params.append(args.size(), ptr);
+  SmallVector<Value> operands{fn, context, number};
+  operands.append(args.begin(), args.end());
+  LLVM::CallOp::create(b, loc, LLVM::LLVMFunctionType::get(i32, params),
+                       operands);
+}
+
 Value mlc::host::storeBufferAddress(OpBuilder &b, Location loc, Value buffer,
                                     Value array, int32_t index) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());

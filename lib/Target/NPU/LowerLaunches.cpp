@@ -40,7 +40,6 @@ struct NPULowerLaunchesPass
     OpBuilder b(launch);
     Location loc = launch.getLoc();
     auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-    auto i32 = b.getI32Type();
     auto i64 = b.getI64Type();
     ValueRange buffers = launch.getBuffers();
     Value count = LLVM::ConstantOp::create(
@@ -49,15 +48,8 @@ struct NPULowerLaunchesPass
                                          /*alignment=*/8);
     for (auto [i, buffer] : llvm::enumerate(buffers))
       host::storeBufferAddress(b, loc, buffer, array, int32_t(i));
-    // mlc_npu_launcher { void *context; int32_t (*run)(...); }
-    Value context = LLVM::LoadOp::create(b, loc, ptr, launcher);
-    Value fnSlot = LLVM::GEPOp::create(b, loc, ptr, ptr, launcher,
-                                       ArrayRef<LLVM::GEPArg>{1});
-    Value fn = LLVM::LoadOp::create(b, loc, ptr, fnSlot);
-    Value program =
-        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(index));
-    auto type = LLVM::LLVMFunctionType::get(i32, {ptr, i32, ptr});
-    LLVM::CallOp::create(b, loc, type, ValueRange{fn, context, program, array});
+    // mlc_npu_launcher's run(context, program, buffers)
+    host::callLauncher(b, loc, launcher, index, ValueRange{array});
     launch.erase();
   }
 

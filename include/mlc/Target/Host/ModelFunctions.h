@@ -56,6 +56,13 @@ mlir::Value storeBufferAddress(mlir::OpBuilder &b, mlir::Location loc,
                                mlir::Value buffer, mlir::Value array,
                                int32_t index);
 
+/// Calls a runtime launcher (`launcher`: `!llvm.ptr` to a `{ void *context;
+/// int32_t (*fn)(void *context, int32_t index, ...); }`, the C header's
+/// mlc_gpu_launcher and mlc_npu_launcher) as `fn(context, index, args...)`
+/// with `args` pointers.
+void callLauncher(mlir::OpBuilder &b, mlir::Location loc, mlir::Value launcher,
+                  int32_t index, mlir::ValueRange args);
+
 /// Rewrites model function `f`'s `mlc_loop.signature` with `update`.
 /// Emits an error and fails on a malformed signature.
 mlir::LogicalResult
