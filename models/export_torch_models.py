@@ -11,9 +11,12 @@
 # random weights from a fixed seed (nothing is downloaded):
 #
 #   /usr/bin/python3 models/export_torch_models.py OUTDIR --opset 13 [NAME...]
+#       [--dynamic]
 #
-# writes OUTDIR/NAME-opsetN.onnx. Needs Debian's python3-torch and
-# python3-torchvision.
+# writes OUTDIR/NAME-opsetN.onnx, or with --dynamic OUTDIR/NAME-opsetN-dynamic.onnx
+# with a symbolic batch dim `batch` on every input and output (and a
+# symbolic `seq` on the transformers' inputs). Needs Debian's python3-torch
+# and python3-torchvision.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -137,6 +140,8 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("names", nargs="*", default=list(MODELS))
     parser.add_argument("--opset", type=int, default=13)
+    parser.add_argument("--dynamic", action="store_true",
+                        help="symbolic batch (and sequence) dims")
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     for name in args.names:
@@ -147,12 +152,20 @@ def main():
         make, inputs = MODELS[name]
         model = make().eval()
         example, input_names = inputs()
-        path = os.path.join(args.outdir, f"{name}-opset{args.opset}.onnx")
+        suffix = "-dynamic" if args.dynamic else ""
+        path = os.path.join(args.outdir,
+                            f"{name}-opset{args.opset}{suffix}.onnx")
+        axes = None
+        if args.dynamic:
+            sequence = name.startswith("bert")
+            axes = {n: {0: "batch", 1: "seq"} if sequence else {0: "batch"}
+                    for n in input_names}
+            axes["output"] = {0: "batch", 1: "seq"} if sequence else {0: "batch"}
         # Not under no_grad: with gradients off, nn.MultiheadAttention takes
         # a fused fast path that the exporter cannot express (ViT).
         torch.onnx.export(model, example, path, opset_version=args.opset,
                           input_names=input_names, output_names=["output"],
-                          do_constant_folding=True)
+                          dynamic_axes=axes, do_constant_folding=True)
         print(f"wrote {path}")
     return 0
 

@@ -56,8 +56,17 @@ public:
   /// The same in `arena` (getSignature().arenaSize bytes, 64-byte aligned:
   /// an Arena). Runs in different arenas may go on at once from any
   /// threads: they share only the code and the read-only weights.
+  /// A model with symbolic dims returns abi::kErrorShape: it runs through
+  /// runWithDims.
   int32_t run(const void *const *inputs, void *const *outputs,
               void *arena) const;
+
+  /// Runs a model with symbolic dims (getSignature().symbols): their values
+  /// in `dims` (abi::resolveSymbols gets them from the input shapes), and
+  /// buffers of the sizes they give; in `arena`, or the model's own when
+  /// null. A model without symbols ignores `dims`.
+  int32_t runWithDims(const int64_t *dims, const void *const *inputs,
+                      void *const *outputs, void *arena = nullptr) const;
 
   /// After a run in `arena` (null: the model's own) returned kErrorCheck:
   /// the message of the model's run-time check that failed (a branch that

@@ -75,8 +75,12 @@ struct TensorSignature {
   /// The ONNX name, unchanged.
   std::string name;
   DType dtype = DType::Float32;
-  /// Dims; outputs may have kDynamicDim ones.
+  /// Dims; outputs may have kDynamicDim ones. A symbolic dim holds its
+  /// factor: its size is shape[d] times the value of its symbol.
   std::vector<int64_t> shape;
+  /// Per dim, the index into ModelSignature::symbols of the symbol its size
+  /// is a multiple of, or -1; empty when no dim is symbolic.
+  std::vector<int32_t> dimSymbols;
 
   /// Whether a dim is kDynamicDim: the caller passes a DynamicOutput
   /// record instead of the data's buffer, and the model allocates the data.
@@ -84,8 +88,18 @@ struct TensorSignature {
   /// Elements (-1 when dynamic).
   int64_t getNumElements() const;
   /// Bytes of the buffer the caller passes: the data, or the DynamicOutput
-  /// record of a dynamic output.
-  int64_t getNumBytes() const;
+  /// record of a dynamic output. With symbolic dims: their sizes at
+  /// `symbolValues` (one value per ModelSignature::symbols entry).
+  int64_t getNumBytes(const int64_t *symbolValues = nullptr) const;
+
+  /// Whether some dim is symbolic (a multiple of a symbol's value).
+  bool hasSymbols() const;
+  /// Index of the symbol dim `d` is a multiple of, or -1.
+  int32_t getDimSymbol(size_t d) const {
+    return d < dimSymbols.size() ? dimSymbols[d] : -1;
+  }
+  /// The dims with every symbol at its value in `symbolValues`.
+  std::vector<int64_t> getShape(const int64_t *symbolValues) const;
 };
 
 /// What the caller passes for an output with dynamic dims: `words[0]`
@@ -194,6 +208,11 @@ struct RunTimeChecks {
 struct ModelSignature {
   /// The symbol prefix: the entry point is `<name>_run`.
   std::string name;
+  /// Names of the symbolic dims the model keeps (`batch`): a model with
+  /// symbols takes their values, `const int64_t *dims`, as the first
+  /// argument of its entry point, and dims that are multiples of them
+  /// (TensorSignature::dimSymbols) have those sizes in that run.
+  std::vector<std::string> symbols;
   /// Bytes of scratch memory a run needs (64-byte aligned).
   int64_t arenaSize = 0;
   std::vector<TensorSignature> inputs;
@@ -222,6 +241,20 @@ constexpr int32_t kErrorDevice = 8;
 /// A condition the model checks at run time failed (MLC_ERROR_CHECK in C);
 /// the arena's status word says which (RunTimeChecks).
 constexpr int32_t kErrorCheck = 9;
+
+/// An input or output of the wrong rank or shape, or a symbol's value out
+/// of range (negative, too large for the buffers' sizes to fit 62 bits, or
+/// 0 where an output does not carry the batch) (MLC_ERROR_SHAPE in C);
+/// nothing ran.
+constexpr int32_t kErrorShape = 4;
+
+/// The symbols' values that `inputShapes` (one shape per input, in graph
+/// order) give, after checking that each shape has the input's rank, its
+/// static dims and multiples of the symbols that agree across inputs.
+/// Returns false and says which input and dim is wrong in `error`.
+bool resolveSymbols(const ModelSignature &signature,
+                    const std::vector<std::vector<int64_t>> &inputShapes,
+                    std::vector<int64_t> &symbolValues, std::string &error);
 
 /// The message of the check that failed in the last run in `arena` (which
 /// returned kErrorCheck), owned by `signature`, or an empty string.

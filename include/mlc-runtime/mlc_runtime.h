@@ -63,6 +63,36 @@ int64_t mlc_model_tensor_dim(const mlc_model *model, int output, size_t index,
 int64_t mlc_model_tensor_bytes(const mlc_model *model, int output,
                                size_t index);
 
+/* Symbolic dims: a model compiled with its batch dim left symbolic runs
+   at any value of it. Their number and names; for dim `dim` of a tensor,
+   the index of the symbol its size is a multiple of, or -1 (for such a
+   dim mlc_model_tensor_dim gives the multiple, and mlc_model_tensor_bytes
+   gives -1: use mlc_model_tensor_bytes_at). */
+size_t mlc_model_num_symbols(const mlc_model *model);
+const char *mlc_model_symbol_name(const mlc_model *model, size_t index);
+int32_t mlc_model_tensor_dim_symbol(const mlc_model *model, int output,
+                                    size_t index, int32_t dim);
+/* The symbols' values the input shapes give (input_shapes[i]: the dims of
+   input i, as many as its rank), after checking every input's rank and
+   static dims and that the inputs agree. Writes one value per symbol to
+   `dims` and returns 0, or returns 4 (MLC_ERROR_SHAPE) with the input and
+   dim at fault in `error`. */
+int32_t mlc_model_resolve_dims(const mlc_model *model,
+                               const int64_t *const *input_shapes,
+                               int64_t *dims, char *error, size_t error_size);
+/* Dim `dim` and the bytes of a tensor at the symbols' values `dims`. */
+int64_t mlc_model_tensor_dim_at(const mlc_model *model, int output,
+                                size_t index, int32_t dim,
+                                const int64_t *dims);
+int64_t mlc_model_tensor_bytes_at(const mlc_model *model, int output,
+                                  size_t index, const int64_t *dims);
+/* mlc_model_run for a model with symbolic dims: their values in `dims`,
+   and buffers of the sizes mlc_model_tensor_bytes_at gives. Returns 4 for
+   values out of range, before anything runs. */
+int32_t mlc_model_run_dims(const mlc_model *model, mlc_arena *arena,
+                           const int64_t *dims, const void *const *inputs,
+                           void *const *outputs);
+
 /* Frees the data of an output whose size depends on the data (the
    address in its record; the C library's free). */
 void mlc_free(void *data);

@@ -172,6 +172,9 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm,
   if (inputPhase < Phase::Graph && to >= Phase::Graph) {
     GraphOptimizePipelineOptions graphOptions;
     graphOptions.maxTensorBytes = options.maxTensorBytes;
+    // Code needs every symbolic dim but a batch pinned; the graph phase
+    // alone may keep them.
+    graphOptions.strictBatch = to >= Phase::Loop;
     buildGraphOptimizePipeline(pm, graphOptions);
     if (!options.testingPerturbNode.empty())
       pm.nest<func::FuncOp>().addPass(graph::createGraphTestPerturbNode(
@@ -201,7 +204,9 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm,
 }
 
 LogicalResult Invocation::run() {
-  if (inputPhase < Phase::Loop && options.compileTo >= Phase::Loop &&
+  // From the input phase, mlc-graph-separate-batch says which symbolic dims
+  // to pin; a graph file has passed it already.
+  if (inputPhase == Phase::Graph && options.compileTo >= Phase::Loop &&
       failed(checkStaticInputs()))
     return failure();
   PassManager pm(&context, ModuleOp::getOperationName());

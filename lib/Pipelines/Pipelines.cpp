@@ -51,8 +51,11 @@ llvm::StringRef mlc::getPhaseName(Phase phase) {
 
 void mlc::buildGraphOptimizePipeline(
     OpPassManager &pm, const GraphOptimizePipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  if (options.inferShapes && options.separateBatch)
+    pm.addPass(graph::createGraphSeparateBatch(
+        graph::GraphSeparateBatchOptions{options.strictBatch}));
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
-  funcPm.addPass(createCanonicalizerPass());
   if (options.inferShapes) {
     funcPm.addPass(graph::createGraphInferShapes());
     funcPm.addPass(graph::createGraphFoldChannelScales());

@@ -11,6 +11,7 @@
 #include "mlc-runtime/NPU/SimulatedNPU.h"
 #include "mlc-runtime/Model.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -148,6 +149,83 @@ int32_t mlc_model_run(const mlc_model *model, mlc_arena *arena,
     if (!outputs[i])
       return 1;
   return model->model->run(inputs, outputs, arena->arena.get());
+}
+
+size_t mlc_model_num_symbols(const mlc_model *model) {
+  return model ? model->model->getSignature().symbols.size() : 0;
+}
+
+const char *mlc_model_symbol_name(const mlc_model *model, size_t index) {
+  if (!model || index >= model->model->getSignature().symbols.size())
+    return nullptr;
+  return model->model->getSignature().symbols[index].c_str();
+}
+
+int32_t mlc_model_tensor_dim_symbol(const mlc_model *model, int output,
+                                    size_t index, int32_t dim) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  return tensor && dim >= 0 ? tensor->getDimSymbol(dim) : -1;
+}
+
+int32_t mlc_model_resolve_dims(const mlc_model *model,
+                               const int64_t *const *input_shapes,
+                               int64_t *dims, char *error, size_t error_size) {
+  if (!model || !dims ||
+      (!input_shapes && !model->model->getSignature().inputs.empty())) {
+    copyError("a null model, shape list or dims array", error, error_size);
+    return abi::kErrorShape;
+  }
+  const abi::ModelSignature &signature = model->model->getSignature();
+  std::vector<std::vector<int64_t>> shapes;
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    size_t rank = signature.inputs[i].shape.size();
+    if (rank && !input_shapes[i]) {
+      copyError("no shape for input '" + signature.inputs[i].name + "'",
+                error, error_size);
+      return abi::kErrorShape;
+    }
+    shapes.emplace_back(input_shapes[i], input_shapes[i] + rank);
+  }
+  std::vector<int64_t> values;
+  std::string message;
+  if (!abi::resolveSymbols(signature, shapes, values, message)) {
+    copyError(message, error, error_size);
+    return abi::kErrorShape;
+  }
+  std::copy(values.begin(), values.end(), dims);
+  return 0;
+}
+
+int64_t mlc_model_tensor_dim_at(const mlc_model *model, int output,
+                                size_t index, int32_t dim,
+                                const int64_t *dims) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  if (!tensor || dim < 0 || static_cast<size_t>(dim) >= tensor->shape.size())
+    return -1;
+  return tensor->getShape(dims)[dim];
+}
+
+int64_t mlc_model_tensor_bytes_at(const mlc_model *model, int output,
+                                  size_t index, const int64_t *dims) {
+  const abi::TensorSignature *tensor = getTensor(model, output, index);
+  return tensor ? tensor->getNumBytes(dims) : -1;
+}
+
+int32_t mlc_model_run_dims(const mlc_model *model, mlc_arena *arena,
+                           const int64_t *dims, const void *const *inputs,
+                           void *const *outputs) {
+  if (!model || !arena || !dims ||
+      (!inputs && !model->model->getSignature().inputs.empty()) ||
+      (!outputs && !model->model->getSignature().outputs.empty()))
+    return 1;
+  const abi::ModelSignature &signature = model->model->getSignature();
+  for (size_t i = 0; i < signature.inputs.size(); ++i)
+    if (!inputs[i])
+      return 1;
+  for (size_t i = 0; i < signature.outputs.size(); ++i)
+    if (!outputs[i])
+      return 1;
+  return model->model->runWithDims(dims, inputs, outputs, arena->arena.get());
 }
 
 void mlc_free(void *data) { std::free(data); }

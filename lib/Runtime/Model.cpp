@@ -23,6 +23,11 @@ namespace {
 using RunFn = int32_t (*)(void *, const void *const *, void *const *);
 using RunWithWeightsFn = int32_t (*)(const void *, void *, const void *const *,
                                      void *const *);
+/// The entry points of a model with symbolic dims: their values first.
+using RunDimsFn = int32_t (*)(const int64_t *, void *, const void *const *,
+                              void *const *);
+using RunWithWeightsDimsFn = int32_t (*)(const int64_t *, const void *, void *,
+                                         const void *const *, void *const *);
 
 /// `size` bytes of zeroed memory aligned to `alignment` (at least one
 /// alignment unit, so that empty buffers are still valid pointers).
@@ -194,8 +199,25 @@ int32_t Model::run(const void *const *inputs, void *const *outputs) {
 
 int32_t Model::run(const void *const *inputs, void *const *outputs,
                    void *runArena) const {
+  if (!signature.symbols.empty())
+    return abi::kErrorShape;
+  return runWithDims(nullptr, inputs, outputs, runArena);
+}
+
+int32_t Model::runWithDims(const int64_t *dims, const void *const *inputs,
+                           void *const *outputs, void *runArena) const {
   if (isGPU() || isNPU())
     return abi::kErrorDevice;
+  if (!runArena)
+    runArena = arena;
+  if (!signature.symbols.empty()) {
+    if (!dims)
+      return abi::kErrorShape;
+    if (weights)
+      return reinterpret_cast<RunWithWeightsDimsFn>(entry)(
+          dims, weights, runArena, inputs, outputs);
+    return reinterpret_cast<RunDimsFn>(entry)(dims, runArena, inputs, outputs);
+  }
   if (weights)
     return reinterpret_cast<RunWithWeightsFn>(entry)(weights, runArena, inputs,
                                                      outputs);

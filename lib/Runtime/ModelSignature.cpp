@@ -13,6 +13,7 @@
 
 #include "mlc-runtime/ModelSignature.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -73,8 +74,15 @@ bool TensorSignature::isDynamic() const {
   return false;
 }
 
+bool TensorSignature::hasSymbols() const {
+  for (int32_t s : dimSymbols)
+    if (s >= 0)
+      return true;
+  return false;
+}
+
 int64_t TensorSignature::getNumElements() const {
-  if (isDynamic())
+  if (isDynamic() || hasSymbols())
     return -1;
   int64_t n = 1;
   for (int64_t d : shape)
@@ -82,10 +90,120 @@ int64_t TensorSignature::getNumElements() const {
   return n;
 }
 
-int64_t TensorSignature::getNumBytes() const {
+std::vector<int64_t>
+TensorSignature::getShape(const int64_t *symbolValues) const {
+  std::vector<int64_t> dims = shape;
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (int32_t s = getDimSymbol(d); s >= 0)
+      dims[d] = symbolValues ? dims[d] * symbolValues[s] : -1;
+  return dims;
+}
+
+int64_t TensorSignature::getNumBytes(const int64_t *symbolValues) const {
   if (isDynamic())
     return getDynamicOutputRecordBytes(shape.size());
-  return getNumElements() * getDTypeSize(dtype);
+  if (hasSymbols() && !symbolValues)
+    return -1;
+  int64_t n = getDTypeSize(dtype);
+  for (int64_t d : getShape(symbolValues))
+    n *= d;
+  return n;
+}
+
+bool mlc::abi::resolveSymbols(
+    const ModelSignature &signature,
+    const std::vector<std::vector<int64_t>> &inputShapes,
+    std::vector<int64_t> &values, std::string &error) {
+  auto format = [](const std::vector<int64_t> &dims) {
+    std::string text = "[";
+    for (size_t d = 0; d < dims.size(); ++d)
+      text += (d ? "," : "") + std::to_string(dims[d]);
+    return text + "]";
+  };
+  auto formatSignature = [&](const TensorSignature &t) {
+    std::string text = "[";
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      text += d ? "," : "";
+      int32_t s = t.getDimSymbol(d);
+      if (s < 0)
+        text += std::to_string(t.shape[d]);
+      else
+        text += (t.shape[d] == 1 ? "" : std::to_string(t.shape[d]) + "*") +
+                signature.symbols[s];
+    }
+    return text + "]";
+  };
+  if (inputShapes.size() != signature.inputs.size()) {
+    error = "the model has " + std::to_string(signature.inputs.size()) +
+            " inputs; " + std::to_string(inputShapes.size()) + " given";
+    return false;
+  }
+  values.assign(signature.symbols.size(), -1);
+  std::vector<std::string> setBy(signature.symbols.size());
+  for (size_t i = 0; i < inputShapes.size(); ++i) {
+    const TensorSignature &t = signature.inputs[i];
+    const std::vector<int64_t> &dims = inputShapes[i];
+    std::string which = "input '" + t.name + "' has shape " + format(dims) +
+                        "; the model takes " + formatSignature(t);
+    if (dims.size() != t.shape.size()) {
+      error = which + " (rank " + std::to_string(t.shape.size()) + ")";
+      return false;
+    }
+    for (size_t d = 0; d < dims.size(); ++d) {
+      int32_t s = t.getDimSymbol(d);
+      if (s < 0) {
+        if (dims[d] != t.shape[d]) {
+          error = which + " (dim " + std::to_string(d) + " differs)";
+          return false;
+        }
+        continue;
+      }
+      const std::string &symbol = signature.symbols[s];
+      if (dims[d] < 0 || t.shape[d] <= 0 || dims[d] % t.shape[d] != 0) {
+        error = which + " (dim " + std::to_string(d) +
+                " must be a non-negative multiple of " +
+                std::to_string(t.shape[d]) + ")";
+        return false;
+      }
+      int64_t value = dims[d] / t.shape[d];
+      if (values[s] >= 0 && values[s] != value) {
+        error = which + ": its dim " + std::to_string(d) + " makes '" +
+                symbol + "' " + std::to_string(value) + ", but " + setBy[s] +
+                " made it " + std::to_string(values[s]);
+        return false;
+      }
+      values[s] = value;
+      setBy[s] = "input '" + t.name + "'";
+    }
+  }
+  for (size_t s = 0; s < values.size(); ++s)
+    if (values[s] < 0) {
+      error = "no input gives symbolic dim '" + signature.symbols[s] + "'";
+      return false;
+    }
+  // Every buffer's bytes must fit 62 bits at these values.
+  auto fits = [&](const TensorSignature &t) {
+    uint64_t bytes = getDTypeSize(t.dtype);
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      int64_t dim = t.shape[d];
+      if (int32_t s = t.getDimSymbol(d); s >= 0 &&
+          __builtin_mul_overflow(dim, values[s], &dim))
+        return false;
+      if (dim >= 0 && (__builtin_mul_overflow(bytes, uint64_t(dim), &bytes) ||
+                       bytes > (uint64_t(1) << 62)))
+        return false;
+    }
+    return true;
+  };
+  for (const std::vector<TensorSignature> *list :
+       {&signature.inputs, &signature.outputs})
+    for (const TensorSignature &t : *list)
+      if (!fits(t)) {
+        error = "at these input shapes, tensor '" + t.name +
+                "' would have more than 2^62 bytes";
+        return false;
+      }
+  return true;
 }
 
 namespace {
@@ -108,6 +226,7 @@ std::optional<int64_t> getInteger(const json &object, const char *key) {
 }
 
 bool parseTensors(const json &root, const char *what,
+                  const std::vector<std::string> &symbols,
                   std::vector<TensorSignature> &out, std::string &error) {
   auto list = root.find(what);
   if (list == root.end() || !list->is_array()) {
@@ -125,9 +244,37 @@ bool parseTensors(const json &root, const char *what,
       error = std::string("malformed ") + what + " entry in model metadata";
       return false;
     }
-    TensorSignature t{*name, *type, {}};
+    TensorSignature t{*name, *type, {}, {}};
     bool output = std::string_view(what) == "outputs";
     for (const json &d : *shape) {
+      if (d.is_string()) {
+        // A symbolic dim: "batch" or "K*batch".
+        std::string text = d.get<std::string>();
+        int64_t factor = 1;
+        size_t star = text.find('*');
+        if (star != std::string::npos) {
+          std::string digits = text.substr(0, star);
+          if (digits.empty() || digits.size() > 12 ||
+              digits.find_first_not_of("0123456789") != std::string::npos) {
+            error = std::string("bad symbolic dimension '") + text + "' of " +
+                    what + " '" + t.name + "'";
+            return false;
+          }
+          factor = std::stoll(digits);
+          text = text.substr(star + 1);
+        }
+        auto it = std::find(symbols.begin(), symbols.end(), text);
+        if (it == symbols.end() || factor <= 0) {
+          error = std::string("dimension '") + d.get<std::string>() + "' of " +
+                  what + " '" + t.name +
+                  "' names no symbol of the model's 'symbols'";
+          return false;
+        }
+        t.dimSymbols.resize(t.shape.size(), -1);
+        t.dimSymbols.push_back(static_cast<int32_t>(it - symbols.begin()));
+        t.shape.push_back(factor);
+        continue;
+      }
       if (!d.is_number_integer() ||
           (d.get<int64_t>() < 0 &&
            !(output && d.get<int64_t>() == kDynamicDim))) {
@@ -136,6 +283,8 @@ bool parseTensors(const json &root, const char *what,
       }
       t.shape.push_back(d.get<int64_t>());
     }
+    if (!t.dimSymbols.empty())
+      t.dimSymbols.resize(t.shape.size(), -1);
     // Sizes are computed from these dims later: refuse any whose bytes do
     // not fit 62 bits, as no tensor of a compiled model can.
     uint64_t bytes = getDTypeSize(t.dtype);
@@ -174,8 +323,23 @@ bool mlc::abi::parseModelSignature(std::string_view text,
     return false;
   }
   signature.arenaSize = *arena;
-  if (!parseTensors(root, "inputs", signature.inputs, error) ||
-      !parseTensors(root, "outputs", signature.outputs, error))
+  if (auto list = root.find("symbols"); list != root.end()) {
+    if (!list->is_array()) {
+      error = "malformed 'symbols' in model metadata";
+      return false;
+    }
+    for (const json &s : *list) {
+      if (!s.is_string() || s.get<std::string>().empty()) {
+        error = "malformed 'symbols' in model metadata";
+        return false;
+      }
+      signature.symbols.push_back(s.get<std::string>());
+    }
+  }
+  if (!parseTensors(root, "inputs", signature.symbols, signature.inputs,
+                    error) ||
+      !parseTensors(root, "outputs", signature.symbols, signature.outputs,
+                    error))
     return false;
   if (auto w = root.find("weights"); w != root.end()) {
     const std::string *file = w->is_object() ? getString(*w, "file") : nullptr;

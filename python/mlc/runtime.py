@@ -48,6 +48,25 @@ def _declare(lib):
     lib.mlc_model_tensor_dim.restype = c.c_int64
     lib.mlc_model_tensor_dim.argtypes = [c.c_void_p, c.c_int, c.c_size_t,
                                          c.c_int32]
+    lib.mlc_model_num_symbols.restype = c.c_size_t
+    lib.mlc_model_num_symbols.argtypes = [c.c_void_p]
+    lib.mlc_model_symbol_name.restype = c.c_char_p
+    lib.mlc_model_symbol_name.argtypes = [c.c_void_p, c.c_size_t]
+    lib.mlc_model_tensor_dim_symbol.restype = c.c_int32
+    lib.mlc_model_tensor_dim_symbol.argtypes = [c.c_void_p, c.c_int,
+                                                c.c_size_t, c.c_int32]
+    lib.mlc_model_resolve_dims.restype = c.c_int32
+    lib.mlc_model_resolve_dims.argtypes = [
+        c.c_void_p, c.POINTER(c.POINTER(c.c_int64)), c.POINTER(c.c_int64),
+        c.c_char_p, c.c_size_t]
+    lib.mlc_model_tensor_dim_at.restype = c.c_int64
+    lib.mlc_model_tensor_dim_at.argtypes = [c.c_void_p, c.c_int, c.c_size_t,
+                                            c.c_int32, c.POINTER(c.c_int64)]
+    lib.mlc_model_run_dims.restype = c.c_int32
+    lib.mlc_model_run_dims.argtypes = [c.c_void_p, c.c_void_p,
+                                       c.POINTER(c.c_int64),
+                                       c.POINTER(c.c_void_p),
+                                       c.POINTER(c.c_void_p)]
     lib.mlc_arena_new.restype = c.c_void_p
     lib.mlc_arena_new.argtypes = [c.c_void_p]
     lib.mlc_arena_free.argtypes = [c.c_void_p]
@@ -98,7 +117,10 @@ def _runtime():
 
 
 class TensorInfo:
-    """An input or output: ``name``, numpy ``dtype``, ``shape``."""
+    """An input or output: ``name``, numpy ``dtype``, ``shape``. A symbolic
+    dim (a batch the model was compiled for at any size) is its symbol's
+    name in ``shape`` (``'batch'``, or ``'2*batch'`` for a multiple), as
+    ONNX Runtime shows it; -1 marks a dim the data decides."""
 
     def __init__(self, name, dtype, shape):
         self.name, self.dtype, self.shape = name, dtype, shape
@@ -154,6 +176,8 @@ class Model:
         self._all_arenas = []
         self._lock = threading.Lock()
         self.name = lib.mlc_model_name(handle).decode()
+        self.symbols = [lib.mlc_model_symbol_name(handle, s).decode()
+                        for s in range(lib.mlc_model_num_symbols(handle))]
         self.inputs = [self._info(0, i) for i in
                        range(lib.mlc_model_num_tensors(handle, 0))]
         self.outputs = [self._info(1, i) for i in
@@ -165,8 +189,15 @@ class Model:
         if code not in _DTYPES:
             raise MLCError("mlc runtime", f"unsupported dtype {code}")
         rank = lib.mlc_model_tensor_rank(h, output, index)
-        shape = tuple(lib.mlc_model_tensor_dim(h, output, index, d)
-                      for d in range(rank))
+
+        def dim(d):
+            size = lib.mlc_model_tensor_dim(h, output, index, d)
+            symbol = lib.mlc_model_tensor_dim_symbol(h, output, index, d)
+            if symbol < 0:
+                return size
+            name = lib.mlc_model_symbol_name(h, symbol).decode()
+            return name if size == 1 else f"{size}*{name}"
+        shape = tuple(dim(d) for d in range(rank))
         return TensorInfo(lib.mlc_model_tensor_name(h, output, index).decode(),
                           _DTYPES[code], shape)
 
@@ -204,15 +235,17 @@ class Model:
         for info, value in zip(self.inputs, values):
             # asarray keeps a 0-d array 0-d (ascontiguousarray makes it 1-d).
             array = np.asarray(value, dtype=info.dtype, order="C")
-            if array.shape != info.shape:
+            if not self.symbols and array.shape != info.shape:
                 raise MLCError("mlc runtime",
                                f"input '{info.name}' has shape {array.shape}, "
                                f"the model takes {info.shape}")
             arrays.append(array)
+        dims = self._resolve_dims(arrays) if self.symbols else None
         # An output whose size depends on the data (-1 dims) is a record
         # the run fills: the address of the data it allocated, the dims.
         outputs = [np.zeros(1 + len(o.shape), np.int64) if -1 in o.shape
-                   else np.empty(o.shape, o.dtype) for o in self.outputs]
+                   else np.empty(self._shape_at(1, k, dims), o.dtype)
+                   for k, o in enumerate(self.outputs)]
         in_ptrs = (ctypes.c_void_p * max(1, len(arrays)))(
             *[a.ctypes.data for a in arrays])
         out_ptrs = (ctypes.c_void_p * max(1, len(outputs)))(
@@ -240,7 +273,12 @@ class Model:
                     outputs[k] = self._take(outputs[k], o.dtype)
             return {o.name: a for o, a in zip(self.outputs, outputs)}
         arena = self._arena()
-        code = self._lib.mlc_model_run(self._handle, arena, in_ptrs, out_ptrs)
+        if dims is not None:
+            code = self._lib.mlc_model_run_dims(self._handle, arena, dims,
+                                                in_ptrs, out_ptrs)
+        else:
+            code = self._lib.mlc_model_run(self._handle, arena, in_ptrs,
+                                           out_ptrs)
         if code != 0:
             message = self._lib.mlc_status_message(code).decode()
             check = self._lib.mlc_model_check_message(self._handle, arena)
@@ -251,6 +289,29 @@ class Model:
             if -1 in o.shape:
                 outputs[k] = self._take(outputs[k], o.dtype)
         return {o.name: a for o, a in zip(self.outputs, outputs)}
+
+    def _resolve_dims(self, arrays):
+        """The symbols' values the input arrays' shapes give (checked)."""
+        c = ctypes
+        shapes = [(c.c_int64 * max(1, a.ndim))(*a.shape) for a in arrays]
+        pointers = (c.POINTER(c.c_int64) * max(1, len(shapes)))(
+            *[c.cast(s, c.POINTER(c.c_int64)) for s in shapes])
+        dims = (c.c_int64 * len(self.symbols))()
+        error = c.create_string_buffer(4096)
+        if self._lib.mlc_model_resolve_dims(self._handle, pointers, dims,
+                                            error, len(error)):
+            raise MLCError("mlc runtime",
+                           error.value.decode(errors="replace"))
+        return dims
+
+    def _shape_at(self, output, index, dims):
+        """The shape of a tensor at the symbols' values `dims`."""
+        info = (self.outputs if output else self.inputs)[index]
+        if dims is None:
+            return info.shape
+        return tuple(self._lib.mlc_model_tensor_dim_at(
+            self._handle, output, index, d, dims)
+            for d in range(len(info.shape)))
 
     def _take(self, record, dtype):
         """The array an output record points to, copied; the model's

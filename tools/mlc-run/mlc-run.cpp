@@ -375,8 +375,11 @@ bool compileModel(const Options &options, const fs::path &dir,
 }
 
 /// Matches the -i arguments to the model's inputs and checks them.
+/// Reads the inputs and checks them against `signature`; the values of its
+/// symbolic dims (the batch) come from their shapes, into `dims`.
 bool loadInputs(const Options &options, const abi::ModelSignature &signature,
-                std::vector<run::HostTensor> &inputs, std::string &message) {
+                std::vector<run::HostTensor> &inputs,
+                std::vector<int64_t> &dims, std::string &message) {
   std::vector<std::optional<run::HostTensor>> bound(signature.inputs.size());
   std::vector<std::string> files(signature.inputs.size());
   size_t next = 0;
@@ -422,7 +425,8 @@ bool loadInputs(const Options &options, const abi::ModelSignature &signature,
       return false;
     }
     const run::HostTensor &got = *bound[i];
-    if (got.dtype != expected.dtype || got.shape != expected.shape) {
+    if (got.dtype != expected.dtype ||
+        (!expected.hasSymbols() && got.shape != expected.shape)) {
       message = "input " + std::to_string(i) + " '" + expected.name +
                 "' from " + files[i] + " is " + describe(got.dtype, got.shape) +
                 "; the model needs " + describe(expected.dtype, expected.shape);
@@ -430,7 +434,10 @@ bool loadInputs(const Options &options, const abi::ModelSignature &signature,
     }
     inputs.push_back(std::move(*bound[i]));
   }
-  return true;
+  std::vector<std::vector<int64_t>> shapes;
+  for (const run::HostTensor &t : inputs)
+    shapes.push_back(t.shape);
+  return abi::resolveSymbols(signature, shapes, dims, message);
 }
 
 bool writeOutputs(const std::string &outputDir,
@@ -577,7 +584,8 @@ int runMain(const Options &options) {
                            "`mlc-compile --profile`");
 
   std::vector<run::HostTensor> inputs;
-  if (!loadInputs(options, signature, inputs, message))
+  std::vector<int64_t> dims;
+  if (!loadInputs(options, signature, inputs, dims, message))
     return error(message);
 
   std::vector<run::HostTensor> outputs;
@@ -588,12 +596,13 @@ int runMain(const Options &options) {
     const abi::TensorSignature &t = signature.outputs[k];
     run::HostTensor out;
     out.dtype = t.dtype;
-    out.shape = t.shape;
+    out.shape = t.getShape(dims.data());
     // One spare element keeps data() non-null for empty tensors.
     if (t.isDynamic())
       records[k].assign(1 + t.shape.size(), 0);
     else
-      out.data.assign(t.getNumBytes() + abi::getDTypeSize(t.dtype), 0);
+      out.data.assign(t.getNumBytes(dims.data()) + abi::getDTypeSize(t.dtype),
+                      0);
     outputs.push_back(std::move(out));
   }
   // Takes the data of the last run's dynamic outputs (into `outputs` when
@@ -646,7 +655,8 @@ int runMain(const Options &options) {
   auto runOnce = [&] {
     int32_t rc = gpu   ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
                  : npu ? npu->run(inputPtrs.data(), outputPtrs.data(), runError)
-                       : model->run(inputPtrs.data(), outputPtrs.data());
+                       : model->runWithDims(dims.data(), inputPtrs.data(),
+                                            outputPtrs.data());
     takeDynamicOutputs(!kept);
     kept = true;
     return rc;

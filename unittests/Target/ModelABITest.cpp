@@ -19,8 +19,8 @@ ModelSignature makeSignature() {
   ModelSignature s;
   s.name = "net";
   s.arenaSize = 128;
-  s.inputs.push_back({"x", DType::Float32, {1, 3}});
-  s.outputs.push_back({"y", DType::Int64, {}});
+  s.inputs.push_back({"x", DType::Float32, {1, 3}, {}});
+  s.outputs.push_back({"y", DType::Int64, {}, {}});
   return s;
 }
 

@@ -52,6 +52,16 @@ struct GraphOptimizePipelineOptions
       *this, "max-tensor-bytes",
       llvm::cl::desc("The most bytes one tensor of the model may hold"),
       llvm::cl::init(int64_t(4) << 30)};
+  Option<bool> separateBatch{
+      *this, "separate-batch",
+      llvm::cl::desc("Compile a symbolic batch dim for one sample "
+                     "(mlc-graph-separate-batch)"),
+      llvm::cl::init(true)};
+  Option<bool> strictBatch{
+      *this, "strict-batch",
+      llvm::cl::desc("Refuse symbolic dims that are not a separable batch "
+                     "instead of keeping them"),
+      llvm::cl::init(true)};
 };
 
 /// Graph-level cleanup on each function: canonicalize (folding constants and

@@ -501,6 +501,23 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   for (auto [i, in] : llvm::enumerate(args)) {
     func.setArgAttr(i, "mlc_graph.name", builder.getStringAttr(in->name()));
     define(in->name(), body->getArgument(i));
+    // The names of the dims left symbolic: the dim_param, or one made up
+    // for an unnamed dim (each its own symbol).
+    auto type = dyn_cast<RankedTensorType>(argTypes[i]);
+    if (!type || type.hasStaticShape() || !in->type().has_tensor_type())
+      continue;
+    const onnx::TensorShapeProto &shape = in->type().tensor_type().shape();
+    SmallVector<Attribute> names;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      std::string dimName;
+      if (type.isDynamicDim(d))
+        dimName = d < shape.dim_size() && shape.dim(d).has_dim_param() &&
+                          !shape.dim(d).dim_param().empty()
+                      ? shape.dim(d).dim_param()
+                      : in->name() + "_dim" + std::to_string(d);
+      names.push_back(builder.getStringAttr(dimName));
+    }
+    func.setArgAttr(i, "mlc_graph.dim_names", builder.getArrayAttr(names));
   }
 
   for (onnx::TensorProto &init : *graph.mutable_initializer()) {

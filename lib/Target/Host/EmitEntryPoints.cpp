@@ -28,89 +28,191 @@ void createStringGlobal(OpBuilder &b, Location loc, StringRef name,
                          b.getStringAttr(data));
 }
 
+/// What an entry point passes to the model function and checks after it.
+struct EntryShape {
+  unsigned numInputs = 0, numOutputs = 0;
+  /// External weights (`weights` before the arena) and a launcher (GPU or
+  /// NPU: before everything).
+  bool weights = false, launcher = false;
+  /// A model with run-time checks: the arena offset of its status word.
+  std::optional<int64_t> statusOffset;
+  /// Outputs whose data the model allocates (records).
+  SmallVector<unsigned> dynamicOutputs;
+  /// A model compiled for one sample of a symbolic batch: per input, then
+  /// per output, the bytes of one sample's slice (0: not batched); the
+  /// entry takes `const int64_t *dims` first and calls the model once per
+  /// sample. `minBatch` is 1 when an output does not carry the batch (it
+  /// must be computed at least once).
+  std::optional<SmallVector<int64_t>> batchSlices;
+  int64_t minBatch = 0;
+};
+
+/// Frees the data of the dynamic outputs in `records` when `failed` and
+/// zeroes their addresses, so that a failed run leaves nothing to free.
+void releaseDynamicOutputs(OpBuilder &b, Location loc, LLVM::LLVMFuncOp entry,
+                           ArrayRef<Value> records, Value failed) {
+  MLIRContext *context = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  auto module = entry->getParentOfType<ModuleOp>();
+  auto free = module.lookupSymbol<LLVM::LLVMFuncOp>("free");
+  if (!free) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    free = LLVM::LLVMFuncOp::create(
+        b, loc, "free",
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), ptr));
+  }
+  auto i64 = b.getI64Type();
+  Value zero = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
+  Value null = LLVM::ZeroOp::create(b, loc, ptr);
+  for (Value record : records) {
+    Value word = LLVM::LoadOp::create(b, loc, i64, record);
+    Value data = LLVM::IntToPtrOp::create(b, loc, ptr, word);
+    LLVM::CallOp::create(
+        b, loc, free,
+        ValueRange{LLVM::SelectOp::create(b, loc, failed, data, null)});
+    LLVM::StoreOp::create(b, loc,
+                          LLVM::SelectOp::create(b, loc, failed, zero, word),
+                          record);
+  }
+}
+
 /// `int32_t NAME(void *arena, const void *const *inputs, void *const
 /// *outputs)` that unpacks the arrays and calls `callee` (which takes the
-/// arena, then every input and output); with `weights`, `NAME(const void
+/// arena, then every input and output); with weights, `NAME(const void
 /// *weights, void *arena, ...)` calling `callee(arena, weights, ...)`.
-/// With `launcher` (a GPU model), `NAME(const mlc_gpu_launcher *launcher,
-/// const void *weights, void *arena, ...)` calling `callee(launcher, arena,
-/// weights, ...)`.
-/// With `statusOffset` (a model with run-time checks), the entry point
-/// returns MLC_ERROR_CHECK when the arena's status word is not zero after
-/// the call; then it also frees the data of the `dynamicOutputs` (records
-/// of buffers the model allocated) and zeroes their addresses, so that a
-/// failed run leaves nothing to free.
+/// With a launcher (a GPU or NPU model), `NAME(const launcher *, [const
+/// void *weights,] void *arena, ...)` calling `callee(launcher, arena,
+/// [weights,] ...)`.
+/// With a status word (a model with run-time checks), the entry point
+/// returns MLC_ERROR_CHECK when it is not zero after the call; then it also
+/// frees the data of the dynamic outputs.
+/// With batch slices, `NAME(const int64_t *dims, ...)` returns
+/// MLC_ERROR_SHAPE unless `minBatch <= dims[0] <= ` the most samples whose
+/// buffers fit 2^62 bytes, then calls `callee` for each sample b with every
+/// batched buffer advanced by b slices, stopping at a failed check.
 void createEntry(OpBuilder &b, Location loc, StringRef name,
-                 LLVM::LLVMFuncOp callee, unsigned numInputs,
-                 unsigned numOutputs, bool weights, bool launcher,
-                 std::optional<int64_t> statusOffset,
-                 ArrayRef<unsigned> dynamicOutputs) {
+                 LLVM::LLVMFuncOp callee, const EntryShape &shape) {
   MLIRContext *context = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
-  SmallVector<Type> params((weights ? 4 : 3) + (launcher ? 1 : 0), ptr);
+  auto i64 = b.getI64Type();
+  bool batched = shape.batchSlices.has_value();
+  unsigned lead = (batched ? 1 : 0) + (shape.launcher ? 1 : 0);
+  SmallVector<Type> params(lead + (shape.weights ? 4 : 3), ptr);
   auto type = LLVM::LLVMFunctionType::get(i32, params);
   auto entry = LLVM::LLVMFuncOp::create(b, loc, name, type);
   OpBuilder::InsertionGuard guard(b);
   Block *block = entry.addEntryBlock(b);
   b.setInsertionPointToStart(block);
-  unsigned first = (weights ? 1 : 0) + (launcher ? 1 : 0);
-  SmallVector<Value> args;
-  if (launcher)
-    args.push_back(block->getArgument(0));
-  args.push_back(block->getArgument(first));
-  if (weights)
-    args.push_back(block->getArgument(launcher ? 1 : 0));
+  unsigned first = lead + (shape.weights ? 1 : 0);
+  Value arena = block->getArgument(first);
+  auto constant32 = [&](int32_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  auto constant64 = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  SmallVector<Value> fixed, buffers;
+  if (shape.launcher)
+    fixed.push_back(block->getArgument(batched ? 1 : 0));
+  fixed.push_back(arena);
+  if (shape.weights)
+    fixed.push_back(block->getArgument(lead));
   auto unpack = [&](Value array, unsigned count) {
     for (unsigned i = 0; i < count; ++i) {
       Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, array,
                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
-      args.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
+      buffers.push_back(LLVM::LoadOp::create(b, loc, ptr, slot));
     }
   };
-  unpack(block->getArgument(first + 1), numInputs);
-  unpack(block->getArgument(first + 2), numOutputs);
-  LLVM::CallOp::create(b, loc, callee, args);
-  Value ok = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
-  if (!statusOffset) {
-    LLVM::ReturnOp::create(b, loc, ok);
+  unpack(block->getArgument(first + 1), shape.numInputs);
+  unpack(block->getArgument(first + 2), shape.numOutputs);
+  // The status word after a call: whether it says a check failed.
+  auto checkFailed = [&]() -> Value {
+    Value slot = LLVM::GEPOp::create(
+        b, loc, ptr, b.getI8Type(), arena,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*shape.statusOffset)});
+    Value status = LLVM::LoadOp::create(b, loc, i32, slot);
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status,
+                                constant32(0));
+  };
+
+  if (!batched) {
+    SmallVector<Value> args(fixed);
+    args.append(buffers);
+    LLVM::CallOp::create(b, loc, callee, args);
+    if (!shape.statusOffset) {
+      LLVM::ReturnOp::create(b, loc, constant32(0));
+      return;
+    }
+    Value failed = checkFailed();
+    SmallVector<Value> records;
+    for (unsigned k : shape.dynamicOutputs)
+      records.push_back(buffers[shape.numInputs + k]);
+    if (!records.empty())
+      releaseDynamicOutputs(b, loc, entry, records, failed);
+    LLVM::ReturnOp::create(
+        b, loc,
+        LLVM::SelectOp::create(b, loc, failed,
+                               constant32(mlc::abi::kErrorCheck),
+                               constant32(0)));
     return;
   }
-  Value slot = LLVM::GEPOp::create(
-      b, loc, ptr, b.getI8Type(), block->getArgument(first),
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*statusOffset)});
-  Value status = LLVM::LoadOp::create(b, loc, i32, slot);
-  Value failed =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status, ok);
-  if (!dynamicOutputs.empty()) {
-    auto module = entry->getParentOfType<ModuleOp>();
-    auto free = module.lookupSymbol<LLVM::LLVMFuncOp>("free");
-    if (!free) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      free = LLVM::LLVMFuncOp::create(
-          b, loc, "free",
-          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), ptr));
+
+  // The number of samples, in range.
+  int64_t maxBatch = int64_t(1) << 62;
+  for (int64_t slice : *shape.batchSlices)
+    if (slice > 0)
+      maxBatch = std::min(maxBatch, (int64_t(1) << 62) / slice);
+  Value count = LLVM::LoadOp::create(b, loc, i64, block->getArgument(0));
+  Value inRange = LLVM::AndOp::create(
+      b, loc,
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, count,
+                           constant64(shape.minBatch)),
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sle, count,
+                           constant64(maxBatch)));
+  Block *bad = entry.addBlock();
+  Block *header = entry.addBlock();
+  header->addArgument(i64, loc);
+  Block *body = entry.addBlock();
+  Block *done = entry.addBlock();
+  LLVM::CondBrOp::create(b, loc, inRange, header, ValueRange{constant64(0)},
+                         bad, ValueRange{});
+  b.setInsertionPointToStart(bad);
+  LLVM::ReturnOp::create(b, loc, constant32(mlc::abi::kErrorShape));
+
+  b.setInsertionPointToStart(header);
+  Value sample = header->getArgument(0);
+  LLVM::CondBrOp::create(
+      b, loc,
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, sample, count),
+      body, ValueRange{}, done, ValueRange{});
+
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> args(fixed);
+  for (auto [buffer, slice] : llvm::zip(buffers, *shape.batchSlices)) {
+    if (slice == 0) {
+      args.push_back(buffer);
+      continue;
     }
-    auto i64 = b.getI64Type();
-    Value zero = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0));
-    Value null = LLVM::ZeroOp::create(b, loc, ptr);
-    for (unsigned k : dynamicOutputs) {
-      Value record = args[args.size() - numOutputs + k];
-      Value word = LLVM::LoadOp::create(b, loc, i64, record);
-      Value data = LLVM::IntToPtrOp::create(b, loc, ptr, word);
-      LLVM::CallOp::create(
-          b, loc, free,
-          ValueRange{LLVM::SelectOp::create(b, loc, failed, data, null)});
-      LLVM::StoreOp::create(b, loc,
-                            LLVM::SelectOp::create(b, loc, failed, zero, word),
-                            record);
-    }
+    Value offset = LLVM::MulOp::create(b, loc, sample, constant64(slice));
+    args.push_back(LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), buffer,
+                                       ArrayRef<LLVM::GEPArg>{offset}));
   }
-  Value check = LLVM::ConstantOp::create(
-      b, loc, i32, b.getI32IntegerAttr(mlc::abi::kErrorCheck));
-  LLVM::ReturnOp::create(b, loc,
-                         LLVM::SelectOp::create(b, loc, failed, check, ok));
+  LLVM::CallOp::create(b, loc, callee, args);
+  Value next = LLVM::AddOp::create(b, loc, sample, constant64(1));
+  if (shape.statusOffset) {
+    Block *failedBlock = entry.addBlock();
+    LLVM::CondBrOp::create(b, loc, checkFailed(), failedBlock, ValueRange{},
+                           header, ValueRange{next});
+    b.setInsertionPointToStart(failedBlock);
+    LLVM::ReturnOp::create(b, loc, constant32(mlc::abi::kErrorCheck));
+  } else {
+    LLVM::BrOp::create(b, loc, ValueRange{next}, header);
+  }
+  b.setInsertionPointToStart(done);
+  LLVM::ReturnOp::create(b, loc, constant32(0));
 }
 
 struct HostEmitEntryPointsPass
@@ -203,10 +305,40 @@ struct HostEmitEntryPointsPass
           checks.messages.push_back(cast<StringAttr>(m).str());
         signature->checks = std::move(checks);
       }
-      SmallVector<unsigned> dynamicOutputs;
+      EntryShape shape;
+      shape.numInputs = numInputs;
+      shape.numOutputs = numOutputs;
+      shape.weights = weights;
+      shape.launcher = launcher;
+      shape.statusOffset = statusOffset;
       for (auto [k, output] : llvm::enumerate(signature->outputs))
         if (output.isDynamic())
-          dynamicOutputs.push_back(k);
+          shape.dynamicOutputs.push_back(k);
+      if (!signature->symbols.empty()) {
+        if (launcher) {
+          f.emitError("a symbolic batch needs the CPU target yet; pin it "
+                      "with --dim ")
+              << signature->symbols.front() << "=N";
+          return signalPassFailure();
+        }
+        if (signature->symbols.size() != 1 || !shape.dynamicOutputs.empty()) {
+          f.emitError("a model compiled for one sample has one symbol and "
+                      "outputs of static sizes");
+          return signalPassFailure();
+        }
+        SmallVector<int64_t> slices;
+        shape.minBatch = 0;
+        for (const std::vector<mlc::abi::TensorSignature> *list :
+             {&signature->inputs, &signature->outputs})
+          for (const mlc::abi::TensorSignature &t : *list) {
+            bool batchedTensor = t.getDimSymbol(0) == 0;
+            int64_t one = 1;
+            slices.push_back(batchedTensor ? t.getNumBytes(&one) : 0);
+            if (!batchedTensor && list == &signature->outputs)
+              shape.minBatch = 1;
+          }
+        shape.batchSlices = std::move(slices);
+      }
       std::string name = f.getSymName().str();
       std::string metadata = mlc::abi::toJSON(*signature);
       // The completed signature, for drivers that write the header.
@@ -217,8 +349,7 @@ struct HostEmitEntryPointsPass
                           : npu     ? "_run_npu"
                           : weights ? "_run_with_weights"
                                     : "_run"),
-                  f, numInputs, numOutputs, weights, launcher, statusOffset,
-                  dynamicOutputs);
+                  f, shape);
       createStringGlobal(b, f.getLoc(), name + "_metadata", metadata);
       if (sharedAliases) {
         createEntry(b, f.getLoc(),
@@ -226,8 +357,7 @@ struct HostEmitEntryPointsPass
                     : npu     ? mlc::abi::kSharedRunNPUSymbol
                     : weights ? mlc::abi::kSharedRunWithWeightsSymbol
                               : mlc::abi::kSharedRunSymbol,
-                    f, numInputs, numOutputs, weights, launcher, statusOffset,
-                    dynamicOutputs);
+                    f, shape);
         createStringGlobal(b, f.getLoc(), mlc::abi::kSharedMetadataSymbol,
                            metadata);
       }

@@ -26,12 +26,28 @@ static std::string formatHash(uint64_t hash) {
 // JSON metadata
 //===----------------------------------------------------------------------===//
 
-static llvm::json::Array toJSON(const std::vector<TensorSignature> &tensors) {
+/// Dim `d` of `t` as the header and messages spell it: `224`, `batch` or
+/// `4*batch`.
+static std::string formatDim(const ModelSignature &m, const TensorSignature &t,
+                             size_t d) {
+  int32_t s = t.getDimSymbol(d);
+  if (s < 0)
+    return std::to_string(t.shape[d]);
+  return (t.shape[d] == 1 ? "" : std::to_string(t.shape[d]) + "*") +
+         m.symbols[s];
+}
+
+static llvm::json::Array toJSON(const ModelSignature &m,
+                                const std::vector<TensorSignature> &tensors) {
   llvm::json::Array array;
   for (const TensorSignature &t : tensors) {
     llvm::json::Array shape;
-    for (int64_t d : t.shape)
-      shape.push_back(d);
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      if (t.getDimSymbol(d) >= 0)
+        shape.push_back(formatDim(m, t, d));
+      else
+        shape.push_back(t.shape[d]);
+    }
     array.push_back(llvm::json::Object{
         {"name", t.name},
         {"dtype", llvm::StringRef(getDTypeName(t.dtype))},
@@ -46,9 +62,15 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
       {"name", signature.name},
       {"arena_size", signature.arenaSize},
       {"arena_alignment", kArenaAlignment},
-      {"inputs", ::toJSON(signature.inputs)},
-      {"outputs", ::toJSON(signature.outputs)},
+      {"inputs", ::toJSON(signature, signature.inputs)},
+      {"outputs", ::toJSON(signature, signature.outputs)},
   };
+  if (!signature.symbols.empty()) {
+    llvm::json::Array symbols;
+    for (const std::string &s : signature.symbols)
+      symbols.push_back(s);
+    root["symbols"] = std::move(symbols);
+  }
   if (const std::optional<ExternalWeights> &w = signature.weights)
     root["weights"] = llvm::json::Object{
         {"file", w->file},
@@ -280,25 +302,36 @@ static void writeNPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
      << "void *arena, const void *const *inputs, void *const *outputs);\n";
 }
 
-static void writeTensorConstants(llvm::raw_ostream &os, llvm::StringRef prefix,
+static void writeTensorConstants(llvm::raw_ostream &os, const ModelSignature &m,
                                  llvm::StringRef kind,
                                  const std::vector<TensorSignature> &tensors) {
+  llvm::StringRef prefix = m.name;
   std::string upper = toUpper(prefix) + "_" + toUpper(kind);
   for (auto [i, t] : llvm::enumerate(tensors)) {
     os << "/* " << kind << " " << i << ": " << getDTypeName(t.dtype) << " [";
-    llvm::interleaveComma(t.shape, os);
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      os << (d ? ", " : "") << formatDim(m, t, d);
+    int64_t one = 1;
     if (t.isDynamic())
       os << "]: its size depends on the data (-1 dims). Pass an\n   "
             "int64_t record[1 + RANK]: the model puts the address of the "
             "data it\n   allocated (malloc; yours to free()) in record[0] "
             "and the dims after it.\n   A failed run leaves record[0] = 0. "
             "SIZE is the record's bytes */\n";
+    else if (t.hasSymbols())
+      os << "]: " << t.getNumBytes(&one)
+         << " bytes per sample;\n   the shape below holds the factor of "
+            "the symbolic dim */\n";
     else
       os << "], " << t.getNumBytes() << " bytes */\n";
     os << "#define " << upper << i << "_DTYPE MLC_"
        << toUpper(getDTypeName(t.dtype)) << "\n";
     os << "#define " << upper << i << "_RANK " << t.shape.size() << "\n";
-    os << "#define " << upper << i << "_SIZE " << t.getNumBytes() << "\n";
+    if (t.hasSymbols())
+      os << "#define " << upper << i << "_SAMPLE_SIZE " << t.getNumBytes(&one)
+         << "\n";
+    else
+      os << "#define " << upper << i << "_SIZE " << t.getNumBytes() << "\n";
     os << "static const char " << prefix << "_" << kind << i << "_name[] = ";
     writeCString(os, t.name);
     os << ";\n";
@@ -309,6 +342,21 @@ static void writeTensorConstants(llvm::raw_ostream &os, llvm::StringRef prefix,
     llvm::interleaveComma(t.shape, os);
     os << "};\n";
   }
+}
+
+/// The shape `t` has at the symbols' values in `dims`, as a C initializer.
+static void writeShapeAt(llvm::raw_ostream &os, const TensorSignature &t) {
+  os << "{";
+  if (t.shape.empty())
+    os << "0";
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    os << (d ? ", " : "");
+    if (int32_t s = t.getDimSymbol(d); s >= 0)
+      os << t.shape[d] << " * dims[" << s << "]";
+    else
+      os << t.shape[d];
+  }
+  os << "}";
 }
 
 static void writeChecks(llvm::raw_ostream &os, llvm::StringRef prefix,
@@ -324,12 +372,80 @@ static void writeChecks(llvm::raw_ostream &os, llvm::StringRef prefix,
          << "].data;\n";
       continue;
     }
-    os << "  if ((rc = mlc_check_tensor(&" << array << "[" << i << "], "
-       << upper << i << "_DTYPE, " << upper << i << "_RANK, " << prefix << "_"
-       << kind << i << "_shape)) != MLC_OK)\n    return rc;\n";
+    std::string shape = prefix.str() + "_" + kind.str() + std::to_string(i) +
+                        "_shape";
+    if (t.hasSymbols()) {
+      os << "  {\n    const int64_t shape[] = ";
+      writeShapeAt(os, t);
+      os << ";\n    if ((rc = mlc_check_tensor(&" << array << "[" << i
+         << "], " << upper << i << "_DTYPE, " << upper << i
+         << "_RANK, shape)) != MLC_OK)\n      return rc;\n  }\n";
+    } else {
+      os << "  if ((rc = mlc_check_tensor(&" << array << "[" << i << "], "
+         << upper << i << "_DTYPE, " << upper << i << "_RANK, " << shape
+         << ")) != MLC_OK)\n    return rc;\n";
+    }
     os << "  " << array << "_data[" << i << "] = " << array << "[" << i
        << "].data;\n";
   }
+}
+
+/// The symbols of a model compiled for one sample of a batch: their
+/// indices, how a caller gets their values from the inputs, and the output
+/// shapes at those values.
+static void writeSymbols(llvm::raw_ostream &os, const ModelSignature &m) {
+  llvm::StringRef p = m.name;
+  std::string upper = toUpper(p);
+  os << "/* Symbolic dims: the model takes their values, dims[" << upper
+     << "_NUM_SYMBOLS],\n   as the first argument of its entry point. A "
+        "dim of a multiple K of a\n   symbol has size K * dims[symbol]. */\n";
+  os << "#define " << upper << "_NUM_SYMBOLS " << m.symbols.size() << "\n";
+  for (auto [s, name] : llvm::enumerate(m.symbols)) {
+    std::string id;
+    for (char c : name)
+      id.push_back(llvm::isAlnum(c) ? c : '_');
+    os << "#define " << upper << "_DIM_" << id << " " << s << " /* ";
+    writeCString(os, name);
+    os << " */\n";
+  }
+  os << "static const char *const " << p << "_symbols[] = {";
+  llvm::interleaveComma(m.symbols, os,
+                        [&](const std::string &n) { writeCString(os, n); });
+  os << "};\n";
+  os << "/* The shape of output `index` at the symbols' values `dims`. */\n"
+     << "static inline void " << p
+     << "_output_shape(size_t index, const int64_t *dims, int64_t *shape) "
+        "{\n  size_t d;\n  (void)dims;\n  switch (index) {\n";
+  for (auto [i, t] : llvm::enumerate(m.outputs)) {
+    os << "  case " << i << ": {\n    const int64_t s[] = ";
+    writeShapeAt(os, t);
+    os << ";\n    for (d = 0; d < " << t.shape.size()
+       << "; ++d)\n      shape[d] = s[d];\n    break;\n  }\n";
+  }
+  os << "  default:\n    break;\n  }\n}\n";
+}
+
+/// C statements that set dims[] from the shapes of `inputs` (an mlc_tensor
+/// array), returning MLC_ERROR_SHAPE where they disagree.
+static void writeSymbolResolution(llvm::raw_ostream &os,
+                                  const ModelSignature &m) {
+  os << "  int64_t dims[" << std::max<size_t>(m.symbols.size(), 1) << "];\n";
+  os << "  size_t s;\n  for (s = 0; s < " << m.symbols.size()
+     << "; ++s)\n    dims[s] = -1;\n";
+  for (auto [i, t] : llvm::enumerate(m.inputs))
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      int32_t s = t.getDimSymbol(d);
+      if (s < 0)
+        continue;
+      os << "  if (inputs[" << i << "].rank != " << t.shape.size()
+         << " || !inputs[" << i << "].shape || inputs[" << i << "].shape["
+         << d << "] < 0 ||\n      inputs[" << i << "].shape[" << d << "] % "
+         << t.shape[d] << " != 0 ||\n      (dims[" << s
+         << "] >= 0 && dims[" << s << "] != inputs[" << i << "].shape[" << d
+         << "] / " << t.shape[d] << "))\n    return MLC_ERROR_SHAPE;\n";
+      os << "  dims[" << s << "] = inputs[" << i << "].shape[" << d << "] / "
+         << t.shape[d] << ";\n";
+    }
 }
 
 void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
@@ -371,16 +487,22 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
       writeCString(os, t->features);
       os << "\n";
     }
-    writeTensorConstants(os, p, "input", m.inputs);
-    writeTensorConstants(os, p, "output", m.outputs);
+    writeTensorConstants(os, m, "input", m.inputs);
+    writeTensorConstants(os, m, "output", m.outputs);
+    bool symbolic = !m.symbols.empty();
+    if (symbolic)
+      writeSymbols(os, m);
     auto writeSizes = [&](llvm::StringRef kind,
                           const std::vector<TensorSignature> &tensors) {
-      os << "/* Byte sizes of all " << kind << "s, for generic callers. */\n"
+      os << "/* Byte sizes of all " << kind << "s, for generic callers"
+         << (symbolic ? " (per sample where a dim is symbolic)" : "")
+         << ". */\n"
          << "static const int64_t " << p << "_" << kind << "_sizes[] = {";
       if (tensors.empty())
         os << "0 /* none */";
       llvm::interleaveComma(tensors, os, [&](const TensorSignature &t) {
-        os << t.getNumBytes();
+        int64_t one = 1;
+        os << t.getNumBytes(&one);
       });
       os << "};\n";
     };
@@ -443,8 +565,10 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
       continue;
     }
     std::string run = p.str() + (weights ? "_run_with_weights" : "_run");
-    std::string weightsParam = weights ? "const void *weights, " : "";
-    std::string weightsArg = weights ? "weights, " : "";
+    std::string weightsParam = (symbolic ? "const int64_t *dims, " : "") +
+                               std::string(weights ? "const void *weights, " : "");
+    std::string weightsArg = (symbolic ? "dims, " : "") +
+                             std::string(weights ? "weights, " : "");
     os << "\n/* Runs the model. inputs[k] and outputs[k] point to dense\n"
           "   row-major buffers of the k-th input/output above; the arena is\n"
           "   "
@@ -454,12 +578,19 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
           "   Returns MLC_OK"
        << (m.checks ? ", or MLC_ERROR_CHECK when a run-time check failed"
                     : "")
+       << (symbolic ? ",\n   or MLC_ERROR_SHAPE when dims[] is out of range "
+                      "(nothing runs). The buffers\n   hold dims[] samples "
+                      "each; the code runs once per sample"
+                    : "")
        << ". */\n";
     os << "int32_t " << run << "(" << weightsParam
        << "void *arena, const void *const *inputs, void *const *outputs);\n";
     os << "/* The signature above as JSON (names, dtypes, shapes, arena). */\n";
     os << "extern const char " << p << "_metadata[];\n\n";
     os << "/* Like " << run << ", but first checks counts, dtypes, shapes"
+       << (symbolic ? " (the symbols'\n   values come from the inputs' "
+                      "shapes, which must agree)"
+                    : "")
        << (weights ? ",\n   the weights' size and alignment" : "")
        << " and the arena; returns an MLC_ERROR_*\n"
           "   code instead of running on bad data. An output with -1 dims "
@@ -480,6 +611,8 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
        << upper << "_NUM_OUTPUTS)\n    return MLC_ERROR_COUNT;\n";
     os << "  if ((num_inputs && !inputs) || (num_outputs && !outputs))\n"
           "    return MLC_ERROR_NULL;\n";
+    if (symbolic)
+      writeSymbolResolution(os, m);
     os << "  if (arena_size < " << upper << "_ARENA_SIZE || (" << upper
        << "_ARENA_SIZE && (!arena || ((uintptr_t)arena % " << upper
        << "_ARENA_ALIGNMENT) != 0)))\n    return MLC_ERROR_ARENA;\n";

@@ -107,6 +107,22 @@ struct HostPrepareModelABIPass
           return signalPassFailure();
         signature.outputs.push_back(std::move(*s));
       }
+      // A batch compiled for one sample (mlc-graph-separate-batch): dim 0
+      // of the inputs and outputs that carry it is a multiple of it.
+      if (auto symbol = f->getAttrOfType<StringAttr>("mlc_graph.batch_symbol")) {
+        signature.symbols.push_back(symbol.str());
+        auto mark = [](mlc::abi::TensorSignature &t) {
+          t.dimSymbols.assign(t.shape.size(), -1);
+          if (!t.shape.empty())
+            t.dimSymbols[0] = 0;
+        };
+        for (auto [i, t] : llvm::enumerate(signature.inputs))
+          if (f.getArgAttr(i, "mlc_graph.batched"))
+            mark(t);
+        for (auto [i, t] : llvm::enumerate(signature.outputs))
+          if (f.getResultAttr(i, "mlc_graph.batched"))
+            mark(t);
+      }
       f->setAttr("mlc_loop.signature", StringAttr::get(&getContext(),
                                                   mlc::abi::toJSON(signature)));
       flattenEmptyTensors(f);

@@ -124,6 +124,23 @@ LogicalResult verifyGraphAttribute(Operation *op, NamedAttribute attribute,
       return op->emitOpError() << "'" << name << "' must be a string";
     return success();
   }
+  if (name == GraphDialect::DimNamesAttrHelper::getNameStr() && onValue) {
+    auto names = dyn_cast<ArrayAttr>(value);
+    if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+      return op->emitOpError() << "'" << name
+                               << "' must be an array of strings";
+    return success();
+  }
+  if (name == GraphDialect::BatchedAttrHelper::getNameStr() && onValue) {
+    if (!isa<UnitAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == GraphDialect::BatchSymbolAttrHelper::getNameStr() && !onValue) {
+    if (!isa<StringAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a string";
+    return success();
+  }
   if (name == GraphDialect::OnnxOpsetAttrHelper::getNameStr() && !onValue) {
     if (!isa<IntegerAttr>(value))
       return op->emitOpError() << "'" << name << "' must be an integer";

@@ -263,6 +263,21 @@ struct ShapeRefiner {
           result.setType(refined);
       }
     }
+    // A cast has its operand's shape: the only shape function it needs.
+    if (auto castOp = dyn_cast<CastOp>(op)) {
+      auto operand = dyn_cast<RankedTensorType>(castOp.getInput().getType());
+      auto current = dyn_cast<TensorType>(castOp.getType());
+      if (operand && current) {
+        TensorType refined =
+            meet(current, RankedTensorType::get(operand.getShape(),
+                                                current.getElementType()));
+        if (!refined)
+          return op->emitOpError("result type ")
+                 << current << " conflicts with its operand's shape";
+        if (refined != current && usersAcceptRefinement(castOp.getResult()))
+          castOp.getResult().setType(refined);
+      }
+    }
     if (foldConstants && op->getNumRegions() == 0)
       foldToConstant(op);
     return success();

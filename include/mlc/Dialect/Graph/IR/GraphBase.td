@@ -51,11 +51,17 @@ def Graph_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   // What the importer records about the model: the ONNX name of each
-  // function argument and result, the opset and the producer.
+  // function argument and result, the names of an argument's symbolic dims
+  // ("" for the static ones), the opset and the producer; and what
+  // mlc-graph-separate-batch decides: the batch's symbol (on the function)
+  // and which arguments and results carry it on dim 0.
   let discardableAttrs = (ins
     "::mlir::StringAttr":$name,
+    "::mlir::ArrayAttr":$dim_names,
     "::mlir::IntegerAttr":$onnx_opset,
-    "::mlir::StringAttr":$onnx_producer
+    "::mlir::StringAttr":$onnx_producer,
+    "::mlir::StringAttr":$batch_symbol,
+    "::mlir::UnitAttr":$batched
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
@@ -138,6 +144,17 @@ def Graph_NumericTensor : TensorOf<[AnyFloat, AnyInteger]>;
 def Graph_BoolTensor : TensorOf<[I1]>;
 def Graph_IndexTensor : TensorOf<[I32, I64]>;
 def Graph_I64Tensor : TensorOf<[I64]>;
+
+//===----------------------------------------------------------------------===//
+// Op traits
+//===----------------------------------------------------------------------===//
+
+/// Each result element is a function of the operand elements at the same
+/// index after numpy broadcasting, and of nothing else: no element of one
+/// index reaches another. Analyses rely on it (mlc-graph-separate-batch).
+def Graph_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::mlc::graph::OpTrait";
+}
 
 //===----------------------------------------------------------------------===//
 // Op base classes

@@ -26,6 +26,14 @@
 
 namespace mlc::graph {
 
+namespace OpTrait {
+/// Marks ops that compute each result element from the operand elements at
+/// the same (broadcast) index only (Graph_Elementwise in GraphBase.td).
+template <typename ConcreteType>
+class Elementwise
+    : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {};
+} // namespace OpTrait
+
 /// True when `a` and `b` are tensor types of one element type and
 /// compatible shapes, or sequences or optionals of such types.
 bool areCompatibleValueTypes(mlir::Type a, mlir::Type b);

@@ -46,7 +46,9 @@ def Graph_ConstantOp : Graph_InferOp<"constant", [ConstantLike]> {
 /// Result has the operand's type (shape may be refined).
 class Graph_UnaryOp<string mnemonic, Type operandType, string onnxName,
                     list<Trait> traits = []>
-    : Graph_InferOp<mnemonic, traits # [SameOperandsAndResultElementType], Graph_SameAsInputImpl> {
+    : Graph_InferOp<mnemonic,
+                    traits # [SameOperandsAndResultElementType, Graph_Elementwise],
+                    Graph_SameAsInputImpl> {
   let summary = "Elementwise " # onnxName;
   let description = "Applies ONNX `" # onnxName # "` to every element.";
   let arguments = (ins operandType:$input);
@@ -93,7 +95,7 @@ def Graph_MishOp : Graph_UnaryOp<"mish", Graph_FloatTensor, "Mish">;
 
 /// Elementwise tests whose result is i1 of the input's shape.
 class Graph_PredicateOp<string mnemonic, string onnxName>
-    : Graph_InferOp<mnemonic, [SameOperandsAndResultShape], [{
+    : Graph_InferOp<mnemonic, [SameOperandsAndResultShape, Graph_Elementwise], [{
   ::llvm::LogicalResult $cppClass::inferReturnTypes(::mlir::MLIRContext *ctx,
       std::optional<::mlir::Location>, Adaptor adaptor,
       ::llvm::SmallVectorImpl<::mlir::Type> &types) {
@@ -157,7 +159,8 @@ def Graph_GeluOp : Graph_UnaryOp<"gelu", Graph_FloatTensor, "Gelu"> {
 }
 
 def Graph_ClipOp : Graph_InferOp<"clip", [SameOperandsAndResultElementType,
-                                          AttrSizedOperandSegments],
+                                          AttrSizedOperandSegments,
+                                          Graph_Elementwise],
                                  Graph_SameAsInputImpl> {
   let summary = "Elementwise clamp to optional scalar bounds (ONNX Clip)";
   let description = [{
@@ -174,7 +177,8 @@ def Graph_ClipOp : Graph_InferOp<"clip", [SameOperandsAndResultElementType,
   let hasVerifier = 1;
 }
 
-def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape]> {
+def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape,
+                                     Graph_Elementwise]> {
   let summary = "Elementwise type conversion (ONNX Cast)";
   let description = [{
     Converts every element to the result's element type with ONNX rules
@@ -193,7 +197,7 @@ def Graph_CastOp : Graph_Op<"cast", [Pure, SameOperandsAndResultShape]> {
 /// Operands broadcast numpy-style; the result has the lhs element type.
 class Graph_BinaryOp<string mnemonic, Type operandType, string onnxName,
                      list<Trait> traits = []>
-    : Graph_InferOp<mnemonic, traits,
+    : Graph_InferOp<mnemonic, traits # [Graph_Elementwise],
                     Graph_BroadcastImpl<"false">.impl> {
   let summary = "Elementwise " # onnxName # " with broadcasting";
   let description = "ONNX `" # onnxName # "`: operands broadcast as in numpy.";
@@ -205,7 +209,7 @@ class Graph_BinaryOp<string mnemonic, Type operandType, string onnxName,
 /// Like Graph_BinaryOp, but the result is i1.
 class Graph_CompareOp<string mnemonic, Type operandType, string onnxName,
                       list<Trait> traits = []>
-    : Graph_InferOp<mnemonic, traits,
+    : Graph_InferOp<mnemonic, traits # [Graph_Elementwise],
                     Graph_BroadcastImpl<"true">.impl> {
   let summary = "Elementwise " # onnxName # " with broadcasting";
   let description = "ONNX `" # onnxName # "`: operands broadcast as in numpy.";
@@ -255,7 +259,7 @@ def Graph_LessOrEqualOp : Graph_CompareOp<"less_or_equal", Graph_Tensor, "LessOr
 def Graph_GreaterOp : Graph_CompareOp<"greater", Graph_Tensor, "Greater", []>;
 def Graph_GreaterOrEqualOp : Graph_CompareOp<"greater_or_equal", Graph_Tensor, "GreaterOrEqual", []>;
 
-def Graph_WhereOp : Graph_InferOp<"where"> {
+def Graph_WhereOp : Graph_InferOp<"where", [Graph_Elementwise]> {
   let summary = "Elementwise select with broadcasting (ONNX Where)";
   let arguments = (ins Graph_BoolTensor:$condition, Graph_Tensor:$lhs,
                        Graph_Tensor:$rhs);

@@ -57,6 +57,52 @@ def GraphInferShapes : Pass<"mlc-graph-infer-shapes", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }
 
+def GraphSeparateBatch : Pass<"mlc-graph-separate-batch", "mlir::ModuleOp"> {
+  let summary = "Compile a symbolic batch dim once, for one sample";
+  let description = [{
+    For each public function whose inputs keep symbolic dims (the importer
+    names them in the `mlc_graph.dim_names` argument attribute), proves
+    that the only one is a batch: dim 0 of every input that has it, under
+    one name, and no op mixes the data of different samples. Then it pins
+    the dim to 1, so that the rest of the pipeline compiles one sample with
+    static shapes, and records the symbol (`mlc_graph.batch_symbol` on the
+    function) and which inputs and results carry it on dim 0
+    (`mlc_graph.batched`). The entry point runs that code once per sample
+    on consecutive slices of the buffers (`mlc-host-emit-entry-points`).
+
+    The proof: the function is shape-inferred at batch 1 and at batch 7. A
+    value whose shapes differ in one dim by the factor 7 carries the batch
+    there; a value whose shapes agree does not depend on it; any other
+    difference refuses the model. Per op, a rule decides from where its
+    operands and results carry the batch whether it keeps samples apart:
+    elementwise ops (`Graph_Elementwise`) with aligned broadcasting,
+    convolutions, pools and per-sample normalizations with the batch on
+    dim 0, contractions and reductions whose result keeps the batch, a
+    softmax, concat, slice, gather, cumsum or top-k along another dim,
+    reshapes that keep each sample's elements contiguous. Shapes computed
+    from a batched input (`Shape`, then arithmetic) may feed shape operands
+    (Reshape, Expand, ConstantOfShape, Slice bounds, Tile, Resize) but not
+    data. Any other op that touches the batch refuses the model: the proof
+    fails closed.
+
+    With `strict` (the default) a model it refuses is an error that names
+    the node and the reason and suggests `--dim NAME=N`; otherwise the
+    function is left with its symbolic dims.
+
+    ```
+    error: symbolic dim 'batch' (dim 0 of input 'x') cannot stay symbolic:
+    node 'ReduceSum_3' (mlc_graph.reduce_sum): its result does not keep the
+    batch (it reduces or contracts over it). mlc compiles a symbolic batch
+    once when no op mixes its samples; pin it with --dim batch=N
+    ```
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"true",
+           "Refuse a model whose symbolic dims are not a separable batch">,
+  ];
+  let dependentDialects = ["mlc::graph::GraphDialect"];
+}
+
 def GraphCheckLimits : Pass<"mlc-graph-check-limits", "mlir::ModuleOp"> {
   let summary = "Refuse tensors too large to compile or run";
   let description = [{
