@@ -309,6 +309,9 @@ std::string BatchRules::checkBatch(Operation *op) {
       })
       .Case<ExpandOp>([&](Operation *) { return broadcasts(op); })
       .Case<ConstantOfShapeOp>([](auto) { return std::string(); })
+      // A constant folded from the batch size, whose blocks the caller
+      // checked are all equal (a splat).
+      .Case<ConstantOp>([](auto) { return std::string(); })
       .Case<TileOp>([&](TileOp t) -> std::string {
         int64_t axis = axisOf(t.getInput());
         if (axis < 0)
@@ -514,8 +517,26 @@ struct GraphSeparateBatchPass
       if (culprit)
         break;
       if (isa<ConstantOp>(op) &&
-          op->getAttr("value") != other->getAttr("value"))
-        info[op->getResult(0)].sizeValue = true;
+          op->getAttr("value") != other->getAttr("value")) {
+        Value result = op->getResult(0);
+        auto mine = dyn_cast<DenseElementsAttr>(op->getAttr("value"));
+        auto theirs = dyn_cast<DenseElementsAttr>(other->getAttr("value"));
+        bool sameSplat = mine && theirs && mine.isSplat() &&
+                         theirs.isSplat() &&
+                         mine.getSplatValue<Attribute>() ==
+                             theirs.getSplatValue<Attribute>();
+        // Folded from the batch size with a batched shape: each sample sees
+        // one block, which is right only when all blocks are equal (a
+        // ConstantOfShape, not a Range over the batch).
+        if (info[result].isBatched() && !sameSplat) {
+          culprit = op;
+          reason = "its values depend on the batch size";
+          break;
+        }
+        // A shape computed from a batched input holds the size as data.
+        if (!info[result].isBatched())
+          info[result].sizeValue = true;
+      }
       reason = rules.check(op);
       if (!reason.empty()) {
         culprit = op;
