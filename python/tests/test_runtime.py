@@ -58,6 +58,27 @@ class RuntimeTest(unittest.TestCase):
         np.testing.assert_allclose(out, self.reference, atol=1e-4)
         np.testing.assert_array_equal(out, by_order[model.outputs[0].name])
 
+    def test_symbolic_batch(self):
+        # Compiled once with its batch left symbolic, the model runs at any
+        # batch and matches scikit-learn at each.
+        path = os.path.join(self.tmp.name, "digits_any.so")
+        subprocess.run([mlc.find_tool("mlc-compile"),
+                        os.path.join(DEMO, "digits_mlp.onnx"), "-o", path],
+                       check=True, capture_output=True)
+        model = mlc.load(path)
+        self.assertEqual(model.symbols, ["batch"])
+        self.assertEqual(model.inputs[0].shape, ("batch", 64))
+        self.assertEqual(model.outputs[0].shape, ("batch", 10))
+        for batch in (3, 8, 1):
+            out = model.run([self.images[:batch]])[model.outputs[0].name]
+            self.assertEqual(out.shape, (batch, 10))
+            np.testing.assert_allclose(out, self.reference[:batch],
+                                       atol=1e-4)
+        with self.assertRaisesRegex(mlc.MLCError, r"input '.*' has shape "
+                                    r"\[2,63\]; the model takes "
+                                    r"\[batch,64\] \(dim 1 differs\)"):
+            model.run([np.zeros((2, 63), np.float32)])
+
     def test_inputs_convert(self):
         model = mlc.load(self.path)
         out = model.run([self.images.astype(np.float64).T.copy().T])
