@@ -78,9 +78,10 @@ conformance: build
 	    $(BUILD_DIR)/bin/mlc-run --gpu sm_90 --npu large \
 	    --write-doc docs/Conformance.md
 
-models-check: build
+models-check: build ort
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
+	/usr/bin/python3 utils/check_dynamic_batch.py $(BUILD_DIR)
 	/usr/bin/python3 utils/check_torch_ops.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
 

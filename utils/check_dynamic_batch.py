@@ -7,15 +7,17 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   check_dynamic_batch.py BUILD_DIR [--models NAME...] [--batches 1 3 8]
-#                          [--seq 128]
+#   check_dynamic_batch.py BUILD_DIR [--models NAME...] [--files F.onnx...]
+#                          [--batches 1 3 8] [--seq 128]
 #
 # Exports each model with a symbolic batch dim (models/export_torch_models.py
 # --dynamic; the files stay in BUILD_DIR/models), compiles it once without
 # pinning the batch (the transformers' sequence length, which mlc does not
 # compile symbolically yet, is pinned with --dim seq=N), then runs the one
 # library at every batch size and compares it with ONNX Runtime on the same
-# random inputs. Prints a Markdown table; exits 1 on any failure.
+# random inputs. --files checks ONNX files that already have a symbolic
+# batch instead of exporting models. Prints a Markdown table; exits 1 on any
+# failure.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -39,6 +41,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
     parser.add_argument("--models", nargs="+", default=MODELS)
+    parser.add_argument("--files", nargs="+", default=[])
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 3, 8])
     parser.add_argument("--seq", type=int, default=128)
     parser.add_argument("--tolerance", type=float, default=1e-3)
@@ -53,8 +56,11 @@ def main():
           + " | ".join(f"batch {b}: max error" for b in args.batches) + " |")
     print("|---|---|---|" + "---|" * len(args.batches))
     failures = 0
-    for name in args.models:
-        path = os.path.join(outdir, f"{name}-opset13-dynamic.onnx")
+    jobs = [(os.path.splitext(os.path.basename(f))[0], f) for f in args.files]
+    if not args.files:
+        jobs = [(name, os.path.join(outdir, f"{name}-opset13-dynamic.onnx"))
+                for name in args.models]
+    for name, path in jobs:
         if not os.path.exists(path):
             subprocess.run([sys.executable,
                             os.path.join(ROOT, "models",
@@ -66,6 +72,7 @@ def main():
         symbolic = {d.dim_param for i in model.graph.input
                     for d in i.type.tensor_type.shape.dim if d.dim_param}
         dims = {"seq": args.seq} if "seq" in symbolic else {}
+        batch_symbol = next(iter(symbolic - {"seq"}), "batch")
         library = os.path.join(outdir, f"{name}-dynamic.so")
         start = time.monotonic()
         try:
@@ -80,7 +87,8 @@ def main():
         seconds = time.monotonic() - start
         cells = []
         for batch in args.batches:
-            inputs = random_inputs(model, dict(dims, batch=batch), seed=batch)
+            inputs = random_inputs(model, dict(dims, **{batch_symbol: batch}),
+                                   seed=batch)
             got = loaded.run(inputs)
             ref = run_ort(path, inputs)
             error = 0.0

@@ -110,15 +110,20 @@ void compiler::printMemoryPlan(ModuleOp module,
     os << "weights in " << models.front().weights->file << ": "
        << models.front().weights->size << " bytes\n";
   for (const abi::ModelSignature &m : models) {
+    // With a symbolic batch: the buffers of one sample (the arena serves
+    // every sample in turn).
+    std::vector<int64_t> one(m.symbols.size(), 1);
     int64_t io = 0;
     for (const auto &t : m.inputs)
-      io += t.getNumBytes();
+      io += t.getNumBytes(one.data());
     for (const auto &t : m.outputs)
-      io += t.getNumBytes();
+      io += t.getNumBytes(one.data());
     os << m.name << ": arena " << m.arenaSize
        << " bytes (all activations, planned statically), inputs + outputs "
-       << io << " bytes, peak run memory " << m.arenaSize + io
-       << " bytes besides the weights\n";
+       << io << " bytes" << (m.symbols.empty() ? "" : " per sample")
+       << ", peak run memory " << m.arenaSize + io
+       << " bytes besides the weights"
+       << (m.symbols.empty() ? "" : " at batch 1") << "\n";
   }
   os << "constant data in the object: " << constantBytes << " bytes\n";
 }

@@ -95,7 +95,9 @@ cl::list<std::string>
 cl::list<std::string>
     dims("dim",
          cl::desc("Give a symbolic dim a value, e.g. --dim batch=1; "
-                  "repeatable"),
+                  "repeatable. Left unpinned, a batch dim (dim 0 of the "
+                  "inputs, which no op mixes) is compiled once for any "
+                  "batch; other symbolic dims must be pinned"),
          cl::value_desc("name=N"), cl::cat(category));
 cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),

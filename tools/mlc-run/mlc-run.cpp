@@ -81,7 +81,9 @@ USAGE: mlc-run <model.so | model.onnx> [options]
 
 OPTIONS:
   -i [NAME=]FILE    An input: a .npy file or an ONNX TensorProto .pb file, in
-                    graph input order, or NAME=FILE; repeatable
+                    graph input order, or NAME=FILE; repeatable. A model
+                    compiled with its batch symbolic takes the batch from
+                    the inputs' shapes
   -o DIR            Write output_<k>.npy and outputs.json into this directory
                     (created if missing)
   --bench N         Time N runs after the warm-up and print median_ms and
