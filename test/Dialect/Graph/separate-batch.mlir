@@ -65,13 +65,44 @@ func.func @concat(%x: tensor<?x8xf32> {mlc_graph.dim_names = ["N", ""]}) -> tens
 
 // -----
 
-// Transposed, the batch is dim 1; merged into rows it interleaves samples.
+// Transposed, the batch is dim 1; merged into rows it interleaves samples:
+// row-wise ops keep that, an output may not.
 func.func @interleave(%x: tensor<?x2x4xf32> {mlc_graph.dim_names = ["N", "", ""]}) -> tensor<?x4xf32> {
   %t = mlc_graph.transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<?x2x4xf32>) -> tensor<2x?x4xf32>
   %r = mlc_graph.constant dense<[-1, 4]> : tensor<2xi64>
-  // expected-error @+1 {{(mlc_graph.reshape): the reshape moves elements across samples}}
   %0 = mlc_graph.reshape %t, %r : (tensor<2x?x4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+  %1 = mlc_graph.relu %0 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  // expected-error @+1 {{(func.return): output 0 interleaves the samples in dim 0}}
+  return %1 : tensor<?x4xf32>
+}
+
+// -----
+
+// Sequence-first attention as nn.MultiheadAttention exports it: [S, N, E]
+// to rows [S*N, E], a projection, and back; the samples stay apart.
+// CHECK-LABEL: func.func @sequence_first
+// CHECK-SAME: attributes {mlc_graph.batch_symbol = "N"}
+func.func @sequence_first(%x: tensor<?x3x4xf32> {mlc_graph.dim_names = ["N", "", ""]}) -> tensor<?x3x4xf32> {
+  %t = mlc_graph.transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<?x3x4xf32>) -> tensor<3x?x4xf32>
+  %r = mlc_graph.constant dense<[-1, 4]> : tensor<2xi64>
+  %rows = mlc_graph.reshape %t, %r : (tensor<3x?x4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  %w = mlc_graph.constant dense<1.0> : tensor<4x4xf32>
+  %p = mlc_graph.matmul %rows, %w : (tensor<?x4xf32>, tensor<4x4xf32>) -> tensor<?x4xf32>
+  %s = mlc_graph.constant dense<[3, -1, 4]> : tensor<3xi64>
+  %back = mlc_graph.reshape %p, %s : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<3x?x4xf32>
+  %y = mlc_graph.transpose %back {perm = array<i64: 1, 0, 2>} : (tensor<3x?x4xf32>) -> tensor<?x3x4xf32>
+  return %y : tensor<?x3x4xf32>
+}
+
+// -----
+
+// Rows of samples interleaved, then a reshape that splits them differently.
+func.func @regroup(%x: tensor<?x2x4xf32> {mlc_graph.dim_names = ["N", "", ""]}) -> tensor<?x8xf32> {
+  %t = mlc_graph.transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<?x2x4xf32>) -> tensor<2x?x4xf32>
+  %r = mlc_graph.constant dense<[-1, 8]> : tensor<2xi64>
+  // expected-error @+1 {{(mlc_graph.reshape): the reshape moves elements across samples}}
+  %0 = mlc_graph.reshape %t, %r : (tensor<2x?x4xf32>, tensor<2xi64>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
 }
 
 // -----

@@ -55,6 +55,13 @@ struct BatchInfo {
   /// The dim that carries the batch, or -1 when the value does not depend
   /// on it.
   int64_t axis = -1;
+  /// How samples sit in that dim: it is outer x N x inner (outer x inner at
+  /// batch 1), and for each of its `outer` indices sample b owns the
+  /// `inner` consecutive indices from b * inner: a reshape of a
+  /// sequence-first [S, N, E] to rows [S*N, E] interleaves samples (outer
+  /// S). Row-wise ops keep that; ops that need a sample's data in one block
+  /// (convolutions, outputs) need outer 1.
+  int64_t outer = 1;
   /// The value is a constant that holds the batch size as data (a shape
   /// computed from a batched input): only shape operands may take it.
   bool sizeValue = false;
@@ -112,8 +119,11 @@ private:
   std::string onlyFirstDim(Operation *op, unsigned index = 0);
   /// Operands broadcast to the result as in numpy.
   std::string broadcasts(Operation *op);
-  /// A reshape keeps each sample's elements contiguous in the same place.
-  std::string keepsLinearBlocks(Value input, Value result);
+  /// A reshape keeps each sample's elements at positions of the same
+  /// pattern (outer blocks of equal stride); sets the result's `outer`.
+  std::string reshapesBlocks(Value input, Value result);
+  /// Batched operands agree on `outer`; the results get it.
+  std::string keepOuter(Operation *op);
   /// Operand 0 maps to the result element by element; the others (scales,
   /// zero points) do not depend on the batch.
   std::string perElement(Operation *op);
@@ -133,6 +143,8 @@ std::string BatchRules::onlyFirstDim(Operation *op, unsigned index) {
     if (axis != 0)
       return "it carries the batch on dim " + std::to_string(axis) +
              ", where the op combines elements";
+    if (get(operand.get()).outer != 1)
+      return "its samples are interleaved in dim 0";
   }
   for (Value r : op->getResults())
     if (axisOf(r) > 0)
@@ -153,10 +165,33 @@ std::string BatchRules::broadcasts(Operation *op) {
   return "";
 }
 
-std::string BatchRules::keepsLinearBlocks(Value input, Value result) {
-  int64_t a = axisOf(input), b = axisOf(result);
-  if (getPrefixProduct(input, a) != getPrefixProduct(result, b))
+std::string BatchRules::reshapesBlocks(Value input, Value result) {
+  // Sample b of the input sits at linear positions p * N * K + b * K + i
+  // (p < before, i < K); the result's batched dim b' must split as
+  // before / prod(dims before b') x N x the rest.
+  BatchInfo in = get(input);
+  int64_t out = axisOf(result);
+  int64_t before = getPrefixProduct(input, in.axis) * in.outer;
+  int64_t prefix = getPrefixProduct(result, out);
+  int64_t dim = cast<RankedTensorType>(result.getType()).getDimSize(out);
+  if (prefix == 0 || before % prefix != 0 || dim % (before / prefix) != 0)
     return "the reshape moves elements across samples";
+  info[result].outer = before / prefix;
+  return "";
+}
+
+std::string BatchRules::keepOuter(Operation *op) {
+  std::optional<int64_t> outer;
+  for (Value v : op->getOperands()) {
+    if (!get(v).isBatched())
+      continue;
+    if (outer && *outer != get(v).outer)
+      return "its operands interleave samples differently";
+    outer = get(v).outer;
+  }
+  for (Value r : op->getResults())
+    if (get(r).isBatched())
+      info[r].outer = outer.value_or(1);
   return "";
 }
 
@@ -177,7 +212,12 @@ std::string BatchRules::check(Operation *op) {
         !llvm::is_contained(shapeOperands, operand.getOperandNumber()))
       return "it uses the batch size as a value (operand " +
              std::to_string(operand.getOperandNumber()) + ")";
-  return checkBatch(op);
+  if (std::string why = checkBatch(op); !why.empty())
+    return why;
+  if (isa<ReshapeOp, FlattenOp, SqueezeOp, UnsqueezeOp>(op) &&
+      get(op->getOperand(0)).isBatched())
+    return "";
+  return keepOuter(op);
 }
 
 std::string BatchRules::perElement(Operation *op) {
@@ -221,7 +261,9 @@ std::string BatchRules::checkBatch(Operation *op) {
           [&](Operation *) { return perElement(op); })
       .Case<QLinearConvOp>([&](Operation *) { return onlyFirstDim(op); })
       .Case<GridSampleOp>([&](GridSampleOp) -> std::string {
-        if (axisOf(op->getOperand(0)) != 0 || axisOf(op->getOperand(1)) != 0)
+        if (axisOf(op->getOperand(0)) != 0 || axisOf(op->getOperand(1)) != 0 ||
+            get(op->getOperand(0)).outer != 1 ||
+            get(op->getOperand(1)).outer != 1)
           return "the image and the grid must both carry the batch on dim 0";
         return "";
       })
@@ -265,7 +307,7 @@ std::string BatchRules::checkBatch(Operation *op) {
           [&](Operation *) -> std::string {
             if (axisOf(op->getOperand(0)) < 0)
               return "";
-            return keepsLinearBlocks(op->getOperand(0), op->getResult(0));
+            return reshapesBlocks(op->getOperand(0), op->getResult(0));
           })
       .Case<TransposeOp>([](auto) { return std::string(); })
       .Case<ConcatOp>([&](ConcatOp c) -> std::string {
@@ -552,7 +594,7 @@ struct GraphSeparateBatchPass
         for (OpOperand &operand : ret->getOpOperands()) {
           BatchInfo b = info.lookup(operand.get());
           auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-          if (b.sizeValue || b.axis > 0 ||
+          if (b.sizeValue || b.axis > 0 || (b.axis == 0 && b.outer != 1) ||
               (b.axis == 0 && (!type || !type.hasStaticShape()))) {
             culprit = ret;
             reason = b.sizeValue
@@ -562,7 +604,9 @@ struct GraphSeparateBatchPass
                                (b.axis > 0 ? " carries the batch on dim " +
                                                  std::to_string(b.axis) +
                                                  ", not dim 0"
-                                           : " has a size the data decides");
+                                : b.outer != 1
+                                    ? " interleaves the samples in dim 0"
+                                    : " has a size the data decides");
           }
           batchedResults.push_back(b.axis == 0);
         }
