@@ -31,41 +31,12 @@ import sys
 import tempfile
 
 import numpy as np
-import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run_bench  # noqa: E402
 
 SEQ = 128
-
-
-def inputs_at(model_path, batch, workdir):
-    """Random inputs at `batch` (and sequence length SEQ): .npy files for
-    mlc-run and NAME:DTYPE:DIMS:FILE specs for ort_bench.js."""
-    model = onnx.load(model_path, load_external_data=False)
-    initializers = {i.name for i in model.graph.initializer}
-    rng = np.random.default_rng(0)
-    npys, specs = [], []
-    for k, value in enumerate(v for v in model.graph.input
-                              if v.name not in initializers):
-        t = value.type.tensor_type
-        dtype = run_bench.ONNX_TO_NP[t.elem_type]
-        dims = [d.dim_value if d.HasField("dim_value") else
-                {"batch": batch, "seq": SEQ}[d.dim_param]
-                for d in t.shape.dim]
-        if dtype is np.float32:
-            a = rng.standard_normal(dims).astype(np.float32)
-        else:
-            a = rng.integers(0, 2, dims).astype(dtype)
-        npy = os.path.join(workdir, f"b{batch}_input_{k}.npy")
-        raw = os.path.join(workdir, f"b{batch}_input_{k}.bin")
-        np.save(npy, a)
-        a.tofile(raw)
-        npys.append(npy)
-        specs.append(f"{value.name}:{run_bench.NP_TO_ORT[dtype]}:"
-                     f"{'x'.join(map(str, dims))}:{raw}")
-    return npys, specs
 
 
 def compile_library(build, model_path, lib, dims):
@@ -104,7 +75,9 @@ def main():
                 static = os.path.join(workdir, f"{name}-b{batch}.so")
                 compile_library(args.build, path, static,
                                 seq + [f"batch={batch}"])
-                npys, specs = inputs_at(path, batch, workdir)
+                npys, specs = run_bench.make_inputs(
+                    path, workdir, {"batch": batch, "seq": SEQ},
+                    prefix=f"b{batch}_")
                 times = {"static": [], "dynamic": [], "ort": []}
                 for _ in range(args.rounds):
                     times["static"].append(run_bench.mlc_round(

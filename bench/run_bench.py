@@ -90,9 +90,11 @@ def count_flops(model_path):
     return flops
 
 
-def make_inputs(model_path, workdir):
+def make_inputs(model_path, workdir, dims=None, prefix=""):
     """Random inputs for the model's graph inputs: .npy for mlc-run, raw
-    files plus NAME:DTYPE:DIMS:FILE specs for ort_bench.js."""
+    files plus NAME:DTYPE:DIMS:FILE specs for ort_bench.js. Symbolic dims
+    take their values from `dims` ({name: value}); files are named
+    `prefix`input_K."""
     model = onnx.load(model_path, load_external_data=False)
     initializers = {i.name for i in model.graph.initializer}
     rng = np.random.default_rng(0)
@@ -101,18 +103,19 @@ def make_inputs(model_path, workdir):
                               if v.name not in initializers):
         t = value.type.tensor_type
         dtype = ONNX_TO_NP[t.elem_type]
-        dims = [d.dim_value for d in t.shape.dim]
+        shape = [d.dim_value if d.HasField("dim_value") else
+                 (dims or {})[d.dim_param] for d in t.shape.dim]
         if dtype is np.float32:
-            a = rng.standard_normal(dims).astype(np.float32)
+            a = rng.standard_normal(shape).astype(np.float32)
         else:
-            a = rng.integers(0, 2, dims).astype(dtype)
-        npy = os.path.join(workdir, f"input_{k}.npy")
-        raw = os.path.join(workdir, f"input_{k}.bin")
+            a = rng.integers(0, 2, shape).astype(dtype)
+        npy = os.path.join(workdir, f"{prefix}input_{k}.npy")
+        raw = os.path.join(workdir, f"{prefix}input_{k}.bin")
         np.save(npy, a)
         a.tofile(raw)
         npys.append(npy)
         specs.append(f"{value.name}:{NP_TO_ORT[dtype]}:"
-                     f"{'x'.join(map(str, dims))}:{raw}")
+                     f"{'x'.join(map(str, shape))}:{raw}")
     return npys, specs
 
 

@@ -83,9 +83,15 @@ class CompilerTest(unittest.TestCase):
         with self.assertRaises(mlc.MLCError) as e:
             mlc.compile(MODEL, output=self.out("x.so"), no_such_flag=1)
         self.assertIn("unknown option 'no-such-flag'", e.exception.diagnostics)
+        # A symbolic dim that is not a batch must be pinned.
+        relu = helper.make_model(helper.make_graph(
+            [helper.make_node("Relu", ["x"], ["y"], name="r")], "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, "n"])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, "n"])]),
+            opset_imports=[helper.make_opsetid("", 17)])
         with self.assertRaises(mlc.MLCError) as e:
-            mlc.compile(MODEL, output=self.out("x.so"))
-        self.assertIn("--dim", e.exception.diagnostics)
+            mlc.compile(relu, output=self.out("x.so"))
+        self.assertIn("--dim n=N", e.exception.diagnostics)
         # An op the importer does not know, named with its node.
         node = helper.make_node("NoSuchOp", ["x"], ["y"], name="mystery")
         graph = helper.make_graph(
