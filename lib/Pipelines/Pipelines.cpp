@@ -54,7 +54,8 @@ void mlc::buildGraphOptimizePipeline(
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   if (options.inferShapes && options.separateBatch)
     pm.addPass(graph::createGraphSeparateBatch(
-        graph::GraphSeparateBatchOptions{options.strictBatch}));
+        graph::GraphSeparateBatchOptions{options.strictBatch,
+                                         options.keepBatch}));
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   if (options.inferShapes) {
     funcPm.addPass(graph::createGraphInferShapes());

@@ -57,6 +57,11 @@ struct GraphOptimizePipelineOptions
       llvm::cl::desc("Compile a symbolic batch dim for one sample "
                      "(mlc-graph-separate-batch)"),
       llvm::cl::init(true)};
+  Option<bool> keepBatch{
+      *this, "keep-batch",
+      llvm::cl::desc("Keep a separable batch symbolic (false: the target "
+                     "needs every dim pinned)"),
+      llvm::cl::init(true)};
   Option<bool> strictBatch{
       *this, "strict-batch",
       llvm::cl::desc("Refuse symbolic dims that are not a separable batch "

@@ -474,6 +474,17 @@ struct GraphSeparateBatchPass
         return emitError(f.getLoc(), message);
       return failure();
     };
+    if (!keepBatch) {
+      if (!strict)
+        return success();
+      const SymbolicDim &d = dims.front();
+      return emitError(f.getLoc())
+             << "input '" << getInputName(f, d.input) << "' has symbolic dim "
+             << d.dim << " ('" << d.name
+             << "'); this target compiles static shapes only: pin it with "
+                "--dim "
+             << d.name << "=N (or --shape)";
+    }
     // A batch is dim 0 of every input that has it, under one name.
     StringRef symbol = dims.front().name;
     for (const SymbolicDim &d : dims) {

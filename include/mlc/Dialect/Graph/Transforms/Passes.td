@@ -87,7 +87,9 @@ def GraphSeparateBatch : Pass<"mlc-graph-separate-batch", "mlir::ModuleOp"> {
 
     With `strict` (the default) a model it refuses is an error that names
     the node and the reason and suggests `--dim NAME=N`; otherwise the
-    function is left with its symbolic dims.
+    function is left with its symbolic dims. Without `keep-batch` (targets
+    whose entry points take static shapes) every symbolic dim is refused
+    that way.
 
     ```
     error: symbolic dim 'batch' (dim 0 of input 'x') cannot stay symbolic:
@@ -99,6 +101,10 @@ def GraphSeparateBatch : Pass<"mlc-graph-separate-batch", "mlir::ModuleOp"> {
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"true",
            "Refuse a model whose symbolic dims are not a separable batch">,
+    Option<"keepBatch", "keep-batch", "bool", /*default=*/"true",
+           "Compile a separable batch for any size (false: every symbolic "
+           "dim must be pinned, for targets whose entry points take static "
+           "shapes)">,
   ];
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }
