@@ -168,6 +168,11 @@ mlc_npu_sim *mlc_npu_sim_create(const mlc_model *model, char *error,
 void mlc_npu_sim_free(mlc_npu_sim *sim);
 int32_t mlc_npu_sim_run(mlc_npu_sim *sim, const void *const *inputs,
                         void *const *outputs, char *error, size_t error_size);
+/* The same for a model with a symbolic batch: the symbols' values first
+   (mlc_model_resolve_dims). */
+int32_t mlc_npu_sim_run_dims(mlc_npu_sim *sim, const int64_t *dims,
+                             const void *const *inputs, void *const *outputs,
+                             char *error, size_t error_size);
 void mlc_npu_sim_stats(const mlc_npu_sim *sim, int64_t out[7],
                        double *clock_mhz, int64_t *macs_per_cycle);
 void mlc_npu_sim_reset_stats(mlc_npu_sim *sim);

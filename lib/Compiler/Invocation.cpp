@@ -175,8 +175,8 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm,
     // Code needs every symbolic dim but a batch pinned; the graph phase
     // alone may keep them.
     graphOptions.strictBatch = to >= Phase::Loop;
-    // Only the CPU target's entry points loop over a batch yet.
-    graphOptions.keepBatch = options.target == "cpu";
+    // The GPU target's entry points do not loop over a batch yet.
+    graphOptions.keepBatch = options.target != "gpu";
     buildGraphOptimizePipeline(pm, graphOptions);
     if (!options.testingPerturbNode.empty())
       pm.nest<func::FuncOp>().addPass(graph::createGraphTestPerturbNode(

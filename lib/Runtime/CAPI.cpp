@@ -335,10 +335,17 @@ void mlc_npu_sim_free(mlc_npu_sim *sim) { delete sim; }
 int32_t mlc_npu_sim_run(mlc_npu_sim *sim, const void *const *inputs,
                         void *const *outputs, char *error,
                         size_t error_size) {
+  return mlc_npu_sim_run_dims(sim, nullptr, inputs, outputs, error,
+                              error_size);
+}
+
+int32_t mlc_npu_sim_run_dims(mlc_npu_sim *sim, const int64_t *dims,
+                             const void *const *inputs, void *const *outputs,
+                             char *error, size_t error_size) {
   if (!sim || !inputs || !outputs)
     return 1;
   std::string message;
-  int32_t code = sim->npu->run(inputs, outputs, message);
+  int32_t code = sim->npu->run(inputs, outputs, message, dims);
   if (code && !message.empty())
     copyError(message, error, error_size);
   return code;

@@ -22,6 +22,13 @@ using RunNPUFn = int32_t (*)(const abi::NPULauncher *, void *,
 using RunNPUWithWeightsFn = int32_t (*)(const abi::NPULauncher *, const void *,
                                         void *, const void *const *,
                                         void *const *);
+/// The same with the symbols' values first (a symbolic batch).
+using RunNPUDimsFn = int32_t (*)(const int64_t *, const abi::NPULauncher *,
+                                 void *, const void *const *, void *const *);
+using RunNPUWithWeightsDimsFn = int32_t (*)(const int64_t *,
+                                            const abi::NPULauncher *,
+                                            const void *, void *,
+                                            const void *const *, void *const *);
 } // namespace
 
 SimulatedNPU::~SimulatedNPU() { std::free(arena); }
@@ -121,12 +128,22 @@ int32_t SimulatedNPU::runProgram(void *context, int32_t index,
 }
 
 int32_t SimulatedNPU::run(const void *const *inputs, void *const *outputs,
-                          std::string &error) {
+                          std::string &error, const int64_t *dims) {
   failure.clear();
   ++modelRuns;
   abi::NPULauncher launcher{this, &SimulatedNPU::runProgram};
+  bool symbolic = !model->getSignature().symbols.empty();
+  if (symbolic && !dims)
+    return abi::kErrorShape;
+  void *entry = const_cast<void *>(model->getNPUEntry());
   int32_t code =
-      model->getWeights()
+      symbolic && model->getWeights()
+          ? reinterpret_cast<RunNPUWithWeightsDimsFn>(entry)(
+                dims, &launcher, model->getWeights(), arena, inputs, outputs)
+      : symbolic
+          ? reinterpret_cast<RunNPUDimsFn>(entry)(dims, &launcher, arena,
+                                                  inputs, outputs)
+      : model->getWeights()
           ? reinterpret_cast<RunNPUWithWeightsFn>(
                 const_cast<void *>(model->getNPUEntry()))(
                 &launcher, model->getWeights(), arena, inputs, outputs)

@@ -105,6 +105,10 @@ def _declare(lib):
     lib.mlc_npu_sim_run.restype = c.c_int32
     lib.mlc_npu_sim_run.argtypes = [c.c_void_p, c.c_void_p, c.c_void_p,
                                     c.c_char_p, c.c_size_t]
+    lib.mlc_npu_sim_run_dims.restype = c.c_int32
+    lib.mlc_npu_sim_run_dims.argtypes = [c.c_void_p, c.POINTER(c.c_int64),
+                                         c.c_void_p, c.c_void_p,
+                                         c.c_char_p, c.c_size_t]
     lib.mlc_npu_sim_stats.argtypes = [c.c_void_p,
                                       c.POINTER(c.c_int64 * 7),
                                       c.POINTER(c.c_double),
@@ -262,8 +266,8 @@ class Model:
         if self._npu:
             error = ctypes.create_string_buffer(4096)
             with self._lock:  # one run at a time per simulator
-                code = self._lib.mlc_npu_sim_run(self._npu, in_ptrs, out_ptrs,
-                                                 error, len(error))
+                code = self._lib.mlc_npu_sim_run_dims(
+                    self._npu, dims, in_ptrs, out_ptrs, error, len(error))
             if code != 0:
                 raise MLCError("mlc runtime",
                                error.value.decode(errors="replace") or

@@ -656,7 +656,8 @@ int runMain(const Options &options) {
   bool kept = false;
   auto runOnce = [&] {
     int32_t rc = gpu   ? gpu->run(inputPtrs.data(), outputPtrs.data(), runError)
-                 : npu ? npu->run(inputPtrs.data(), outputPtrs.data(), runError)
+                 : npu ? npu->run(inputPtrs.data(), outputPtrs.data(), runError,
+                            dims.empty() ? nullptr : dims.data())
                        : model->runWithDims(dims.data(), inputPtrs.data(),
                                             outputPtrs.data());
     takeDynamicOutputs(!kept);

@@ -40,11 +40,12 @@ public:
   static std::unique_ptr<SimulatedNPU> create(const Model &model,
                                               std::string &error);
 
-  /// Runs the model (inputs and outputs as Model::run takes them), its NPU
-  /// programs in the simulator. Returns the model's code, or
-  /// MLC_ERROR_DEVICE with the simulator's message in `error`.
+  /// Runs the model (inputs and outputs as Model::run takes them, and the
+  /// symbols' values as Model::runWithDims for a model with a symbolic
+  /// batch), its NPU programs in the simulator. Returns the model's code,
+  /// or MLC_ERROR_DEVICE with the simulator's message in `error`.
   int32_t run(const void *const *inputs, void *const *outputs,
-              std::string &error);
+              std::string &error, const int64_t *dims = nullptr);
 
   const npu::NPUConfig &getConfig() const { return config; }
 

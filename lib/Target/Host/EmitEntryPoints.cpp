@@ -315,9 +315,9 @@ struct HostEmitEntryPointsPass
         if (output.isDynamic())
           shape.dynamicOutputs.push_back(k);
       if (!signature->symbols.empty()) {
-        if (launcher) {
-          f.emitError("a symbolic batch needs the CPU target yet; pin it "
-                      "with --dim ")
+        if (gpu) {
+          emitError(f.getLoc(), "the GPU target needs the batch pinned: "
+                                "--dim ")
               << signature->symbols.front() << "=N";
           return signalPassFailure();
         }

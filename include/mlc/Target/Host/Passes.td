@@ -157,6 +157,11 @@ def HostEmitEntryPoints : Pass<"mlc-host-emit-entry-points", "mlir::ModuleOp"> {
     const void *const *inputs, void *const *outputs)` instead (and
     `mlc_model_run_with_weights`). With `target-triple`, the metadata
     also records the triple, CPU and features the code needs.
+    A model whose signature has symbols (a batch `mlc-graph-separate-batch`
+    compiled for one sample) takes their values, `const int64_t *dims`,
+    as the first parameter of each entry point: it returns MLC_ERROR_SHAPE
+    for a batch out of range and otherwise calls the function once per
+    sample, each batched input and output advanced by one sample's bytes.
   }];
   let options = [
     Option<"sharedAliases", "shared-aliases", "bool", /*default=*/"false",
