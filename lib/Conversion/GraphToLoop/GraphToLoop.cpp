@@ -38,6 +38,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphSignalToLinalgPatterns(patterns);
   populateGraphGridSampleToLinalgPatterns(patterns);
   populateGraphResizeToLinalgPatterns(patterns);
+  populateGraphRunTimeResizeToLinalgPatterns(patterns);
   populateGraphPadTileToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);
   populateGraphRecurrentToLinalgPatterns(patterns);

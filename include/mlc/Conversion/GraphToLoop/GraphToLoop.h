@@ -61,6 +61,10 @@ void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Resize and Upsample with constant scales/sizes/roi (nearest, linear,
 /// cubic; every coordinate transformation mode).
 void populateGraphResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// Resize whose scales, sizes or roi are read at run time
+/// (RunTimeResizeToLinalg.cpp).
+void populateGraphRunTimeResizeToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// Pad (constant, edge, reflect, wrap; negative pads crop) and Tile.
 void populateGraphPadTileToLinalgPatterns(mlir::RewritePatternSet &patterns);
