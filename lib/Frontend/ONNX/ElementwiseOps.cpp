@@ -15,6 +15,8 @@
 #include "NodeImporter.h"
 #include "TensorImport.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
@@ -123,27 +125,101 @@ LogicalResult convertPow(NodeImporter &n) {
   return n.emit<PowOp>(base, exponent);
 }
 
-/// Identity at inference; Dropout's mask output is not supported.
+/// The one value of a constant float tensor, if `v` is one.
+static std::optional<double> getConstantFloat(Value v) {
+  DenseFPElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+    return std::nullopt;
+  return (*attr.getValues<APFloat>().begin()).convertToDouble();
+}
+
+/// Identity at inference, with an all-true mask. In training mode with a
+/// ratio above 0 Dropout draws random numbers, which is not supported: a
+/// constant training_mode and ratio make that a compile error, run-time
+/// ones a run-time check (the node fails when a run asks for it).
 LogicalResult convertDropout(NodeImporter &n) {
   if (failed(n.expectInputs(1, 3)))
     return failure();
+  Value x = n.getInput(0);
+  // Absent: inference, and the default ratio 0.5.
+  std::optional<bool> training = false;
   if (n.hasInput(2)) {
-    auto training = n.getConstantInts(n.getInput(2));
-    if (!training || training->size() != 1)
-      return n.fail("training_mode must be a constant");
-    if ((*training)[0] != 0)
-      return n.fail("training_mode = true is not supported (inference only)");
+    auto t = n.getConstantInts(n.getInput(2));
+    training = t && t->size() == 1 ? std::optional<bool>((*t)[0] != 0)
+                                   : std::nullopt;
   }
-  n.results.push_back(n.getInput(0));
-  if (n.node.output_size() < 2 || n.node.output(1).empty())
+  std::optional<double> ratio =
+      n.hasInput(1) ? getConstantFloat(n.getInput(1)) : 0.5;
+  bool identity = training == false || ratio == 0.0;
+  if (!identity && training == true && ratio)
+    return n.fail("training_mode = true with a ratio above 0 draws random "
+                  "numbers, which is not supported (inference only)");
+  bool wantsMask = n.node.output_size() >= 2 && !n.node.output(1).empty();
+  Value mask;
+  if (wantsMask) {
+    // Every element is kept: the mask is all true.
+    auto type = dyn_cast<RankedTensorType>(x.getType());
+    if (!type || !type.hasStaticShape())
+      return n.fail("the mask output needs an input of static shape");
+    Builder &b = n.builder;
+    mask = ConstantOp::create(
+        n.builder, n.loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get(type.getShape(), b.getI1Type()), true));
+  }
+  SmallVector<Value> values = {x};
+  if (mask)
+    values.push_back(mask);
+  if (identity) {
+    llvm::append_range(n.results, values);
     return success();
-  // In inference every element is kept: the mask is all true.
-  auto type = dyn_cast<RankedTensorType>(n.getInput(0).getType());
-  if (!type || !type.hasStaticShape())
-    return n.fail("the mask output needs an input of static shape");
-  Builder &b = n.builder;
-  return n.emit<ConstantOp>(DenseElementsAttr::get(
-      RankedTensorType::get(type.getShape(), b.getI1Type()), true));
+  }
+  // Decided at run time: the values pass when not training or the ratio
+  // is 0; otherwise the run fails with the node's name.
+  Value ok;
+  if (training != true) {
+    FailureOr<NotOp> notTraining = n.create<NotOp>(n.getInput(2));
+    if (failed(notTraining))
+      return failure();
+    ok = notTraining->getResult();
+  }
+  if (!ratio) {
+    Value zero = n.getScalarConstant(NodeImporter::getElementType(
+                                         n.getInput(1)),
+                                     0.0);
+    FailureOr<EqualOp> none = n.create<EqualOp>(n.getInput(1), zero);
+    if (failed(none))
+      return failure();
+    if (ok) {
+      FailureOr<OrOp> either = n.create<OrOp>(ok, none->getResult());
+      if (failed(either))
+        return failure();
+      ok = either->getResult();
+    } else {
+      ok = none->getResult();
+    }
+  }
+  Region thenRegion, elseRegion;
+  {
+    OpBuilder::InsertionGuard guard(n.builder);
+    n.builder.createBlock(&thenRegion);
+    YieldOp::create(n.builder, n.loc, values);
+  }
+  auto name = dyn_cast<NameLoc>(n.loc);
+  std::string message =
+      ("Dropout node '" + (name ? name.getName().getValue() : "?") +
+       "': training_mode is true and the ratio is above 0, which draws "
+       "random numbers; mlc runs Dropout for inference only")
+          .str();
+  if (failed(IfOp::buildFailingBranch(n.builder, n.loc, elseRegion,
+                                      ValueRange(values).getTypes(), message)))
+    return n.fail("a run-time training_mode needs an input of static shape");
+  OperationState state(n.loc, IfOp::getOperationName());
+  IfOp::build(n.builder, state, ValueRange(values).getTypes(), ok);
+  state.regions[0]->takeBody(thenRegion);
+  state.regions[1]->takeBody(elseRegion);
+  llvm::append_range(n.results, n.builder.create(state)->getResults());
+  return success();
 }
 
 LogicalResult convertLeakyRelu(NodeImporter &n) {
