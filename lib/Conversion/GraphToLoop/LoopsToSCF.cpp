@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
+#include "RunTimeShapes.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
@@ -257,15 +257,19 @@ Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
   return tensor::ExtractOp::create(b, loc, tensor, origin);
 }
 
-/// A Loop without scan outputs whose trip count or condition is known at
-/// run time only: an scf.while that checks both before each iteration.
+/// A Loop whose trip count or condition is known at run time only: an
+/// scf.while that checks both before each iteration. Scan outputs need a
+/// trip count: each is a buffer of that many slices (checked against the
+/// run-time tensor limit), and the result is its first slices, as many as
+/// iterations ran.
 struct LoopToWhile : OpConversionPattern<LoopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LoopOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     size_t carried = op.getInitial().size();
-    if (op.getNumResults() != carried)
+    size_t numScans = op.getNumResults() - carried;
+    if (numScans && !op.getMaxTripCount())
       return rewriter.notifyMatchFailure(op, "scan outputs of unknown length");
     if (!op.getMaxTripCount() && !op.getCondition())
       return rewriter.notifyMatchFailure(op, "no trip count or condition");
@@ -278,6 +282,14 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
       if (v && (!type || type.getNumElements() != 1))
         return rewriter.notifyMatchFailure(op, "needs one-element operands");
     }
+    // Each scan output stacks slices of one static type.
+    SmallVector<RankedTensorType> slices;
+    for (Value v : yield.getValues().drop_front(1 + carried)) {
+      auto type = getStaticType(v);
+      if (!type)
+        return rewriter.notifyMatchFailure(op, "a scan slice is not static");
+      slices.push_back(type);
+    }
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type(), i1 = rewriter.getI1Type();
     Value start = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
@@ -287,20 +299,59 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
     Value bound = adaptor.getMaxTripCount()
                       ? extractScalar(rewriter, loc, adaptor.getMaxTripCount())
                       : Value();
+    if (bound && !bound.getType().isInteger(64))
+      bound = mlc::detail::toI64(rewriter, loc, bound,
+                                 getElementTypeOrSelf(bound.getType()));
+    // Scan buffers of `bound` slices; a bound they cannot hold fails the
+    // run and runs no iteration.
+    SmallVector<Value> buffers;
+    SmallVector<RankedTensorType> stacked;
+    if (numScans) {
+      mlc::detail::DimBuilder c(rewriter, loc);
+      Value zero = c.i64(0);
+      Value count = arith::MaxSIOp::create(rewriter, loc, bound, zero);
+      for (RankedTensorType slice : slices) {
+        SmallVector<Value> dims = {count};
+        for (int64_t d : slice.getShape())
+          dims.push_back(c.i64(d));
+        int64_t maxCount;
+        mlc::detail::requireElementsFit(c, dims, slice.getElementType(),
+                                        maxCount);
+        SmallVector<int64_t> shape = {ShapedType::kDynamic};
+        llvm::append_range(shape, slice.getShape());
+        stacked.push_back(RankedTensorType::get(shape, slice.getElementType()));
+      }
+      SmallVector<Value> dims = {count};
+      Value safe = mlc::detail::checkedDims(
+          c, RankedTensorType::get({ShapedType::kDynamic}, i64), dims,
+          mlc::detail::describe(op, "Loop") +
+              ": its trip count makes a scan output larger than 4 GiB")[0];
+      bound = safe;
+      Value size = arith::IndexCastOp::create(rewriter, loc,
+                                              rewriter.getIndexType(), safe);
+      for (RankedTensorType type : stacked)
+        buffers.push_back(tensor::EmptyOp::create(
+            rewriter, loc, type.getShape(), type.getElementType(),
+            ValueRange{size}));
+    }
     // The carried tensors come first: one-shot bufferization matches
     // scf.condition's and scf.yield's operands to the block arguments by
     // position, and canonicalization may drop an unused trailing scalar.
     SmallVector<Value> init(adaptor.getInitial());
+    llvm::append_range(init, buffers);
     init.append({start, go});
-    SmallVector<Type> types(op.getResultTypes());
+    SmallVector<Type> types(op.getResults().take_front(carried).getTypes());
+    llvm::append_range(types, ValueRange(buffers).getTypes());
     types.append({i64, i1});
+    // The iteration number and condition follow the tensors.
+    size_t counter = carried + numScans;
     SmallVector<Location> locs(types.size(), loc);
     auto loop = scf::WhileOp::create(rewriter, loc, types, init);
     // Before: continue while the condition holds and the count is below
     // the bound.
     Block *before = rewriter.createBlock(&loop.getBefore(), {}, types, locs);
-    Value count = before->getArgument(carried);
-    Value keep = before->getArgument(carried + 1);
+    Value count = before->getArgument(counter);
+    Value keep = before->getArgument(counter + 1);
     if (bound)
       keep = arith::AndIOp::create(
           rewriter, loc, keep,
@@ -308,32 +359,71 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
                                 bound));
     scf::ConditionOp::create(rewriter, loc, keep, before->getArguments());
     // After: the body, on the iteration number as a tensor and the carried
-    // values; it yields the next carried values, count and condition.
+    // values; it yields the next carried values, the scan buffers with this
+    // iteration's slices, count and condition.
     Block *after = rewriter.createBlock(&loop.getAfter(), {}, types, locs);
     Value iteration = tensor::FromElementsOp::create(
         rewriter, loc, RankedTensorType::get({}, i64),
-        ValueRange{after->getArgument(carried)});
+        ValueRange{after->getArgument(counter)});
     Value condition = tensor::FromElementsOp::create(
         rewriter, loc, RankedTensorType::get({}, i1),
-        ValueRange{after->getArgument(carried + 1)});
+        ValueRange{after->getArgument(counter + 1)});
     SmallVector<Value> args = {iteration, condition};
     llvm::append_range(args, after->getArguments().take_front(carried));
-    SmallVector<Value> next(yield.getValues().drop_front(1));
+    SmallVector<Value> next(yield.getValues().drop_front(1).take_front(carried));
+    SmallVector<Value> scanned(yield.getValues().drop_front(1 + carried));
     Value nextCondition = yield.getValues().front();
     rewriter.eraseOp(yield);
     rewriter.inlineBlockBefore(&body, after, after->end(), args);
     rewriter.setInsertionPointToEnd(after);
+    // The slices first: a scan output may be a carried value before its
+    // update (which the copies below write in place).
+    Value at = arith::IndexCastOp::create(rewriter, loc,
+                                          rewriter.getIndexType(),
+                                          after->getArgument(counter));
+    SmallVector<Value> inserted;
+    for (auto [k, value] : llvm::enumerate(scanned)) {
+      Value buffer = after->getArgument(carried + k);
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      getSlice(rewriter, stacked[k], 0, at, offsets, sizes, strides);
+      inserted.push_back(tensor::InsertSliceOp::create(
+          rewriter, loc, value, buffer, offsets, sizes, strides));
+    }
     SmallVector<Value> results;
     for (auto [value, arg] :
          llvm::zip(next, after->getArguments().take_front(carried)))
       results.push_back(
           linalg::CopyOp::create(rewriter, loc, value, arg).getResult(0));
+    llvm::append_range(results, inserted);
     results.push_back(arith::AddIOp::create(
-        rewriter, loc, after->getArgument(carried),
+        rewriter, loc, after->getArgument(counter),
         arith::ConstantIntOp::create(rewriter, loc, i64, 1)));
     results.push_back(extractScalar(rewriter, loc, nextCondition));
     scf::YieldOp::create(rewriter, loc, results);
-    rewriter.replaceOp(op, loop.getResults().take_front(carried));
+    rewriter.setInsertionPointAfter(loop);
+    // The scan outputs: the slices the iterations that ran wrote.
+    SmallVector<Value> replacements(loop.getResults().take_front(carried));
+    Value ran = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(),
+                                           loop.getResult(counter));
+    for (size_t k = 0; k < numScans; ++k) {
+      RankedTensorType type = stacked[k];
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes = {ran};
+      for (int64_t d : type.getShape().drop_front())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      Value result = tensor::ExtractSliceOp::create(
+          rewriter, loc, type, loop.getResult(carried + k), offsets, sizes,
+          strides);
+      Type wanted = op.getResult(carried + k).getType();
+      if (result.getType() != wanted)
+        result = tensor::CastOp::create(rewriter, loc, wanted, result);
+      replacements.push_back(result);
+    }
+    rewriter.replaceOp(op, replacements);
     return success();
   }
 };
