@@ -39,6 +39,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphGridSampleToLinalgPatterns(patterns);
   populateGraphResizeToLinalgPatterns(patterns);
   populateGraphRunTimeResizeToLinalgPatterns(patterns);
+  populateGraphUniqueToLinalgPatterns(patterns);
   populateGraphPadTileToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);
   populateGraphRecurrentToLinalgPatterns(patterns);
