@@ -12,8 +12,9 @@
 # A differential check of the ops whose result sizes are decided when the
 # model runs (docs/Architecture.md, "Sizes decided at run time"): one small
 # model each for Slice, Pad (constant, edge, reflect), Expand, Tile, TopK
-# (largest and smallest, on values with ties), Reshape, Compress, OneHot
-# and ReduceSum, run by mlc and by ONNX Runtime (onnxruntime-node) on
+# (largest and smallest, on values with ties), Reshape, Compress, OneHot,
+# ReduceSum, Resize (linear, cubic, nearest; run-time scales and sizes) and
+# Unique (flattened and along an axis), run by mlc and by ONNX Runtime (onnxruntime-node) on
 # random run-time operands, in range and out of it. For each case both must
 # give the same result (shapes exact, values within 1e-5), or both must
 # refuse the inputs (mlc with a failed run-time check). Prints one line per
@@ -178,6 +179,39 @@ def run(c, rng, cases):
         c.check("ReduceSum", p, m,
                 {"x": x, "a": rng.integers(-4, 4, 2).astype(np.int64)},
                 known=repeated)
+    image = rng.standard_normal((1, 2, 5, 7)).astype(np.float32)
+    for mode, transform in (("linear", "half_pixel"), ("cubic", "asymmetric"),
+                            ("nearest", "half_pixel")):
+        p, m = c.build(f"resize_scales_{mode}",
+                       h.make_node("Resize", ["x", "", "s"], ["y"], mode=mode,
+                                   coordinate_transformation_mode=transform),
+                       [info("x", T.FLOAT, [1, 2, 5, 7]),
+                        info("s", T.FLOAT, [4])], [info("y", T.FLOAT, None)])
+        for _ in range(cases):
+            # Scales of few binary digits: no float/double rounding apart.
+            c.check(f"Resize scales {mode}", p, m, {"x": image, "s": np.array(
+                [1, 1] + list(rng.choice([0.5, 0.75, 1, 1.5, 2, 3], 2)),
+                np.float32)})
+        p, m = c.build(f"resize_sizes_{mode}",
+                       h.make_node("Resize", ["x", "", "", "z"], ["y"],
+                                   mode=mode,
+                                   coordinate_transformation_mode=transform),
+                       [info("x", T.FLOAT, [1, 2, 5, 7]),
+                        info("z", T.INT64, [4])], [info("y", T.FLOAT, None)])
+        for _ in range(cases):
+            c.check(f"Resize sizes {mode}", p, m, {"x": image, "z": np.array(
+                [1, 2] + list(rng.integers(1, 12, 2)), np.int64)})
+    for axis in (None, 0, 2):
+        attrs = {} if axis is None else {"axis": axis}
+        p, m = c.build(f"unique_{axis}",
+                       h.make_node("Unique", ["x"], ["y", "i", "v", "n"],
+                                   **attrs),
+                       [info("x", T.FLOAT, [4, 3, 2])],
+                       [info("y", T.FLOAT, None)] +
+                       [info(n, T.INT64, None) for n in ("i", "v", "n")])
+        for _ in range(cases):
+            c.check(f"Unique axis={axis}", p, m, {"x": rng.integers(
+                0, 3, (4, 3, 2)).astype(np.float32)})
 
 
 def main():
