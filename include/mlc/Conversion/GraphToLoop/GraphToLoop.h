@@ -61,6 +61,10 @@ void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Resize and Upsample with constant scales/sizes/roi (nearest, linear,
 /// cubic; every coordinate transformation mode).
 void populateGraphResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// STFT and MelWeightMatrix, sized by scalars read at run time
+/// (RunTimeSignalToLinalg.cpp).
+void populateGraphRunTimeSignalToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 /// Unique, sized at run time (UniqueToLinalg.cpp).
 void populateGraphUniqueToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Resize whose scales, sizes or roi are read at run time
