@@ -197,9 +197,7 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
     for (int64_t d = 0; d < rank; ++d)
       if (inputType.getDimSize(d) == 0)
         c.require(c.eq(dims[d], c.i64(0)));
-    int64_t maxCount;
-    requireElementsFit(c, dims, element, maxCount);
-    SmallVector<Value> outDims = checkedDims(
+    SmallVector<Value> outDims = checkedResultDims(
         c, resultType, dims,
         describe(op, "Resize") +
             ": its scales must be positive and its sizes not negative, for "

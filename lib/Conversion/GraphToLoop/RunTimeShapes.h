@@ -150,6 +150,19 @@ inline SmallVector<Value> extractAll(OpBuilder &b, Location loc, Value tensor) {
   return values;
 }
 
+/// An empty tensor of `result`'s type whose dynamic dims are those of the
+/// run-time `dims` (i64, one per dim of `result`).
+inline Value createEmpty(OpBuilder &b, Location loc, RankedTensorType result,
+                         ArrayRef<Value> dims) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (result.isDynamicDim(d))
+      dynamicSizes.push_back(
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), dims[d]));
+  return tensor::EmptyOp::create(b, loc, result.getShape(),
+                                 result.getElementType(), dynamicSizes);
+}
+
 /// A tensor of `result`'s type with the run-time `dims` (i64, used where
 /// `result` has a dynamic dim) whose element at `i` is `input[at(i)]`.
 inline Value gatherInto(OpBuilder &b, Location loc, Value input,
@@ -157,14 +170,9 @@ inline Value gatherInto(OpBuilder &b, Location loc, Value input,
                  function_ref<SmallVector<Value>(OpBuilder &, Location,
                                                  ArrayRef<Value>)>
                      at) {
-  SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < result.getRank(); ++d)
-    if (result.isDynamicDim(d))
-      dynamicSizes.push_back(
-          arith::IndexCastOp::create(b, loc, b.getIndexType(), dims[d]));
   Type element = cast<RankedTensorType>(input.getType()).getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, result.getShape(), element,
-                                       dynamicSizes);
+  Value init = createEmpty(
+      b, loc, RankedTensorType::get(result.getShape(), element), dims);
   int64_t rank = result.getRank();
   auto generic = linalg::GenericOp::create(
       b, loc, init.getType(), ValueRange(), init,
@@ -214,6 +222,17 @@ inline SmallVector<Value> checkedDims(DimBuilder &c, RankedTensorType result,
   for (Value d : dims)
     safe.push_back(c.select(c.ok, d, c.i64(0)));
   return safe;
+}
+
+/// checkedDims of a result of `result`'s type, after requiring that `dims`
+/// hold at most the run-time tensor limit of its elements.
+inline SmallVector<Value> checkedResultDims(DimBuilder &c,
+                                            RankedTensorType result,
+                                            ArrayRef<Value> dims,
+                                            const std::string &message) {
+  int64_t maxCount;
+  requireElementsFit(c, dims, result.getElementType(), maxCount);
+  return checkedDims(c, result, dims, message);
 }
 
 } // namespace mlc::detail

@@ -106,22 +106,13 @@ struct STFTLowering : OpConversionPattern<STFTOp> {
                      : safeFrame;
     SmallVector<Value> dims = {c.i64(signal.getDimSize(0)), frames, bins,
                                c.i64(2)};
-    int64_t maxCount;
-    requireElementsFit(c, dims, element, maxCount);
-    SmallVector<Value> safe = checkedDims(
+    SmallVector<Value> safe = checkedResultDims(
         c, result, dims,
         describe(op, "STFT") +
             ": frame_step must be positive and the frame length between 1 "
             "and the signal's length (and the window's, when both are "
             "given)");
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < 4; ++d)
-      if (result.isDynamicDim(d))
-        dynamic.push_back(arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getIndexType(), safe[d]));
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, result.getShape(), element,
-                                dynamic);
+    Value init = createEmpty(rewriter, loc, result, safe);
     Value input = adaptor.getSignal();
     Value frameIndex = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getIndexType(), safeFrame);
@@ -221,20 +212,12 @@ struct MelWeightMatrixLowering : OpConversionPattern<MelWeightMatrixOp> {
     Value spectrum = c.add(
         arith::DivSIOp::create(rewriter, loc, dft, c.i64(2)), c.i64(1));
     SmallVector<Value> dims = {spectrum, mels};
-    int64_t maxCount;
-    requireElementsFit(c, dims, element, maxCount);
-    SmallVector<Value> safe = checkedDims(
+    SmallVector<Value> safe = checkedResultDims(
         c, result, dims,
         describe(op, "MelWeightMatrix") +
             ": num_mel_bins must not be negative, dft_length and sample_rate "
             "must be positive");
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < 2; ++d)
-      if (result.isDynamicDim(d))
-        dynamic.push_back(arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getIndexType(), safe[d]));
-    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                         element, dynamic);
+    Value init = createEmpty(rewriter, loc, result, safe);
     auto f64 = [&](OpBuilder &b, Location l, double v) -> Value {
       return arith::ConstantOp::create(b, l, b.getF64FloatAttr(v));
     };
