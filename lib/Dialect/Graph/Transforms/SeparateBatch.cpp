@@ -45,10 +45,11 @@ using namespace mlir;
 using namespace mlc::graph;
 
 namespace {
-/// The batch size of the second shape inference: a prime, so that a dim
-/// that is a multiple of it by accident is unlikely, and small, so that
-/// constant folding stays cheap.
-constexpr int64_t kProbe = 7;
+/// The batch size of the second shape inference: a prime larger than the
+/// small dims models spell out (a broadcast of a dim of 7 against the batch
+/// would look batch-independent at 7), and small enough that shapes and
+/// splat constants at that size stay cheap to infer and fold.
+constexpr int64_t kProbe = 1009;
 
 /// How a value relates to the batch.
 struct BatchInfo {

@@ -70,8 +70,8 @@ def GraphSeparateBatch : Pass<"mlc-graph-separate-batch", "mlir::ModuleOp"> {
     (`mlc_graph.batched`). The entry point runs that code once per sample
     on consecutive slices of the buffers (`mlc-host-emit-entry-points`).
 
-    The proof: the function is shape-inferred at batch 1 and at batch 7. A
-    value whose shapes differ in one dim by the factor 7 carries the batch
+    The proof: the function is shape-inferred at batch 1 and at batch 1009.
+    A value whose shapes differ in one dim by the factor 1009 carries the batch
     there; a value whose shapes agree does not depend on it; any other
     difference refuses the model. Per op, a rule decides from where its
     operands and results carry the batch whether it keeps samples apart:
