@@ -151,3 +151,15 @@ func.func @mask(%x: tensor<?x8xf32> {mlc_graph.dim_names = ["N", ""]}) -> tensor
   %0 = mlc_graph.mul %x, %m : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
+
+// -----
+
+// A dim of the model broadcast against the batch holds only at some batch
+// sizes: the probe at a large prime size refuses it.
+// expected-error @+1 {{symbolic dim 'N' cannot stay symbolic: the model does not shape-check at batch 1009 ('mlc_graph.expand' op shapes 7 and 1009 do not broadcast (dim 0: 7 vs 1009)); pin it with --dim N=N}}
+func.func @broadcast_to_batch(%x: tensor<?xf32> {mlc_graph.dim_names = ["N"]}) -> tensor<?xf32> {
+  %y = mlc_graph.constant dense<1.0> : tensor<7xf32>
+  %s = mlc_graph.shape %x : (tensor<?xf32>) -> tensor<1xi64>
+  %0 = mlc_graph.expand %y, %s : (tensor<7xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

@@ -470,10 +470,11 @@ struct GraphSeparateBatchPass
     SmallVector<SymbolicDim> dims = getSymbolicDims(f);
     if (dims.empty())
       return success();
+    // Refuses before `f` changes: an error, or nothing when not strict.
     auto fail = [&](const Twine &message) -> LogicalResult {
       if (strict)
         return emitError(f.getLoc(), message);
-      return failure();
+      return success();
     };
     if (!keepBatch) {
       if (!strict)
@@ -511,9 +512,23 @@ struct GraphSeparateBatchPass
     pin(probe, dims, kProbe);
     OpPassManager infer(func::FuncOp::getOperationName());
     infer.addPass(createGraphInferShapes());
-    if (failed(runPipeline(infer, probe)))
-      return fail("the model does not shape-check at batch " +
-                  Twine(kProbe));
+    // The probe's own diagnostics (about a copy, at a made-up size) are
+    // folded into one message about the batch.
+    std::string probeError;
+    LogicalResult probed = success();
+    {
+      ScopedDiagnosticHandler quiet(&getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && probeError.empty())
+          probeError = d.str();
+        return success();
+      });
+      probed = runPipeline(infer, probe);
+    }
+    if (failed(probed))
+      return fail("symbolic dim '" + symbol +
+                  "' cannot stay symbolic: the model does not shape-check "
+                  "at batch " + Twine(kProbe) + " (" + probeError +
+                  "); pin it with --dim " + symbol + "=N");
     func::FuncOp unpinned = f.clone();
     llvm::scope_exit restore([&] { unpinned.erase(); });
     pin(f, dims, 1);
@@ -527,14 +542,16 @@ struct GraphSeparateBatchPass
     f.walk<WalkOrder::PreOrder>([&](Operation *op) { ops.push_back(op); });
     probe.walk<WalkOrder::PreOrder>(
         [&](Operation *op) { probeOps.push_back(op); });
-    if (ops.size() != probeOps.size())
-      return fail("symbolic dim '" + symbol +
-                  "' cannot stay symbolic: the model's ops change with the "
-                  "batch size; pin it with --dim " + symbol + "=N");
     BatchRules rules(info);
     std::string reason;
     Operation *culprit = nullptr;
+    if (ops.size() != probeOps.size()) {
+      culprit = f;
+      reason = "the model's ops change with the batch size";
+    }
     for (auto [op, other] : llvm::zip(ops, probeOps)) {
+      if (culprit)
+        break;
       if (op == f.getOperation() || isa<func::ReturnOp>(op))
         continue;
       if (op->getName() != other->getName() ||
