@@ -27,6 +27,7 @@
 
 using namespace mlir;
 using namespace mlc::graph;
+using mlc::detail::extractScalar;
 using mlc::detail::getStaticType;
 
 namespace {
@@ -249,14 +250,6 @@ struct LoopToSCF : OpConversionPattern<LoopOp> {
     return success();
   }
 };
-/// The i1 element of a one-element tensor.
-Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<Value> origin(type.getRank(),
-                            arith::ConstantIndexOp::create(b, loc, 0));
-  return tensor::ExtractOp::create(b, loc, tensor, origin);
-}
-
 /// A Loop whose trip count or condition is known at run time only: an
 /// scf.while that checks both before each iteration. Scan outputs need a
 /// trip count: each is a buffer of that many slices (checked against the

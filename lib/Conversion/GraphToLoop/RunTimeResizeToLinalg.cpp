@@ -51,10 +51,6 @@ struct F64 {
   Value select(Value cond, Value x, Value y) {
     return arith::SelectOp::create(b, loc, cond, x, y);
   }
-  Value fromIndex(Value i) {
-    Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
-    return arith::SIToFPOp::create(b, loc, b.getF64Type(), i64);
-  }
 
   /// The cubic convolution kernel with coefficient `a` at distance `x`.
   Value cubicWeight(Value x, double a) {
@@ -158,17 +154,12 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
     Location loc = op.getLoc();
     DimBuilder c(rewriter, loc);
     F64 f{rewriter, loc};
-    auto toF64 = [&](Value v) -> Value {
-      if (v.getType().isF64())
-        return v;
-      return arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), v);
-    };
     SmallVector<Value> dims, scales, roi;
     for (int64_t d = 0; d < rank; ++d) {
       Value at = arith::ConstantIndexOp::create(rewriter, loc, d);
       int64_t in = inputType.getDimSize(d);
       if (scalesValue) {
-        Value scale = toF64(tensor::ExtractOp::create(
+        Value scale = toF64(rewriter, loc, tensor::ExtractOp::create(
             rewriter, loc, scalesValue, ValueRange{at}));
         // Positive and small enough that the size fits: NaN fails too.
         Value size = math::FloorOp::create(rewriter, loc, f.mul(f.c(in), scale));
@@ -190,7 +181,7 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
     }
     if (transform == "tf_crop_and_resize")
       for (int64_t i = 0; i < 2 * rank; ++i)
-        roi.push_back(toF64(tensor::ExtractOp::create(
+        roi.push_back(toF64(rewriter, loc, tensor::ExtractOp::create(
             rewriter, loc, adaptor.getRoi(),
             ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)})));
     // An empty input has nothing to read from: only empty outputs.
@@ -249,7 +240,7 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
           for (int64_t k = 0; k < rank; ++k)
             at.push_back(linalg::IndexOp::create(b, l, k));
           Value outF = arith::SIToFPOp::create(b, l, b.getF64Type(), out);
-          Value s = f.source(transform, f.fromIndex(at[d]), scale,
+          Value s = f.source(transform, toF64(b, l, at[d]), scale,
                              static_cast<double>(in), outF, roiStart, roiEnd);
           Value base = math::FloorOp::create(b, l, s);
           Value t = f.sub(s, base);
@@ -327,10 +318,7 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
                 w = f.select(nonzero, f.div(w, sum), f.c(0));
             }
             for (auto [k, w] : llvm::enumerate(weights)) {
-              Value weight =
-                  element.isF64() ? w
-                                  : Value(arith::TruncFOp::create(b, l, element,
-                                                                  w));
+              Value weight = fromF64(b, l, w, element);
               Value term =
                   arith::MulFOp::create(b, l, weight, read(clamp(taps[k])));
               result = result ? Value(arith::AddFOp::create(b, l, result, term))

@@ -67,6 +67,25 @@ inline Value toI64(OpBuilder &b, Location loc, Value value, Type type) {
   return arith::ExtSIOp::create(b, loc, i64, value);
 }
 
+/// `value` (a float, an integer or an index) as f64.
+inline Value toF64(OpBuilder &b, Location loc, Value value) {
+  Type f64 = b.getF64Type();
+  if (value.getType() == f64)
+    return value;
+  if (isa<FloatType>(value.getType()))
+    return arith::ExtFOp::create(b, loc, f64, value);
+  if (value.getType().isIndex())
+    value = arith::IndexCastOp::create(b, loc, b.getI64Type(), value);
+  return arith::SIToFPOp::create(b, loc, f64, value);
+}
+
+/// An f64 `value` as the float type `element`.
+inline Value fromF64(OpBuilder &b, Location loc, Value value, Type element) {
+  if (element.isF64())
+    return value;
+  return arith::TruncFOp::create(b, loc, element, value);
+}
+
 /// Fails the run-time check `ok` with `message` and returns `count` where
 /// it holds, else 0 (an empty result).
 inline Value checkedCount(OpBuilder &b, Location loc, Value ok, Value count,

@@ -42,23 +42,6 @@ Value scalarI64(OpBuilder &b, Location loc, Value tensor) {
   return toI64(b, loc, v, getElementTypeOrSelf(tensor.getType()));
 }
 
-Value toF64(OpBuilder &b, Location loc, Value v) {
-  Type f64 = b.getF64Type();
-  if (v.getType() == f64)
-    return v;
-  if (isa<FloatType>(v.getType()))
-    return arith::ExtFOp::create(b, loc, f64, v);
-  if (v.getType().isIndex())
-    v = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-  return arith::SIToFPOp::create(b, loc, f64, v);
-}
-
-Value fromF64(OpBuilder &b, Location loc, Value v, Type element) {
-  if (element.isF64())
-    return v;
-  return arith::TruncFOp::create(b, loc, element, v);
-}
-
 struct STFTLowering : OpConversionPattern<STFTOp> {
   using OpConversionPattern::OpConversionPattern;
 
