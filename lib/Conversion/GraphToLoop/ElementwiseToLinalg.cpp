@@ -460,15 +460,16 @@ bool isSupportedElementType(Operation *op, Type t) {
 /// operand that does not broadcast there. Every such operand dim must have
 /// that size: a dim known only at run time is not broadcast, so a run-time
 /// size that differs (a 1 against 5) fails a run-time check, and the
-/// result is then empty.
+/// result is then empty. `checked` says whether there is such a check.
 FailureOr<SmallVector<Value>> getRunTimeSizes(OpBuilder &b, Operation *op,
                                               ArrayRef<Value> operands,
-                                              RankedTensorType result) {
+                                              RankedTensorType result,
+                                              bool &checked) {
   Location loc = op->getLoc();
   int64_t rank = result.getRank();
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   SmallVector<Value> sizes;
-  bool checked = false;
+  checked = false;
   for (int64_t d = 0; d < rank; ++d) {
     if (!result.isDynamicDim(d))
       continue;
@@ -513,6 +514,52 @@ FailureOr<SmallVector<Value>> getRunTimeSizes(OpBuilder &b, Operation *op,
   return sizes;
 }
 
+/// `operands` cut to the checked run-time `sizes` of the result's dynamic
+/// dims (each operand dim that `maps` does not broadcast). Where the check
+/// fails the sizes are 0, so the loop nest reads nothing; and no operand
+/// keeps a static size at those dims, from which canonicalization would
+/// assume the sizes agree (linalg requires it) and fold the check away.
+SmallVector<Value> sliceToCheckedSizes(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> operands,
+                                       ArrayRef<AffineMap> maps,
+                                       RankedTensorType result,
+                                       ArrayRef<Value> sizes) {
+  SmallVector<Value> runTimeSize(result.getRank());
+  for (int64_t d = 0, k = 0; d < result.getRank(); ++d)
+    if (result.isDynamicDim(d))
+      runTimeSize[d] = sizes[k++];
+  SmallVector<Value> sliced;
+  for (auto [v, map] : llvm::zip(operands, maps)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+        strides(type.getRank(), b.getIndexAttr(1)), cut;
+    SmallVector<int64_t> shape;
+    bool changed = false;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
+      if (dim && runTimeSize[dim.getPosition()]) {
+        cut.push_back(runTimeSize[dim.getPosition()]);
+        shape.push_back(ShapedType::kDynamic);
+        changed = true;
+        continue;
+      }
+      cut.push_back(type.isDynamicDim(i)
+                        ? OpFoldResult(tensor::DimOp::create(b, loc, v, i)
+                                           .getResult())
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
+      shape.push_back(type.getDimSize(i));
+    }
+    sliced.push_back(
+        changed ? tensor::ExtractSliceOp::create(
+                      b, loc,
+                      RankedTensorType::get(shape, type.getElementType()), v,
+                      offsets, cut, strides)
+                      .getResult()
+                : v);
+  }
+  return sliced;
+}
+
 struct ElementwiseToGeneric : ConversionPattern {
   ElementwiseToGeneric(MLIRContext *ctx)
       : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -551,12 +598,17 @@ struct ElementwiseToGeneric : ConversionPattern {
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     SmallVector<Value> dynamicSizes;
+    SmallVector<Value> inputs(operands);
     if (!resultType.hasStaticShape()) {
+      bool checked = false;
       FailureOr<SmallVector<Value>> sizes = getRunTimeSizes(
-          rewriter, op, operands, resultType);
+          rewriter, op, operands, resultType, checked);
       if (failed(sizes))
         return rewriter.notifyMatchFailure(op, "a dim without a source");
       dynamicSizes = std::move(*sizes);
+      if (checked)
+        inputs = sliceToCheckedSizes(rewriter, loc, operands, maps,
+                                     resultType, dynamicSizes);
     }
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          resultType.getElementType(),
@@ -564,7 +616,7 @@ struct ElementwiseToGeneric : ConversionPattern {
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, operands, ValueRange{init}, maps,
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           // arith works on signless integers: unsigned values are viewed as
           // signless of the same width (free once lowered to LLVM) and the

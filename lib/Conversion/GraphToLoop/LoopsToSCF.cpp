@@ -195,6 +195,58 @@ bool hasStaticCarriedValues(LoopOp op) {
   return true;
 }
 
+/// True when every Loop-carried value starts static and its body argument
+/// and yield have types it can be cast to: the shape is then checked at run
+/// time to stay the same in each iteration.
+bool hasCastableCarriedValues(LoopOp op) {
+  Block &body = op.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [i, initial] : llvm::enumerate(op.getInitial())) {
+    Type type = initial.getType();
+    if (!getStaticType(initial) ||
+        !tensor::CastOp::areCastCompatible(type,
+                                           body.getArgument(i + 2).getType()) ||
+        !tensor::CastOp::areCastCompatible(type,
+                                           yield.getValues()[i + 1].getType()))
+      return false;
+  }
+  return true;
+}
+
+/// `value` as the static `type`, with a run-time check that its dynamic
+/// dims have `type`'s sizes (`message` when they do not, and then
+/// `fallback`, of `type`, instead).
+Value castChecked(OpBuilder &b, Location loc, Value value,
+                  RankedTensorType type, Value fallback,
+                  const std::string &message) {
+  if (value.getType() == type)
+    return value;
+  auto from = cast<RankedTensorType>(value.getType());
+  mlc::detail::DimBuilder c(b, loc);
+  for (int64_t d = 0; d < from.getRank(); ++d)
+    if (from.isDynamicDim(d))
+      c.require(c.eq(arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)),
+                     tensor::DimOp::create(b, loc, value, d)));
+  cf::AssertOp::create(b, loc, c.ok, message);
+  auto choice = scf::IfOp::create(b, loc, TypeRange{type}, c.ok,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  // A slice of static sizes rather than a tensor.cast: canonicalization
+  // takes a cast to static sizes as a fact about the value everywhere (and
+  // would fold the check away), a slice only where it runs.
+  b.setInsertionPointToStart(choice.thenBlock());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+      strides(type.getRank(), b.getIndexAttr(1)), sizes;
+  for (int64_t d : type.getShape())
+    sizes.push_back(b.getIndexAttr(d));
+  scf::YieldOp::create(b, loc,
+                       ValueRange{tensor::ExtractSliceOp::create(
+                           b, loc, type, value, offsets, sizes, strides)});
+  b.setInsertionPointToStart(choice.elseBlock());
+  scf::YieldOp::create(b, loc, fallback);
+  return choice.getResult(0);
+}
+
 struct LoopToSCF : OpConversionPattern<LoopOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -268,17 +320,29 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
       return rewriter.notifyMatchFailure(op, "no trip count or condition");
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
-    if (!hasStaticCarriedValues(op))
+    if (!hasCastableCarriedValues(op))
       return rewriter.notifyMatchFailure(op, "a carried value changes type");
     for (Value v : {adaptor.getMaxTripCount(), adaptor.getCondition()}) {
       auto type = v ? getStaticType(v) : RankedTensorType();
       if (v && (!type || type.getNumElements() != 1))
         return rewriter.notifyMatchFailure(op, "needs one-element operands");
     }
-    // Each scan output stacks slices of one static type.
+    // Each scan output stacks slices of one static type: the slice's own,
+    // else that of the carried value it is (checked at run time), else the
+    // result's.
     SmallVector<RankedTensorType> slices;
-    for (Value v : yield.getValues().drop_front(1 + carried)) {
+    for (auto [k, v] : llvm::enumerate(yield.getValues().drop_front(1 + carried))) {
       auto type = getStaticType(v);
+      for (size_t i = 0; !type && i < carried; ++i)
+        if (yield.getValues()[i + 1] == v)
+          type = getStaticType(op.getInitial()[i]);
+      auto result = cast<RankedTensorType>(op.getResult(carried + k).getType());
+      if (!type && result.getRank() >= 1) {
+        auto slice = dropDim(result, 0);
+        if (slice.hasStaticShape() &&
+            tensor::CastOp::areCastCompatible(slice, v.getType()))
+          type = slice;
+      }
       if (!type)
         return rewriter.notifyMatchFailure(op, "a scan slice is not static");
       slices.push_back(type);
@@ -333,7 +397,7 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
     SmallVector<Value> init(adaptor.getInitial());
     llvm::append_range(init, buffers);
     init.append({start, go});
-    SmallVector<Type> types(op.getResults().take_front(carried).getTypes());
+    SmallVector<Type> types(ValueRange(adaptor.getInitial()).getTypes());
     llvm::append_range(types, ValueRange(buffers).getTypes());
     types.append({i64, i1});
     // The iteration number and condition follow the tensors.
@@ -362,13 +426,35 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
         rewriter, loc, RankedTensorType::get({}, i1),
         ValueRange{after->getArgument(counter + 1)});
     SmallVector<Value> args = {iteration, condition};
-    llvm::append_range(args, after->getArguments().take_front(carried));
+    for (auto [i, arg] :
+         llvm::enumerate(after->getArguments().take_front(carried))) {
+      Type wanted = body.getArgument(i + 2).getType();
+      args.push_back(arg.getType() == wanted
+                         ? Value(arg)
+                         : tensor::CastOp::create(rewriter, loc, wanted, arg));
+    }
     SmallVector<Value> next(yield.getValues().drop_front(1).take_front(carried));
     SmallVector<Value> scanned(yield.getValues().drop_front(1 + carried));
     Value nextCondition = yield.getValues().front();
     rewriter.eraseOp(yield);
     rewriter.inlineBlockBefore(&body, after, after->end(), args);
     rewriter.setInsertionPointToEnd(after);
+    // A carried value or scan slice of a size known at run time keeps the
+    // shape it started with, or the run fails naming the Loop.
+    std::string changed = mlc::detail::describe(op, "Loop") +
+                          ": a carried value or scan output changes shape "
+                          "between iterations";
+    for (auto [i, value] : llvm::enumerate(next))
+      value = castChecked(rewriter, loc, value,
+                          cast<RankedTensorType>(types[i]),
+                          after->getArgument(i), changed);
+    for (auto [k, value] : llvm::enumerate(scanned))
+      if (value.getType() != slices[k])
+        value = castChecked(rewriter, loc, value, slices[k],
+                            tensor::EmptyOp::create(rewriter, loc,
+                                                    slices[k].getShape(),
+                                                    slices[k].getElementType()),
+                            changed);
     // The slices first: a scan output may be a carried value before its
     // update (which the copies below write in place).
     Value at = arith::IndexCastOp::create(rewriter, loc,
@@ -395,7 +481,14 @@ struct LoopToWhile : OpConversionPattern<LoopOp> {
     scf::YieldOp::create(rewriter, loc, results);
     rewriter.setInsertionPointAfter(loop);
     // The scan outputs: the slices the iterations that ran wrote.
-    SmallVector<Value> replacements(loop.getResults().take_front(carried));
+    SmallVector<Value> replacements;
+    for (auto [value, result] : llvm::zip(loop.getResults().take_front(carried),
+                                          op.getResults().take_front(carried)))
+      replacements.push_back(
+          value.getType() == result.getType()
+              ? Value(value)
+              : tensor::CastOp::create(rewriter, loc, result.getType(), value)
+                    .getResult());
     Value ran = arith::IndexCastOp::create(rewriter, loc,
                                            rewriter.getIndexType(),
                                            loop.getResult(counter));

@@ -54,7 +54,9 @@ FailureOr<unsigned> getLastUse(memref::AllocOp alloc, Block &body,
     if (!seen.insert(value).second)
       continue;
     for (Operation *user : value.getUsers()) {
-      if (isa<func::ReturnOp>(user))
+      // Returned, or yielded out of the region that holds `body`.
+      if (isa<func::ReturnOp>(user) ||
+          (user->getBlock() == &body && user->hasTrait<OpTrait::IsTerminator>()))
         return failure();
       Operation *top = body.findAncestorOpInBlock(*user);
       if (!top)
@@ -140,30 +142,43 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     index[&op] = i;
 
   SmallVector<Buffer> buffers;
-  SmallVector<std::pair<memref::AllocOp, unsigned>> heap;
+  SmallVector<std::pair<memref::AllocOp, Operation *>> heap;
+  // Operation indices of the blocks nested buffers of run-time sizes are in.
+  DenseMap<Block *, DenseMap<Operation *, unsigned>> nestedIndex;
   WalkResult walk = f.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     // Scratch the backend places, and outputs the caller will own.
     if (mlc::host::isLoopScratch(alloc, loopScratchBytes) ||
         alloc->hasAttr("mlc_loop.caller_owned"))
       return WalkResult::advance();
+    // A buffer whose size is known only at run time (a NonZero's count, a
+    // slice inside a Loop's body) stays on the heap, freed after its last
+    // use in the block it is allocated in.
+    if (!type.hasStaticShape() && type.getLayout().isIdentity()) {
+      Block *block = alloc->getBlock();
+      DenseMap<Operation *, unsigned> &blockIndex =
+          block == &body ? index : nestedIndex[block];
+      if (blockIndex.empty())
+        for (auto [i, op] : llvm::enumerate(*block))
+          blockIndex[&op] = i;
+      FailureOr<unsigned> last = getLastUse(alloc, *block, blockIndex);
+      if (failed(last))
+        return alloc.emitError("buffer ")
+                   << type
+                   << (block == &body
+                           ? " escapes the function; it cannot be freed"
+                           : " escapes the loop or branch it is allocated "
+                             "in; it cannot be freed"),
+               WalkResult::interrupt();
+      heap.push_back({alloc, &*std::next(block->begin(), *last)});
+      return WalkResult::advance();
+    }
     if (alloc->getBlock() != &body)
       return alloc.emitError("buffer ")
                  << type
                  << " is allocated inside a loop or branch; the static "
                     "memory plan cannot place it",
              WalkResult::interrupt();
-    // A buffer whose size is known only at run time (a NonZero's count)
-    // stays on the heap, freed after its last use.
-    if (!type.hasStaticShape() && type.getLayout().isIdentity()) {
-      FailureOr<unsigned> last = getLastUse(alloc, body, index);
-      if (failed(last))
-        return alloc.emitError("buffer ")
-                   << type << " escapes the function; it cannot be freed",
-               WalkResult::interrupt();
-      heap.push_back({alloc, *last});
-      return WalkResult::advance();
-    }
     if (!type.hasStaticShape() || !type.getLayout().isIdentity())
       return alloc.emitError("buffer ")
                  << type
@@ -189,9 +204,8 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
   if (walk.wasInterrupted())
     return failure();
 
-  SmallVector<Operation *> ops(llvm::make_pointer_range(body));
   for (auto [alloc, last] : heap) {
-    OpBuilder after(ops[last]->getBlock(), std::next(ops[last]->getIterator()));
+    OpBuilder after(last->getBlock(), std::next(last->getIterator()));
     memref::DeallocOp::create(after, alloc.getLoc(), alloc);
   }
   int64_t arenaSize = place(buffers);
