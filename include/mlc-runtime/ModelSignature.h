@@ -213,6 +213,10 @@ struct ModelSignature {
   /// argument of its entry point, and dims that are multiples of them
   /// (TensorSignature::dimSymbols) have those sizes in that run.
   std::vector<std::string> symbols;
+  /// The code is compiled for one sample of a batch (the one symbol): the
+  /// entry point runs it once per sample on consecutive slices. Otherwise
+  /// the code takes the symbols' values and sizes its work at run time.
+  bool perSample = false;
   /// Bytes of scratch memory a run needs (64-byte aligned).
   int64_t arenaSize = 0;
   std::vector<TensorSignature> inputs;

@@ -118,6 +118,14 @@ void compiler::printMemoryPlan(ModuleOp module,
       io += t.getNumBytes(one.data());
     for (const auto &t : m.outputs)
       io += t.getNumBytes(one.data());
+    if (!m.symbols.empty() && !m.perSample) {
+      os << m.name << ": arena " << m.arenaSize
+         << " bytes (the activations of static size, planned statically; "
+            "those whose sizes depend on the symbols are allocated while "
+            "the model runs), inputs + outputs "
+         << io << " bytes with every symbol 1\n";
+      continue;
+    }
     os << m.name << ": arena " << m.arenaSize
        << " bytes (all activations, planned statically), inputs + outputs "
        << io << " bytes" << (m.symbols.empty() ? "" : " per sample")

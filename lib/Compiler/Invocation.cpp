@@ -177,6 +177,8 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm,
     graphOptions.strictBatch = to >= Phase::Loop;
     // The GPU target's entry points do not loop over a batch yet.
     graphOptions.keepBatch = options.target != "gpu";
+    // The CPU's code takes other symbolic dims at run time.
+    graphOptions.dynamicDims = options.target == "cpu";
     buildGraphOptimizePipeline(pm, graphOptions);
     if (!options.testingPerturbNode.empty())
       pm.nest<func::FuncOp>().addPass(graph::createGraphTestPerturbNode(
@@ -209,7 +211,7 @@ LogicalResult Invocation::run() {
   // From the input phase, mlc-graph-separate-batch says which symbolic dims
   // to pin; a graph file has passed it already.
   if (inputPhase == Phase::Graph && options.compileTo >= Phase::Loop &&
-      failed(checkStaticInputs()))
+      options.target != "cpu" && failed(checkStaticInputs()))
     return failure();
   PassManager pm(&context, ModuleOp::getOperationName());
   if (failed(buildPipeline(pm, timer.get())))

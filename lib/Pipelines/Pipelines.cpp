@@ -55,7 +55,8 @@ void mlc::buildGraphOptimizePipeline(
   if (options.inferShapes && options.separateBatch)
     pm.addPass(graph::createGraphSeparateBatch(
         graph::GraphSeparateBatchOptions{options.strictBatch,
-                                         options.keepBatch}));
+                                         options.keepBatch,
+                                         options.dynamicDims}));
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   if (options.inferShapes) {
     funcPm.addPass(graph::createGraphInferShapes());

@@ -336,6 +336,13 @@ bool mlc::abi::parseModelSignature(std::string_view text,
       signature.symbols.push_back(s.get<std::string>());
     }
   }
+  if (auto perSample = root.find("per_sample"); perSample != root.end()) {
+    if (!perSample->is_boolean() || signature.symbols.size() != 1) {
+      error = "malformed 'per_sample' in model metadata";
+      return false;
+    }
+    signature.perSample = perSample->get<bool>();
+  }
   if (!parseTensors(root, "inputs", signature.symbols, signature.inputs,
                     error) ||
       !parseTensors(root, "outputs", signature.symbols, signature.outputs,

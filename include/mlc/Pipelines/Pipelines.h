@@ -62,6 +62,11 @@ struct GraphOptimizePipelineOptions
       llvm::cl::desc("Keep a separable batch symbolic (false: the target "
                      "needs every dim pinned)"),
       llvm::cl::init(true)};
+  Option<bool> dynamicDims{
+      *this, "dynamic-dims",
+      llvm::cl::desc("Keep symbolic dims other than a batch (the target's "
+                     "code takes dims at run time)"),
+      llvm::cl::init(false)};
   Option<bool> strictBatch{
       *this, "strict-batch",
       llvm::cl::desc("Refuse symbolic dims that are not a separable batch "

@@ -45,6 +45,10 @@ struct EntryShape {
   /// must be computed at least once).
   std::optional<SmallVector<int64_t>> batchSlices;
   int64_t minBatch = 0;
+  /// A model whose inputs keep symbolic dims: the number of symbols; the
+  /// entry takes `const int64_t *dims` first, checks each value and passes
+  /// the array last to the model function.
+  unsigned numSymbols = 0;
 };
 
 /// Frees the data of the dynamic outputs in `records` when `failed` and
@@ -98,7 +102,8 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
   auto i32 = b.getI32Type();
   auto i64 = b.getI64Type();
   bool batched = shape.batchSlices.has_value();
-  unsigned lead = (batched ? 1 : 0) + (shape.launcher ? 1 : 0);
+  bool takesDims = batched || shape.numSymbols > 0;
+  unsigned lead = (takesDims ? 1 : 0) + (shape.launcher ? 1 : 0);
   SmallVector<Type> params(lead + (shape.weights ? 4 : 3), ptr);
   auto type = LLVM::LLVMFunctionType::get(i32, params);
   auto entry = LLVM::LLVMFuncOp::create(b, loc, name, type);
@@ -115,7 +120,7 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
   };
   SmallVector<Value> fixed, buffers;
   if (shape.launcher)
-    fixed.push_back(block->getArgument(batched ? 1 : 0));
+    fixed.push_back(block->getArgument(takesDims ? 1 : 0));
   fixed.push_back(arena);
   if (shape.weights)
     fixed.push_back(block->getArgument(lead));
@@ -138,9 +143,34 @@ void createEntry(OpBuilder &b, Location loc, StringRef name,
                                 constant32(0));
   };
 
+  if (shape.numSymbols > 0) {
+    // Each symbol's value in [0, 2^31): the model's own run-time checks
+    // hold its sizes to what the ops need.
+    Value inRange;
+    for (unsigned s = 0; s < shape.numSymbols; ++s) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptr, i64, block->getArgument(0),
+                                       ArrayRef<LLVM::GEPArg>{int32_t(s)});
+      Value value = LLVM::LoadOp::create(b, loc, i64, slot);
+      Value ok = LLVM::AndOp::create(
+          b, loc,
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sge, value,
+                               constant64(0)),
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, value,
+                               constant64(int64_t(1) << 31)));
+      inRange = inRange ? LLVM::AndOp::create(b, loc, inRange, ok) : ok;
+    }
+    Block *bad = entry.addBlock();
+    Block *good = entry.addBlock();
+    LLVM::CondBrOp::create(b, loc, inRange, good, bad);
+    b.setInsertionPointToStart(bad);
+    LLVM::ReturnOp::create(b, loc, constant32(mlc::abi::kErrorShape));
+    b.setInsertionPointToStart(good);
+  }
   if (!batched) {
     SmallVector<Value> args(fixed);
     args.append(buffers);
+    if (shape.numSymbols > 0)
+      args.push_back(block->getArgument(0));
     LLVM::CallOp::create(b, loc, callee, args);
     if (!shape.statusOffset) {
       LLVM::ReturnOp::create(b, loc, constant32(0));
@@ -271,8 +301,11 @@ struct HostEmitEntryPointsPass
       bool gpu = f->hasAttr("mlc_loop.gpu_launcher");
       bool npu = f->hasAttr("mlc_loop.npu_launcher");
       bool launcher = gpu || npu;
-      unsigned expected =
-          (weights ? 2 : 1) + (launcher ? 1 : 0) + numInputs + numOutputs;
+      unsigned numSymbols = 0;
+      if (auto count = f->getAttrOfType<IntegerAttr>("mlc_loop.dims_argument"))
+        numSymbols = count.getInt();
+      unsigned expected = (weights ? 2 : 1) + (launcher ? 1 : 0) + numInputs +
+                          numOutputs + (numSymbols ? 1 : 0);
       if (type.getNumParams() != expected || !type.getReturnType() ||
           !isa<LLVM::LLVMVoidType>(type.getReturnType()) ||
           !llvm::all_of(type.getParams(), [](Type t) {
@@ -282,7 +315,8 @@ struct HostEmitEntryPointsPass
             << expected
             << " pointer parameters (" << (launcher ? "launcher, " : "")
             << "arena, " << (weights ? "weights, " : "")
-            << "inputs, outputs) and no result; "
+            << "inputs, outputs" << (numSymbols ? ", dims" : "")
+            << ") and no result; "
                "lower with the bare-pointer calling convention";
         return signalPassFailure();
       }
@@ -314,7 +348,8 @@ struct HostEmitEntryPointsPass
       for (auto [k, output] : llvm::enumerate(signature->outputs))
         if (output.isDynamic())
           shape.dynamicOutputs.push_back(k);
-      if (!signature->symbols.empty()) {
+      shape.numSymbols = numSymbols;
+      if (!signature->symbols.empty() && !numSymbols) {
         if (gpu) {
           emitError(f.getLoc(), "the GPU target needs the batch pinned: "
                                 "--dim ")

@@ -70,6 +70,8 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
     for (const std::string &s : signature.symbols)
       symbols.push_back(s);
     root["symbols"] = std::move(symbols);
+    if (signature.perSample)
+      root["per_sample"] = true;
   }
   if (const std::optional<ExternalWeights> &w = signature.weights)
     root["weights"] = llvm::json::Object{
@@ -318,10 +320,14 @@ static void writeTensorConstants(llvm::raw_ostream &os, const ModelSignature &m,
             "data it\n   allocated (malloc; yours to free()) in record[0] "
             "and the dims after it.\n   A failed run leaves record[0] = 0. "
             "SIZE is the record's bytes */\n";
-    else if (t.hasSymbols())
+    else if (t.hasSymbols() && m.perSample)
       os << "]: " << t.getNumBytes(&one)
          << " bytes per sample;\n   the shape below holds the factor of "
             "the symbolic dim */\n";
+    else if (t.hasSymbols())
+      os << "]: " << t.getNumBytes(&one)
+         << " bytes times each symbol's value;\n   the shape below holds "
+            "the factors of the symbolic dims */\n";
     else
       os << "], " << t.getNumBytes() << " bytes */\n";
     os << "#define " << upper << i << "_DTYPE MLC_"
@@ -495,7 +501,9 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
     auto writeSizes = [&](llvm::StringRef kind,
                           const std::vector<TensorSignature> &tensors) {
       os << "/* Byte sizes of all " << kind << "s, for generic callers"
-         << (symbolic ? " (per sample where a dim is symbolic)" : "")
+         << (m.perSample ? " (per sample where a dim is symbolic)"
+             : symbolic  ? " (with every symbol 1 where a dim is symbolic)"
+                         : "")
          << ". */\n"
          << "static const int64_t " << p << "_" << kind << "_sizes[] = {";
       if (tensors.empty())
@@ -578,10 +586,17 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
           "   Returns MLC_OK"
        << (m.checks ? ", or MLC_ERROR_CHECK when a run-time check failed"
                     : "")
-       << (symbolic ? ",\n   or MLC_ERROR_SHAPE when dims[] is out of range "
-                      "(nothing runs). The buffers\n   hold dims[] samples "
-                      "each; the code runs once per sample"
-                    : "")
+       << (m.perSample
+               ? ",\n   or MLC_ERROR_SHAPE when dims[] is out of range "
+                 "(nothing runs). The buffers\n   hold dims[] samples "
+                 "each; the code runs once per sample"
+           : symbolic
+               ? ",\n   or MLC_ERROR_SHAPE when a value of dims[] is "
+                 "negative or 2^31 or more\n   (nothing runs). The inputs "
+                 "have the sizes dims[] gives their symbolic\n   dims; "
+                 "buffers whose sizes depend on them are allocated while "
+                 "the\n   model runs"
+               : "")
        << ". */\n";
     os << "int32_t " << run << "(" << weightsParam
        << "void *arena, const void *const *inputs, void *const *outputs);\n";

@@ -26,6 +26,7 @@ void mlc::host::buildBufferizeModelPipeline(OpPassManager &pm,
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createHostDynamicOutputs());
+  pm.addPass(createHostSymbolicInputs());
   pm.addPass(createHostLowerAssertions());
   pm.addPass(createHostPlanArena(HostPlanArenaOptions{loopScratchBytes}));
 }

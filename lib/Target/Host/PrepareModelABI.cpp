@@ -52,6 +52,27 @@ std::optional<DType> getDType(Type type) {
   }
 }
 
+/// The symbol names of input `i`'s dims (`mlc_graph.dim_names`; "" where
+/// a dim has none).
+SmallVector<StringRef> getDimNames(func::FuncOp f, unsigned i) {
+  SmallVector<StringRef> names;
+  if (auto attr = f.getArgAttrOfType<ArrayAttr>(i, "mlc_graph.dim_names"))
+    for (Attribute a : attr)
+      names.push_back(isa<StringAttr>(a) ? cast<StringAttr>(a).getValue()
+                                         : StringRef());
+  return names;
+}
+
+/// True when every dynamic dim of input `i` is a named symbol.
+bool hasNamedDims(func::FuncOp f, unsigned i, RankedTensorType type) {
+  SmallVector<StringRef> names = getDimNames(f, i);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d) &&
+        (d >= int64_t(names.size()) || names[d].empty()))
+      return false;
+  return true;
+}
+
 FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
                                               unsigned index, Type type,
                                               StringAttr name) {
@@ -59,8 +80,10 @@ FailureOr<mlc::abi::TensorSignature> describe(func::FuncOp f, StringRef kind,
   std::optional<DType> dtype =
       tensor ? getDType(tensor.getElementType()) : std::nullopt;
   // An output's size may depend on the data (the model allocates it); an
-  // input's dims are the caller's to give, and must be pinned.
-  bool shaped = tensor && (tensor.hasStaticShape() || kind == "output");
+  // input's dims are the caller's to give: pinned, or symbols whose values
+  // the caller passes with each run.
+  bool shaped = tensor && (tensor.hasStaticShape() || kind == "output" ||
+                           hasNamedDims(f, index, tensor));
   if (!shaped || !dtype)
     return f.emitError() << kind << " " << index << " ('"
                          << (name ? name.getValue() : StringRef("?"))
@@ -107,10 +130,30 @@ struct HostPrepareModelABIPass
           return signalPassFailure();
         signature.outputs.push_back(std::move(*s));
       }
+      // Symbolic input dims the code takes at run time: a symbol per name,
+      // whose values the entry point passes in a `dims` argument.
+      for (auto [i, t] : llvm::enumerate(signature.inputs)) {
+        SmallVector<StringRef> names = getDimNames(f, i);
+        for (auto [d, size] : llvm::enumerate(t.shape)) {
+          if (size != mlc::abi::kDynamicDim)
+            continue;
+          auto at = llvm::find(signature.symbols, names[d].str());
+          if (at == signature.symbols.end())
+            at = signature.symbols.insert(at, names[d].str());
+          t.dimSymbols.resize(t.shape.size(), -1);
+          t.dimSymbols[d] = int32_t(at - signature.symbols.begin());
+          size = 1;
+        }
+      }
+      if (!signature.symbols.empty())
+        f->setAttr("mlc_loop.dims_argument",
+                   IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                    signature.symbols.size()));
       // A batch compiled for one sample (mlc-graph-separate-batch): dim 0
       // of the inputs and outputs that carry it is a multiple of it.
       if (auto symbol = f->getAttrOfType<StringAttr>("mlc_graph.batch_symbol")) {
         signature.symbols.push_back(symbol.str());
+        signature.perSample = true;
         auto mark = [](mlc::abi::TensorSignature &t) {
           t.dimSymbols.assign(t.shape.size(), -1);
           if (!t.shape.empty())

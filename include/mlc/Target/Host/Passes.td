@@ -55,6 +55,23 @@ def HostDynamicOutputs : Pass<"mlc-host-dynamic-outputs", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def HostSymbolicInputs : Pass<"mlc-host-symbolic-inputs", "mlir::ModuleOp"> {
+  let summary = "Inputs with symbolic dims: their sizes from a dims argument";
+  let description = [{
+    Runs after bufferization. A public function marked
+    `mlc_loop.dims_argument = S` (by `mlc-host-prepare-model-abi`: its
+    inputs keep S symbolic dims, such as a sequence length) gets a last
+    argument `memref<Sxi64>`, the symbols' values for this run, which the
+    entry point passes through from its caller. Each input of dynamic
+    shape becomes a `memref<0xT>`, which the bare-pointer calling
+    convention passes as the caller's data pointer, and its uses read a
+    `memref.reinterpret_cast` of it to the run's sizes (row-major strides),
+    cast back to the default layout.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def HostLowerAssertions : Pass<"mlc-host-lower-assertions",
                                 "mlir::ModuleOp"> {
   let summary = "Run-time checks of a model become its error status";

@@ -491,7 +491,8 @@ struct GraphSeparateBatchPass
     StringRef symbol = dims.front().name;
     for (const SymbolicDim &d : dims) {
       if (d.dim != 0 || d.name != symbol) {
-        if (!strict)
+        // Other symbols: all stay, for code that takes dims at run time.
+        if (!strict || dynamicDims)
           return success();
         const SymbolicDim &other = d.dim != 0 ? d : dims.front();
         return emitError(f.getLoc())

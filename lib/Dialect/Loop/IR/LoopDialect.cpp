@@ -233,7 +233,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == WeightsHashAttrHelper::getNameStr() ||
       name == AccumulatorInitAttrHelper::getNameStr() ||
       name == AccumulatesOntoAttrHelper::getNameStr() ||
-      name == StatusOffsetAttrHelper::getNameStr())
+      name == StatusOffsetAttrHelper::getNameStr() ||
+      name == DimsArgumentAttrHelper::getNameStr())
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == CheckMessagesAttrHelper::getNameStr())
     return expect(isa<ArrayAttr>(value) &&

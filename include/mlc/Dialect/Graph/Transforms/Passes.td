@@ -89,7 +89,10 @@ def GraphSeparateBatch : Pass<"mlc-graph-separate-batch", "mlir::ModuleOp"> {
     the node and the reason and suggests `--dim NAME=N`; otherwise the
     function is left with its symbolic dims. Without `keep-batch` (targets
     whose entry points take static shapes) every symbolic dim is refused
-    that way.
+    that way. With `dynamic-dims` (targets whose code takes dims at run
+    time: the CPU) a function with symbolic dims other than a batch (a
+    sequence length, an image's height and width) keeps all of them: its
+    ops are lowered for sizes known at run time.
 
     ```
     error: symbolic dim 'batch' (dim 0 of input 'x') cannot stay symbolic:
@@ -105,6 +108,9 @@ def GraphSeparateBatch : Pass<"mlc-graph-separate-batch", "mlir::ModuleOp"> {
            "Compile a separable batch for any size (false: every symbolic "
            "dim must be pinned, for targets whose entry points take static "
            "shapes)">,
+    Option<"dynamicDims", "dynamic-dims", "bool", /*default=*/"false",
+           "Keep symbolic dims other than a batch for a target whose code "
+           "takes dims at run time (false: they must be pinned)">,
   ];
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }

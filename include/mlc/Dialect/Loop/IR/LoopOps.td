@@ -58,6 +58,10 @@ def Loop_Dialect : Dialect {
     "::mlir::UnitAttr":$caller_owned,
     "::mlir::IntegerAttr":$status_offset,
     "::mlir::ArrayAttr":$check_messages,
+    // A model function whose inputs keep symbolic dims: the number of
+    // symbols, whose values it takes in a last `dims` argument
+    // (mlc-host-symbolic-inputs).
+    "::mlir::IntegerAttr":$dims_argument,
     // A GPU model function that takes the runtime's kernel launcher first
     // (mlc-gpu-lower-launches).
     "::mlir::UnitAttr":$gpu_launcher,
