@@ -49,6 +49,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphConvTransposeToLinalgPatterns(patterns);
   populateGraphDataDependentToLinalgPatterns(patterns);
   populateGraphRunTimeShapesToLinalgPatterns(patterns);
+  populateGraphDynamicShapesToLinalgPatterns(patterns);
   populateGraphTopKToLinalgPatterns(patterns);
   populateGraphNonMaxSuppressionToLinalgPatterns(patterns);
 }

@@ -16,6 +16,7 @@
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -32,23 +33,45 @@ inline mlir::RankedTensorType getStaticType(mlir::Value v) {
 /// values count from the end (ONNX's rule), and what is still out of range
 /// is clamped to [0, size - 1], so that a hostile or broken index reads or
 /// writes inside the tensor instead of past it.
+/// `extent` is the dim's size as an `index` known at run time.
 inline mlir::Value getClampedIndex(mlir::OpBuilder &b, mlir::Location loc,
-                                   mlir::Value index, int64_t size) {
+                                   mlir::Value index, mlir::Value extent) {
   using namespace mlir;
   Value at = index.getType().isIndex()
                  ? index
                  : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(),
                                                     index));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value extent = arith::ConstantIndexOp::create(b, loc, size);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, zero);
   at = arith::SelectOp::create(b, loc, negative,
                                arith::AddIOp::create(b, loc, at, extent), at);
   at = arith::MaxSIOp::create(b, loc, at, zero);
-  return arith::MinSIOp::create(
-      b, loc, at,
-      arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(size - 1, 0)));
+  Value last = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, extent, one), zero);
+  return arith::MinSIOp::create(b, loc, at, last);
+}
+
+inline mlir::Value getClampedIndex(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value index, int64_t size) {
+  return getClampedIndex(
+      b, loc, index, mlir::arith::ConstantIndexOp::create(b, loc, size));
+}
+
+/// An empty tensor of `type` whose dynamic dims take their sizes from
+/// `sizes` (one per dim of `type`).
+inline mlir::Value
+createEmptyOfSizes(mlir::OpBuilder &b, mlir::Location loc,
+                   mlir::RankedTensorType type,
+                   llvm::ArrayRef<mlir::OpFoldResult> sizes) {
+  llvm::SmallVector<mlir::Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(
+          mlir::getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+  return mlir::tensor::EmptyOp::create(b, loc, type.getShape(),
+                                       type.getElementType(), dynamic);
 }
 
 /// A tensor of `type` filled with `value` (a float element type).

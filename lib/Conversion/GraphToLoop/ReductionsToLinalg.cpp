@@ -70,10 +70,11 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     constexpr ReduceKind kind = getReduceKind<OpTy>();
-    auto in = getStaticType(adaptor.getInput());
-    auto result = getStaticType(op.getResult());
+    // Dims known at run time only are read with tensor.dim.
+    auto in = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
     if (!in || !result)
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     if (op.getDynamicAxes())
       return rewriter.notifyMatchFailure(op, "axes computed at run time");
     Type element = in.getElementType();
@@ -97,7 +98,20 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
         reduced[a < 0 ? a + rank : a] = true;
     }
     Location loc = op.getLoc();
-    Value init;
+    // The result's sizes: the kept dims', 1 for reduced ones it keeps.
+    SmallVector<OpFoldResult> inSizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!reduced[i])
+        sizes.push_back(inSizes[i]);
+      else if (op.getKeepdims())
+        sizes.push_back(rewriter.getIndexAttr(1));
+    if (int64_t(sizes.size()) != result.getRank())
+      return rewriter.notifyMatchFailure(op, "result rank mismatch");
+    Value empty =
+        mlc::detail::createEmptyOfSizes(rewriter, loc, result, sizes);
+    TypedAttr start;
     if (isFloat) {
       double v = kind.combine == ReduceKind::Max
                      ? -std::numeric_limits<double>::infinity()
@@ -105,23 +119,36 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
                      ? std::numeric_limits<double>::infinity()
                  : kind.combine == ReduceKind::Mul ? 1.0
                                                    : 0.0;
-      init = createFilledTensor(rewriter, loc, result, v);
+      start = rewriter.getFloatAttr(element, v);
     } else {
       unsigned width = element.getIntOrFloatBitWidth();
       APInt v = kind.combine == ReduceKind::Max   ? APInt::getSignedMinValue(width)
                 : kind.combine == ReduceKind::Min ? APInt::getSignedMaxValue(width)
                 : kind.combine == ReduceKind::Mul ? APInt(width, 1)
                                                   : APInt(width, 0);
-      init = createFilledTensor(rewriter, loc, result, v);
+      start = rewriter.getIntegerAttr(element, v);
     }
+    Value init =
+        linalg::FillOp::create(
+            rewriter, loc, Value(arith::ConstantOp::create(rewriter, loc, start)),
+            empty)
+            .getResult(0);
     SmallVector<AffineExpr> outExprs;
     SmallVector<utils::IteratorType> iterators;
-    int64_t count = 1;
+    // The number of elements reduced into each result (for the mean).
+    OpFoldResult count = rewriter.getIndexAttr(1);
     for (int64_t i = 0; i < rank; ++i) {
       iterators.push_back(reduced[i] ? utils::IteratorType::reduction
                                      : utils::IteratorType::parallel);
       if (reduced[i]) {
-        count *= in.getDimSize(i);
+        auto c = getConstantIntValue(count), d = getConstantIntValue(inSizes[i]);
+        count = c && d ? OpFoldResult(rewriter.getIndexAttr(*c * *d))
+                       : OpFoldResult(arith::MulIOp::create(
+                             rewriter, loc,
+                             getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                             count),
+                             getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                             inSizes[i])));
         if (op.getKeepdims())
           outExprs.push_back(rewriter.getAffineConstantExpr(0));
       } else {
@@ -180,15 +207,27 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
                                       rewriter.getMultiDimIdentityMap(outRank));
       SmallVector<utils::IteratorType> par(outRank,
                                            utils::IteratorType::parallel);
-      Value out = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                          result.getElementType());
+      Value out =
+          mlc::detail::createEmptyOfSizes(rewriter, loc, result, sizes);
+      // The count as a float, once, outside the loop nest.
+      Value n;
+      if (kind.post == ReduceKind::Mean) {
+        if (auto c = getConstantIntValue(count))
+          n = arith::ConstantOp::create(rewriter, loc, element,
+                                        rewriter.getFloatAttr(element, *c));
+        else
+          n = arith::UIToFPOp::create(
+              rewriter, loc, element,
+              arith::IndexCastUIOp::create(rewriter, loc,
+                                           rewriter.getI64Type(),
+                                           getValueOrCreateConstantIndexOp(
+                                               rewriter, loc, count)));
+      }
       acc = linalg::GenericOp::create(
                 rewriter, loc, TypeRange{result}, acc, out, postMaps, par,
                 [&](OpBuilder &b, Location l, ValueRange a) {
                   Value v;
                   if (kind.post == ReduceKind::Mean) {
-                    Value n = arith::ConstantOp::create(
-                        b, l, element, b.getFloatAttr(element, count));
                     v = arith::DivFOp::create(b, l, a[0], n);
                   } else if (kind.post == ReduceKind::Sqrt) {
                     v = math::SqrtOp::create(b, l, a[0]);
@@ -332,11 +371,13 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto data = getStaticType(adaptor.getData());
-    auto indices = getStaticType(adaptor.getIndices());
-    auto result = getStaticType(op.getResult());
-    if (!data || !indices || !result)
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    // Dims known at run time only are read with tensor.dim.
+    auto data = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+    auto indices = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!data || !indices || !result ||
+        result.getRank() != data.getRank() - 1 + indices.getRank())
+      return rewriter.notifyMatchFailure(op, "needs ranked shapes");
     int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), data.getRank());
     int64_t q = indices.getRank(), rank = result.getRank();
     SmallVector<AffineExpr> idxExprs;
@@ -347,10 +388,17 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
         rewriter.getMultiDimIdentityMap(rank)};
     SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
     Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                         result.getElementType());
+    SmallVector<OpFoldResult> dataSizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getData());
+    SmallVector<OpFoldResult> sizes(dataSizes.begin(),
+                                    dataSizes.begin() + axis);
+    llvm::append_range(sizes, tensor::getMixedSizes(rewriter, loc,
+                                                    adaptor.getIndices()));
+    sizes.append(dataSizes.begin() + axis + 1, dataSizes.end());
+    Value init = mlc::detail::createEmptyOfSizes(rewriter, loc, result, sizes);
     Value source = adaptor.getData();
-    int64_t axisSize = data.getDimSize(axis);
+    Value axisSize =
+        getValueOrCreateConstantIndexOp(rewriter, loc, dataSizes[axis]);
     rewriter.replaceOp(
         op,
         linalg::GenericOp::create(

@@ -159,6 +159,29 @@ struct DimBuilder {
   }
 };
 
+/// The dims of `tensor` as i64 values (constants where they are static).
+inline SmallVector<Value> getDimsI64(OpBuilder &b, Location loc,
+                                     Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    dims.push_back(
+        type.isDynamicDim(d)
+            ? Value(arith::IndexCastOp::create(
+                  b, loc, b.getI64Type(), tensor::DimOp::create(b, loc, tensor, d)))
+            : Value(arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                                 type.getDimSize(d))));
+  return dims;
+}
+
+/// The product of i64 `values` (1 for none).
+inline Value multiplyAll(OpBuilder &b, Location loc, ArrayRef<Value> values) {
+  Value product = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1);
+  for (Value v : values)
+    product = arith::MulIOp::create(b, loc, product, v);
+  return product;
+}
+
 /// The elements of a 1-D i64 tensor of static length.
 inline SmallVector<Value> extractAll(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());

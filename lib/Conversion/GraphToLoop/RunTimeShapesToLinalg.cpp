@@ -29,13 +29,13 @@ using namespace mlc::graph;
 using namespace mlc::detail;
 
 namespace {
-/// Reshapes `input` (static) to the run-time `dims` when `dims.ok` holds,
-/// else to [elements, 1, ...] so that what follows stays in bounds; the
-/// result's static dims are checked too. Fails the check with `message`.
+/// Reshapes `input` to the run-time `dims` when `dims.ok` holds, else to
+/// [elements, 1, ...] so that what follows stays in bounds; the result's
+/// static dims are checked too. Fails the check with `message`.
 Value reshapeTo(OpBuilder &b, Location loc, Value input,
                 RankedTensorType result, SmallVector<Value> dims,
                 DimBuilder &checks, const std::string &message) {
-  auto type = cast<RankedTensorType>(input.getType());
+  Value elements = multiplyAll(b, loc, getDimsI64(b, loc, input));
   for (int64_t d = 0; d < result.getRank(); ++d)
     if (!result.isDynamicDim(d))
       checks.require(checks.eq(dims[d], checks.i64(result.getDimSize(d))));
@@ -43,10 +43,9 @@ Value reshapeTo(OpBuilder &b, Location loc, Value input,
   for (int64_t d = 0; d < result.getRank(); ++d)
     dims[d] = checks.select(
         checks.ok, dims[d],
-        checks.i64(d == 0 && result.isDynamicDim(0) ? type.getNumElements()
-                                                    : result.isDynamicDim(d)
-                                                          ? 1
-                                                          : result.getDimSize(d)));
+        d == 0 && result.isDynamicDim(0)
+            ? elements
+            : checks.i64(result.isDynamicDim(d) ? 1 : result.getDimSize(d)));
   Value shape = tensor::FromElementsOp::create(
       b, loc, RankedTensorType::get({result.getRank()}, b.getI64Type()), dims);
   return tensor::ReshapeOp::create(b, loc, result, input, shape);
@@ -58,16 +57,19 @@ struct RuntimeReshapeLowering : OpConversionPattern<ReshapeOp> {
   LogicalResult
   matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto input = getStaticType(adaptor.getInput());
+    auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     auto shape = getStaticType(adaptor.getShape());
     auto result = dyn_cast<RankedTensorType>(op.getType());
-    if (!input || !shape || !result || result.hasStaticShape() ||
+    if (!input || !shape || !result ||
+        (result.hasStaticShape() && input.hasStaticShape()) ||
         shape.getRank() != 1 || shape.getDimSize(0) != result.getRank())
-      return rewriter.notifyMatchFailure(op, "needs a static input and shape "
-                                             "length");
+      return rewriter.notifyMatchFailure(op, "needs a ranked input and a "
+                                             "shape of static length");
     Location loc = op.getLoc();
     DimBuilder c(rewriter, loc);
-    int64_t elements = input.getNumElements();
+    // The input's dims, read at run time where they are dynamic.
+    SmallVector<Value> inputDims = getDimsI64(rewriter, loc, adaptor.getInput());
+    Value n = multiplyAll(rewriter, loc, inputDims);
     SmallVector<Value> requested = extractAll(rewriter, loc, adaptor.getShape());
     SmallVector<Value> dims, inferred;
     Value product = c.i64(1), unknowns = c.i64(0);
@@ -77,9 +79,7 @@ struct RuntimeReshapeLowering : OpConversionPattern<ReshapeOp> {
       Value dim = v;
       if (!op.getAllowzero()) {
         Value copy = c.eq(v, c.i64(0));
-        Value from = int64_t(i) < input.getRank()
-                         ? c.i64(input.getDimSize(i))
-                         : c.i64(0);
+        Value from = int64_t(i) < input.getRank() ? inputDims[i] : c.i64(0);
         if (int64_t(i) >= input.getRank())
           c.require(arith::XOrIOp::create(rewriter, loc, copy,
                                           arith::ConstantIntOp::create(
@@ -102,7 +102,6 @@ struct RuntimeReshapeLowering : OpConversionPattern<ReshapeOp> {
       dims.push_back(dim);
       inferred.push_back(isInferred);
     }
-    Value n = c.i64(elements);
     Value one = c.eq(unknowns, c.i64(1));
     Value divisor = arith::MaxSIOp::create(rewriter, loc, product, c.i64(1));
     Value fits = c.select(
@@ -120,8 +119,10 @@ struct RuntimeReshapeLowering : OpConversionPattern<ReshapeOp> {
         op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
                       describe(op, "Reshape") +
                           ": the shape does not fit the input's " +
-                          std::to_string(elements) +
-                          " elements (or has more than one -1, a negative "
+                          (input.hasStaticShape()
+                               ? std::to_string(input.getNumElements()) + " "
+                               : std::string()) +
+                          "elements (or has more than one -1, a negative "
                           "dim, or a 0 past the input's rank)"));
     return success();
   }
@@ -214,12 +215,13 @@ struct RuntimeSliceLowering : OpConversionPattern<SliceOp> {
   LogicalResult
   matchAndRewrite(SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto input = getStaticType(adaptor.getInput());
+    auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     auto result = dyn_cast<RankedTensorType>(op.getType());
     auto starts = getStaticType(adaptor.getStarts());
-    if (!input || !result || result.hasStaticShape() || !starts ||
+    if (!input || !result ||
+        (result.hasStaticShape() && input.hasStaticShape()) || !starts ||
         starts.getRank() != 1 || result.getRank() != input.getRank())
-      return rewriter.notifyMatchFailure(op, "needs a static input");
+      return rewriter.notifyMatchFailure(op, "needs a ranked input");
     for (Value v : {adaptor.getEnds(), adaptor.getAxes(), adaptor.getSteps()})
       if (v && (!getStaticType(v) || getStaticType(v).getShape() !=
                                          starts.getShape()))
@@ -253,9 +255,9 @@ struct RuntimeSliceLowering : OpConversionPattern<SliceOp> {
     // Per dim: first index, step and count (the whole dim when no axis
     // names it; each dim at most once).
     SmallVector<Value> first(rank), stride(rank), dims(rank);
+    SmallVector<Value> inputDims = getDimsI64(rewriter, loc, adaptor.getInput());
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t size = input.getDimSize(d);
-      Value dim = c.i64(size);
+      Value dim = inputDims[d];
       first[d] = c.i64(0);
       stride[d] = c.i64(1);
       dims[d] = dim;
@@ -273,7 +275,7 @@ struct RuntimeSliceLowering : OpConversionPattern<SliceOp> {
           return arith::MinSIOp::create(
               rewriter, loc, arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
         };
-        Value last = c.i64(size - 1);
+        Value last = arith::SubIOp::create(rewriter, loc, dim, c.i64(1));
         Value begin = c.select(forward, clamp(wrap(begins[j]), c.i64(0), dim),
                                clamp(wrap(begins[j]), c.i64(0), last));
         Value end = c.select(forward, clamp(wrap(ends[j]), c.i64(0), dim),

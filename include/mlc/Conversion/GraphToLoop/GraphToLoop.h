@@ -88,6 +88,12 @@ void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphDataDependentToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
+/// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, Softmax
+/// and MatMul on tensors whose dims are known only at run time (symbolic
+/// input dims), with run-time checks of the dims that must agree.
+void populateGraphDynamicShapesToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Reshape, Squeeze and Unsqueeze to shapes computed at run time, and
 /// Slice, Expand and Tile with bounds, shapes and repeats read at run time,
 /// with run-time checks of those values.

@@ -1,0 +1,365 @@
+//===- DynamicShapesToLinalg.cpp - Ops on dims known at run time ----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, Softmax
+// and MatMul on tensors whose dims are known only at run time (a model's
+// symbolic sequence length or image size): the same linalg ops as the
+// static lowerings, with sizes read by tensor.dim. Dims that must agree
+// (a contraction's, a batch matmul's batch dims) are checked at run time,
+// and the operands are cut to the checked sizes (0 where the check fails),
+// so that a failed check computes nothing rather than reading past a
+// buffer. Static shapes keep their own patterns (StructuredToLinalg.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "RunTimeShapes.h"
+
+#include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
+#include "mlc/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::detail;
+
+namespace {
+/// True when any of `values` has a type of dims known only at run time.
+bool anyDynamic(ValueRange values) {
+  return llvm::any_of(values, [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && !t.hasStaticShape();
+  });
+}
+
+/// The shape `sizes` give (dynamic where a size is not a constant).
+SmallVector<int64_t> getShapeOf(ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> shape;
+  for (OpFoldResult s : sizes)
+    shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
+  return shape;
+}
+
+/// `v` cut to `sizes` from its origin, or `v` when they are its own.
+Value sliceTo(OpBuilder &b, Location loc, Value v,
+              ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> own = tensor::getMixedSizes(b, loc, v);
+  if (llvm::equal(own, sizes))
+    return v;
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+      strides(type.getRank(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get(getShapeOf(sizes), type.getElementType()), v,
+      offsets, sizes, strides);
+}
+
+/// Dims of two operands that must agree: pairs are added, then `check`
+/// asserts that they do (naming the node) and gives each pair's size, 0
+/// where the check fails.
+struct AgreeingDims {
+  OpBuilder &b;
+  Location loc;
+  SmallVector<std::pair<OpFoldResult, OpFoldResult>> pairs;
+  bool conflict = false;
+
+  /// Index of the pair (a, b).
+  size_t add(OpFoldResult x, OpFoldResult y) {
+    auto cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+    if (cx && cy && *cx != *cy)
+      conflict = true;
+    pairs.push_back({x, y});
+    return pairs.size() - 1;
+  }
+
+  SmallVector<OpFoldResult> check(const std::string &message) {
+    Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+    bool checked = false;
+    for (auto [x, y] : pairs) {
+      if (getConstantIntValue(x) && getConstantIntValue(y))
+        continue;
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                getValueOrCreateConstantIndexOp(b, loc, x),
+                                getValueOrCreateConstantIndexOp(b, loc, y)));
+      checked = true;
+    }
+    if (checked)
+      cf::AssertOp::create(b, loc, ok, message);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    SmallVector<OpFoldResult> sizes;
+    for (auto [x, y] : pairs) {
+      if (getConstantIntValue(x) && getConstantIntValue(y)) {
+        sizes.push_back(x);
+        continue;
+      }
+      // A static side is the size where the check holds.
+      OpFoldResult known = getConstantIntValue(x) ? x : y;
+      sizes.push_back(
+          arith::SelectOp::create(b, loc, ok,
+                                  getValueOrCreateConstantIndexOp(b, loc, known),
+                                  zero)
+              .getResult());
+    }
+    return sizes;
+  }
+};
+
+/// `value` (of `type`'s rank) as `type`: a cast when only the static
+/// knowledge of its dims differs.
+Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+struct DynamicShapeLowering : OpConversionPattern<ShapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ShapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || input.hasStaticShape() || !result ||
+        !result.hasStaticShape() || result.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a dynamic ranked input");
+    int64_t rank = input.getRank();
+    auto clampAxis = [&](int64_t a) {
+      return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank);
+    };
+    int64_t start = clampAxis(op.getStart());
+    int64_t end = op.getEnd() ? clampAxis(*op.getEnd()) : rank;
+    Location loc = op.getLoc();
+    SmallVector<Value> dims = getDimsI64(rewriter, loc, adaptor.getInput());
+    SmallVector<Value> picked;
+    for (int64_t d = start; d < end; ++d)
+      picked.push_back(dims[d]);
+    if (int64_t(picked.size()) != result.getDimSize(0) ||
+        !result.getElementType().isInteger(64))
+      return rewriter.notifyMatchFailure(op, "result length mismatch");
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, result, picked);
+    return success();
+  }
+};
+
+/// Squeeze (of static size-1 dims), Unsqueeze and Flatten with constant
+/// axes: tensor.reshape to the dims computed from the input's.
+template <typename OpTy>
+struct DynamicAxesReshapeLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !result || input.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "needs a dynamic ranked input");
+    Location loc = op.getLoc();
+    SmallVector<Value> in = getDimsI64(rewriter, loc, adaptor.getInput());
+    int64_t rank = input.getRank();
+    SmallVector<Value> dims;
+    Value one = arith::ConstantIntOp::create(rewriter, loc,
+                                             rewriter.getI64Type(), 1);
+    if constexpr (std::is_same_v<OpTy, FlattenOp>) {
+      int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+      if (axis < 0 || axis > rank)
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+      dims = {multiplyAll(rewriter, loc, ArrayRef<Value>(in).take_front(axis)),
+              multiplyAll(rewriter, loc, ArrayRef<Value>(in).drop_front(axis))};
+    } else {
+      if (!op.getAxes() || adaptor.getDynamicAxes())
+        return rewriter.notifyMatchFailure(op, "needs constant axes");
+      constexpr bool squeeze = std::is_same_v<OpTy, SqueezeOp>;
+      int64_t span = squeeze ? rank : result.getRank();
+      SmallVector<bool> named(span, false);
+      for (int64_t a : *op.getAxes()) {
+        int64_t axis = a < 0 ? a + span : a;
+        if (axis < 0 || axis >= span)
+          return rewriter.notifyMatchFailure(op, "axis out of range");
+        named[axis] = true;
+      }
+      if (squeeze) {
+        for (int64_t d = 0; d < rank; ++d) {
+          if (!named[d]) {
+            dims.push_back(in[d]);
+            continue;
+          }
+          if (input.getDimSize(d) != 1)
+            return rewriter.notifyMatchFailure(op, "squeezes a dim not 1");
+        }
+      } else {
+        for (int64_t d = 0, next = 0; d < span; ++d)
+          dims.push_back(named[d] ? one : in[next++]);
+      }
+    }
+    if (int64_t(dims.size()) != result.getRank())
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Value shape = tensor::FromElementsOp::create(
+        rewriter, loc,
+        RankedTensorType::get({result.getRank()}, rewriter.getI64Type()), dims);
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, result,
+                                                   adaptor.getInput(), shape);
+    return success();
+  }
+};
+
+struct DynamicTransposeLowering : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!input || !result || !anyDynamic({adaptor.getInput(), op.getResult()}))
+      return rewriter.notifyMatchFailure(op, "needs dynamic ranked shapes");
+    int64_t rank = input.getRank();
+    SmallVector<int64_t> perm =
+        op.getPerm() ? SmallVector<int64_t>(*op.getPerm())
+                     : llvm::to_vector(
+                           llvm::reverse(llvm::seq<int64_t>(0, rank)));
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> in =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t p : perm)
+      sizes.push_back(in[p]);
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                         input.getElementType());
+    Value transposed = linalg::TransposeOp::create(rewriter, loc,
+                                                   adaptor.getInput(), init,
+                                                   perm)
+                           .getResult()[0];
+    rewriter.replaceOp(op, castTo(rewriter, loc, transposed, result));
+    return success();
+  }
+};
+
+/// Softmax through linalg.softmax's decomposition, as for static shapes.
+struct DynamicSoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!type || type.hasStaticShape() ||
+        !isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs a dynamic float input");
+    int64_t axis = normalizeAxis(op.getAxis(), type.getRank());
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, adaptor.getInput()),
+        type.getElementType());
+    auto softmax = linalg::SoftmaxOp::create(rewriter, loc, TypeRange{type},
+                                             adaptor.getInput(), init, axis);
+    FailureOr<SmallVector<Value>> parts =
+        cast<linalg::AggregatedOpInterface>(softmax.getOperation())
+            .decomposeOperation(rewriter);
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "softmax decomposition failed");
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, parts->front(), op.getResult().getType()));
+    rewriter.eraseOp(softmax);
+    return success();
+  }
+};
+
+/// Float MatMul of ranks >= 2, [b..., M, K] x [K, N] or [b..., M, K] x
+/// [b..., K, N] (the same batch dims), as one contraction generic.
+struct DynamicMatMulLowering : OpConversionPattern<MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lt = dyn_cast<RankedTensorType>(lhs.getType());
+    auto rt = dyn_cast<RankedTensorType>(rhs.getType());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!lt || !rt || !result || !anyDynamic({lhs, rhs, op.getResult()}) ||
+        !isa<FloatType>(result.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs dynamic float shapes");
+    int64_t lr = lt.getRank(), rr = rt.getRank();
+    bool shared = rr == 2 && lr >= 2;
+    if (!shared && (lr != rr || lr < 3))
+      return rewriter.notifyMatchFailure(
+          op, "needs [b..., M, K] x [K, N] or equal batch dims");
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> ls = tensor::getMixedSizes(rewriter, loc, lhs);
+    SmallVector<OpFoldResult> rs = tensor::getMixedSizes(rewriter, loc, rhs);
+    AgreeingDims agree{rewriter, loc, {}};
+    size_t k = agree.add(ls[lr - 1], rs[rr - 2]);
+    SmallVector<size_t> batch;
+    if (!shared)
+      for (int64_t d = 0; d < lr - 2; ++d)
+        batch.push_back(agree.add(ls[d], rs[d]));
+    if (agree.conflict)
+      return rewriter.notifyMatchFailure(op, "dims that broadcast");
+    SmallVector<OpFoldResult> sizes = agree.check(
+        describe(op, "MatMul") + ": the operands' dims known only at run "
+                                 "time do not agree (broadcasting such a dim "
+                                 "is not supported)");
+    ls[lr - 1] = rs[rr - 2] = sizes[k];
+    for (auto [d, at] : llvm::enumerate(batch))
+      ls[d] = rs[d] = sizes[at];
+    lhs = sliceTo(rewriter, loc, lhs, ls);
+    rhs = sliceTo(rewriter, loc, rhs, rs);
+    // One contraction generic over (b..., m, n, k): a memref.expand_shape
+    // of two dynamic dims in one group (what collapsing the rows and
+    // expanding them back would make) crashes expand-strided-metadata.
+    Type element = result.getElementType();
+    Value zero = arith::ConstantOp::create(rewriter, loc, element,
+                                           rewriter.getFloatAttr(element, 0));
+    SmallVector<OpFoldResult> outSizes(ls.begin(), ls.end() - 1);
+    outSizes.push_back(rs[rr - 1]);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, outSizes, element);
+    Value init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    int64_t loops = lr + 1;
+    MLIRContext *context = rewriter.getContext();
+    auto dim = [&](int64_t d) { return getAffineDimExpr(d, context); };
+    SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
+    for (int64_t d = 0; d < lr - 2; ++d) {
+      lhsExprs.push_back(dim(d));
+      outExprs.push_back(dim(d));
+      if (!shared)
+        rhsExprs.push_back(dim(d));
+    }
+    AffineExpr m = dim(lr - 2), n = dim(lr - 1), kd = dim(lr);
+    lhsExprs.append({m, kd});
+    rhsExprs.append({kd, n});
+    outExprs.append({m, n});
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, lhsExprs, context),
+                                   AffineMap::get(loops, 0, rhsExprs, context),
+                                   AffineMap::get(loops, 0, outExprs, context)};
+    SmallVector<utils::IteratorType> iterators(loops - 1,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value product =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), ValueRange{lhs, rhs}, init, maps,
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = arith::MulFOp::create(b, l, args[0], args[1]);
+              linalg::YieldOp::create(b, l,
+                                      Value(arith::AddFOp::create(b, l,
+                                                                  args[2], v)));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, castTo(rewriter, loc, product, result));
+    return success();
+  }
+};
+} // namespace
+
+void mlc::populateGraphDynamicShapesToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DynamicShapeLowering, DynamicAxesReshapeLowering<SqueezeOp>,
+               DynamicAxesReshapeLowering<UnsqueezeOp>,
+               DynamicAxesReshapeLowering<FlattenOp>, DynamicTransposeLowering,
+               DynamicSoftmaxLowering, DynamicMatMulLowering>(
+      patterns.getContext());
+}
