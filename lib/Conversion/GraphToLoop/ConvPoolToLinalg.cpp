@@ -737,12 +737,28 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
   LogicalResult
   matchAndRewrite(GlobalAveragePoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto x = static4d(adaptor.getInput());
-    auto result = static4d(op.getResult());
-    if (!x || !result)
-      return rewriter.notifyMatchFailure(op, "only static 2-D float pooling");
+    // Dims may be known at run time only (an image of any size).
+    auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!x || !result || x.getRank() != 4 || result.getRank() != 4 ||
+        !isa<FloatType>(x.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only 2-D float pooling");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
+    SmallVector<OpFoldResult> in =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
+    SmallVector<OpFoldResult> sizes = {in[0], in[1], rewriter.getIndexAttr(1),
+                                       rewriter.getIndexAttr(1)};
+    Type element = result.getElementType();
+    auto filled = [&](double v) {
+      Value empty = mlc::detail::createEmptyOfSizes(rewriter, loc, result, sizes);
+      return linalg::FillOp::create(
+                 rewriter, loc,
+                 Value(arith::ConstantOp::create(
+                     rewriter, loc, element, rewriter.getFloatAttr(element, v))),
+                 empty)
+          .getResult(0);
+    };
     AffineExpr n = rewriter.getAffineDimExpr(0),
                c = rewriter.getAffineDimExpr(1);
     AffineExpr zero = rewriter.getAffineConstantExpr(0);
@@ -752,10 +768,31 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
     SmallVector<utils::IteratorType> it = {
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::reduction, utils::IteratorType::reduction};
-    double scale = 1.0 / (x.getDimSize(2) * x.getDimSize(3));
+    // 1 / (H * W), computed once where the size is known at run time.
+    Value scale;
+    if (!x.isDynamicDim(2) && !x.isDynamicDim(3)) {
+      scale = arith::ConstantOp::create(
+          rewriter, loc, element,
+          rewriter.getFloatAttr(element,
+                                1.0 / (x.getDimSize(2) * x.getDimSize(3))));
+    } else {
+      Value area = arith::MulIOp::create(
+          rewriter, loc,
+          getValueOrCreateConstantIndexOp(rewriter, loc, in[2]),
+          getValueOrCreateConstantIndexOp(rewriter, loc, in[3]));
+      Value areaF = arith::UIToFPOp::create(
+          rewriter, loc, element,
+          arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       area));
+      scale = arith::DivFOp::create(
+          rewriter, loc,
+          arith::ConstantOp::create(rewriter, loc, element,
+                                    rewriter.getFloatAttr(element, 1.0)),
+          areaF);
+    }
     Value sum = linalg::GenericOp::create(
                     rewriter, loc, TypeRange{result}, adaptor.getInput(),
-                    createFilledTensor(rewriter, loc, result, 0.0), maps, it,
+                    filled(0.0), maps, it,
                     [](OpBuilder &b, Location l, ValueRange a) {
                       linalg::YieldOp::create(
                           b, l, Value(arith::AddFOp::create(b, l, a[0], a[1])));
@@ -763,17 +800,13 @@ struct GlobalAveragePoolLowering : OpConversionPattern<GlobalAveragePoolOp> {
                     .getResult(0);
     SmallVector<AffineMap> scaleMaps(2, rewriter.getMultiDimIdentityMap(4));
     SmallVector<utils::IteratorType> par(4, utils::IteratorType::parallel);
-    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                         result.getElementType());
+    Value init = mlc::detail::createEmptyOfSizes(rewriter, loc, result, sizes);
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
                 rewriter, loc, TypeRange{result}, sum, init, scaleMaps, par,
                 [&](OpBuilder &b, Location l, ValueRange a) {
-                  Value s = arith::ConstantOp::create(
-                      b, l, result.getElementType(),
-                      b.getFloatAttr(result.getElementType(), scale));
                   linalg::YieldOp::create(
-                      b, l, Value(arith::MulFOp::create(b, l, a[0], s)));
+                      b, l, Value(arith::MulFOp::create(b, l, a[0], scale)));
                 })
                 .getResult(0));
     return success();

@@ -36,11 +36,14 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
   LogicalResult
   matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto x = getStaticType(adaptor.getInput());
+    // Input and output dims may be known at run time only (an image of any
+    // size); the weights' and channels' are static.
+    auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     auto w = getStaticType(adaptor.getWeight());
-    auto y = getStaticType(op.getResult());
-    if (!x || !w || !y)
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    auto y = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!x || !w || !y || x.isDynamicDim(1) || y.isDynamicDim(1) ||
+        x.getRank() != y.getRank() || w.getRank() != x.getRank())
+      return rewriter.notifyMatchFailure(op, "needs static weights, channels");
     int64_t n = x.getRank() - 2;
     int64_t group = static_cast<int64_t>(op.getGroup());
     int64_t cg = x.getDimSize(1) / group;
@@ -59,6 +62,8 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
     // padding the (already inferred) output size implies.
     SmallVector<int64_t> begin(n);
     bool derived = op.getAutoPad() != AutoPad::NotSet || op.getOutputShape();
+    if (derived && (!x.hasStaticShape() || !y.hasStaticShape()))
+      return rewriter.notifyMatchFailure(op, "auto_pad needs static shapes");
     for (int64_t i = 0; i < n; ++i) {
       if (!derived) {
         begin[i] = pads[i];
@@ -76,6 +81,37 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Type element = y.getElementType();
+    // The output's sizes: (in - 1) * s + out_pad + (k - 1) * d + 1 - pads
+    // per spatial dim, read from the input where it is dynamic; and the
+    // input's spatial extents times the strides, which bound valid reads.
+    SmallVector<OpFoldResult> inSizes =
+        tensor::getMixedSizes(rewriter, loc, adaptor.getInput());
+    SmallVector<OpFoldResult> ySizes = {inSizes[0],
+                                        rewriter.getIndexAttr(y.getDimSize(1))};
+    SmallVector<Value> readExtent;
+    for (int64_t i = 0; i < n; ++i) {
+      Value in = getValueOrCreateConstantIndexOp(rewriter, loc, inSizes[i + 2]);
+      auto index = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(rewriter, loc, v);
+      };
+      readExtent.push_back(
+          arith::MulIOp::create(rewriter, loc, in, index(strides[i])));
+      if (!y.isDynamicDim(i + 2)) {
+        ySizes.push_back(rewriter.getIndexAttr(y.getDimSize(i + 2)));
+        continue;
+      }
+      int64_t extra = outPad[i] + (w.getDimSize(i + 2) - 1) * dilations[i] + 1 -
+                      pads[i] - pads[i + n];
+      Value size = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(
+              rewriter, loc,
+              arith::SubIOp::create(rewriter, loc, in, index(1)),
+              index(strides[i])),
+          index(extra));
+      ySizes.push_back(
+          arith::MaxSIOp::create(rewriter, loc, size, index(0)).getResult());
+    }
     // Loop dims: 0 n, 1 m, [2, 2+n) o, 2+n c, [3+n, 3+2n) k.
     int64_t loops = 3 + 2 * n;
     SmallVector<AffineExpr> extentExprs, yExprs;
@@ -101,8 +137,7 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
       SmallVector<AffineMap> biasMaps = {
           AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx),
           rewriter.getMultiDimIdentityMap(rank)};
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc, y.getShape(), element);
+      Value empty = mlc::detail::createEmptyOfSizes(rewriter, loc, y, ySizes);
       init = linalg::GenericOp::create(
                  rewriter, loc, TypeRange{y}, bias, empty, biasMaps,
                  SmallVector<utils::IteratorType>(rank,
@@ -112,7 +147,13 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
                  })
                  .getResult(0);
     } else {
-      init = mlc::detail::createFilledTensor(rewriter, loc, y, 0.0);
+      Value empty = mlc::detail::createEmptyOfSizes(rewriter, loc, y, ySizes);
+      init = linalg::FillOp::create(
+                 rewriter, loc,
+                 Value(arith::ConstantOp::create(rewriter, loc, element,
+                                                 rewriter.getZeroAttr(element))),
+                 empty)
+                 .getResult(0);
     }
 
     Value input = adaptor.getInput();
@@ -150,8 +191,7 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
                 b, l, arith::CmpIPredicate::eq,
                 arith::RemSIOp::create(b, l, t, c(strides[i])), c(0));
             Value inRange = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::slt, t,
-                c(strides[i] * x.getDimSize(i + 2)));
+                b, l, arith::CmpIPredicate::slt, t, readExtent[i]);
             valid = arith::AndIOp::create(
                 b, l, valid,
                 arith::AndIOp::create(b, l, nonNegative,

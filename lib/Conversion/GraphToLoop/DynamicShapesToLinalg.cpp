@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, Softmax
-// and MatMul on tensors whose dims are known only at run time (a model's
+// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, Softmax,
+// MatMul and Concat on tensors whose dims are known only at run time (a model's
 // symbolic sequence length or image size): the same linalg ops as the
 // static lowerings, with sizes read by tensor.dim. Dims that must agree
 // (a contraction's, a batch matmul's batch dims) are checked at run time,
@@ -353,6 +353,67 @@ struct DynamicMatMulLowering : OpConversionPattern<MatMulOp> {
     return success();
   }
 };
+/// Concat of inputs whose dims are known at run time: the dims off the
+/// axis are checked to agree and the inputs cut to the checked sizes, then
+/// tensor.concat's decomposition into insert_slices.
+struct DynamicConcatLowering : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    SmallVector<Value> inputs(adaptor.getInputs());
+    if (!result || inputs.empty() || !anyDynamic(inputs) ||
+        llvm::any_of(inputs, [&](Value v) {
+          auto t = dyn_cast<RankedTensorType>(v.getType());
+          return !t || t.getRank() != result.getRank();
+        }))
+      return rewriter.notifyMatchFailure(op, "needs dynamic ranked inputs");
+    int64_t rank = result.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    Location loc = op.getLoc();
+    SmallVector<SmallVector<OpFoldResult>> sizes;
+    for (Value v : inputs)
+      sizes.push_back(tensor::getMixedSizes(rewriter, loc, v));
+    AgreeingDims agree{rewriter, loc, {}};
+    SmallVector<SmallVector<size_t>> at(inputs.size());
+    for (size_t i = 1; i < inputs.size(); ++i)
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis)
+          at[i].push_back(agree.add(sizes[0][d], sizes[i][d]));
+    if (agree.conflict)
+      return rewriter.notifyMatchFailure(op, "dims that differ");
+    SmallVector<OpFoldResult> checked = agree.check(
+        describe(op, "Concat") + ": the inputs' dims known only at run time "
+                                 "differ off the axis");
+    for (size_t i = 1; i < inputs.size(); ++i) {
+      for (auto [k, d] : llvm::enumerate(llvm::make_filter_range(
+               llvm::seq<int64_t>(0, rank),
+               [&](int64_t d) { return d != axis; })))
+        sizes[i][d] = sizes[0][d] = checked[at[i][k]];
+    }
+    for (auto [i, v] : llvm::enumerate(inputs))
+      v = sliceTo(rewriter, loc, v, sizes[i]);
+    // The result's type from the inputs' (tensor.concat's verifier wants
+    // the one it infers), cast to the op's.
+    SmallVector<int64_t> shape(getShapeOf(sizes[0]));
+    shape[axis] = 0;
+    for (Value v : inputs) {
+      int64_t d = cast<RankedTensorType>(v.getType()).getDimSize(axis);
+      shape[axis] = ShapedType::isDynamic(d) || ShapedType::isDynamic(shape[axis])
+                        ? ShapedType::kDynamic
+                        : shape[axis] + d;
+    }
+    auto type = RankedTensorType::get(shape, result.getElementType());
+    auto concat = tensor::ConcatOp::create(rewriter, loc, type, axis, inputs);
+    FailureOr<SmallVector<Value>> parts = concat.decomposeOperation(rewriter);
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "concat decomposition failed");
+    rewriter.replaceOp(op, castTo(rewriter, loc, parts->front(), result));
+    rewriter.eraseOp(concat);
+    return success();
+  }
+};
 } // namespace
 
 void mlc::populateGraphDynamicShapesToLinalgPatterns(
@@ -360,6 +421,7 @@ void mlc::populateGraphDynamicShapesToLinalgPatterns(
   patterns.add<DynamicShapeLowering, DynamicAxesReshapeLowering<SqueezeOp>,
                DynamicAxesReshapeLowering<UnsqueezeOp>,
                DynamicAxesReshapeLowering<FlattenOp>, DynamicTransposeLowering,
-               DynamicSoftmaxLowering, DynamicMatMulLowering>(
+               DynamicSoftmaxLowering, DynamicMatMulLowering,
+               DynamicConcatLowering>(
       patterns.getContext());
 }

@@ -50,6 +50,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphDataDependentToLinalgPatterns(patterns);
   populateGraphRunTimeShapesToLinalgPatterns(patterns);
   populateGraphDynamicShapesToLinalgPatterns(patterns);
+  populateGraphDynamicConvToLinalgPatterns(patterns);
   populateGraphTopKToLinalgPatterns(patterns);
   populateGraphNonMaxSuppressionToLinalgPatterns(patterns);
 }

@@ -35,10 +35,13 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
   LogicalResult
   matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!static4d(adaptor.getInput()))
-      return rewriter.notifyMatchFailure(op, "only static 4-D float input");
+    // Dims but the channels' may be known at run time only.
+    auto type = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!type || type.getRank() != 4 || type.isDynamicDim(1) ||
+        !isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only 4-D float input");
     double eps = op.getEpsilon().convertToDouble();
-    Type element = static4d(adaptor.getInput()).getElementType();
+    Type element = type.getElementType();
     rewriter.replaceOp(
         op, channelwise(rewriter, op.getLoc(), adaptor.getInput(),
                         {adaptor.getScale(), adaptor.getBias(),
@@ -160,8 +163,8 @@ Value mlc::detail::channelwise(OpBuilder &b, Location loc, Value input, ValueRan
   maps.push_back(b.getMultiDimIdentityMap(rank));
   SmallVector<Value> ins = {input};
   llvm::append_range(ins, params);
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, input), type.getElementType());
   SmallVector<utils::IteratorType> it(rank, utils::IteratorType::parallel);
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ins, ValueRange{init}, maps, it,

@@ -65,27 +65,28 @@ struct F64 {
 
   /// The input coordinate of output index `x` (ResizeToLinalg's
   /// sourceCoordinate, on values).
-  Value source(StringRef transform, Value x, Value scale, double in, Value out,
+  Value source(StringRef transform, Value x, Value scale, Value in, Value out,
                Value roiStart, Value roiEnd) {
+    Value last = sub(in, c(1));
     Value halfPixel = sub(div(add(x, c(0.5)), scale), c(0.5));
     auto gt1 = cmp(arith::CmpFPredicate::OGT, out, c(1));
     if (transform == "half_pixel")
       return halfPixel;
     if (transform == "half_pixel_symmetric") {
-      Value adjustment = div(out, mul(scale, c(in)));
-      Value offset = mul(c(in / 2), sub(c(1), adjustment));
+      Value adjustment = div(out, mul(scale, in));
+      Value offset = mul(mul(in, c(0.5)), sub(c(1), adjustment));
       return add(offset, halfPixel);
     }
     if (transform == "pytorch_half_pixel")
       return select(gt1, halfPixel, c(0));
     if (transform == "align_corners") {
-      Value length = mul(scale, c(in));
+      Value length = mul(scale, in);
       Value degenerate =
           arith::OrIOp::create(b, loc,
                                cmp(arith::CmpFPredicate::OEQ, out, c(1)),
                                cmp(arith::CmpFPredicate::OEQ, length, c(1)));
       return select(degenerate, c(0),
-                    div(mul(x, c(in - 1)), sub(length, c(1))));
+                    div(mul(x, last), sub(length, c(1))));
     }
     if (transform == "asymmetric")
       return div(x, scale);
@@ -93,10 +94,10 @@ struct F64 {
       return div(add(x, c(0.5)), scale);
     // tf_crop_and_resize
     Value span = sub(roiEnd, roiStart);
-    Value inside = add(mul(roiStart, c(in - 1)),
-                       div(mul(mul(x, span), c(in - 1)), sub(out, c(1))));
+    Value inside = add(mul(roiStart, last),
+                       div(mul(mul(x, span), last), sub(out, c(1))));
     return select(gt1, inside,
-                  mul(mul(c(0.5), add(roiStart, roiEnd)), c(in - 1)));
+                  mul(mul(c(0.5), add(roiStart, roiEnd)), last));
   }
 };
 
@@ -106,16 +107,17 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
   LogicalResult
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto inputType = getStaticType(adaptor.getInput());
+    // The input's dims may be known at run time only.
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     auto resultType = dyn_cast<RankedTensorType>(op.getResult().getType());
     if (!inputType || !resultType)
-      return rewriter.notifyMatchFailure(op, "needs a static input");
+      return rewriter.notifyMatchFailure(op, "needs a ranked input");
     // Constant scales and sizes are ResizeToLinalg's.
     bool constantScales = !op.getScales() || getConstantFloats(op.getScales());
     bool constantSizes = !op.getSizes() || getConstantInts(op.getSizes());
     bool constantRoi = !op.getRoi() || getConstantFloats(op.getRoi());
-    if (resultType.hasStaticShape() && constantScales && constantSizes &&
-        constantRoi)
+    if (inputType.hasStaticShape() && resultType.hasStaticShape() &&
+        constantScales && constantSizes && constantRoi)
       return rewriter.notifyMatchFailure(op, "constant scales and sizes");
     StringRef transform = op.getCoordinateTransformationMode();
     if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
@@ -155,14 +157,15 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
     DimBuilder c(rewriter, loc);
     F64 f{rewriter, loc};
     SmallVector<Value> dims, scales, roi;
+    SmallVector<Value> inDims = getDimsI64(rewriter, loc, adaptor.getInput());
     for (int64_t d = 0; d < rank; ++d) {
       Value at = arith::ConstantIndexOp::create(rewriter, loc, d);
-      int64_t in = inputType.getDimSize(d);
+      Value in = toF64(rewriter, loc, inDims[d]);
       if (scalesValue) {
         Value scale = toF64(rewriter, loc, tensor::ExtractOp::create(
             rewriter, loc, scalesValue, ValueRange{at}));
         // Positive and small enough that the size fits: NaN fails too.
-        Value size = math::FloorOp::create(rewriter, loc, f.mul(f.c(in), scale));
+        Value size = math::FloorOp::create(rewriter, loc, f.mul(in, scale));
         c.require(f.cmp(arith::CmpFPredicate::OGT, scale, f.c(0)));
         c.require(f.cmp(arith::CmpFPredicate::OLT, size, f.c(0x1p40)));
         Value safe = f.select(c.ok, size, f.c(0));
@@ -176,7 +179,8 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
         dims.push_back(size);
         Value out = arith::SIToFPOp::create(rewriter, loc,
                                             rewriter.getF64Type(), size);
-        scales.push_back(f.div(out, f.c(in == 0 ? 1 : in)));
+        Value empty = f.cmp(arith::CmpFPredicate::OEQ, in, f.c(0));
+        scales.push_back(f.div(out, f.select(empty, f.c(1), in)));
       }
     }
     if (transform == "tf_crop_and_resize")
@@ -186,8 +190,8 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
             ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)})));
     // An empty input has nothing to read from: only empty outputs.
     for (int64_t d = 0; d < rank; ++d)
-      if (inputType.getDimSize(d) == 0)
-        c.require(c.eq(dims[d], c.i64(0)));
+      c.require(c.either(c.cmp(arith::CmpIPredicate::ne, inDims[d], c.i64(0)),
+                         c.eq(dims[d], c.i64(0))));
     SmallVector<Value> outDims = checkedResultDims(
         c, resultType, dims,
         describe(op, "Resize") +
@@ -198,13 +202,13 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
     Value current = adaptor.getInput();
     SmallVector<Value> currentDims;
     for (int64_t d = 0; d < rank; ++d)
-      currentDims.push_back(arith::ConstantIndexOp::create(
-          rewriter, loc, inputType.getDimSize(d)));
+      currentDims.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), inDims[d]));
     for (int64_t d = rank - 1; d >= 0; --d) {
       currentDims[d] = arith::IndexCastOp::create(
           rewriter, loc, rewriter.getIndexType(), outDims[d]);
       current = resizeAxis(rewriter, loc, op, mode, current, currentDims, d,
-                           inputType.getDimSize(d), outDims[d], scales[d],
+                           inDims[d], outDims[d], scales[d],
                            roi.empty() ? Value() : roi[d],
                            roi.empty() ? Value() : roi[d + rank]);
     }
@@ -213,12 +217,19 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
     return success();
   }
 
-  /// `current` resized along axis `d` (of static input size `in`) to
-  /// `out` (i64) positions, the other axes of sizes `dims` (index).
+  /// `current` resized along axis `d` (of input size `in`, i64) to `out`
+  /// (i64) positions, the other axes of sizes `dims` (index).
   static Value resizeAxis(OpBuilder &rewriter, Location loc, ResizeOp op,
                           Mode mode, Value current, ArrayRef<Value> dims,
-                          int64_t d, int64_t in, Value out, Value scale,
+                          int64_t d, Value in, Value out, Value scale,
                           Value roiStart, Value roiEnd) {
+    Value inF = toF64(rewriter, loc, in);
+    Value last = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::SubIOp::create(rewriter, loc, in,
+                              arith::ConstantIntOp::create(
+                                  rewriter, loc, rewriter.getI64Type(), 1)),
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0));
     auto sourceType = cast<RankedTensorType>(current.getType());
     int64_t rank = sourceType.getRank();
     Type element = sourceType.getElementType();
@@ -240,8 +251,8 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
           for (int64_t k = 0; k < rank; ++k)
             at.push_back(linalg::IndexOp::create(b, l, k));
           Value outF = arith::SIToFPOp::create(b, l, b.getF64Type(), out);
-          Value s = f.source(transform, toF64(b, l, at[d]), scale,
-                             static_cast<double>(in), outF, roiStart, roiEnd);
+          Value s = f.source(transform, toF64(b, l, at[d]), scale, inF, outF,
+                             roiStart, roiEnd);
           Value base = math::FloorOp::create(b, l, s);
           Value t = f.sub(s, base);
           auto toIndex = [&](Value v) -> Value {
@@ -251,10 +262,8 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
           // An i64 input index clamped into the input, as an index value.
           auto clamp = [&](Value i) -> Value {
             Value lo = arith::ConstantIntOp::create(b, l, b.getI64Type(), 0);
-            Value hi = arith::ConstantIntOp::create(b, l, b.getI64Type(),
-                                                    std::max<int64_t>(in - 1, 0));
             Value v = arith::MinSIOp::create(
-                b, l, arith::MaxSIOp::create(b, l, i, lo), hi);
+                b, l, arith::MaxSIOp::create(b, l, i, lo), last);
             return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
           };
           auto read = [&](Value index) -> Value {
@@ -306,10 +315,8 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
                     arith::CmpIOp::create(
                         b, l, arith::CmpIPredicate::sge, taps[k],
                         arith::ConstantIntOp::create(b, l, b.getI64Type(), 0)),
-                    arith::CmpIOp::create(
-                        b, l, arith::CmpIPredicate::sle, taps[k],
-                        arith::ConstantIntOp::create(b, l, b.getI64Type(),
-                                                     in - 1)));
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                          taps[k], in));
                 w = f.select(inside, w, f.c(0));
                 sum = f.add(sum, w);
               }
@@ -328,7 +335,7 @@ struct RunTimeResizeLowering : OpConversionPattern<ResizeOp> {
           if (transform == "tf_crop_and_resize") {
             Value outside = arith::OrIOp::create(
                 b, l, f.cmp(arith::CmpFPredicate::OLT, s, f.c(0)),
-                f.cmp(arith::CmpFPredicate::OGT, s, f.c(in - 1)));
+                f.cmp(arith::CmpFPredicate::OGT, s, f.sub(inF, f.c(1))));
             Value fill = arith::ConstantOp::create(
                 b, l, element, b.getFloatAttr(element, extrapolation));
             result = arith::SelectOp::create(b, l, outside, fill, result);

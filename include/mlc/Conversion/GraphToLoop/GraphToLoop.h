@@ -94,6 +94,11 @@ void populateGraphDataDependentToLinalgPatterns(
 void populateGraphDynamicShapesToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
+/// 2-D convolutions (plain, depthwise, grouped) of inputs whose batch,
+/// height or width are known only at run time.
+void populateGraphDynamicConvToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+
 /// Reshape, Squeeze and Unsqueeze to shapes computed at run time, and
 /// Slice, Expand and Tile with bounds, shapes and repeats read at run time,
 /// with run-time checks of those values.
