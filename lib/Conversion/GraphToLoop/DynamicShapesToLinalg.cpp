@@ -23,6 +23,8 @@
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::detail;
@@ -178,7 +180,8 @@ struct DynamicAxesReshapeLowering : OpConversionPattern<OpTy> {
       constexpr bool squeeze = std::is_same_v<OpTy, SqueezeOp>;
       int64_t span = squeeze ? rank : result.getRank();
       SmallVector<bool> named(span, false);
-      for (int64_t a : *op.getAxes()) {
+      ArrayRef<int64_t> axes = *op.getAxes();
+      for (int64_t a : axes) {
         int64_t axis = a < 0 ? a + span : a;
         if (axis < 0 || axis >= span)
           return rewriter.notifyMatchFailure(op, "axis out of range");
@@ -269,8 +272,171 @@ struct DynamicSoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   }
 };
 
+/// Block sizes of blockedMatMul: rows (a multiple of the register tiles'
+/// rows), and the columns and depth of a dim known only at run time (a
+/// static one is taken whole). A [32, 4096] float block (a BERT-large
+/// feed-forward layer's) is 512 KiB, within the loop scratch limit.
+constexpr int64_t kRowBlock = 32;
+constexpr int64_t kDimBlock = 64;
+
+/// `v` [b..., R, C] sliced at the batch position `batch` (unit dims
+/// dropped) and at [row, col] of `rows` x `cols`, zero-padded to the static
+/// [padRows, padCols].
+Value paddedBlock(OpBuilder &b, Location loc, Value v, ArrayRef<Value> batch,
+                  OpFoldResult row, OpFoldResult col, OpFoldResult rows,
+                  OpFoldResult cols, int64_t padRows, int64_t padCols,
+                  Value zero) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets, sizes, strides(rank, b.getIndexAttr(1));
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    offsets.push_back(batch[i]);
+    sizes.push_back(b.getIndexAttr(1));
+  }
+  offsets.append({row, col});
+  sizes.append({rows, cols});
+  SmallVector<int64_t> shape = {
+      getConstantIntValue(rows).value_or(ShapedType::kDynamic),
+      getConstantIntValue(cols).value_or(ShapedType::kDynamic)};
+  Value part = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, offsets,
+      sizes, strides);
+  auto missing = [&](OpFoldResult size, int64_t pad) -> OpFoldResult {
+    if (auto c = getConstantIntValue(size))
+      return b.getIndexAttr(pad - *c);
+    return arith::SubIOp::create(b, loc,
+                                 arith::ConstantIndexOp::create(b, loc, pad),
+                                 getValueOrCreateConstantIndexOp(b, loc, size))
+        .getResult();
+  };
+  if (shape[0] == padRows && shape[1] == padCols)
+    return part;
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get({padRows, padCols}, type.getElementType()),
+      part, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{missing(rows, padRows), missing(cols, padCols)},
+      zero);
+}
+
+/// `lhs` [b..., M, K] times `rhs` [K, N] (`shared`, a weight) or
+/// [b..., K, N], the checked sizes `ls` and `rs`, as loops over the batch
+/// dims and blocks of the result (kRowBlock rows; N whole when static,
+/// else kDimBlock columns) and, for a K known only at run time, over
+/// kDimBlock-deep slices of it. Each step is a static linalg.matmul on
+/// blocks zero-padded to their static sizes, so that the target's matmul
+/// strategy (tiles, vectors, threads) applies to it; the rows and columns
+/// that exist are inserted into the result.
+Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                    ArrayRef<OpFoldResult> ls, ArrayRef<OpFoldResult> rs,
+                    bool shared) {
+  auto lt = cast<RankedTensorType>(lhs.getType());
+  auto rt = cast<RankedTensorType>(rhs.getType());
+  Type element = lt.getElementType();
+  int64_t rank = lt.getRank(), rr = rt.getRank();
+  OpFoldResult m = ls[rank - 2], k = ls[rank - 1], n = rs[rr - 1];
+  std::optional<int64_t> staticK = getConstantIntValue(k),
+                         staticN = getConstantIntValue(n);
+  int64_t kBlock = staticK ? *staticK : kDimBlock;
+  int64_t nBlock = staticN ? *staticN : kDimBlock;
+  SmallVector<OpFoldResult> outSizes(ls.drop_back());
+  outSizes.push_back(n);
+  Value out = tensor::EmptyOp::create(b, loc, outSizes, element);
+  Value zero = arith::ConstantOp::create(b, loc, element,
+                                         b.getFloatAttr(element, 0));
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  auto index = [&](OpBuilder &nb, OpFoldResult v) {
+    return getValueOrCreateConstantIndexOp(nb, loc, v);
+  };
+  // The size of the block at `iv` of a dim of `size`: min(block, size - iv).
+  auto remaining = [&](OpBuilder &nb, Value iv, OpFoldResult size,
+                       int64_t block) -> OpFoldResult {
+    if (auto c = getConstantIntValue(size); c && *c == block)
+      return nb.getIndexAttr(block);
+    return arith::MinSIOp::create(
+               nb, loc, arith::ConstantIndexOp::create(nb, loc, block),
+               arith::SubIOp::create(nb, loc, index(nb, size), iv))
+        .getResult();
+  };
+  // One result block at batch position `batch`, rows `row`, columns `col`.
+  auto computeBlock = [&](OpBuilder &nb, ArrayRef<Value> batch, Value row,
+                          Value col, Value acc) -> Value {
+    OpFoldResult rows = remaining(nb, row, m, kRowBlock);
+    OpFoldResult cols = remaining(nb, col, n, nBlock);
+    SmallVector<Value> rhsBatch(shared ? ArrayRef<Value>() : batch);
+    Value sum = linalg::FillOp::create(
+                    nb, loc, zero,
+                    Value(tensor::EmptyOp::create(
+                        nb, loc, ArrayRef<int64_t>{kRowBlock, nBlock},
+                        element)))
+                    .getResult(0);
+    auto step = [&](OpBuilder &sb, Value depth, Value partial) {
+      OpFoldResult deep = remaining(sb, depth, k, kBlock);
+      Value a = paddedBlock(sb, loc, lhs, batch, row, depth, rows, deep,
+                            kRowBlock, kBlock, zero);
+      Value bb = paddedBlock(sb, loc, rhs, rhsBatch, depth, col, deep, cols,
+                             kBlock, nBlock, zero);
+      return linalg::MatmulOp::create(sb, loc, ValueRange{a, bb},
+                                      ValueRange{partial})
+          .getResult(0);
+    };
+    if (staticK) {
+      sum = step(nb, c0, sum);
+    } else {
+      sum = scf::ForOp::create(
+                nb, loc, c0, index(nb, k),
+                arith::ConstantIndexOp::create(nb, loc, kBlock),
+                ValueRange{sum},
+                [&](OpBuilder &sb, Location, Value depth, ValueRange iter) {
+                  scf::YieldOp::create(sb, loc, step(sb, depth, iter[0]));
+                })
+                .getResult(0);
+    }
+    Value valid = tensor::ExtractSliceOp::create(
+        nb, loc,
+        RankedTensorType::get(
+            {getConstantIntValue(rows).value_or(ShapedType::kDynamic),
+             getConstantIntValue(cols).value_or(ShapedType::kDynamic)},
+            element),
+        sum, ArrayRef<OpFoldResult>{nb.getIndexAttr(0), nb.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{rows, cols},
+        ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nb.getIndexAttr(1)});
+    SmallVector<OpFoldResult> offsets(batch.begin(), batch.end()), sizes,
+        strides(rank, nb.getIndexAttr(1));
+    sizes.assign(rank - 2, nb.getIndexAttr(1));
+    offsets.append({row, col});
+    sizes.append({rows, cols});
+    return tensor::InsertSliceOp::create(nb, loc, valid, acc, offsets, sizes,
+                                         strides);
+  };
+  // Loops over the batch dims, the row blocks and the column blocks.
+  SmallVector<Value> at;
+  std::function<Value(OpBuilder &, int64_t, Value)> nest =
+      [&](OpBuilder &nb, int64_t d, Value acc) -> Value {
+    bool rows = d == rank - 2, cols = d == rank - 1;
+    OpFoldResult size = cols ? n : ls[d];
+    int64_t stride = rows ? kRowBlock : cols ? nBlock : 1;
+    return scf::ForOp::create(
+               nb, loc, c0, index(nb, size),
+               stride == 1 ? c1 : arith::ConstantIndexOp::create(nb, loc, stride),
+               ValueRange{acc},
+               [&](OpBuilder &lb, Location, Value iv, ValueRange iter) {
+                 at.push_back(iv);
+                 Value next =
+                     cols ? computeBlock(lb, ArrayRef<Value>(at).drop_back(2),
+                                         at[rank - 2], iv, iter[0])
+                          : nest(lb, d + 1, iter[0]);
+                 at.pop_back();
+                 scf::YieldOp::create(lb, loc, next);
+               })
+        .getResult(0);
+  };
+  return nest(b, 0, out);
+}
+
 /// Float MatMul of ranks >= 2, [b..., M, K] x [K, N] or [b..., M, K] x
-/// [b..., K, N] (the same batch dims), as one contraction generic.
+/// [b..., K, N] (the same batch dims), as blockedMatMul's loops of static
+/// matmuls.
 struct DynamicMatMulLowering : OpConversionPattern<MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -308,48 +474,10 @@ struct DynamicMatMulLowering : OpConversionPattern<MatMulOp> {
       ls[d] = rs[d] = sizes[at];
     lhs = sliceTo(rewriter, loc, lhs, ls);
     rhs = sliceTo(rewriter, loc, rhs, rs);
-    // One contraction generic over (b..., m, n, k): a memref.expand_shape
-    // of two dynamic dims in one group (what collapsing the rows and
-    // expanding them back would make) crashes expand-strided-metadata.
-    Type element = result.getElementType();
-    Value zero = arith::ConstantOp::create(rewriter, loc, element,
-                                           rewriter.getFloatAttr(element, 0));
-    SmallVector<OpFoldResult> outSizes(ls.begin(), ls.end() - 1);
-    outSizes.push_back(rs[rr - 1]);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, outSizes, element);
-    Value init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
-    int64_t loops = lr + 1;
-    MLIRContext *context = rewriter.getContext();
-    auto dim = [&](int64_t d) { return getAffineDimExpr(d, context); };
-    SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
-    for (int64_t d = 0; d < lr - 2; ++d) {
-      lhsExprs.push_back(dim(d));
-      outExprs.push_back(dim(d));
-      if (!shared)
-        rhsExprs.push_back(dim(d));
-    }
-    AffineExpr m = dim(lr - 2), n = dim(lr - 1), kd = dim(lr);
-    lhsExprs.append({m, kd});
-    rhsExprs.append({kd, n});
-    outExprs.append({m, n});
-    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, lhsExprs, context),
-                                   AffineMap::get(loops, 0, rhsExprs, context),
-                                   AffineMap::get(loops, 0, outExprs, context)};
-    SmallVector<utils::IteratorType> iterators(loops - 1,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    Value product =
-        linalg::GenericOp::create(
-            rewriter, loc, init.getType(), ValueRange{lhs, rhs}, init, maps,
-            iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value v = arith::MulFOp::create(b, l, args[0], args[1]);
-              linalg::YieldOp::create(b, l,
-                                      Value(arith::AddFOp::create(b, l,
-                                                                  args[2], v)));
-            })
-            .getResult(0);
-    rewriter.replaceOp(op, castTo(rewriter, loc, product, result));
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc,
+                   blockedMatMul(rewriter, loc, lhs, rhs, ls, rs, shared),
+                   result));
     return success();
   }
 };

@@ -11,6 +11,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include "llvm/ADT/MapVector.h"
+
 namespace mlc::target {
 #define GEN_PASS_DEF_CPUSTACKSCRATCH
 #include "mlc/Target/CPU/Passes.h.inc"
@@ -19,38 +21,45 @@ namespace mlc::target {
 using namespace mlir;
 
 namespace {
-/// Replaces `alloc` by a stack allocation that is freed at the end of its
-/// block (a stack save before it, a restore before the block's terminator),
-/// so that the stack does not grow with the trip count.
-/// (`memref.alloca_scope` would say the same, but its region must stay one
-/// block, and the loops inside it become several.)
-void allocateOnStack(memref::AllocOp alloc) {
-  OpBuilder b(alloc);
-  Location loc = alloc.getLoc();
+/// Replaces the scratch buffers `allocs` of one block by stack allocations
+/// freed at the end of the block: one stack save before the first, one
+/// restore before the block's terminator, so that the stack does not grow
+/// with the trip count. (A save and restore per buffer, restored in
+/// creation order, left all but the last buffer's bytes on the stack in
+/// each iteration.) `memref.alloca_scope` would say the same, but its
+/// region must stay one block, and the loops inside it become several.
+void allocateOnStack(ArrayRef<memref::AllocOp> allocs) {
+  memref::AllocOp first = allocs.front();
+  OpBuilder b(first);
+  Location loc = first.getLoc();
   auto stack = LLVM::StackSaveOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()));
-  auto alloca = memref::AllocaOp::create(b, loc, alloc.getType(),
-                                         alloc.getAlignmentAttr());
-  b.setInsertionPoint(alloc->getBlock()->getTerminator());
+  b.setInsertionPoint(first->getBlock()->getTerminator());
   LLVM::StackRestoreOp::create(b, loc, stack);
-  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-    if (isa<memref::DeallocOp>(user))
-      user->erase();
-  alloc.replaceAllUsesWith(alloca.getResult());
-  alloc.erase();
+  for (memref::AllocOp alloc : allocs) {
+    b.setInsertionPoint(alloc);
+    auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(),
+                                           alloc.getAlignmentAttr());
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.replaceAllUsesWith(alloca.getResult());
+    alloc.erase();
+  }
 }
 
 struct CPUStackScratchPass
     : mlc::target::impl::CPUStackScratchBase<CPUStackScratchPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<memref::AllocOp> scratch;
+    // Per block, in block order (the walk visits a block's ops in order).
+    llvm::MapVector<Block *, SmallVector<memref::AllocOp>> scratch;
     getOperation().walk([&](memref::AllocOp alloc) {
       if (mlc::host::isLoopScratch(alloc, maxBytes))
-        scratch.push_back(alloc);
+        scratch[alloc->getBlock()].push_back(alloc);
     });
-    for (memref::AllocOp alloc : scratch)
-      allocateOnStack(alloc);
+    for (auto &[block, allocs] : scratch)
+      allocateOnStack(allocs);
   }
 };
 } // namespace

@@ -40,3 +40,29 @@ func.func @not_scratch() {
   }
   return
 }
+
+// -----
+
+// Two scratch buffers of one loop body share one save and one restore:
+// the stack is back where the iteration started (restoring one save per
+// buffer in creation order left the first buffer's bytes behind).
+// CHECK-LABEL: func.func @two_buffers
+// CHECK: scf.for
+// CHECK-NEXT: %[[SP:.*]] = llvm.intr.stacksave : !llvm.ptr
+// CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<32x8xf32>
+// CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<32x16xf32>
+// CHECK-NOT: llvm.intr.stacksave
+// CHECK: llvm.intr.stackrestore %[[SP]] : !llvm.ptr
+// CHECK-NEXT: }
+// CHECK-NOT: llvm.intr.stackrestore
+func.func @two_buffers(%out: memref<32x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %a = memref.alloc() {alignment = 64 : i64} : memref<32x8xf32>
+    %b = memref.alloc() {alignment = 64 : i64} : memref<32x16xf32>
+    memref.copy %b, %out : memref<32x16xf32> to memref<32x16xf32>
+  }
+  return
+}
