@@ -273,20 +273,21 @@ struct DynamicSoftmaxLowering : OpConversionPattern<SoftmaxOp> {
 };
 
 /// Block sizes of blockedMatMul: rows (a multiple of the register tiles'
-/// rows), and the columns and depth of a dim known only at run time (a
-/// static one is taken whole). A [32, 4096] float block (a BERT-large
-/// feed-forward layer's) is 512 KiB, within the loop scratch limit.
-constexpr int64_t kRowBlock = 32;
+/// rows; large enough that a weight is read few times, small enough that a
+/// short sequence pads few rows), and the columns and depth of a dim known
+/// only at run time (a static one is taken whole).
+constexpr int64_t kRowBlock = 64;
 constexpr int64_t kDimBlock = 64;
 
 /// `v` [b..., R, C] sliced at the batch position `batch` (unit dims
-/// dropped) and at [row, col] of `rows` x `cols`, zero-padded to the static
-/// [padRows, padCols].
+/// dropped) and at [row, col] of `rows` x `cols`: the slice itself when it
+/// has the static [padRows, padCols], else copied into `scratch` (of that
+/// type) zero-filled, whose new value is returned in `scratch`.
 Value paddedBlock(OpBuilder &b, Location loc, Value v, ArrayRef<Value> batch,
                   OpFoldResult row, OpFoldResult col, OpFoldResult rows,
-                  OpFoldResult cols, int64_t padRows, int64_t padCols,
-                  Value zero) {
+                  OpFoldResult cols, Value &scratch, Value zero) {
   auto type = cast<RankedTensorType>(v.getType());
+  auto block = cast<RankedTensorType>(scratch.getType());
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> offsets, sizes, strides(rank, b.getIndexAttr(1));
   for (int64_t i = 0; i < rank - 2; ++i) {
@@ -301,21 +302,16 @@ Value paddedBlock(OpBuilder &b, Location loc, Value v, ArrayRef<Value> batch,
   Value part = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), v, offsets,
       sizes, strides);
-  auto missing = [&](OpFoldResult size, int64_t pad) -> OpFoldResult {
-    if (auto c = getConstantIntValue(size))
-      return b.getIndexAttr(pad - *c);
-    return arith::SubIOp::create(b, loc,
-                                 arith::ConstantIndexOp::create(b, loc, pad),
-                                 getValueOrCreateConstantIndexOp(b, loc, size))
-        .getResult();
-  };
-  if (shape[0] == padRows && shape[1] == padCols)
+  if (ArrayRef<int64_t>(shape) == block.getShape())
     return part;
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get({padRows, padCols}, type.getElementType()),
-      part, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{missing(rows, padRows), missing(cols, padCols)},
-      zero);
+  Value filled =
+      linalg::FillOp::create(b, loc, zero, scratch).getResult(0);
+  scratch = tensor::InsertSliceOp::create(
+      b, loc, part, filled,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{rows, cols},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  return scratch;
 }
 
 /// `lhs` [b..., M, K] times `rhs` [K, N] (`shared`, a weight) or
@@ -325,7 +321,9 @@ Value paddedBlock(OpBuilder &b, Location loc, Value v, ArrayRef<Value> batch,
 /// kDimBlock-deep slices of it. Each step is a static linalg.matmul on
 /// blocks zero-padded to their static sizes, so that the target's matmul
 /// strategy (tiles, vectors, threads) applies to it; the rows and columns
-/// that exist are inserted into the result.
+/// that exist are inserted into the result. The padded blocks and the
+/// accumulator are made once, outside the loops, and carried through them
+/// (so that they are buffers of the model's arena, not of each iteration).
 Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                     ArrayRef<OpFoldResult> ls, ArrayRef<OpFoldResult> rs,
                     bool shared) {
@@ -340,7 +338,14 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   int64_t nBlock = staticN ? *staticN : kDimBlock;
   SmallVector<OpFoldResult> outSizes(ls.drop_back());
   outSizes.push_back(n);
-  Value out = tensor::EmptyOp::create(b, loc, outSizes, element);
+  auto empty = [&](ArrayRef<int64_t> shape) -> Value {
+    return tensor::EmptyOp::create(b, loc, shape, element);
+  };
+  // Carried through every loop: the result, then the scratch blocks.
+  SmallVector<Value> init = {
+      tensor::EmptyOp::create(b, loc, outSizes, element),
+      empty({kRowBlock, kBlock}), empty({kBlock, nBlock}),
+      empty({kRowBlock, nBlock})};
   Value zero = arith::ConstantOp::create(b, loc, element,
                                          b.getFloatAttr(element, 0));
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
@@ -358,40 +363,43 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                arith::SubIOp::create(nb, loc, index(nb, size), iv))
         .getResult();
   };
-  // One result block at batch position `batch`, rows `row`, columns `col`.
+  // One result block at batch position `batch`, rows `row`, columns `col`;
+  // `iters` are the carried values, updated.
   auto computeBlock = [&](OpBuilder &nb, ArrayRef<Value> batch, Value row,
-                          Value col, Value acc) -> Value {
+                          Value col, SmallVector<Value> iters) {
     OpFoldResult rows = remaining(nb, row, m, kRowBlock);
     OpFoldResult cols = remaining(nb, col, n, nBlock);
     SmallVector<Value> rhsBatch(shared ? ArrayRef<Value>() : batch);
-    Value sum = linalg::FillOp::create(
-                    nb, loc, zero,
-                    Value(tensor::EmptyOp::create(
-                        nb, loc, ArrayRef<int64_t>{kRowBlock, nBlock},
-                        element)))
-                    .getResult(0);
-    auto step = [&](OpBuilder &sb, Value depth, Value partial) {
+    Value &aScratch = iters[1], &bScratch = iters[2];
+    Value sum = linalg::FillOp::create(nb, loc, zero, iters[3]).getResult(0);
+    auto step = [&](OpBuilder &sb, Value depth, Value partial, Value &aS,
+                    Value &bS) {
       OpFoldResult deep = remaining(sb, depth, k, kBlock);
-      Value a = paddedBlock(sb, loc, lhs, batch, row, depth, rows, deep,
-                            kRowBlock, kBlock, zero);
+      Value a = paddedBlock(sb, loc, lhs, batch, row, depth, rows, deep, aS,
+                            zero);
       Value bb = paddedBlock(sb, loc, rhs, rhsBatch, depth, col, deep, cols,
-                             kBlock, nBlock, zero);
+                             bS, zero);
       return linalg::MatmulOp::create(sb, loc, ValueRange{a, bb},
                                       ValueRange{partial})
           .getResult(0);
     };
     if (staticK) {
-      sum = step(nb, c0, sum);
+      sum = step(nb, c0, sum, aScratch, bScratch);
     } else {
-      sum = scf::ForOp::create(
-                nb, loc, c0, index(nb, k),
-                arith::ConstantIndexOp::create(nb, loc, kBlock),
-                ValueRange{sum},
-                [&](OpBuilder &sb, Location, Value depth, ValueRange iter) {
-                  scf::YieldOp::create(sb, loc, step(sb, depth, iter[0]));
-                })
-                .getResult(0);
+      auto loop = scf::ForOp::create(
+          nb, loc, c0, index(nb, k),
+          arith::ConstantIndexOp::create(nb, loc, kBlock),
+          ValueRange{sum, aScratch, bScratch},
+          [&](OpBuilder &sb, Location, Value depth, ValueRange iter) {
+            Value aS = iter[1], bS = iter[2];
+            Value next = step(sb, depth, iter[0], aS, bS);
+            scf::YieldOp::create(sb, loc, ValueRange{next, aS, bS});
+          });
+      sum = loop.getResult(0);
+      aScratch = loop.getResult(1);
+      bScratch = loop.getResult(2);
     }
+    iters[3] = sum;
     Value valid = tensor::ExtractSliceOp::create(
         nb, loc,
         RankedTensorType::get(
@@ -406,32 +414,32 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
     sizes.assign(rank - 2, nb.getIndexAttr(1));
     offsets.append({row, col});
     sizes.append({rows, cols});
-    return tensor::InsertSliceOp::create(nb, loc, valid, acc, offsets, sizes,
-                                         strides);
+    iters[0] = tensor::InsertSliceOp::create(nb, loc, valid, iters[0], offsets,
+                                             sizes, strides);
+    return iters;
   };
   // Loops over the batch dims, the row blocks and the column blocks.
   SmallVector<Value> at;
-  std::function<Value(OpBuilder &, int64_t, Value)> nest =
-      [&](OpBuilder &nb, int64_t d, Value acc) -> Value {
+  std::function<SmallVector<Value>(OpBuilder &, int64_t, ValueRange)> nest =
+      [&](OpBuilder &nb, int64_t d, ValueRange iters) -> SmallVector<Value> {
     bool rows = d == rank - 2, cols = d == rank - 1;
     OpFoldResult size = cols ? n : ls[d];
     int64_t stride = rows ? kRowBlock : cols ? nBlock : 1;
-    return scf::ForOp::create(
-               nb, loc, c0, index(nb, size),
-               stride == 1 ? c1 : arith::ConstantIndexOp::create(nb, loc, stride),
-               ValueRange{acc},
-               [&](OpBuilder &lb, Location, Value iv, ValueRange iter) {
-                 at.push_back(iv);
-                 Value next =
-                     cols ? computeBlock(lb, ArrayRef<Value>(at).drop_back(2),
-                                         at[rank - 2], iv, iter[0])
-                          : nest(lb, d + 1, iter[0]);
-                 at.pop_back();
-                 scf::YieldOp::create(lb, loc, next);
-               })
-        .getResult(0);
+    auto loop = scf::ForOp::create(
+        nb, loc, c0, index(nb, size),
+        stride == 1 ? c1 : arith::ConstantIndexOp::create(nb, loc, stride),
+        iters, [&](OpBuilder &lb, Location, Value iv, ValueRange iter) {
+          at.push_back(iv);
+          SmallVector<Value> next =
+              cols ? computeBlock(lb, ArrayRef<Value>(at).drop_back(2),
+                                  at[rank - 2], iv, llvm::to_vector(iter))
+                   : nest(lb, d + 1, iter);
+          at.pop_back();
+          scf::YieldOp::create(lb, loc, next);
+        });
+    return SmallVector<Value>(loop.getResults());
   };
-  return nest(b, 0, out);
+  return nest(b, 0, init).front();
 }
 
 /// Float MatMul of ranks >= 2, [b..., M, K] x [K, N] or [b..., M, K] x

@@ -2,19 +2,20 @@
 
 // A batched matmul on dims known at run time: the contraction and batch
 // dims are checked to agree, both operands cut to the checked sizes (0 when
-// they do not); loops over the batch dims, blocks of 32 rows and of 64
+// they do not); loops over the batch dims, blocks of 64 rows and of 64
 // columns (the static depth 8 whole) run static matmuls on blocks
-// zero-padded to those sizes.
+// zero-padded to those sizes, in scratch tensors carried through the loops
+// (buffers of the arena, not of each iteration).
 // CHECK-LABEL: func.func @batch_matmul
 // CHECK: cf.assert %{{.*}}, "MatMul node '?': the operands' dims known only at run time do not agree
 // CHECK: tensor.extract_slice %{{.*}} : tensor<?x4x?x8xf32> to tensor<?x4x?x8xf32>
 // CHECK: scf.for
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} step %c32
 // CHECK: scf.for {{.*}} step %c64
-// CHECK: tensor.pad
-// CHECK: tensor.pad
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x8xf32>, tensor<8x64xf32>) outs(%{{.*}} : tensor<32x64xf32>)
+// CHECK: scf.for {{.*}} step %c64
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 8] [1, 1] : tensor<?x8xf32> into tensor<64x8xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [8, %{{.*}}] [1, 1] : tensor<8x?xf32> into tensor<8x64xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x8xf32>, tensor<8x64xf32>) outs(%{{.*}} : tensor<64x64xf32>)
 // CHECK: tensor.insert_slice
 func.func @batch_matmul(%a: tensor<?x4x?x8xf32>, %b: tensor<?x4x8x?xf32>) -> tensor<?x4x?x?xf32> {
   %0 = mlc_graph.matmul %a, %b : (tensor<?x4x?x8xf32>, tensor<?x4x8x?xf32>) -> tensor<?x4x?x?xf32>
@@ -27,10 +28,10 @@ func.func @batch_matmul(%a: tensor<?x4x?x8xf32>, %b: tensor<?x4x8x?xf32>) -> ten
 // columns are one block, and it is read without a copy.
 // CHECK-LABEL: func.func @rows_times_weight
 // CHECK-NOT: cf.assert
-// CHECK: scf.for {{.*}} step %c32
-// CHECK: tensor.pad
-// CHECK-NOT: tensor.pad
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<32x16xf32>)
+// CHECK: scf.for {{.*}} step %c64
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 8] [1, 1] : tensor<?x8xf32> into tensor<64x8xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<64x16xf32>)
 func.func @rows_times_weight(%a: tensor<1x?x8xf32>, %w: tensor<8x16xf32>) -> tensor<1x?x16xf32> {
   %0 = mlc_graph.matmul %a, %w : (tensor<1x?x8xf32>, tensor<8x16xf32>) -> tensor<1x?x16xf32>
   return %0 : tensor<1x?x16xf32>
