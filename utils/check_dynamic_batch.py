@@ -8,14 +8,14 @@
 # ===--------------------------------------------------------------------=== #
 #
 #   check_dynamic_batch.py BUILD_DIR [--models NAME...] [--files F.onnx...]
-#                          [--batches 1 3 8] [--seq 128]
+#                          [--batches 1 3 8] [--seq 128 | --seqs 16 64]
 #
 # Exports each model with a symbolic batch dim (models/export_torch_models.py
 # --dynamic; the files stay in BUILD_DIR/models), compiles it once without
-# pinning the batch (the transformers' sequence length, which mlc does not
-# compile symbolically yet, is pinned with --dim seq=N), then runs the one
-# library at every batch size and compares it with ONNX Runtime on the same
-# random inputs. --files checks ONNX files that already have a symbolic
+# pinning the batch (the transformers' sequence length is pinned with --dim
+# seq=N, or with --seqs left symbolic too), then runs the one library at
+# every batch size (and every sequence length of --seqs) and compares it
+# with ONNX Runtime on the same random inputs. --files checks ONNX files that already have a symbolic
 # batch instead of exporting models. Prints a Markdown table; exits 1 on any
 # failure.
 #
@@ -44,6 +44,9 @@ def main():
     parser.add_argument("--files", nargs="+", default=[])
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 3, 8])
     parser.add_argument("--seq", type=int, default=128)
+    parser.add_argument("--seqs", type=int, nargs="+",
+                        help="keep the sequence length symbolic and run at "
+                             "each of these")
     parser.add_argument("--tolerance", type=float, default=1e-3)
     args = parser.parse_args()
     os.environ.setdefault("MLC_BUILD_DIR", os.path.abspath(args.build_dir))
@@ -52,9 +55,12 @@ def main():
 
     outdir = os.path.join(args.build_dir, "models")
     os.makedirs(outdir, exist_ok=True)
+    # (batch, seq) per column; seq None where it is pinned.
+    columns = [(b, s) for b in args.batches for s in (args.seqs or [None])]
     print("| model | compile (s) | symbols | "
-          + " | ".join(f"batch {b}: max error" for b in args.batches) + " |")
-    print("|---|---|---|" + "---|" * len(args.batches))
+          + " | ".join(f"batch {b}" + (f", seq {s}" if s else "")
+                       + ": max error" for b, s in columns) + " |")
+    print("|---|---|---|" + "---|" * len(columns))
     failures = 0
     jobs = [(os.path.splitext(os.path.basename(f))[0], f) for f in args.files]
     if not args.files:
@@ -71,7 +77,8 @@ def main():
         model = onnx.load(path, load_external_data=False)
         symbolic = {d.dim_param for i in model.graph.input
                     for d in i.type.tensor_type.shape.dim if d.dim_param}
-        dims = {"seq": args.seq} if "seq" in symbolic else {}
+        dims = {"seq": args.seq} if "seq" in symbolic and not args.seqs \
+            else {}
         batch_symbol = next(iter(symbolic - {"seq"}), "batch")
         library = os.path.join(outdir, f"{name}-dynamic.so")
         start = time.monotonic()
@@ -81,14 +88,16 @@ def main():
             loaded = mlc.load(library)
         except mlc.MLCError as e:
             print(f"| {name} | failed: {str(e).splitlines()[0]} | | "
-                  + " | " * len(args.batches))
+                  + " | " * len(columns))
             failures += 1
             continue
         seconds = time.monotonic() - start
         cells = []
-        for batch in args.batches:
-            inputs = random_inputs(model, dict(dims, **{batch_symbol: batch}),
-                                   seed=batch)
+        for batch, seq in columns:
+            values = dict(dims, **{batch_symbol: batch})
+            if seq is not None and "seq" in symbolic:
+                values["seq"] = seq
+            inputs = random_inputs(model, values, seed=batch)
             got = loaded.run(inputs)
             ref = run_ort(path, inputs)
             error = 0.0

@@ -27,9 +27,9 @@
 # run mlc-run and ONNX Runtime (bench/ort_bench.js, onnxruntime-node) on the
 # same inputs and compare every output: max |mlc - ort| <= 1e-4 max |ort|.
 # The models of SYMBOLIC are also compiled once with their symbolic dims
-# kept (PaddleOCR's detector: batch, height and width) and run at each of
-# their sizes (error relative to max(1, max |ort|): the output is a
-# probability map).
+# kept (PaddleOCR's detector and direction classifier: batch, height and
+# width) and run at each of their sizes (error relative to max(1, max
+# |ort|): their outputs are probabilities).
 # With --npu CONFIG the models are compiled for that NPU with every matmul
 # and convolution it can run placed on it (--npu-placement '{"*": "npu"}')
 # and run in its simulator (mlc-run --device=npu-sim); f32 kernels run as
@@ -101,6 +101,8 @@ MODELS = [
 SYMBOLIC = [
     ("ppocr-v4-det", "ocr", "ch_PP-OCRv4_det_infer.onnx", "x",
      [(1, 3, 640, 640), (1, 3, 320, 480), (2, 3, 160, 96)]),
+    ("ppocr-v2-cls", "ocr", "ch_ppocr_mobile_v2.0_cls_infer.onnx", "x",
+     [(1, 3, 48, 192), (3, 3, 48, 320)]),
 ]
 
 

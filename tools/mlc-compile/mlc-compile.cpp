@@ -97,7 +97,10 @@ cl::list<std::string>
          cl::desc("Give a symbolic dim a value, e.g. --dim batch=1; "
                   "repeatable. Left unpinned, a batch dim (dim 0 of the "
                   "inputs, which no op mixes) is compiled once for any "
-                  "batch; other symbolic dims must be pinned"),
+                  "batch; on the CPU target other symbolic dims (a "
+                  "sequence length, an image size) stay symbolic too, and "
+                  "the code takes their values at run time; the NPU and "
+                  "GPU targets need them pinned"),
          cl::value_desc("name=N"), cl::cat(category));
 cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),

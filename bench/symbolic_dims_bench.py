@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+# ===- symbolic_dims_bench.py - Symbolic sequence and image sizes --------=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+#
+#   bench/symbolic_dims_bench.py BUILD_DIR [--models bert_base,ppocr_det]
+#       [--threads 1] [--rounds 3] [--iterations 5]
+#       [--write-doc docs/Performance.md]
+#
+# Models whose symbolic dims are not (only) a batch: BERT-base exported with
+# a symbolic batch and sequence length (models/export_torch_models.py
+# --dynamic, into BUILD_DIR/models) and PaddleOCR's detector with a symbolic
+# batch, height and width (BUILD_DIR/wild, fetched by
+# utils/wild_models_check.py). Each is compiled once with --mcpu=native and
+# every dim left symbolic, and, per size, once with every dim pinned (the
+# static compile at that size). Per size, it alternates rounds of mlc-run
+# --bench on the two libraries and of ONNX Runtime (bench/ort_bench.js) on
+# the same dynamic ONNX file and inputs, and reports the medians and the
+# ratios symbolic / static and symbolic / ORT. Timing belongs here, not in
+# tests.
+#
+# ===--------------------------------------------------------------------=== #
+
+import argparse
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run_bench  # noqa: E402
+
+DET = "p2o.DynamicDimension."
+# name: (path under BUILD_DIR, [{symbol: value}, ...])
+CASES = {
+    "bert_base": ("models/bert_base-opset13-dynamic.onnx",
+                  [{"batch": 1, "seq": 128}, {"batch": 8, "seq": 128},
+                   {"batch": 1, "seq": 16}]),
+    "ppocr_det": ("wild/ocr/package/assets/ch_PP-OCRv4_det_infer.onnx",
+                  [{DET + "0": 1, DET + "1": 640, DET + "2": 640},
+                   {DET + "0": 1, DET + "1": 320, DET + "2": 480}]),
+}
+
+
+def compile_library(build, model_path, lib, dims):
+    cmd = [os.path.join(build, "bin", "mlc-compile"), model_path, "-o", lib,
+           "--mcpu=native"] + [f"--dim={k}={v}" for k, v in dims.items()]
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def describe(dims):
+    return "x".join(str(v) for v in dims.values())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build")
+    parser.add_argument("--models", default="bert_base,ppocr_det")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--iterations", type=int, default=5)
+    parser.add_argument("--write-doc")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as workdir:
+        for name in args.models.split(","):
+            relative, sizes = CASES[name]
+            path = os.path.join(args.build, relative)
+            if not os.path.exists(path) and name == "bert_base":
+                subprocess.run([sys.executable,
+                                os.path.join(HERE, "..", "models",
+                                             "export_torch_models.py"),
+                                os.path.join(args.build, "models"), name,
+                                "--dynamic"], check=True, capture_output=True)
+            if not os.path.exists(path):
+                print(f"{name}: {path} is missing (utils/wild_models_check.py "
+                      "fetches it); skipped")
+                continue
+            symbolic = os.path.join(workdir, f"{name}-any.so")
+            compile_library(args.build, path, symbolic, {})
+            for k, dims in enumerate(sizes):
+                static = os.path.join(workdir, f"{name}-{k}.so")
+                compile_library(args.build, path, static, dims)
+                npys, specs = run_bench.make_inputs(path, workdir, dims,
+                                                    prefix=f"{name}{k}_")
+                times = {"static": [], "symbolic": [], "ort": []}
+                for _ in range(args.rounds):
+                    times["static"].append(run_bench.mlc_round(
+                        args.build, static, npys, args.threads,
+                        args.iterations))
+                    times["symbolic"].append(run_bench.mlc_round(
+                        args.build, symbolic, npys, args.threads,
+                        args.iterations))
+                    ort = run_bench.ort_round(path, specs, args.threads,
+                                              args.iterations, workdir)
+                    times["ort"].append(ort["median_ms"])
+                median = {k: float(np.median(v)) for k, v in times.items()}
+                rows.append((name, describe(dims), median))
+                print(f"{name} {describe(dims)}: static "
+                      f"{median['static']:.2f} ms, symbolic "
+                      f"{median['symbolic']:.2f} ms, ORT {median['ort']:.2f} "
+                      "ms", flush=True)
+    lines = ["| model | sizes | mlc static (ms) | mlc symbolic dims (ms) | "
+             "ORT, same dynamic file (ms) | symbolic / static | "
+             "symbolic / ORT |", "|---|---|---|---|---|---|---|"]
+    for name, sizes, m in rows:
+        lines.append(f"| {name} | {sizes} | {m['static']:.2f} | "
+                     f"{m['symbolic']:.2f} | {m['ort']:.2f} | "
+                     f"{m['symbolic'] / m['static']:.2f} | "
+                     f"{m['symbolic'] / m['ort']:.2f} |")
+    print("\n".join(lines))
+    if args.write_doc:
+        begin, end = ("<!-- symbolic_dims_bench begin -->",
+                      "<!-- symbolic_dims_bench end -->")
+        text = "\n".join(
+            [begin, "",
+             f"Measured {datetime.date.today()} on {run_bench.machine()}, "
+             f"{args.threads} thread(s), by `bench/symbolic_dims_bench.py "
+             f"build --models {args.models} --threads {args.threads} "
+             f"--rounds {args.rounds} --iterations {args.iterations} "
+             "--write-doc docs/Performance.md`: medians of "
+             f"{args.rounds} interleaved rounds of {args.iterations} runs. "
+             "*sizes* are BERT's batch x sequence and the detector's batch x "
+             "height x width. *static* pins every dim with `--dim`; "
+             "*symbolic dims* is one library compiled with all of them "
+             "symbolic; ONNX Runtime 1.30 (npm, CPU, optimizations 'all') "
+             "runs the same dynamic ONNX file.", ""] + lines + ["", end])
+        with open(args.write_doc) as f:
+            doc = f.read()
+        if begin in doc:
+            doc = doc[:doc.index(begin)] + text + doc[doc.index(end) +
+                                                       len(end):]
+        else:
+            doc = (doc.rstrip("\n") +
+                   "\n\n## Symbolic sequence and image sizes\n\n" + text +
+                   "\n")
+        with open(args.write_doc, "w") as f:
+            f.write(doc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
