@@ -83,14 +83,20 @@ class CompilerTest(unittest.TestCase):
         with self.assertRaises(mlc.MLCError) as e:
             mlc.compile(MODEL, output=self.out("x.so"), no_such_flag=1)
         self.assertIn("unknown option 'no-such-flag'", e.exception.diagnostics)
-        # A symbolic dim that is not a batch must be pinned.
+        # A symbolic dim that is not a batch stays symbolic on the CPU; the
+        # NPU target needs it pinned.
         relu = helper.make_model(helper.make_graph(
             [helper.make_node("Relu", ["x"], ["y"], name="r")], "g",
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, "n"])],
             [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, "n"])]),
             opset_imports=[helper.make_opsetid("", 17)])
+        m = mlc.load(mlc.compile(relu, output=self.out("n.so")))
+        self.assertEqual(m.symbols, ["n"])
+        for n in (3, 70):
+            x = np.linspace(-1, 1, 2 * n, dtype=np.float32).reshape(2, n)
+            np.testing.assert_array_equal(m.run([x])["y"], np.maximum(x, 0))
         with self.assertRaises(mlc.MLCError) as e:
-            mlc.compile(relu, output=self.out("x.so"))
+            mlc.compile(relu, output=self.out("x.so"), target="npu")
         self.assertIn("--dim n=N", e.exception.diagnostics)
         # An op the importer does not know, named with its node.
         node = helper.make_node("NoSuchOp", ["x"], ["y"], name="mystery")
