@@ -272,11 +272,13 @@ struct DynamicSoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   }
 };
 
-/// Block sizes of blockedMatMul: rows (a multiple of the register tiles'
-/// rows; large enough that a weight is read few times, small enough that a
-/// short sequence pads few rows), and the columns and depth of a dim known
-/// only at run time (a static one is taken whole).
+/// Block sizes of blockedMatMul: rows (multiples of the register tiles'
+/// rows: blocks of kRowBlock rows, large enough that a weight is read few
+/// times, then blocks of kTailRowBlock for the last rows, so that a short
+/// sequence pads few), and the columns and depth of a dim known only at run
+/// time (a static one is taken whole).
 constexpr int64_t kRowBlock = 64;
+constexpr int64_t kTailRowBlock = 16;
 constexpr int64_t kDimBlock = 64;
 
 /// `v` [b..., R, C] sliced at the batch position `batch` (unit dims
@@ -316,8 +318,8 @@ Value paddedBlock(OpBuilder &b, Location loc, Value v, ArrayRef<Value> batch,
 
 /// `lhs` [b..., M, K] times `rhs` [K, N] (`shared`, a weight) or
 /// [b..., K, N], the checked sizes `ls` and `rs`, as loops over the batch
-/// dims and blocks of the result (kRowBlock rows; N whole when static,
-/// else kDimBlock columns) and, for a K known only at run time, over
+/// dims and blocks of the result (kRowBlock rows, the last ones in blocks of
+/// kTailRowBlock; N whole when static, else kDimBlock columns) and, for a K known only at run time, over
 /// kDimBlock-deep slices of it. Each step is a static linalg.matmul on
 /// blocks zero-padded to their static sizes, so that the target's matmul
 /// strategy (tiles, vectors, threads) applies to it; the rows and columns
@@ -341,11 +343,18 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   auto empty = [&](ArrayRef<int64_t> shape) -> Value {
     return tensor::EmptyOp::create(b, loc, shape, element);
   };
-  // Carried through every loop: the result, then the scratch blocks.
+  // Carried through every loop: the result, the rhs block, then the lhs
+  // block and the accumulator of each row block size.
   SmallVector<Value> init = {
       tensor::EmptyOp::create(b, loc, outSizes, element),
-      empty({kRowBlock, kBlock}), empty({kBlock, nBlock}),
-      empty({kRowBlock, nBlock})};
+      empty({kBlock, nBlock}),
+      empty({kRowBlock, kBlock}),
+      empty({kRowBlock, nBlock}),
+      empty({kTailRowBlock, kBlock}),
+      empty({kTailRowBlock, nBlock})};
+  // The row block size of the loop being built, and where its scratch is.
+  int64_t rowBlock = kRowBlock;
+  unsigned aIndex = 2, accIndex = 3;
   Value zero = arith::ConstantOp::create(b, loc, element,
                                          b.getFloatAttr(element, 0));
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
@@ -367,11 +376,12 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   // `iters` are the carried values, updated.
   auto computeBlock = [&](OpBuilder &nb, ArrayRef<Value> batch, Value row,
                           Value col, SmallVector<Value> iters) {
-    OpFoldResult rows = remaining(nb, row, m, kRowBlock);
+    OpFoldResult rows = remaining(nb, row, m, rowBlock);
     OpFoldResult cols = remaining(nb, col, n, nBlock);
     SmallVector<Value> rhsBatch(shared ? ArrayRef<Value>() : batch);
-    Value &aScratch = iters[1], &bScratch = iters[2];
-    Value sum = linalg::FillOp::create(nb, loc, zero, iters[3]).getResult(0);
+    Value &aScratch = iters[aIndex], &bScratch = iters[1];
+    Value sum =
+        linalg::FillOp::create(nb, loc, zero, iters[accIndex]).getResult(0);
     auto step = [&](OpBuilder &sb, Value depth, Value partial, Value &aS,
                     Value &bS) {
       OpFoldResult deep = remaining(sb, depth, k, kBlock);
@@ -399,7 +409,7 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
       aScratch = loop.getResult(1);
       bScratch = loop.getResult(2);
     }
-    iters[3] = sum;
+    iters[accIndex] = sum;
     Value valid = tensor::ExtractSliceOp::create(
         nb, loc,
         RankedTensorType::get(
@@ -423,21 +433,37 @@ Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
   std::function<SmallVector<Value>(OpBuilder &, int64_t, ValueRange)> nest =
       [&](OpBuilder &nb, int64_t d, ValueRange iters) -> SmallVector<Value> {
     bool rows = d == rank - 2, cols = d == rank - 1;
-    OpFoldResult size = cols ? n : ls[d];
-    int64_t stride = rows ? kRowBlock : cols ? nBlock : 1;
-    auto loop = scf::ForOp::create(
-        nb, loc, c0, index(nb, size),
-        stride == 1 ? c1 : arith::ConstantIndexOp::create(nb, loc, stride),
-        iters, [&](OpBuilder &lb, Location, Value iv, ValueRange iter) {
-          at.push_back(iv);
-          SmallVector<Value> next =
-              cols ? computeBlock(lb, ArrayRef<Value>(at).drop_back(2),
-                                  at[rank - 2], iv, llvm::to_vector(iter))
-                   : nest(lb, d + 1, iter);
-          at.pop_back();
-          scf::YieldOp::create(lb, loc, next);
-        });
-    return SmallVector<Value>(loop.getResults());
+    auto makeLoop = [&](Value lower, Value upper, int64_t stride,
+                        ValueRange carried) {
+      auto loop = scf::ForOp::create(
+          nb, loc, lower, upper,
+          stride == 1 ? c1 : arith::ConstantIndexOp::create(nb, loc, stride),
+          carried, [&](OpBuilder &lb, Location, Value iv, ValueRange iter) {
+            at.push_back(iv);
+            SmallVector<Value> next =
+                cols ? computeBlock(lb, ArrayRef<Value>(at).drop_back(2),
+                                    at[rank - 2], iv, llvm::to_vector(iter))
+                     : nest(lb, d + 1, iter);
+            at.pop_back();
+            scf::YieldOp::create(lb, loc, next);
+          });
+      return SmallVector<Value>(loop.getResults());
+    };
+    if (!rows)
+      return makeLoop(c0, index(nb, cols ? n : ls[d]), cols ? nBlock : 1,
+                      iters);
+    // Whole blocks of kRowBlock rows, then the rest in kTailRowBlock ones.
+    Value count = index(nb, m);
+    Value whole = arith::SubIOp::create(
+        nb, loc, count,
+        arith::RemUIOp::create(
+            nb, loc, count, arith::ConstantIndexOp::create(nb, loc, kRowBlock)));
+    rowBlock = kRowBlock, aIndex = 2, accIndex = 3;
+    SmallVector<Value> afterWhole = makeLoop(c0, whole, kRowBlock, iters);
+    rowBlock = kTailRowBlock, aIndex = 4, accIndex = 5;
+    SmallVector<Value> result =
+        makeLoop(whole, count, kTailRowBlock, afterWhole);
+    return result;
   };
   return nest(b, 0, init).front();
 }

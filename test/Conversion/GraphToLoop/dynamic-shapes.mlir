@@ -32,6 +32,9 @@ func.func @batch_matmul(%a: tensor<?x4x?x8xf32>, %b: tensor<?x4x8x?xf32>) -> ten
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 8] [1, 1] : tensor<?x8xf32> into tensor<64x8xf32>
 // CHECK-NOT: linalg.fill
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<64x16xf32>)
+// The rows after the last whole block of 64, in blocks of 16.
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
 func.func @rows_times_weight(%a: tensor<1x?x8xf32>, %w: tensor<8x16xf32>) -> tensor<1x?x16xf32> {
   %0 = mlc_graph.matmul %a, %w : (tensor<1x?x8xf32>, tensor<8x16xf32>) -> tensor<1x?x16xf32>
   return %0 : tensor<1x?x16xf32>
