@@ -82,6 +82,7 @@ models-check: build ort
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/models_check.py $(BUILD_DIR)
 	/usr/bin/python3 utils/check_dynamic_batch.py $(BUILD_DIR)
+	/usr/bin/python3 utils/check_dynamic_batch.py $(BUILD_DIR) --models bert_small bert_base --seqs 16 128
 	/usr/bin/python3 utils/check_torch_ops.py $(BUILD_DIR)
 	bash utils/cross_check.sh $(BUILD_DIR) $(BUILD_DIR)/models/mobilenet_v2-opset13.onnx
 
