@@ -104,11 +104,8 @@ def main():
                      f"{m['dynamic'] / m['ort']:.2f} |")
     print("\n".join(lines))
     if args.write_doc:
-        begin, end = ("<!-- dynamic_batch_bench begin -->",
-                      "<!-- dynamic_batch_bench end -->")
         text = "\n".join(
-            [begin, "",
-             f"Measured {datetime.date.today()} on {run_bench.machine()}, "
+            [f"Measured {datetime.date.today()} on {run_bench.machine()}, "
              f"{args.threads} thread(s), by `bench/dynamic_batch_bench.py "
              f"build --models {args.models} --batches {args.batches} "
              f"--threads {args.threads} --rounds {args.rounds} --iterations "
@@ -119,16 +116,9 @@ def main():
              "batch* is one library compiled without it (BERT's sequence "
              f"length pinned to {SEQ} in both); ONNX Runtime 1.30 (npm, "
              "CPU, optimizations 'all') runs the same dynamic ONNX file.",
-             ""] + lines + ["", end])
-        with open(args.write_doc) as f:
-            doc = f.read()
-        if begin in doc:
-            doc = doc[:doc.index(begin)] + text + doc[doc.index(end) +
-                                                       len(end):]
-        else:
-            doc = doc.rstrip("\n") + "\n\n## A symbolic batch\n\n" + text + "\n"
-        with open(args.write_doc, "w") as f:
-            f.write(doc)
+             ""] + lines)
+        run_bench.replace_doc_section(args.write_doc, "dynamic_batch_bench",
+                                      "A symbolic batch", text)
     return 0
 
 

@@ -239,6 +239,23 @@ def microbench(build, sizes, rounds, iterations):
     return rows
 
 
+def replace_doc_section(path, marker, heading, text):
+    """Puts TEXT between the `<!-- MARKER begin/end -->` comments of the
+    Markdown file PATH, or appends it under the heading HEADING when the
+    file has no such section yet."""
+    begin, end = f"<!-- {marker} begin -->", f"<!-- {marker} end -->"
+    section = f"{begin}\n\n{text}\n\n{end}"
+    with open(path) as f:
+        doc = f.read()
+    if begin in doc:
+        doc = doc[:doc.index(begin)] + section + doc[doc.index(end) +
+                                                     len(end):]
+    else:
+        doc = doc.rstrip("\n") + f"\n\n## {heading}\n\n{section}\n"
+    with open(path, "w") as f:
+        f.write(doc)
+
+
 def machine():
     try:
         with open("/proc/cpuinfo") as f:

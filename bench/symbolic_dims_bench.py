@@ -118,11 +118,8 @@ def main():
                      f"{m['symbolic'] / m['ort']:.2f} |")
     print("\n".join(lines))
     if args.write_doc:
-        begin, end = ("<!-- symbolic_dims_bench begin -->",
-                      "<!-- symbolic_dims_bench end -->")
         text = "\n".join(
-            [begin, "",
-             f"Measured {datetime.date.today()} on {run_bench.machine()}, "
+            [f"Measured {datetime.date.today()} on {run_bench.machine()}, "
              f"{args.threads} thread(s), by `bench/symbolic_dims_bench.py "
              f"build --models {args.models} --threads {args.threads} "
              f"--rounds {args.rounds} --iterations {args.iterations} "
@@ -132,18 +129,9 @@ def main():
              "height x width. *static* pins every dim with `--dim`; "
              "*symbolic dims* is one library compiled with all of them "
              "symbolic; ONNX Runtime 1.30 (npm, CPU, optimizations 'all') "
-             "runs the same dynamic ONNX file.", ""] + lines + ["", end])
-        with open(args.write_doc) as f:
-            doc = f.read()
-        if begin in doc:
-            doc = doc[:doc.index(begin)] + text + doc[doc.index(end) +
-                                                       len(end):]
-        else:
-            doc = (doc.rstrip("\n") +
-                   "\n\n## Symbolic sequence and image sizes\n\n" + text +
-                   "\n")
-        with open(args.write_doc, "w") as f:
-            f.write(doc)
+             "runs the same dynamic ONNX file.", ""] + lines)
+        run_bench.replace_doc_section(args.write_doc, "symbolic_dims_bench",
+                                      "Symbolic sequence and image sizes", text)
     return 0
 
 

@@ -30,6 +30,12 @@ using namespace mlc::graph;
 using namespace mlc::detail;
 
 namespace {
+/// A window attribute's values, or `n` times `fill` when it is absent.
+SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> a, size_t n,
+                            int64_t fill) {
+  return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, fill);
+}
+
 /// `input` (NCHW) zero- or `fill`-padded by `pads` [top, left, bottom,
 /// right] (tensor.pad takes a source of any size).
 Value padImage(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> pads,
@@ -112,13 +118,9 @@ struct DynamicConvLowering : OpConversionPattern<ConvOp> {
     if (group < 1 || c % group != 0 || m % group != 0 ||
         w.getDimSize(1) * group != c)
       return rewriter.notifyMatchFailure(op, "channels and groups disagree");
-    auto orFill = [](std::optional<ArrayRef<int64_t>> a, size_t n,
-                     int64_t fill) {
-      return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, fill);
-    };
-    SmallVector<int64_t> strides = orFill(op.getStrides(), 2, 1);
-    SmallVector<int64_t> dilations = orFill(op.getDilations(), 2, 1);
-    SmallVector<int64_t> pads = orFill(op.getPads(), 4, 0);
+    SmallVector<int64_t> strides = attrOr(op.getStrides(), 2, 1);
+    SmallVector<int64_t> dilations = attrOr(op.getDilations(), 2, 1);
+    SmallVector<int64_t> pads = attrOr(op.getPads(), 4, 0);
     if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4 ||
         llvm::any_of(pads, [](int64_t p) { return p < 0; }) ||
         llvm::any_of(strides, [](int64_t s) { return s < 1; }))
@@ -199,6 +201,7 @@ struct DynamicConvLowering : OpConversionPattern<ConvOp> {
     return success();
   }
 };
+
 /// 2-D MaxPool and AveragePool with explicit pads (no auto_pad or
 /// ceil_mode, which need the sizes at compile time) of inputs whose dims
 /// are known at run time: the named pooling ops, as for static shapes.
@@ -219,13 +222,9 @@ struct DynamicPoolLowering : OpConversionPattern<OpTy> {
     if (op.getAutoPad() != AutoPad::NotSet || op.getCeilMode())
       return rewriter.notifyMatchFailure(op, "auto_pad and ceil_mode need "
                                              "static shapes");
-    auto orFill = [](std::optional<ArrayRef<int64_t>> a, size_t n,
-                     int64_t fill) {
-      return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, fill);
-    };
-    SmallVector<int64_t> strides = orFill(op.getStrides(), 2, 1);
-    SmallVector<int64_t> dilations = orFill(op.getDilations(), 2, 1);
-    SmallVector<int64_t> pads = orFill(op.getPads(), 4, 0);
+    SmallVector<int64_t> strides = attrOr(op.getStrides(), 2, 1);
+    SmallVector<int64_t> dilations = attrOr(op.getDilations(), 2, 1);
+    SmallVector<int64_t> pads = attrOr(op.getPads(), 4, 0);
     if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
       return rewriter.notifyMatchFailure(op, "bad window");
     Location loc = op.getLoc();

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, Softmax,
-// MatMul and Concat on tensors whose dims are known only at run time (a model's
+// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, MatMul
+// and Concat on tensors whose dims are known only at run time (a model's
 // symbolic sequence length or image size): the same linalg ops as the
 // static lowerings, with sizes read by tensor.dim. Dims that must agree
 // (a contraction's, a batch matmul's batch dims) are checked at run time,
@@ -239,35 +239,6 @@ struct DynamicTransposeLowering : OpConversionPattern<TransposeOp> {
                                                    perm)
                            .getResult()[0];
     rewriter.replaceOp(op, castTo(rewriter, loc, transposed, result));
-    return success();
-  }
-};
-
-/// Softmax through linalg.softmax's decomposition, as for static shapes.
-struct DynamicSoftmaxLowering : OpConversionPattern<SoftmaxOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
-    if (!type || type.hasStaticShape() ||
-        !isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "needs a dynamic float input");
-    int64_t axis = normalizeAxis(op.getAxis(), type.getRank());
-    Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(
-        rewriter, loc, tensor::getMixedSizes(rewriter, loc, adaptor.getInput()),
-        type.getElementType());
-    auto softmax = linalg::SoftmaxOp::create(rewriter, loc, TypeRange{type},
-                                             adaptor.getInput(), init, axis);
-    FailureOr<SmallVector<Value>> parts =
-        cast<linalg::AggregatedOpInterface>(softmax.getOperation())
-            .decomposeOperation(rewriter);
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "softmax decomposition failed");
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, parts->front(), op.getResult().getType()));
-    rewriter.eraseOp(softmax);
     return success();
   }
 };
@@ -583,7 +554,6 @@ void mlc::populateGraphDynamicShapesToLinalgPatterns(
   patterns.add<DynamicShapeLowering, DynamicAxesReshapeLowering<SqueezeOp>,
                DynamicAxesReshapeLowering<UnsqueezeOp>,
                DynamicAxesReshapeLowering<FlattenOp>, DynamicTransposeLowering,
-               DynamicSoftmaxLowering, DynamicMatMulLowering,
-               DynamicConcatLowering>(
+               DynamicMatMulLowering, DynamicConcatLowering>(
       patterns.getContext());
 }

@@ -181,19 +181,21 @@ struct GemmLowering : OpConversionPattern<GemmOp> {
 };
 
 /// Softmax through upstream linalg.softmax's own decomposition (max, exp of
-/// the difference, sum, divide).
+/// the difference, sum, divide); dims known only at run time are read with
+/// tensor.dim.
 struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getStaticType(adaptor.getInput());
+    auto type = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
     if (!type || !isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "only static float softmax");
+      return rewriter.notifyMatchFailure(op, "only ranked float softmax");
     int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), type.getRank());
     Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, adaptor.getInput()),
+        type.getElementType());
     auto softmax = linalg::SoftmaxOp::create(rewriter, loc, TypeRange{type},
                                              adaptor.getInput(), init, axis);
     FailureOr<SmallVector<Value>> parts =
@@ -201,7 +203,10 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
             .decomposeOperation(rewriter);
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "softmax decomposition failed");
-    rewriter.replaceOp(op, *parts);
+    Value result = parts->front();
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
     rewriter.eraseOp(softmax);
     return success();
   }

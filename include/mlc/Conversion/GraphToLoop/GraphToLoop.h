@@ -88,8 +88,8 @@ void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphDataDependentToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
-/// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, Softmax
-/// and MatMul on tensors whose dims are known only at run time (symbolic
+/// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, MatMul
+/// and Concat on tensors whose dims are known only at run time (symbolic
 /// input dims), with run-time checks of the dims that must agree.
 void populateGraphDynamicShapesToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
