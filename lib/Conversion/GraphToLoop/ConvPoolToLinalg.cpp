@@ -487,19 +487,10 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
                     stridesAttr, dilationsAttr)
                     .getResult(0);
       }
-      SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(4));
-      SmallVector<utils::IteratorType> it(4, utils::IteratorType::parallel);
       Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
                                            result.getElementType());
       rewriter.replaceOp(
-          op, linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{result}, ValueRange{sum, count},
-                  ValueRange{init}, maps, it,
-                  [](OpBuilder &b, Location l, ValueRange a) {
-                    linalg::YieldOp::create(
-                        b, l, Value(arith::DivFOp::create(b, l, a[0], a[1])));
-                  })
-                  .getResult(0));
+          op, mlc::detail::divideInto(rewriter, loc, sum, count, init));
       return success();
     }
   }

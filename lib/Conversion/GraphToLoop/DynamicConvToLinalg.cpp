@@ -275,18 +275,8 @@ struct DynamicPoolLowering : OpConversionPattern<OpTy> {
                   stridesAttr, dilationsAttr)
                   .getResult(0);
     }
-    SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(4));
-    SmallVector<utils::IteratorType> it(4, utils::IteratorType::parallel);
     Value init = createEmptyOfSizes(rewriter, loc, result, sizes);
-    rewriter.replaceOp(
-        op, linalg::GenericOp::create(
-                rewriter, loc, TypeRange{result}, ValueRange{sum, count},
-                ValueRange{init}, maps, it,
-                [](OpBuilder &b, Location l, ValueRange a) {
-                  linalg::YieldOp::create(
-                      b, l, Value(arith::DivFOp::create(b, l, a[0], a[1])));
-                })
-                .getResult(0));
+    rewriter.replaceOp(op, divideInto(rewriter, loc, sum, count, init));
     return success();
   }
 };

@@ -74,6 +74,25 @@ createEmptyOfSizes(mlir::OpBuilder &b, mlir::Location loc,
                                        type.getElementType(), dynamic);
 }
 
+/// `numerator / denominator` elementwise (floats of `init`'s shape) into
+/// `init`: an average pool's sums over its window counts.
+inline mlir::Value divideInto(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value numerator, mlir::Value denominator,
+                              mlir::Value init) {
+  using namespace mlir;
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> maps(3, b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> it(rank, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()},
+             ValueRange{numerator, denominator}, ValueRange{init}, maps, it,
+             [](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::DivFOp::create(nb, l, a[0], a[1])));
+             })
+      .getResult(0);
+}
+
 /// A tensor of `type` filled with `value` (a float element type).
 inline mlir::Value createFilledTensor(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::RankedTensorType type,
