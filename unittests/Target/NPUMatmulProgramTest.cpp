@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -81,11 +82,17 @@ void fill(std::vector<uint8_t> &dram, uint64_t base, ElementType type,
   }
 }
 
-/// Builds, runs and checks `shape` on `config`; returns the stats.
+/// Builds, runs and checks `shape` on `config` in `given` tiles (else those
+/// the compiler chooses); returns the stats.
 SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
+                          std::optional<MatmulTiles> given = std::nullopt,
                           unsigned seed = 1) {
+  SCOPED_TRACE(std::to_string(shape.batch) + " x " + std::to_string(shape.m) +
+               "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k) +
+               " on " + config.name);
   std::string why;
-  std::optional<MatmulTiles> tiles = chooseMatmulTiles(config, shape, why);
+  std::optional<MatmulTiles> tiles =
+      given ? given : chooseMatmulTiles(config, shape, why);
   EXPECT_TRUE(tiles) << why;
   if (!tiles)
     return {};
@@ -95,9 +102,12 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
   int64_t batch = shape.batch;
   uint64_t lhs = 0, rhs = bytes(batch * shape.m * shape.k, shape.lhs);
   uint64_t out = rhs + bytes(batch * shape.k * shape.n, shape.rhs);
-  uint64_t end = out + bytes(batch * shape.m * shape.n, shape.out);
-  std::optional<Program> program =
-      buildMatmulProgram(config, shape, *tiles, {lhs, rhs, out}, why);
+  uint64_t bias =
+      out + bytes(batch * shape.m * shape.n, shape.getResultType());
+  uint64_t scales = bias + bytes(shape.n, ElementType::Int32);
+  uint64_t end = scales + bytes(shape.n, ElementType::F32);
+  std::optional<Program> program = buildMatmulProgram(
+      config, shape, *tiles, {lhs, rhs, out, bias, scales}, why);
   EXPECT_TRUE(program) << why;
   if (!program)
     return {};
@@ -105,7 +115,16 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
   std::mt19937 rng(seed);
   fill(dram, lhs, shape.lhs, batch * shape.m * shape.k, rng);
   fill(dram, rhs, shape.rhs, batch * shape.k * shape.n, rng);
-  fill(dram, out, shape.out, batch * shape.m * shape.n, rng);
+  fill(dram, out, shape.getResultType(), batch * shape.m * shape.n, rng);
+  // Requantization: a bias row of +-1e5 and scales that spread the sums
+  // over the int8 range, some saturating.
+  std::uniform_real_distribution<float> scale(1.0f / 8000, 1.0f / 500);
+  for (int64_t j = 0; j < shape.n; ++j) {
+    int32_t b = int32_t(rng() % 200001) - 100000;
+    float s = scale(rng);
+    std::memcpy(dram.data() + bias + 4 * j, &b, 4);
+    std::memcpy(dram.data() + scales + 4 * j, &s, 4);
+  }
   std::vector<uint8_t> before = dram;
 
   Simulator simulator(config);
@@ -133,7 +152,18 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
           sum += init;
           magnitude += std::fabs(init);
         }
-        double got = read(dram, out, shape.out, cm + i * shape.n + j, false);
+        if (shape.requantize) {
+          // The int32 sum from the bias row, relu, scaled per column.
+          sum += read(before, bias, ElementType::Int32, j, false);
+          if (shape.relu)
+            sum = std::max(sum, 0.0);
+          float s = float(read(before, scales, ElementType::F32, j, false));
+          sum = std::clamp(double(std::nearbyint(float(sum) * s)) +
+                               shape.zeroPoint,
+                           -128.0, 127.0);
+        }
+        double got = read(dram, out, shape.getResultType(),
+                          cm + i * shape.n + j, false);
         double tolerance =
             integer ? 0 : 1e-6 * (magnitude + 1) * std::sqrt(double(shape.k));
         if (std::fabs(got - sum) > tolerance) {
@@ -166,6 +196,38 @@ TEST(NPUMatmulProgram, Int8OnEdge) {
   runMatmul(edge, int8(64, 256, 128, /*accumulate=*/true));
 }
 
+TEST(NPUMatmulProgram, RequantizedOnTheVectorUnit) {
+  // int32 sums from a bias row, relu or not, to int8 per column, stored as
+  // int8: bit-exact on both NPUs, with several tiles, K in chunks and a
+  // batch.
+  NPUConfig edge = *getBuiltinNPUConfig("edge");
+  NPUConfig large = *getBuiltinNPUConfig("large");
+  auto requantized = [](MatmulShape shape, bool relu, int32_t zeroPoint) {
+    shape.requantize = true;
+    shape.relu = relu;
+    shape.zeroPoint = zeroPoint;
+    return shape;
+  };
+  runMatmul(edge, requantized(int8(16, 16, 16), false, 0));
+  runMatmul(edge, requantized(int8(100, 70, 96), true, -128));
+  runMatmul(edge, requantized(int8(100, 70, 96), false, 7),
+            MatmulTiles{32, 32, 3});
+  runMatmul(edge, requantized(int8(49, 64, 4608), true, -3));
+  runMatmul(edge, requantized(int8(49, 64, 4608), true, -3),
+            MatmulTiles{49, 64, 2, 1024});
+  MatmulShape batch = requantized(int8(40, 24, 300), true, 5);
+  batch.batch = 3;
+  runMatmul(edge, batch);
+  runMatmul(large, requantized(int8(784, 128, 576), true, -128));
+  // Not with a float matmul, nor onto an accumulated init.
+  std::string why;
+  EXPECT_FALSE(buildMatmulProgram(large, requantized(f32(8, 8, 8), false, 0),
+                                  {8, 8, 2}, {0, 0, 0, 0, 0}, why));
+  EXPECT_NE(why.find("requantizing on the NPU needs an int8 matmul"),
+            std::string::npos)
+      << why;
+}
+
 TEST(NPUMatmulProgram, RowBlocksAndPartialTiles) {
   NPUConfig edge = *getBuiltinNPUConfig("edge");
   MatmulShape shape = int8(2100, 70, 96);
@@ -192,11 +254,8 @@ TEST(NPUMatmulProgram, ConvertedAndUnconvertedTilesInterleave) {
   // convolution's shape).
   NPUConfig large = *getBuiltinNPUConfig("large");
   MatmulShape shape = f32(784, 128, 576, ElementType::BF16);
-  std::string why;
-  std::optional<MatmulTiles> tiles = chooseMatmulTiles(large, shape, why);
-  ASSERT_TRUE(tiles) << why;
-  EXPECT_LT(tiles->rows, shape.m);
-  EXPECT_LT(tiles->cols, shape.n);
+  runMatmul(large, shape, MatmulTiles{256, 64, 2});
+  runMatmul(large, shape, MatmulTiles{128, 64, 3});
   runMatmul(large, shape);
 }
 
@@ -210,8 +269,9 @@ TEST(NPUMatmulProgram, DeepKInChunks) {
   std::optional<MatmulTiles> tiles = chooseMatmulTiles(edge, shape, why);
   ASSERT_TRUE(tiles) << why;
   EXPECT_LT(tiles->getDepth(shape), shape.k);
-  EXPECT_NE(shape.k % tiles->getDepth(shape), 0);
   runMatmul(edge, shape);
+  // A last chunk shorter than the others.
+  runMatmul(edge, shape, MatmulTiles{49, 64, 2, 1024});
   runMatmul(edge, int8(40, 48, 5000, /*accumulate=*/true));
   NPUConfig large = *getBuiltinNPUConfig("large");
   MatmulShape deep = f32(64, 70, 12000, ElementType::F32, true);
@@ -254,7 +314,7 @@ TEST(NPUMatmulProgram, RefusesWhatTheNPUCannotRun) {
   EXPECT_NE(why.find("do not fit"), std::string::npos) << why;
 }
 
-TEST(NPUMatmulProgram, EstimateIsCloseToTheSimulatedCycles) {
+TEST(NPUMatmulProgram, TimingIsTheSimulatedCycles) {
   NPUConfig large = *getBuiltinNPUConfig("large");
   MatmulShape shape = f32(128, 768, 768, ElementType::BF16);
   std::string why;
@@ -264,7 +324,11 @@ TEST(NPUMatmulProgram, EstimateIsCloseToTheSimulatedCycles) {
       buildMatmulProgram(large, shape, *tiles, {0, 0, 0}, why);
   ASSERT_TRUE(program) << why;
   SimulationStats stats = runMatmul(large, shape);
-  int64_t estimate = estimateCycles(large, *program);
-  EXPECT_GT(estimate, stats.cycles / 2);
-  EXPECT_LT(estimate, stats.cycles * 2);
+  EXPECT_EQ(getProgramCycles(large, *program), stats.cycles);
+  // The chosen tiles are at least as fast as whole-M tiles a quarter of N
+  // wide, two buffers of each.
+  std::optional<Program> quarter =
+      buildMatmulProgram(large, shape, {128, 192, 2}, {0, 0, 0}, why);
+  ASSERT_TRUE(quarter) << why;
+  EXPECT_LE(stats.cycles, getProgramCycles(large, *quarter));
 }

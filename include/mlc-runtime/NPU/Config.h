@@ -46,6 +46,10 @@ struct NPUConfig {
     /// (input, accumulator) pairs it computes: int8 -> int32, bf16 -> f32,
     /// f16 -> f32.
     std::vector<std::pair<ElementType, ElementType>> types;
+    /// Weight registers per cell: with 2 (Gemmini's double-buffered
+    /// weights), the next weight tile preloads while the current one's rows
+    /// stream through; with 1, each preload stalls the array.
+    int64_t weightBuffers = 1;
   } matrix;
   struct VectorUnit {
     /// Elements per cycle.
@@ -59,7 +63,8 @@ struct NPUConfig {
   } scratchpad, accumulator;
   struct DMA {
     /// Channels that move data at once: with one, loads and stores take
-    /// turns.
+    /// turns; with c >= 2, loads own c - c/2 of them and stores c/2, and a
+    /// transfer's rows are spread over its queue's channels.
     int64_t channels = 1;
     int64_t bytesPerCycle = 16;
     /// Cycles before the first byte of a transfer arrives.

@@ -89,10 +89,19 @@ public:
   bool run(const Program &program, uint8_t *dram, uint64_t dramBytes,
            SimulationStats &stats, std::string &error);
 
+  /// The timing of `program` alone: the same schedule, cycles and counts
+  /// as `run` gives, without data (nothing is executed, DRAM addresses and
+  /// hazards are not checked). The compiler times its candidate tilings so.
+  bool time(const Program &program, SimulationStats &stats,
+            std::string &error);
+
   /// The cycles one command takes on its unit.
   int64_t getCycles(const Command &command) const;
 
 private:
+  bool simulate(const Program &program, uint8_t *dram, uint64_t dramBytes,
+                bool functional, SimulationStats &stats, std::string &error);
+
   NPUConfig config;
   std::vector<uint8_t> scratchpad, accumulator;
 };

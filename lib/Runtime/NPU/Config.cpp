@@ -29,11 +29,13 @@ constexpr TypeName kTypes[] = {{ElementType::Int8, "int8", 1},
                                {ElementType::F16, "f16", 2},
                                {ElementType::F32, "f32", 4}};
 
-/// Gemmini's default: a 16x16 int8 array, 256 KiB of scratchpad in 4 banks,
-/// 64 KiB of int32 accumulator; one DMA channel.
+/// Gemmini's default: a 16x16 int8 array with double-buffered weights,
+/// 256 KiB of scratchpad in 4 banks, 64 KiB of int32 accumulator; one DMA
+/// channel.
 constexpr std::string_view kEdge = R"({
   "name": "edge", "clock_mhz": 1000,
-  "matrix": {"rows": 16, "cols": 16, "types": [["int8", "int32"]]},
+  "matrix": {"rows": 16, "cols": 16, "types": [["int8", "int32"]],
+             "weight_buffers": 2},
   "vector": {"width": 16, "ops": ["relu", "add", "requantize", "copy"]},
   "scratchpad": {"bytes": 262144, "banks": 4},
   "accumulator": {"bytes": 65536, "banks": 2},
@@ -45,7 +47,8 @@ constexpr std::string_view kEdge = R"({
 constexpr std::string_view kLarge = R"({
   "name": "large", "clock_mhz": 1500,
   "matrix": {"rows": 64, "cols": 64,
-             "types": [["int8", "int32"], ["bf16", "f32"], ["f16", "f32"]]},
+             "types": [["int8", "int32"], ["bf16", "f32"], ["f16", "f32"]],
+             "weight_buffers": 2},
   "vector": {"width": 64, "ops": ["relu", "add", "requantize", "copy"]},
   "scratchpad": {"bytes": 8388608, "banks": 16},
   "accumulator": {"bytes": 2097152, "banks": 8},
@@ -181,6 +184,14 @@ std::optional<NPUConfig> mlc::npu::parseNPUConfig(std::string_view text,
     }
     config.matrix.types.push_back({*in, *acc});
   }
+  if (auto buffers = matrix->find("weight_buffers"); buffers != matrix->end()) {
+    if (!buffers->is_number_integer() || buffers->get<int64_t>() < 1 ||
+        buffers->get<int64_t>() > 2) {
+      error = source + ": matrix.weight_buffers must be 1 or 2";
+      return std::nullopt;
+    }
+    config.matrix.weightBuffers = buffers->get<int64_t>();
+  }
   auto ops = vector->find("ops");
   if (ops == vector->end() || !ops->is_array()) {
     error = source + ": vector.ops must be a list";
@@ -211,7 +222,8 @@ std::string mlc::npu::printNPUConfig(const NPUConfig &config) {
       {"matrix",
        {{"rows", config.matrix.rows},
         {"cols", config.matrix.cols},
-        {"types", types}}},
+        {"types", types},
+        {"weight_buffers", config.matrix.weightBuffers}}},
       {"vector", {{"width", config.vector.width}, {"ops", config.vector.ops}}},
       {"scratchpad",
        {{"bytes", config.scratchpad.bytes}, {"banks", config.scratchpad.banks}}},

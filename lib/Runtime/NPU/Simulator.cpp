@@ -204,7 +204,9 @@ std::string getAccesses(const Command &c, const Machine &m,
   case Opcode::Store: {
     uint64_t rowBytes = uint64_t(c.cols) * bytes;
     uint64_t tile = getTileBytes(c.rows, c.cols, bytes);
-    if (c.dramStride < rowBytes)
+    // A load may read one row into every local row (stride 0).
+    if (c.dramStride < rowBytes &&
+        !(c.opcode == Opcode::Load && c.dramStride == 0))
       return "DRAM rows " + std::to_string(c.dramStride) +
              " bytes apart overlap rows of " + std::to_string(rowBytes) +
              " bytes";
@@ -249,13 +251,15 @@ std::string getAccesses(const Command &c, const Machine &m,
     return e;
   }
   case Opcode::Vector: {
-    static const char *const kOps[] = {"", "relu", "add", "requantize",
-                                       "copy"};
+    static const char *const kOps[] = {"",     "relu", "add", "requantize",
+                                       "copy", "requantize"};
     const char *op = kOps[unsigned(c.vectorOp)];
     if (!config.supportsVector(op))
       return std::string("the vector unit of '") + config.name +
              "' has no " + op;
-    if (c.vectorOp == VectorKind::Requantize &&
+    bool requantize = c.vectorOp == VectorKind::Requantize ||
+                      c.vectorOp == VectorKind::RequantizeColumns;
+    if (requantize &&
         (c.type != ElementType::Int32 || c.dstType != ElementType::Int8))
       return "requantize goes from int32 to int8";
     if ((c.vectorOp == VectorKind::Relu || c.vectorOp == VectorKind::Add) &&
@@ -271,6 +275,9 @@ std::string getAccesses(const Command &c, const Machine &m,
     if (e.empty() && c.vectorOp == VectorKind::Add)
       e = within(c.memory, c.local2, getTileBytes(c.rows, c.cols, bytes),
                  "second source", false);
+    if (e.empty() && c.vectorOp == VectorKind::RequantizeColumns)
+      e = within(Memory::Scratchpad, c.local2, getTileBytes(1, c.cols, 4),
+                 "scales", false);
     if (e.empty())
       e = within(c.dstMemory, c.local3,
                  getTileBytes(c.rows, c.cols, getElementBytes(c.dstType)),
@@ -350,6 +357,12 @@ int64_t execute(const Command &c, Machine &m) {
       case VectorKind::Requantize:
         values[i] = double(std::nearbyint(float(x) * c.scale)) + c.zeroPoint;
         break;
+      case VectorKind::RequantizeColumns: {
+        float scale = float(readElement(m.memories[0] + c.local2,
+                                        ElementType::F32, i % c.cols));
+        values[i] = double(std::nearbyint(float(x) * scale)) + c.zeroPoint;
+        break;
+      }
       case VectorKind::Copy:
         values[i] = x;
         break;
@@ -390,10 +403,7 @@ double SimulationStats::getSeconds(const NPUConfig &config) const {
   return double(cycles) / (config.clockMHz * 1e6);
 }
 
-Simulator::Simulator(NPUConfig config)
-    : config(std::move(config)),
-      scratchpad(this->config.scratchpad.bytes),
-      accumulator(this->config.accumulator.bytes) {}
+Simulator::Simulator(NPUConfig config) : config(std::move(config)) {}
 
 int64_t Simulator::getCycles(const Command &c) const {
   return getCommandCycles(config, c);
@@ -412,15 +422,26 @@ int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
   int64_t bytes = int64_t(getElementBytes(c.type));
   switch (c.opcode) {
   case Opcode::Load:
-  case Opcode::Store:
+  case Opcode::Store: {
+    // The rows are spread over the channels the transfer's queue owns.
+    int64_t channels = config.dma.channels;
+    int64_t owned = channels == 1                 ? 1
+                    : c.opcode == Opcode::Load ? channels - channels / 2
+                                               : channels / 2;
+    int64_t rows = ceilDiv(int64_t(c.rows), std::min<int64_t>(owned, c.rows));
     return config.dma.latencyCycles +
-           ceilDiv(int64_t(c.rows) * c.cols * bytes, config.dma.bytesPerCycle);
+           ceilDiv(rows * c.cols * bytes, config.dma.bytesPerCycle);
+  }
   case Opcode::Matmul: {
     // Weight-stationary: each of the depth/R x cols/C weight tiles is
     // preloaded (R cycles) and the rows of A stream through (one a cycle);
-    // the pipeline fills once (R + C - 1).
+    // the pipeline fills once (R + C - 1). With double-buffered weights
+    // the next tile preloads while the current one streams, so only the
+    // first preload is not hidden.
     int64_t r = config.matrix.rows, k = config.matrix.cols;
     int64_t tiles = ceilDiv(c.depth, r) * ceilDiv(c.cols, k);
+    if (config.matrix.weightBuffers > 1)
+      return r + tiles * std::max(r, int64_t(c.rows)) + r + k - 1;
     return tiles * (r + int64_t(c.rows)) + r + k - 1;
   }
   case Opcode::Vector:
@@ -432,13 +453,26 @@ int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
 bool Simulator::run(const Program &program, uint8_t *dram,
                     uint64_t dramBytes, SimulationStats &stats,
                     std::string &error) {
+  // The memories are allocated on the first run that needs them.
+  scratchpad.assign(size_t(config.scratchpad.bytes), 0);
+  accumulator.assign(size_t(config.accumulator.bytes), 0);
+  return simulate(program, dram, dramBytes, /*functional=*/true, stats, error);
+}
+
+bool Simulator::time(const Program &program, SimulationStats &stats,
+                     std::string &error) {
+  return simulate(program, nullptr, std::numeric_limits<uint64_t>::max(),
+                  /*functional=*/false, stats, error);
+}
+
+bool Simulator::simulate(const Program &program, uint8_t *dram,
+                         uint64_t dramBytes, bool functional,
+                         SimulationStats &stats, std::string &error) {
   stats = SimulationStats();
-  std::fill(scratchpad.begin(), scratchpad.end(), 0);
-  std::fill(accumulator.begin(), accumulator.end(), 0);
   Machine machine{config,
                   {scratchpad.data(), accumulator.data(), dram},
-                  {uint64_t(scratchpad.size()), uint64_t(accumulator.size()),
-                   dramBytes}};
+                  {uint64_t(config.scratchpad.bytes),
+                   uint64_t(config.accumulator.bytes), dramBytes}};
 
   // Each queue's commands, in program order.
   std::array<std::deque<size_t>, kNumQueues> queues;
@@ -530,7 +564,7 @@ bool Simulator::run(const Program &program, uint8_t *dram,
     // Hazards: an earlier access to the same bytes, either writing, that
     // nothing orders before this command. Its outcome would depend on
     // timing, whatever this run's timing happens to be.
-    for (const Access &a : accesses)
+    for (const Access &a : functional ? accesses : std::vector<Access>())
       for (const Past &p : history)
         if (p.access.space == a.space && a.begin < p.access.end &&
             p.access.begin < a.end && (a.write || p.access.write) &&
@@ -547,7 +581,8 @@ bool Simulator::run(const Program &program, uint8_t *dram,
         }
     queueClock[best] = clock;
     for (const Access &a : accesses)
-      history.push_back({a, index, unsigned(best), clock[best]});
+      if (functional)
+        history.push_back({a, index, unsigned(best), clock[best]});
     // An access every queue with commands left is already ordered after
     // can conflict with nothing to come.
     history.erase(std::remove_if(history.begin(), history.end(),
@@ -590,8 +625,12 @@ bool Simulator::run(const Program &program, uint8_t *dram,
     stats.bankConflictCycles += conflict;
     int64_t finish = bestStart + cycles;
     for (const Access &a : accesses)
-      inFlight.push_back({a, bestStart, finish, index, c.getQueue()});
-    stats.multiplyAccumulates += execute(c, machine);
+      if (a.space != 2) // DRAM has no banks to wait for
+        inFlight.push_back({a, bestStart, finish, index, c.getQueue()});
+    if (functional)
+      stats.multiplyAccumulates += execute(c, machine);
+    else if (c.opcode == Opcode::Matmul)
+      stats.multiplyAccumulates += int64_t(c.rows) * c.cols * c.depth;
     unitFree[best] = finish;
     if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
       dmaFree = finish;

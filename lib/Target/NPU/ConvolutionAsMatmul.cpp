@@ -186,6 +186,26 @@ Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
       .getResult(0);
 }
 
+Value mlc::npu::buildBF16Copy(OpBuilder &b, Value value) {
+  Location loc = value.getLoc();
+  auto type = cast<RankedTensorType>(value.getType());
+  Type bf16 = b.getBF16Type();
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), bf16);
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{value}, ValueRange{init},
+             ArrayRef<AffineMap>{identity, identity},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   arith::TruncFOp::create(nb, nloc, bf16, args[0])
+                       .getResult());
+             })
+      .getResult(0);
+}
+
 Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
                                             linalg::Conv2DNchwFchwOp conv,
                                             const ConvolutionAsMatmul &plan,
@@ -227,7 +247,7 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
   auto productType = RankedTensorType::get({plan.pixels, plan.filters}, f32);
   Value empty = tensor::EmptyOp::create(b, loc, productType.getShape(), f32);
   Value product = npu::MatmulOp::create(b, loc, TypeRange{productType}, matrix,
-                                        filter, empty, npu, tiles.rows,
+                                        filter, empty, Value(), Value(), npu, tiles.rows,
                                         tiles.cols, tiles.buffers, tiles.depth,
                                         /*accumulate=*/false)
                       .getResult()[0];

@@ -56,6 +56,11 @@ mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
 mlir::Value buildIm2col(mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
                         mlir::Value input, mlir::Type elementType);
 
+/// `value` (an f32 tensor) rounded to bf16 by a linalg.generic the CPU
+/// runs, to nearest even as the NPU's own conversion: the NPU then loads
+/// half the bytes and converts nothing.
+mlir::Value buildBF16Copy(mlir::OpBuilder &b, mlir::Value value);
+
 /// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW result (f32 or
 /// int32): int32 converted for an f32 result, times `scales[f]` when
 /// given, plus `conv`'s init unless it is zero.

@@ -81,27 +81,40 @@ struct NPULowerKernelsPass
     shape.rhs = *rhsType;
     shape.out = *outType;
     shape.accumulate = matmul.getAccumulate();
-    for (MemRefType type : {lhs, rhs, out})
-      if (!type.getLayout().isIdentity())
+    // The buffers in DRAM order: lhs, rhs, out[, bias, scales].
+    SmallVector<Value> buffers{matmul.getLhs(), matmul.getRhs(),
+                               matmul.getInit()};
+    if (matmul.getBias()) {
+      shape.out = ElementType::Int32;
+      shape.requantize = true;
+      shape.relu = matmul.getRelu();
+      shape.zeroPoint = matmul.getZeroPoint();
+      buffers.append({matmul.getBias(), matmul.getScales()});
+    }
+    for (Value buffer : buffers)
+      if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
         return matmul.emitError("buffer ")
-               << type << " is not contiguous: the NPU's DMA needs the "
-               << "identity layout";
+               << buffer.getType() << " is not contiguous: the NPU's DMA "
+               << "needs the identity layout";
 
     SmallVector<int64_t> offsets;
     int64_t end = 0;
-    for (MemRefType type : {lhs, rhs, out}) {
+    for (Value buffer : buffers) {
       offsets.push_back(end);
-      end = (end + getBytes(type) + kDRAMAlignment - 1) / kDRAMAlignment *
-            kDRAMAlignment;
+      end = (end + getBytes(cast<MemRefType>(buffer.getType())) +
+             kDRAMAlignment - 1) /
+            kDRAMAlignment * kDRAMAlignment;
     }
+    std::array<uint64_t, 5> dram{};
+    for (size_t i = 0; i < offsets.size(); ++i)
+      dram[i] = uint64_t(offsets[i]);
     std::string why;
     std::optional<Program> program = buildMatmulProgram(
         config, shape,
         MatmulTiles{int64_t(matmul.getTileRows()),
                     int64_t(matmul.getTileCols()), int64_t(matmul.getBuffers()),
                     int64_t(matmul.getTileDepth())},
-        {uint64_t(offsets[0]), uint64_t(offsets[1]), uint64_t(offsets[2])},
-        why);
+        dram, why);
     if (!program)
       return matmul.emitError("the NPU cannot run this matmul: ") << why;
 
@@ -120,11 +133,12 @@ struct NPULowerKernelsPass
     createCommandOps(body, matmul.getLoc(), *program);
 
     b.setInsertionPoint(matmul);
-    LaunchOp::create(
-        b, matmul.getLoc(), FlatSymbolRefAttr::get(programOp.getSymNameAttr()),
-        ValueRange{matmul.getLhs(), matmul.getRhs(), matmul.getInit()},
-        b.getDenseI64ArrayAttr(offsets),
-        b.getDenseBoolArrayAttr({false, false, true}));
+    SmallVector<bool> writes(buffers.size(), false);
+    writes[2] = true;
+    LaunchOp::create(b, matmul.getLoc(),
+                     FlatSymbolRefAttr::get(programOp.getSymNameAttr()),
+                     buffers, b.getDenseI64ArrayAttr(offsets),
+                     b.getDenseBoolArrayAttr(writes));
     matmul.erase();
     return success();
   }

@@ -40,7 +40,8 @@ namespace {
 /// so that the k-th wait takes the k-th signal: operands loaded for the
 /// vector unit or for the matrix unit, converted, computed, stored.
 constexpr int8_t kLoadedForVector = 0, kConverted = 1, kComputed = 2,
-                 kStored = 3, kLoadedForMatrix = 4, kFreed = 5;
+                 kStored = 3, kLoadedForMatrix = 4, kFreed = 5,
+                 kRequantized = 6, kScalesLoaded = 7;
 /// Local buffers start on this many bytes.
 constexpr int64_t kLocalAlignment = 64;
 
@@ -55,6 +56,9 @@ struct Footprint {
   int64_t lhsBuffer = 0, rhsBuffer = 0;       ///< one of the two, with padding
   int64_t lhsConverted = 0, rhsConverted = 0; ///< offsets inside a buffer
   int64_t accumulatorTile = 0;                ///< one of the two
+  /// A requantizing stream's int8 result tiles (one of the n) and its
+  /// scales, after the operands' buffers.
+  int64_t resultBuffer = 0, scales = 0;
   int64_t scratchpad = 0, accumulator = 0;
 };
 
@@ -93,6 +97,10 @@ Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
   f.rhsBuffer = alignUp(rhs, scratchBank);
   f.accumulatorTile = alignUp(acc, accBank);
   f.scratchpad = n * f.lhsBuffer + n * f.rhsBuffer;
+  if (shape.requantize) {
+    f.resultBuffer = alignUp(tiles.rows * tiles.cols, scratchBank);
+    f.scratchpad += n * f.resultBuffer + alignUp(shape.n * 4, kLocalAlignment);
+  }
   f.accumulator = n * f.accumulatorTile;
   return f;
 }
@@ -151,38 +159,70 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
   if (!input)
     return std::nullopt;
   int64_t r = config.matrix.rows, c = config.matrix.cols;
-  // Row blocks: all of M when it fits (lhs loaded once), else multiples of
-  // the array's rows, largest first (the array streams more rows per
-  // weight tile). Columns: about a quarter of N, so that several tiles
-  // overlap their loads with the matmul, in multiples of the array's
-  // columns.
+  // Row blocks: all of M (lhs loaded once), or multiples of the array's
+  // rows up to 1024: powers of two and the largest. Columns: N, or N in 2,
+  // 4, 8 or 16 parts, in multiples of the array's columns: more tiles
+  // overlap more of their loads and stores with the matmuls, larger ones
+  // preload fewer weights per row streamed.
   std::vector<int64_t> rowChoices{shape.m};
-  for (int64_t rows = std::min(shape.m - 1, int64_t(1024)) / r * r; rows >= r;
-       rows -= r)
+  int64_t maxRows = std::min(shape.m - 1, int64_t(1024)) / r * r;
+  if (maxRows >= r)
+    rowChoices.push_back(maxRows);
+  for (int64_t rows = r; rows < maxRows; rows *= 2)
     rowChoices.push_back(rows);
-  int64_t wantedCols = std::min(shape.n, alignUp(ceilDiv(shape.n, 4), c));
-  // Buffers in banks of their own first, packed when nothing fits so;
-  // three of each (more slack between a tile's store and the load that
-  // reuses its buffers) before two.
-  for (bool banked : {true, false})
-    for (int64_t buffers : {3, 2})
-      for (int64_t rows : rowChoices)
-        for (int64_t cols = wantedCols; cols > 0;
-             cols = cols > c ? (cols - 1) / c * c : 0) {
-          MatmulTiles tiles{rows, cols, buffers};
-          if (fits(config, getFootprint(config, shape, *input, tiles, banked)))
-            return tiles;
+  std::vector<int64_t> colChoices{shape.n};
+  for (int64_t parts : {2, 4, 8, 16}) {
+    int64_t cols = alignUp(ceilDiv(shape.n, parts), c);
+    if (cols < shape.n && cols != colChoices.back())
+      colChoices.push_back(cols);
+  }
+  // Every candidate whose buffers fit (in banks of their own when they
+  // can, else packed), timed as the simulator would run it; the fastest
+  // wins, the larger tiles on a tie.
+  std::optional<MatmulTiles> best;
+  int64_t bestCycles = 0;
+  for (int64_t buffers : {3, 2})
+    for (int64_t rows : rowChoices)
+      for (int64_t cols : colChoices) {
+        MatmulTiles tiles{rows, cols, buffers};
+        if (!fits(config, getFootprint(config, shape, *input, tiles, false)))
+          continue;
+        std::string ignored;
+        std::optional<Program> program =
+            buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
+        if (!program)
+          continue;
+        int64_t cycles = getProgramCycles(config, *program);
+        if (cycles > 0 && (!best || cycles < bestCycles)) {
+          best = tiles;
+          bestCycles = cycles;
         }
+      }
+  if (best)
+    return best;
   // Too deep for the whole of K at once: chunks of K (multiples of the
-  // array's rows) summed in the accumulator, two buffers of each.
+  // array's rows) summed in the accumulator, two buffers of each: for each
+  // row and column choice the deepest chunks that fit, timed likewise.
+  if (colChoices.back() > c)
+    colChoices.push_back(c);
   for (int64_t rows : rowChoices)
-    for (int64_t cols = wantedCols; cols > 0;
-         cols = cols > c ? (cols - 1) / c * c : 0)
+    for (int64_t cols : colChoices)
       for (int64_t depth = (shape.k - 1) / r * r; depth >= r; depth -= r) {
         MatmulTiles tiles{rows, cols, 2, depth};
-        if (fits(config, getFootprint(config, shape, *input, tiles, false)))
-          return tiles;
+        if (!fits(config, getFootprint(config, shape, *input, tiles, false)))
+          continue;
+        std::string ignored;
+        std::optional<Program> program =
+            buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
+        int64_t cycles = program ? getProgramCycles(config, *program) : -1;
+        if (cycles > 0 && (!best || cycles < bestCycles)) {
+          best = tiles;
+          bestCycles = cycles;
+        }
+        break;
       }
+  if (best)
+    return best;
   MatmulTiles smallest{std::min(shape.m, r), std::min(shape.n, c), 2,
                        std::min(shape.k, r)};
   Footprint f = getFootprint(config, shape, *input, smallest, false);
@@ -199,10 +239,18 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
 
 std::optional<Program> mlc::npu::buildMatmulProgram(
     const NPUConfig &config, const MatmulShape &shape, const MatmulTiles &tiles,
-    const std::array<uint64_t, 3> &dram, std::string &why) {
+    const std::array<uint64_t, 5> &dram, std::string &why) {
   std::optional<ElementType> input = getMatmulInputType(config, shape, why);
   if (!input)
     return std::nullopt;
+  if (shape.requantize &&
+      (*input != ElementType::Int8 || shape.accumulate ||
+       !config.supportsVector("requantize") ||
+       (shape.relu && !config.supportsVector("relu")))) {
+    why = "requantizing on the NPU needs an int8 matmul that does not "
+          "accumulate and a vector unit with requantize (and relu)";
+    return std::nullopt;
+  }
   Footprint f = getFootprint(config, shape, *input, tiles, true);
   if (!fits(config, f))
     f = getFootprint(config, shape, *input, tiles, false);
@@ -215,7 +263,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   constexpr int64_t kField = std::numeric_limits<uint32_t>::max();
   int64_t lhsBytes = getElementBytes(shape.lhs);
   int64_t rhsBytes = getElementBytes(shape.rhs);
-  int64_t outBytes = getElementBytes(shape.out);
+  int64_t outBytes = getElementBytes(shape.getResultType());
   if (shape.k * lhsBytes > kField || shape.n * outBytes > kField ||
       tiles.depth < 0 || shape.n * rhsBytes > kField || shape.m > kField ||
       shape.k > kField) {
@@ -228,9 +276,24 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   auto rhsBase = [&](int64_t index) {
     return n * f.lhsBuffer + index * f.rhsBuffer;
   };
+  int64_t resultBase = n * (f.lhsBuffer + f.rhsBuffer);
+  int64_t scalesBase = resultBase + n * f.resultBuffer;
 
   Program program;
   auto add = [&](Command c) { program.commands.push_back(c); };
+  if (shape.requantize) {
+    // The scales, once, for the first requantization.
+    Command scales;
+    scales.opcode = Opcode::Load;
+    scales.type = ElementType::F32;
+    scales.dram = dram[4];
+    scales.local = uint32_t(scalesBase);
+    scales.rows = 1;
+    scales.cols = uint32_t(shape.n);
+    scales.dramStride = uint32_t(shape.n * 4);
+    scales.signal = kScalesLoaded;
+    add(scales);
+  }
   int64_t depth = tiles.getDepth(shape);
   int64_t chunks = ceilDiv(shape.k, depth);
   if (chunks > 1 && n != 2) {
@@ -294,7 +357,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
                          shape.rhs == *input ? b : b + f.rhsConverted, kd, cols,
                          shape.n * rhsBytes));
     Command out;
-    out.type = shape.out;
+    out.type = shape.getResultType();
     out.memory = Memory::Accumulator;
     out.dram = outMatrix + uint64_t((i0 * shape.n + j0) * outBytes);
     out.local = uint32_t(acc);
@@ -304,6 +367,15 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     if (shape.accumulate && first) {
       Command init = out;
       init.opcode = Opcode::Load;
+      loads.push_back(init);
+    }
+    if (shape.requantize && first) {
+      // The bias row under every row of the tile.
+      Command init = out;
+      init.opcode = Opcode::Load;
+      init.type = ElementType::Int32;
+      init.dram = dram[3] + uint64_t(j0 * 4);
+      init.dramStride = 0;
       loads.push_back(init);
     }
 
@@ -369,7 +441,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     mma.rows = rows;
     mma.cols = cols;
     mma.depth = kd;
-    mma.accumulate = !first || shape.accumulate;
+    mma.accumulate = !first || shape.accumulate || shape.requantize;
     mma.waitMask =
         uint16_t(1u << (converts.empty() ? kLoadedForMatrix : kConverted));
     // The last chunk's end goes to the store; another's frees its buffers
@@ -377,9 +449,39 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     mma.signal = last ? kComputed : g + n < total ? kFreed : int8_t(-1);
     add(mma);
 
+    if (last && shape.requantize) {
+      // relu in the accumulator, then int32 -> int8 into a result buffer.
+      int64_t result = resultBase + (t % n) * f.resultBuffer;
+      Command v;
+      v.opcode = Opcode::Vector;
+      v.type = v.dstType = ElementType::Int32;
+      v.memory = v.dstMemory = Memory::Accumulator;
+      v.local = v.local3 = uint32_t(acc);
+      v.rows = rows;
+      v.cols = cols;
+      v.waitMask = uint16_t(1u << kComputed);
+      if (t == 0)
+        v.waitMask |= uint16_t(1u << kScalesLoaded);
+      if (shape.relu) {
+        v.vectorOp = VectorKind::Relu;
+        add(v);
+        v.waitMask = 0;
+      }
+      v.vectorOp = VectorKind::RequantizeColumns;
+      v.dstType = ElementType::Int8;
+      v.dstMemory = Memory::Scratchpad;
+      v.local2 = uint32_t(scalesBase + j0 * 4);
+      v.local3 = uint32_t(result);
+      v.zeroPoint = shape.zeroPoint;
+      v.signal = kRequantized;
+      add(v);
+      out.memory = Memory::Scratchpad;
+      out.local = uint32_t(result);
+    }
     if (last) {
       out.opcode = Opcode::Store;
-      out.waitMask = uint16_t(1u << kComputed);
+      out.waitMask =
+          uint16_t(1u << (shape.requantize ? kRequantized : kComputed));
       out.signal = kStored;
       stores.push_back(program.commands.size());
       add(out);
@@ -398,27 +500,11 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   return program;
 }
 
-int64_t mlc::npu::estimateCycles(const NPUConfig &config,
-                                 const Program &program) {
-  std::array<int64_t, kNumQueues> busy{};
-  int64_t fill = 0, drain = 0;
-  bool filling = true;
-  for (const Command &c : program.commands) {
-    int64_t cycles = getCommandCycles(config, c);
-    busy[unsigned(c.getQueue())] += cycles;
-    if (filling && c.getQueue() == Queue::Load)
-      fill += cycles;
-    else
-      filling = false;
-    if (c.opcode == Opcode::Store)
-      drain = cycles;
-  }
-  // With one DMA channel loads and stores share the engine.
-  int64_t dma =
-      config.dma.channels > 1
-          ? std::max(busy[unsigned(Queue::Load)], busy[unsigned(Queue::Store)])
-          : busy[unsigned(Queue::Load)] + busy[unsigned(Queue::Store)];
-  int64_t busiest = std::max(
-      {dma, busy[unsigned(Queue::Compute)], busy[unsigned(Queue::Vector)]});
-  return busiest + fill + drain;
+int64_t mlc::npu::getProgramCycles(const NPUConfig &config,
+                                   const Program &program) {
+  SimulationStats stats;
+  std::string error;
+  if (!Simulator(config).time(program, stats, error))
+    return -1;
+  return stats.cycles;
 }

@@ -40,16 +40,6 @@ using namespace mlc::npu;
 
 namespace {
 
-/// Whether `value` is an f32 constant getFloats can read (without copying
-/// it).
-bool isF32Constant(Value value) {
-  ElementsAttr attr;
-  return matchPattern(value, m_Constant(&attr)) &&
-         attr.getElementType().isF32() &&
-         (isa<DenseElementsAttr>(attr) ||
-          isa<DenseF32ResourceElementsAttr>(attr));
-}
-
 /// A bf16 constant of `type` holding `floats` rounded to nearest even.
 Value createBF16Constant(OpBuilder &b, Location loc, RankedTensorType type,
                          ArrayRef<float> floats) {
@@ -168,6 +158,14 @@ struct NPUPlaceKernelsPass
     shape.n = b.getDimSize(rank - 1);
     shape.accumulate = !isZeroFill(op.getDpsInits()[0]);
     std::string why;
+    // The f32 operands are rounded to bf16 on the CPU when the NPU
+    // multiplies bf16.
+    bool round = false;
+    if (getMatmulInputType(config, shape, why) == ElementType::BF16) {
+      shape.lhs = shape.rhs = ElementType::BF16;
+      round = true;
+    }
+    why.clear();
     std::optional<MatmulShape> planned = shape;
     if (!floatOnNPU()) {
       why = kFloatOnCPU;
@@ -194,10 +192,17 @@ struct NPUPlaceKernelsPass
     if (!shape.accumulate)
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
     Value flatInit = flat(init, c);
+    Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+    if (round) {
+      lhs = buildBF16Copy(builder, lhs);
+      rhs = buildBF16Copy(builder, rhs);
+      a = cast<RankedTensorType>(lhs.getType());
+      b = cast<RankedTensorType>(rhs.getType());
+    }
     Value product =
         npu::MatmulOp::create(builder, loc, TypeRange{flatInit.getType()},
-                              flat(op.getDpsInputs()[0], a),
-                              flat(op.getDpsInputs()[1], b), flatInit, npu,
+                              flat(lhs, a), flat(rhs, b), flatInit, Value(),
+                              Value(), npu,
                               (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers,
                               (*tiles)->depth, shape.accumulate)
             .getResult()[0];
@@ -353,7 +358,7 @@ struct NPUPlaceKernelsPass
       return std::optional<MatmulTiles>();
     }
 
-    int64_t cycles = estimateCycles(config, *program);
+    int64_t cycles = getProgramCycles(config, *program);
     double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
     double cpuSeconds = 2.0 * double(shape->batch) * double(shape->m) *
                         double(shape->n) * double(shape->k) /
@@ -403,15 +408,21 @@ struct NPUPlaceKernelsPass
 
     OpBuilder b(matmul);
     Value lhs = matmul.getInputs()[0], rhs = matmul.getInputs()[1];
+    if (shape->lhs == ElementType::BF16 &&
+        getElementTypeOrSelf(lhs.getType()).isF32())
+      lhs = buildBF16Copy(b, lhs);
     if (shape->rhs == ElementType::BF16 &&
-        getElementTypeOrSelf(rhs.getType()).isF32())
-      rhs = getBF16Constant(b, rhs);
+        getElementTypeOrSelf(rhs.getType()).isF32()) {
+      Value constant = getBF16Constant(b, rhs);
+      rhs = constant ? constant : buildBF16Copy(b, rhs);
+    }
     // An overwritten init needs no fill.
     Value init = matmul.getOutputs()[0];
     if (!shape->accumulate)
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
     auto onNPU = npu::MatmulOp::create(
-        b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, npu,
+        b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, Value(),
+        Value(), npu,
         (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers, (*tiles)->depth,
         shape->accumulate);
     matmul->replaceAllUsesWith(onNPU);
@@ -456,12 +467,15 @@ struct NPUPlaceKernelsPass
     shape.rhs = *rhs;
     shape.out = *out;
     shape.accumulate = !isZeroFill(matmul.getOutputs()[0]);
-    // Constant f32 weights are rounded to bf16 when compiling.
+    // f32 operands go to a bf16 unit as bf16: constant weights rounded
+    // when compiling, other operands by the CPU before the NPU loads them.
     std::string ignored;
-    if (shape.rhs == ElementType::F32 &&
-        getMatmulInputType(config, shape, ignored) == ElementType::BF16 &&
-        isF32Constant(matmul.getInputs()[1]))
-      shape.rhs = ElementType::BF16;
+    if (getMatmulInputType(config, shape, ignored) == ElementType::BF16) {
+      if (shape.lhs == ElementType::F32)
+        shape.lhs = ElementType::BF16;
+      if (shape.rhs == ElementType::F32)
+        shape.rhs = ElementType::BF16;
+    }
     return shape;
   }
 };

@@ -266,7 +266,7 @@ Value buildIntegerProduct(OpBuilder &b, Location loc, Value lhs,
                    : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
                          .getResult();
   return npu::MatmulOp::create(b, loc, TypeRange{accType}, lhs, weights, acc,
-                               npu, tiles.rows, tiles.cols, tiles.buffers,
+                               Value(), Value(), npu, tiles.rows, tiles.cols, tiles.buffers,
                                tiles.depth, /*accumulate=*/zero != 0)
       .getResult()[0];
 }

@@ -9,7 +9,8 @@
 
 // The placement asks the NPU lowering for tiles and cycles and compares the
 // time with the CPU's. A large f32 matmul goes to the NPU with its constant
-// weights rounded to bf16 at compile time and its zero fill dropped.
+// weights rounded to bf16 at compile time, its activations rounded by the
+// CPU, and its zero fill dropped.
 
 // CHECK: placement: big: npu (tiles {{[0-9]+}}x{{[0-9]+}} x{{[23]}}, ~{{[0-9]+}} cycles = {{.*}} us on 'large'; CPU ~{{.*}} us)
 // CHECK: placement: biased: npu
@@ -19,7 +20,8 @@
 // CHECK-LABEL: func @big
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<512x256xbf16>
 // CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<128x256xf32>
-// CHECK: mlc_npu.matmul "large" ins(%arg0, %[[W]] : tensor<128x512xf32>, tensor<512x256xbf16>) outs(%[[E]] : tensor<128x256xf32>) {buffers = 3 : i64, tile_cols = {{[0-9]+}} : i64, tile_rows = 128 : i64}
+// CHECK-DAG: %[[X:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<128x512xf32>) outs({{.*}} : tensor<128x512xbf16>)
+// CHECK: mlc_npu.matmul "large" ins(%[[X]], %[[W]] : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%[[E]] : tensor<128x256xf32>) {buffers = {{[23]}} : i64, tile_cols = {{[0-9]+}} : i64, tile_rows = {{[0-9]+}} : i64}
 // CHECK-NOT: linalg.matmul
 
 // EDGE: placement: big: cpu ('edge' has no matrix unit for f32 x f32 -> f32
@@ -45,7 +47,7 @@ func.func @big(%x: tensor<128x512xf32>) -> tensor<128x256xf32> {
 
 // A Gemm's bias in the init: the NPU accumulates onto it.
 // CHECK-LABEL: func @biased
-// CHECK: mlc_npu.matmul "large" ins(%arg0, %arg1 : tensor<256x256xf32>, tensor<256x256xf32>) outs(%arg2 : tensor<256x256xf32>) {accumulate,
+// CHECK: mlc_npu.matmul "large" ins(%{{.*}}, %{{.*}} : tensor<256x256xbf16>, tensor<256x256xbf16>) outs(%arg2 : tensor<256x256xf32>) {accumulate,
 func.func @biased(%x: tensor<256x256xf32>, %w: tensor<256x256xf32>, %bias: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %y = linalg.matmul ins(%x, %w : tensor<256x256xf32>, tensor<256x256xf32>) outs(%bias : tensor<256x256xf32>) -> tensor<256x256xf32> loc("biased")
   return %y : tensor<256x256xf32>

@@ -36,6 +36,19 @@ struct MatmulShape {
   /// Add to `out`'s values (else overwrite them).
   bool accumulate = false;
   int64_t batch = 1;
+  /// An int8 matmul whose result leaves the NPU requantized to int8 by its
+  /// vector unit: each tile's int32 sums start from a bias row (int32 [N],
+  /// at DRAM address 3, every row of the tile loading it), go through a
+  /// relu when `relu`, and are scaled per column (f32 [N] at DRAM address
+  /// 4) to `out` in int8 with `zeroPoint`, saturating.
+  bool requantize = false;
+  bool relu = false;
+  int32_t zeroPoint = 0;
+
+  /// The element type of `out` in DRAM.
+  ElementType getResultType() const {
+    return requantize ? ElementType::Int8 : out;
+  }
 };
 
 /// Output tiles: `rows` x `cols` of `out`, computed by matrix-unit commands
@@ -60,26 +73,27 @@ std::optional<ElementType> getMatmulInputType(const NPUConfig &config,
                                               const MatmulShape &shape,
                                               std::string &why);
 
-/// The largest tiles whose double buffers fit the scratchpad and the
-/// accumulator, or empty with the reason in `why`.
+/// The tiles whose program the simulator's timing finds fastest among
+/// those whose buffers fit the scratchpad and the accumulator, or empty
+/// with the reason in `why`.
 std::optional<MatmulTiles> chooseMatmulTiles(const NPUConfig &config,
                                              const MatmulShape &shape,
                                              std::string &why);
 
 /// The command stream for `shape` in `tiles`, reading lhs, rhs (and out
 /// when accumulating) and writing out at byte offsets `dram[0..2]` of the
-/// NPU's DRAM. Empty, with the reason in `why`, when the tiles do not fit
-/// or a field overflows its command.
+/// NPU's DRAM (a requantizing one also reads its bias row and scales at
+/// `dram[3]` and `dram[4]`). Empty, with the reason in `why`, when the
+/// tiles do not fit or a field overflows its command.
 std::optional<Program> buildMatmulProgram(const NPUConfig &config,
                                           const MatmulShape &shape,
                                           const MatmulTiles &tiles,
-                                          const std::array<uint64_t, 3> &dram,
+                                          const std::array<uint64_t, 5> &dram,
                                           std::string &why);
 
-/// A cycle estimate for `program` without running it: the busiest unit's
-/// cycles plus the first tile's loads and the last store (the pipeline's
-/// fill and drain). The simulator gives the exact count.
-int64_t estimateCycles(const NPUConfig &config, const Program &program);
+/// The cycles the simulator takes to run `program` (its timing alone,
+/// without data), or -1 when it refuses the program.
+int64_t getProgramCycles(const NPUConfig &config, const Program &program);
 
 } // namespace mlc::npu
 

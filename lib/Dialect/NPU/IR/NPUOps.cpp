@@ -96,6 +96,28 @@ LogicalResult MatmulOp::verify() {
   if (getBuffers() < 2)
     return emitOpError("needs at least two buffers of each tile, not ")
            << getBuffers();
+  if (bool(getBias()) != bool(getScales()))
+    return emitOpError("requantizes with both a bias and scales");
+  if (getBias()) {
+    auto row = [&](Value v, Type element) {
+      auto type = cast<ShapedType>(v.getType());
+      return type.hasStaticShape() && type.getRank() == 1 &&
+             type.getDimSize(0) == c->second &&
+             type.getElementType() == element;
+    };
+    Builder builder(getContext());
+    if (!row(getBias(), builder.getI32Type()) ||
+        !row(getScales(), builder.getF32Type()) ||
+        !getElementTypeOrSelf(getInit().getType()).isInteger(8) ||
+        !getElementTypeOrSelf(getLhs().getType()).isInteger(8) ||
+        getAccumulate())
+      return emitOpError("requantizes int8 operands into an i8 init that "
+                         "it overwrites, with an i32 bias and f32 scales of "
+                         "N = ")
+             << c->second << " elements";
+  } else if (getRelu() || getZeroPoint() != 0) {
+    return emitOpError("has a relu or zero point only when it requantizes");
+  }
   return success();
 }
 
@@ -104,9 +126,10 @@ void MatmulOp::getEffects(
         &effects) {
   if (!isa<MemRefType>(getInit().getType()))
     return;
-  for (OpOperand *operand : {&getLhsMutable(), &getRhsMutable()})
-    if (isa<MemRefType>(operand->get().getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), operand,
+  for (OpOperand &operand : getOperation()->getOpOperands())
+    if (&operand != &getInitMutable() &&
+        isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Read::get(), &getInitMutable(),
                        SideEffects::DefaultResource::get());
@@ -236,10 +259,12 @@ FailureOr<Command> getCommand(Operation *op) {
             .Case("add", VectorKind::Add)
             .Case("requantize", VectorKind::Requantize)
             .Case("copy", VectorKind::Copy)
+            .Case("requantize_columns", VectorKind::RequantizeColumns)
             .Default(std::nullopt);
     if (!kind)
       return op->emitOpError("op '")
-             << vector.getOp() << "' is not relu, add, requantize or copy";
+             << vector.getOp()
+             << "' is not relu, add, requantize, copy or requantize_columns";
     FailureOr<ElementType> type = getElementType(op, vector.getElementType());
     FailureOr<ElementType> resultType =
         getElementType(op, vector.getResultType());
@@ -326,6 +351,8 @@ StringRef getVectorName(VectorKind kind) {
     return "requantize";
   case VectorKind::Copy:
     return "copy";
+  case VectorKind::RequantizeColumns:
+    return "requantize_columns";
   }
   return "copy";
 }

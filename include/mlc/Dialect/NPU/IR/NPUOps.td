@@ -38,7 +38,7 @@ class NPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<NPU_Dialect, mnemonic, traits>;
 
 def NPU_MatmulOp : NPU_Op<"matmul", [
-    DestinationStyleOpInterface,
+    DestinationStyleOpInterface, AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "A matmul placed on the NPU: init (+)= lhs * rhs";
   let description = [{
@@ -50,17 +50,27 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
     element type is not the matrix unit's input type is converted on the
     NPU's vector unit (f32 to bf16, rounding to nearest even). On tensors
     it yields the result; after bufferization it writes `init`.
+
+    With `requantize(bias, scales)` (int8 operands), the int32 sums start
+    from `bias` (i32 [N]) instead of `init`, go through a relu when `relu`
+    is set, and leave the NPU requantized by its vector unit:
+    `init[m, n] = saturate(round_even(sum * scales[n]) + zero_point)`, an
+    i8 matrix (`scales` f32 [N]).
   }];
   let arguments = (ins AnyShaped:$lhs,
                        AnyShaped:$rhs,
                        AnyShaped:$init,
+                       Optional<AnyShaped>:$bias,
+                       Optional<AnyShaped>:$scales,
                        StrAttr:$npu, I64Attr:$tile_rows, I64Attr:$tile_cols,
                        DefaultValuedAttr<I64Attr, "2">:$buffers,
                        DefaultValuedAttr<I64Attr, "0">:$tile_depth,
-                       UnitAttr:$accumulate);
+                       UnitAttr:$accumulate, UnitAttr:$relu,
+                       DefaultValuedAttr<I32Attr, "0">:$zero_point);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $npu `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
+    (`requantize` `(` $bias^ `,` $scales `:` type($bias) `,` type($scales) `)`)?
     `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
   }];
   let extraClassDeclaration = [{
@@ -154,7 +164,8 @@ def NPU_VectorOp : NPU_CommandOp<"vector",
          DefaultValuedAttr<StrAttr, "\"scratchpad\"">:$result_memory,
          DefaultValuedAttr<F32Attr, "1.0f">:$scale,
          DefaultValuedAttr<I64Attr, "0">:$zero_point)> {
-  let summary = "Vector unit: relu, add, requantize or copy over rows x cols";
+  let summary = "Vector unit: relu, add, requantize (one scale, or a scale "
+                "per column read at source2) or copy over rows x cols";
 }
 
 def NPU_BinaryOp : NPU_Op<"binary"> {
