@@ -25,7 +25,7 @@
 // CHECK-NOT: linalg.matmul
 
 // EDGE: placement: big: cpu ('edge' has no matrix unit for f32 x f32 -> f32
-// EDGE: placement: int8: npu (tiles 128x64 x{{[23]}}
+// EDGE: placement: int8: npu (tiles {{[0-9]+}}x{{[0-9]+}} x{{[23]}}
 // EDGE-LABEL: func @int8
 // EDGE: mlc_npu.matmul "edge" ins(%arg0, %arg1 : tensor<128x512xi8>, tensor<512x256xi8>)
 
