@@ -86,13 +86,16 @@ func.func @int8(%x: tensor<128x512xi8>, %w: tensor<512x256xi8>) -> tensor<128x25
 // ALL: placement: dynamic: cpu (not a statically shaped matmul on tensors)
 
 // Attention's batched matmuls (N-D MatMul's contraction generic) go to the
-// NPU as one stream over the batch, the batch dims collapsed.
+// NPU as one stream over the batch, the batch dims collapsed, both operands
+// rounded to bf16 by the CPU.
 // RUN: mlc-opt %s --mlir-disable-threading --pass-pipeline='builtin.module(func.func(mlc-npu-place-kernels{npu=large print-placement=true}))' | FileCheck %s --check-prefix=BATCH
 // BATCH: placement: attention: npu (tiles 128x
 // BATCH-LABEL: func @attention
-// BATCH: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<1x4x128x64xf32> into tensor<4x128x64xf32>
-// BATCH: %[[B:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1], [2], [3]] : tensor<1x4x64x128xf32> into tensor<4x64x128xf32>
-// BATCH: %[[R:.*]] = mlc_npu.matmul "large" ins(%[[A]], %[[B]] : tensor<4x128x64xf32>, tensor<4x64x128xf32>) outs(%{{.*}} : tensor<4x128x128xf32>)
+// BATCH: %[[Q:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x4x128x64xf32>) outs(%{{.*}} : tensor<1x4x128x64xbf16>)
+// BATCH: %[[K:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<1x4x64x128xf32>) outs(%{{.*}} : tensor<1x4x64x128xbf16>)
+// BATCH: %[[A:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1], [2], [3]] : tensor<1x4x128x64xbf16> into tensor<4x128x64xbf16>
+// BATCH: %[[B:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0, 1], [2], [3]] : tensor<1x4x64x128xbf16> into tensor<4x64x128xbf16>
+// BATCH: %[[R:.*]] = mlc_npu.matmul "large" ins(%[[A]], %[[B]] : tensor<4x128x64xbf16>, tensor<4x64x128xbf16>) outs(%{{.*}} : tensor<4x128x128xf32>)
 // BATCH: tensor.expand_shape %[[R]] {{\[}}[0, 1], [2], [3]]
 #qk_a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 #qk_b = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
