@@ -127,7 +127,10 @@ LogicalResult buildQuantGeneric(OpTy op, Value input, Value scale,
         }
         linalg::YieldOp::create(b, l, v);
       });
-  if constexpr (!quantize)
+  if constexpr (quantize)
+    generic->setAttr(mlc::loop::LoopDialect::QuantizeAttrHelper::getNameStr(),
+                     rewriter.getUnitAttr());
+  else
     generic->setAttr(mlc::loop::LoopDialect::DequantizeAttrHelper::getNameStr(),
                      rewriter.getUnitAttr());
   rewriter.replaceOp(op, generic.getResults());

@@ -14,6 +14,7 @@
 
 #include "ConvolutionAsMatmul.h"
 #include "QuantizedMatmul.h"
+#include "Requantization.h"
 #include "mlc/Target/Host/ModelFunctions.h"
 #include "mlc/Target/NPU/MatmulProgram.h"
 #include "mlc/Target/NPU/Passes.h"
@@ -241,16 +242,63 @@ struct NPUPlaceKernelsPass
     return true;
   }
 
+  /// Places the integer form of `conv` requantized on the NPU, when only a
+  /// bias, a relu or clip and a QuantizeLinear follow it and the NPU can
+  /// requantize; its int8 result then replaces the QuantizeLinear's. True
+  /// when that decided the placement.
+  FailureOr<bool>
+  placeRequantized(const NPUConfig &config, linalg::Conv2DNchwFchwOp conv,
+                   const std::optional<QuantizedConvolution> &q,
+                   const llvm::StringMap<std::string> &forced) {
+    std::string why;
+    if (!q || q->integerResult || !isZeroFill(conv.getOutputs()[0]))
+      return false;
+    std::optional<Requantization> r =
+        matchRequantization(conv->getResult(0), why);
+    MatmulShape shape = npu::getShape(*q);
+    SmallVector<int32_t> biasRow;
+    SmallVector<float> scales;
+    if (!r || getMatmulInputType(config, shape, why) != ElementType::Int8 ||
+        !getRequantizedShape(*q, *r, shape, biasRow, scales, why))
+      return false;
+    std::string ignored;
+    if (!chooseMatmulTiles(config, shape, ignored))
+      return false; // the product alone may still fit
+    FailureOr<std::optional<MatmulTiles>> tiles =
+        decide(config, conv, shape, why, forced, "int8, requantized");
+    if (failed(tiles))
+      return failure();
+    if (!*tiles)
+      return true;
+    OpBuilder b(conv);
+    linalg::GenericOp quantize = r->ops.back();
+    Value result = buildRequantizedNPUConvolution(
+        b, conv, *q, shape, biasRow, scales,
+        cast<RankedTensorType>(quantize.getResult(0).getType()), npu, **tiles);
+    quantize.getResult(0).replaceAllUsesWith(result);
+    for (linalg::GenericOp op : llvm::reverse(r->ops))
+      op.erase();
+    conv.erase();
+    return true;
+  }
+
   /// A convolution goes to the NPU as a matmul of its im2col matrix (pixels
   /// as rows, gathered and rounded to bf16 on the CPU) and its filter
   /// (transposed and rounded to bf16 when compiling), transposed back to NCHW
   /// on the CPU.
   LogicalResult place(const NPUConfig &config, linalg::Conv2DNchwFchwOp conv,
                       const llvm::StringMap<std::string> &forced) {
-    // Dequantized integers are multiplied as integers when the NPU can.
+    // Dequantized integers are multiplied as integers when the NPU can,
+    // and requantized there when only a QuantizeLinear follows.
     std::string why;
+    std::optional<QuantizedConvolution> quantized =
+        matchQuantizedConvolution(conv, why);
+    FailureOr<bool> requantized = placeRequantized(config, conv, quantized,
+                                                   forced);
+    if (failed(requantized) || *requantized)
+      return failure(failed(requantized));
     FailureOr<bool> placed = placeQuantized(
-        config, conv, matchQuantizedConvolution(conv, why), forced,
+        config, conv, quantized, forced,
         [&](OpBuilder &b, const QuantizedConvolution &q,
             const MatmulTiles &tiles) {
           return buildQuantizedNPUConvolution(b, conv, q, npu, tiles);

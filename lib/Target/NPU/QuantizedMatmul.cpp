@@ -55,36 +55,6 @@ std::optional<Dequantize> getDequantize(Value v) {
   return d;
 }
 
-/// The integers of a constant integer tensor, as int64 (unsigned types
-/// zero-extended), or nothing.
-std::optional<SmallVector<int64_t>> getIntegers(Value value) {
-  ElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  auto type = dyn_cast<IntegerType>(attr.getElementType());
-  if (!type || type.getWidth() > 64)
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
-    for (const APInt &v : dense.getValues<APInt>())
-      values.push_back(type.isUnsigned() ? int64_t(v.getZExtValue())
-                                         : v.getSExtValue());
-    return values;
-  }
-  if (type.getWidth() == 8)
-    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
-      if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
-        ArrayRef<char> bytes = blob->getData();
-        if (int64_t(bytes.size()) != attr.getNumElements())
-          return std::nullopt;
-        for (char c : bytes)
-          values.push_back(type.isUnsigned() ? int64_t(uint8_t(c))
-                                             : int64_t(int8_t(c)));
-        return values;
-      }
-  return std::nullopt;
-}
-
 /// One value shared by every element of a constant, or nothing.
 template <typename T> std::optional<T> getUniform(ArrayRef<T> values) {
   if (values.empty() ||
@@ -285,6 +255,34 @@ Value buildScales(OpBuilder &b, Location loc, float activationScale,
 }
 } // namespace
 
+std::optional<SmallVector<int64_t>> mlc::npu::getIntegers(Value value) {
+  ElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  auto type = dyn_cast<IntegerType>(attr.getElementType());
+  if (!type || type.getWidth() > 64)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    for (const APInt &v : dense.getValues<APInt>())
+      values.push_back(type.isUnsigned() ? int64_t(v.getZExtValue())
+                                         : v.getSExtValue());
+    return values;
+  }
+  if (type.getWidth() == 8)
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+      if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
+        ArrayRef<char> bytes = blob->getData();
+        if (int64_t(bytes.size()) != attr.getNumElements())
+          return std::nullopt;
+        for (char c : bytes)
+          values.push_back(type.isUnsigned() ? int64_t(uint8_t(c))
+                                             : int64_t(int8_t(c)));
+        return values;
+      }
+  return std::nullopt;
+}
+
 std::optional<QuantizedMatmul>
 mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
   Type out = getElementTypeOrSelf(op.getOutputs()[0].getType());
@@ -466,28 +464,93 @@ MatmulShape mlc::npu::getShape(const QuantizedConvolution &q) {
       getShiftedZero(q.activationsUnsigned, q.activationZeroPoint) != 0};
 }
 
-Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
-                                             linalg::Conv2DNchwFchwOp conv,
-                                             const QuantizedConvolution &q,
-                                             StringRef npu,
-                                             const MatmulTiles &tiles) {
+namespace {
+/// The int8 im2col matrix of `conv` for `q`: the activations shifted to
+/// int8 and padded with the shifted zero point `zero` (0.0's integer).
+Value buildIntegerIm2col(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
+                         const QuantizedConvolution &q, int64_t zero) {
   Location loc = conv.getLoc();
   Type i8 = b.getIntegerType(8);
-  int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
   Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
   if (tensor::PadOp pad = q.pad) {
-    // 0.0 is the zero point in the integers.
     auto type = RankedTensorType::get(pad.getResultType().getShape(), i8);
     Value value =
         arith::ConstantOp::create(b, loc, i8, b.getIntegerAttr(i8, zero));
     shifted = tensor::PadOp::create(b, loc, type, shifted, pad.getMixedLowPad(),
                                     pad.getMixedHighPad(), value);
   }
-  Value matrix = buildIm2col(b, conv, shifted, i8);
+  return buildIm2col(b, conv, shifted, i8);
+}
+} // namespace
+
+Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
+                                             linalg::Conv2DNchwFchwOp conv,
+                                             const QuantizedConvolution &q,
+                                             StringRef npu,
+                                             const MatmulTiles &tiles) {
+  Location loc = conv.getLoc();
+  int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
+  Value matrix = buildIntegerIm2col(b, conv, q, zero);
   Value product = buildIntegerProduct(b, loc, matrix, q, q.pixels, q.filters,
                                       q.depth, zero, npu, tiles);
   return buildTransposeBack(
       b, conv, product,
       q.integerResult ? Value()
                       : buildScales(b, loc, q.activationScale, q.weightScales));
+}
+
+Value mlc::npu::buildRequantizedNPUConvolution(
+    OpBuilder &b, linalg::Conv2DNchwFchwOp conv, const QuantizedConvolution &q,
+    const MatmulShape &shape, ArrayRef<int32_t> biasRow,
+    ArrayRef<float> scales, RankedTensorType resultType, StringRef npu,
+    const MatmulTiles &tiles) {
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
+  int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
+  Value matrix = buildIntegerIm2col(b, conv, q, zero);
+  int64_t n = q.filters;
+  Value weights = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({q.depth, n}, i8),
+                             ArrayRef<int8_t>(q.weights)));
+  Value bias = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(RankedTensorType::get({n}, i32), biasRow));
+  Value scaleRow = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(RankedTensorType::get({n}, f32), scales));
+  Value empty = tensor::EmptyOp::create(b, loc, {q.pixels, n}, i8);
+  auto op = npu::MatmulOp::create(
+      b, loc, TypeRange{empty.getType()}, matrix, weights, empty, bias,
+      scaleRow, npu, tiles.rows, tiles.cols, tiles.buffers, tiles.depth,
+      /*accumulate=*/false);
+  op.setRelu(shape.relu);
+  op.setZeroPoint(shape.zeroPoint);
+
+  // out[0, f, y, x] = product[y, x, f], uint8 values shifted back (their
+  // top bit flipped).
+  int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
+  Value pixels = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({oh, ow, n}, i8), op.getResult()[0],
+      SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  bool isUnsigned = resultType.getElementType().isUnsignedInteger();
+  AffineExpr d0, fe, y, x;
+  bindDims(ctx, d0, fe, y, x);
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, resultType, ValueRange{pixels}, ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(4, 0, {y, x, fe}, ctx),
+                                 b.getMultiDimIdentityMap(4)},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = args[0];
+               if (isUnsigned)
+                 v = arith::XOrIOp::create(
+                     nb, nloc, v,
+                     arith::ConstantOp::create(nb, nloc, i8,
+                                               nb.getIntegerAttr(i8, -128)));
+               linalg::YieldOp::create(
+                   nb, nloc, castTo(nb, nloc, v, resultType.getElementType()));
+             })
+      .getResult(0);
 }

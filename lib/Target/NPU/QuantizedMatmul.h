@@ -32,6 +32,10 @@
 
 namespace mlc::npu {
 
+/// The integers of a constant integer tensor, as int64 (unsigned types
+/// zero-extended), or nothing.
+std::optional<llvm::SmallVector<int64_t>> getIntegers(mlir::Value value);
+
 /// The integers of a matmul's or convolution's operands: 8-bit activations
 /// with one scale and zero point, and constant int8 weights as the matmul's
 /// [K, N] with a scale per column.
@@ -100,6 +104,17 @@ mlir::Value buildQuantizedNPUConvolution(mlir::OpBuilder &b,
                                          const QuantizedConvolution &q,
                                          llvm::StringRef npu,
                                          const MatmulTiles &tiles);
+
+/// Builds, before `conv`, its integer product on the NPU requantized there
+/// as `shape` says (`getRequantizedShape`), the int32 sums starting from
+/// `biasRow`, each column scaled by `scales`, and its NCHW result of
+/// `resultType` (uint8 or int8, a QuantizeLinear's) on the CPU; returns it.
+mlir::Value buildRequantizedNPUConvolution(
+    mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
+    const QuantizedConvolution &q, const MatmulShape &shape,
+    llvm::ArrayRef<int32_t> biasRow, llvm::ArrayRef<float> scales,
+    mlir::RankedTensorType resultType, llvm::StringRef npu,
+    const MatmulTiles &tiles);
 
 } // namespace mlc::npu
 

@@ -260,7 +260,8 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == CallerOwnedAttrHelper::getNameStr() ||
       name == GpuLauncherAttrHelper::getNameStr() ||
       name == NpuLauncherAttrHelper::getNameStr() ||
-      name == DequantizeAttrHelper::getNameStr())
+      name == DequantizeAttrHelper::getNameStr() ||
+      name == QuantizeAttrHelper::getNameStr())
     return expect(isa<UnitAttr>(value), "a unit attribute");
   return op->emitOpError() << "unknown attribute '" << name
                            << "' of the mlc_loop dialect";

@@ -86,7 +86,10 @@ def Loop_Dialect : Dialect {
     // DequantizeLinear, or the widening of a MatMulInteger/ConvInteger/
     // QLinear* operand by its zero point (GraphToLoop): a target with
     // integer units computes its consumers on the integers.
-    "::mlir::UnitAttr":$dequantize
+    "::mlir::UnitAttr":$dequantize,
+    // A generic that is an ONNX QuantizeLinear (GraphToLoop): a target
+    // with integer units may requantize its producer's integer sums itself.
+    "::mlir::UnitAttr":$quantize
   );
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
