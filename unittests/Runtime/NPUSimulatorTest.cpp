@@ -394,52 +394,59 @@ TEST(NPUSimulator, VectorOps) {
   EXPECT_EQ(r, (std::vector<float>{0, 0, 5, 1000, 0, 6, 10, 0}));
 }
 
-TEST(NPUSimulator, BroadcastLoadAndRequantizeByColumn) {
-  // A bias row loaded under two accumulator rows (DRAM stride 0), scales
-  // loaded into the scratchpad, each column requantized by its own.
-  std::vector<uint8_t> dram(1024);
-  put(dram, 0, std::vector<int32_t>{100, -7, 300, 9});
-  put(dram, 64, std::vector<float>{0.5f, 1.0f, 0.25f, 2.0f});
-  Program p;
-  Command bias = load(0, 0, 2, 4, ElementType::Int32, Memory::Accumulator);
-  bias.dramStride = 0;
-  bias.signal = 0;
-  Command scales = load(64, 512, 1, 4, ElementType::F32);
-  scales.signal = 1;
-  Command q;
-  q.opcode = Opcode::Vector;
-  q.vectorOp = VectorKind::RequantizeColumns;
-  q.type = ElementType::Int32;
-  q.dstType = ElementType::Int8;
-  q.memory = Memory::Accumulator;
-  q.local = 0;
-  q.local2 = 512;
-  q.local3 = 0;
-  q.rows = 2;
-  q.cols = 4;
-  q.zeroPoint = 3;
-  q.waitMask = 3;
-  q.signal = 2;
-  Command out = store(256, 0, 2, 4, ElementType::Int8, Memory::Scratchpad);
-  out.waitMask = 1 << 2;
-  p.commands = {bias, scales, q, out};
-  run(edge(), p, dram);
-  // 100 * 0.5 + 3, -7 + 3, 300 * 0.25 + 3, 9 * 2 + 3; twice.
-  EXPECT_EQ(get<int8_t>(dram, 256, 8),
-            (std::vector<int8_t>{53, -4, 78, 21, 53, -4, 78, 21}));
-  // A store may not write rows over each other; the scales must be inside
+TEST(NPUSimulator, RequantizeByColumn) {
+  // Two rows of int32 sums plus each column's bias, relu or not, scaled
+  // by the column's own scale: a table of (int32, f32) pairs loaded into
   // the scratchpad.
-  Program bad;
-  Command overlapping = out;
-  overlapping.waitMask = 0;
-  overlapping.dramStride = 0;
-  bad.commands = {overlapping};
-  EXPECT_NE(fail(edge(), bad, dram).find("DRAM rows 0 bytes apart overlap"),
-            std::string::npos);
-  q.waitMask = 0;
-  q.local2 = 262144 - 8;
-  bad.commands = {q};
-  EXPECT_NE(fail(edge(), bad, dram).find("scales [262136, +16) is outside"),
+  std::vector<uint8_t> dram(1024);
+  put(dram, 0, std::vector<int32_t>{100, -7, 300, 9, -100, 7, -300, -90});
+  for (int j = 0; j < 4; ++j) {
+    int32_t bias = (j - 1) * 10;
+    float scale = std::vector<float>{0.5f, 1.0f, 0.25f, 2.0f}[j];
+    put(dram, 64 + 8 * j, std::vector<int32_t>{bias});
+    put(dram, 68 + 8 * j, std::vector<float>{scale});
+  }
+  auto program = [&](VectorKind kind) {
+    Program p;
+    Command sums = load(0, 0, 2, 4, ElementType::Int32, Memory::Accumulator);
+    sums.signal = 0;
+    Command table = load(64, 512, 1, 8, ElementType::Int32);
+    table.signal = 1;
+    Command q;
+    q.opcode = Opcode::Vector;
+    q.vectorOp = kind;
+    q.type = ElementType::Int32;
+    q.dstType = ElementType::Int8;
+    q.memory = Memory::Accumulator;
+    q.local = 0;
+    q.local2 = 512;
+    q.local3 = 0;
+    q.rows = 2;
+    q.cols = 4;
+    q.zeroPoint = 3;
+    q.waitMask = 3;
+    q.signal = 2;
+    Command out = store(256, 0, 2, 4, ElementType::Int8, Memory::Scratchpad);
+    out.waitMask = 1 << 2;
+    p.commands = {sums, table, q, out};
+    return p;
+  };
+  run(edge(), program(VectorKind::RequantizeColumns), dram);
+  // (100 - 10) * 0.5 + 3, -7 * 1 + 3, (300 + 10) * 0.25 + 3 (77.5 to
+  // even), (9 + 20) * 2 + 3; then the second row, (-90 + 20) * 2 + 3
+  // saturating at -128.
+  EXPECT_EQ(get<int8_t>(dram, 256, 8),
+            (std::vector<int8_t>{48, -4, 81, 61, -52, 10, -69, -128}));
+  run(edge(), program(VectorKind::RequantizeColumnsRelu), dram);
+  EXPECT_EQ(get<int8_t>(dram, 256, 8),
+            (std::vector<int8_t>{48, 3, 81, 61, 3, 10, 3, 3}));
+  // The table must be inside the scratchpad.
+  Program bad = program(VectorKind::RequantizeColumns);
+  bad.commands[2].waitMask = 0;
+  bad.commands[2].local2 = 262144 - 8;
+  bad.commands = {bad.commands[2]};
+  EXPECT_NE(fail(edge(), bad, dram).find(
+                "column table [262136, +32) is outside"),
             std::string::npos)
       << fail(edge(), bad, dram);
 }

@@ -102,12 +102,12 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
   int64_t batch = shape.batch;
   uint64_t lhs = 0, rhs = bytes(batch * shape.m * shape.k, shape.lhs);
   uint64_t out = rhs + bytes(batch * shape.k * shape.n, shape.rhs);
-  uint64_t bias =
+  // A requantizing stream's column table: (int32 bias, f32 scale) pairs.
+  uint64_t columns =
       out + bytes(batch * shape.m * shape.n, shape.getResultType());
-  uint64_t scales = bias + bytes(shape.n, ElementType::Int32);
-  uint64_t end = scales + bytes(shape.n, ElementType::F32);
+  uint64_t end = columns + bytes(2 * shape.n, ElementType::Int32);
   std::optional<Program> program = buildMatmulProgram(
-      config, shape, *tiles, {lhs, rhs, out, bias, scales}, why);
+      config, shape, *tiles, {lhs, rhs, out, columns}, why);
   EXPECT_TRUE(program) << why;
   if (!program)
     return {};
@@ -116,14 +116,14 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
   fill(dram, lhs, shape.lhs, batch * shape.m * shape.k, rng);
   fill(dram, rhs, shape.rhs, batch * shape.k * shape.n, rng);
   fill(dram, out, shape.getResultType(), batch * shape.m * shape.n, rng);
-  // Requantization: a bias row of +-1e5 and scales that spread the sums
-  // over the int8 range, some saturating.
+  // Requantization: biases of +-1e5 and scales that spread the sums over
+  // the int8 range, some saturating.
   std::uniform_real_distribution<float> scale(1.0f / 8000, 1.0f / 500);
   for (int64_t j = 0; j < shape.n; ++j) {
     int32_t b = int32_t(rng() % 200001) - 100000;
     float s = scale(rng);
-    std::memcpy(dram.data() + bias + 4 * j, &b, 4);
-    std::memcpy(dram.data() + scales + 4 * j, &s, 4);
+    std::memcpy(dram.data() + columns + 8 * j, &b, 4);
+    std::memcpy(dram.data() + columns + 8 * j + 4, &s, 4);
   }
   std::vector<uint8_t> before = dram;
 
@@ -153,11 +153,12 @@ SimulationStats runMatmul(const NPUConfig &config, const MatmulShape &shape,
           magnitude += std::fabs(init);
         }
         if (shape.requantize) {
-          // The int32 sum from the bias row, relu, scaled per column.
-          sum += read(before, bias, ElementType::Int32, j, false);
+          // The int32 sum plus the column's bias, relu, scaled.
+          sum += read(before, columns, ElementType::Int32, 2 * j, false);
           if (shape.relu)
             sum = std::max(sum, 0.0);
-          float s = float(read(before, scales, ElementType::F32, j, false));
+          float s = float(
+              read(before, columns, ElementType::F32, 2 * j + 1, false));
           sum = std::clamp(double(std::nearbyint(float(sum) * s)) +
                                shape.zeroPoint,
                            -128.0, 127.0);
@@ -197,9 +198,9 @@ TEST(NPUMatmulProgram, Int8OnEdge) {
 }
 
 TEST(NPUMatmulProgram, RequantizedOnTheVectorUnit) {
-  // int32 sums from a bias row, relu or not, to int8 per column, stored as
-  // int8: bit-exact on both NPUs, with several tiles, K in chunks and a
-  // batch.
+  // int32 sums plus a bias per column, relu or not, scaled per column and
+  // stored as int8: bit-exact on both NPUs, with several tiles, K in chunks
+  // and a batch.
   NPUConfig edge = *getBuiltinNPUConfig("edge");
   NPUConfig large = *getBuiltinNPUConfig("large");
   auto requantized = [](MatmulShape shape, bool relu, int32_t zeroPoint) {
@@ -222,7 +223,7 @@ TEST(NPUMatmulProgram, RequantizedOnTheVectorUnit) {
   // Not with a float matmul, nor onto an accumulated init.
   std::string why;
   EXPECT_FALSE(buildMatmulProgram(large, requantized(f32(8, 8, 8), false, 0),
-                                  {8, 8, 2}, {0, 0, 0, 0, 0}, why));
+                                  {8, 8, 2}, {0, 0, 0, 0}, why));
   EXPECT_NE(why.find("requantizing on the NPU needs an int8 matmul"),
             std::string::npos)
       << why;

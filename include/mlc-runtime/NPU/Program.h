@@ -29,8 +29,7 @@ namespace mlc::npu {
 
 enum class Opcode : uint8_t {
   /// DRAM -> scratchpad or accumulator: `rows` rows of `cols` elements,
-  /// `dramStride` bytes apart in DRAM (0: one row, broadcast), packed in
-  /// local memory.
+  /// `dramStride` bytes apart in DRAM, packed in local memory.
   Load = 1,
   /// Scratchpad or accumulator -> DRAM, the same shape.
   Store = 2,
@@ -50,10 +49,13 @@ enum class VectorKind : uint8_t {
   Requantize = 3, ///< int32 (accumulator) -> int8 (scratchpad):
                   ///< saturate(round_even(src * scale) + zeroPoint)
   Copy = 4,       ///< dst = src, with conversion between element types
-  /// int32 -> int8 with a scale per column: saturate(round_even(src[i, j] *
-  /// scales[j]) + zeroPoint), the f32 scales at `local2` in the scratchpad
-  /// (a unit with "requantize" has it).
+  /// int32 -> int8 with a bias and a scale per column:
+  /// saturate(round_even((src[i, j] + bias[j]) * scale[j]) + zeroPoint),
+  /// the (int32 bias, f32 scale) pair of column j at `local2` + 8 j in the
+  /// scratchpad (a unit with "requantize" has it).
   RequantizeColumns = 5,
+  /// The same with max(src[i, j] + bias[j], 0) (and "relu").
+  RequantizeColumnsRelu = 6,
 };
 
 /// The queue a command goes to.
@@ -81,7 +83,7 @@ struct Command {
   /// Addresses in bytes: DRAM (Load/Store), local operands.
   uint64_t dram = 0;
   uint32_t local = 0;  ///< Load/Store: local; Matmul: A; Vector: src
-  uint32_t local2 = 0; ///< Matmul: B; Vector: src2 (Add), scales
+  uint32_t local2 = 0; ///< Matmul: B; Vector: src2 (Add), column table
   uint32_t local3 = 0; ///< Matmul: C (accumulator); Vector: dst
   uint32_t rows = 0, cols = 0, depth = 0;
   uint32_t dramStride = 0;

@@ -204,9 +204,7 @@ std::string getAccesses(const Command &c, const Machine &m,
   case Opcode::Store: {
     uint64_t rowBytes = uint64_t(c.cols) * bytes;
     uint64_t tile = getTileBytes(c.rows, c.cols, bytes);
-    // A load may read one row into every local row (stride 0).
-    if (c.dramStride < rowBytes &&
-        !(c.opcode == Opcode::Load && c.dramStride == 0))
+    if (c.dramStride < rowBytes)
       return "DRAM rows " + std::to_string(c.dramStride) +
              " bytes apart overlap rows of " + std::to_string(rowBytes) +
              " bytes";
@@ -251,14 +249,20 @@ std::string getAccesses(const Command &c, const Machine &m,
     return e;
   }
   case Opcode::Vector: {
-    static const char *const kOps[] = {"",     "relu", "add", "requantize",
-                                       "copy", "requantize"};
+    static const char *const kOps[] = {"",     "relu",       "add",
+                                       "requantize", "copy", "requantize",
+                                       "requantize"};
     const char *op = kOps[unsigned(c.vectorOp)];
     if (!config.supportsVector(op))
       return std::string("the vector unit of '") + config.name +
              "' has no " + op;
-    bool requantize = c.vectorOp == VectorKind::Requantize ||
-                      c.vectorOp == VectorKind::RequantizeColumns;
+    if (c.vectorOp == VectorKind::RequantizeColumnsRelu &&
+        !config.supportsVector("relu"))
+      return std::string("the vector unit of '") + config.name +
+             "' has no relu";
+    bool columns = c.vectorOp == VectorKind::RequantizeColumns ||
+                   c.vectorOp == VectorKind::RequantizeColumnsRelu;
+    bool requantize = c.vectorOp == VectorKind::Requantize || columns;
     if (requantize &&
         (c.type != ElementType::Int32 || c.dstType != ElementType::Int8))
       return "requantize goes from int32 to int8";
@@ -275,9 +279,9 @@ std::string getAccesses(const Command &c, const Machine &m,
     if (e.empty() && c.vectorOp == VectorKind::Add)
       e = within(c.memory, c.local2, getTileBytes(c.rows, c.cols, bytes),
                  "second source", false);
-    if (e.empty() && c.vectorOp == VectorKind::RequantizeColumns)
-      e = within(Memory::Scratchpad, c.local2, getTileBytes(1, c.cols, 4),
-                 "scales", false);
+    if (e.empty() && columns)
+      e = within(Memory::Scratchpad, c.local2, getTileBytes(1, c.cols, 8),
+                 "column table", false);
     if (e.empty())
       e = within(c.dstMemory, c.local3,
                  getTileBytes(c.rows, c.cols, getElementBytes(c.dstType)),
@@ -357,10 +361,17 @@ int64_t execute(const Command &c, Machine &m) {
       case VectorKind::Requantize:
         values[i] = double(std::nearbyint(float(x) * c.scale)) + c.zeroPoint;
         break;
-      case VectorKind::RequantizeColumns: {
-        float scale = float(readElement(m.memories[0] + c.local2,
-                                        ElementType::F32, i % c.cols));
-        values[i] = double(std::nearbyint(float(x) * scale)) + c.zeroPoint;
+      case VectorKind::RequantizeColumns:
+      case VectorKind::RequantizeColumnsRelu: {
+        // The column's (int32 bias, f32 scale); int32 sums wrap.
+        const uint8_t *entry = m.memories[0] + c.local2 + 8 * (i % c.cols);
+        int32_t sum = int32_t(uint32_t(int32_t(x)) +
+                              uint32_t(int32_t(readElement(
+                                  entry, ElementType::Int32, 0))));
+        if (c.vectorOp == VectorKind::RequantizeColumnsRelu)
+          sum = std::max(sum, 0);
+        float scale = float(readElement(entry + 4, ElementType::F32, 0));
+        values[i] = double(std::nearbyint(float(sum) * scale)) + c.zeroPoint;
         break;
       }
       case VectorKind::Copy:

@@ -247,7 +247,7 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
   auto productType = RankedTensorType::get({plan.pixels, plan.filters}, f32);
   Value empty = tensor::EmptyOp::create(b, loc, productType.getShape(), f32);
   Value product = npu::MatmulOp::create(b, loc, TypeRange{productType}, matrix,
-                                        filter, empty, Value(), Value(), npu, tiles.rows,
+                                        filter, empty, Value(), npu, tiles.rows,
                                         tiles.cols, tiles.buffers, tiles.depth,
                                         /*accumulate=*/false)
                       .getResult()[0];

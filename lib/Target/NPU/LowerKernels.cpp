@@ -81,15 +81,15 @@ struct NPULowerKernelsPass
     shape.rhs = *rhsType;
     shape.out = *outType;
     shape.accumulate = matmul.getAccumulate();
-    // The buffers in DRAM order: lhs, rhs, out[, bias, scales].
+    // The buffers in DRAM order: lhs, rhs, out[, column table].
     SmallVector<Value> buffers{matmul.getLhs(), matmul.getRhs(),
                                matmul.getInit()};
-    if (matmul.getBias()) {
+    if (matmul.getColumns()) {
       shape.out = ElementType::Int32;
       shape.requantize = true;
       shape.relu = matmul.getRelu();
       shape.zeroPoint = matmul.getZeroPoint();
-      buffers.append({matmul.getBias(), matmul.getScales()});
+      buffers.push_back(matmul.getColumns());
     }
     for (Value buffer : buffers)
       if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
@@ -105,7 +105,7 @@ struct NPULowerKernelsPass
              kDRAMAlignment - 1) /
             kDRAMAlignment * kDRAMAlignment;
     }
-    std::array<uint64_t, 5> dram{};
+    std::array<uint64_t, 4> dram{};
     for (size_t i = 0; i < offsets.size(); ++i)
       dram[i] = uint64_t(offsets[i]);
     std::string why;

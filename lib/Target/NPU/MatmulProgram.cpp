@@ -41,7 +41,7 @@ namespace {
 /// vector unit or for the matrix unit, converted, computed, stored.
 constexpr int8_t kLoadedForVector = 0, kConverted = 1, kComputed = 2,
                  kStored = 3, kLoadedForMatrix = 4, kFreed = 5,
-                 kRequantized = 6, kScalesLoaded = 7;
+                 kRequantized = 6, kColumnsLoaded = 7;
 /// Local buffers start on this many bytes.
 constexpr int64_t kLocalAlignment = 64;
 
@@ -56,9 +56,9 @@ struct Footprint {
   int64_t lhsBuffer = 0, rhsBuffer = 0;       ///< one of the two, with padding
   int64_t lhsConverted = 0, rhsConverted = 0; ///< offsets inside a buffer
   int64_t accumulatorTile = 0;                ///< one of the two
-  /// A requantizing stream's int8 result tiles (one of the n) and its
-  /// scales, after the operands' buffers.
-  int64_t resultBuffer = 0, scales = 0;
+  /// A requantizing stream's int8 result tiles (one of the n), after the
+  /// operands' buffers, then its column table.
+  int64_t resultBuffer = 0;
   int64_t scratchpad = 0, accumulator = 0;
 };
 
@@ -99,7 +99,7 @@ Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
   f.scratchpad = n * f.lhsBuffer + n * f.rhsBuffer;
   if (shape.requantize) {
     f.resultBuffer = alignUp(tiles.rows * tiles.cols, scratchBank);
-    f.scratchpad += n * f.resultBuffer + alignUp(shape.n * 4, kLocalAlignment);
+    f.scratchpad += n * f.resultBuffer + alignUp(shape.n * 8, kLocalAlignment);
   }
   f.accumulator = n * f.accumulatorTile;
   return f;
@@ -239,7 +239,7 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
 
 std::optional<Program> mlc::npu::buildMatmulProgram(
     const NPUConfig &config, const MatmulShape &shape, const MatmulTiles &tiles,
-    const std::array<uint64_t, 5> &dram, std::string &why) {
+    const std::array<uint64_t, 4> &dram, std::string &why) {
   std::optional<ElementType> input = getMatmulInputType(config, shape, why);
   if (!input)
     return std::nullopt;
@@ -277,22 +277,23 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     return n * f.lhsBuffer + index * f.rhsBuffer;
   };
   int64_t resultBase = n * (f.lhsBuffer + f.rhsBuffer);
-  int64_t scalesBase = resultBase + n * f.resultBuffer;
+  int64_t columnsBase = resultBase + n * f.resultBuffer;
 
   Program program;
   auto add = [&](Command c) { program.commands.push_back(c); };
   if (shape.requantize) {
-    // The scales, once, for the first requantization.
-    Command scales;
-    scales.opcode = Opcode::Load;
-    scales.type = ElementType::F32;
-    scales.dram = dram[4];
-    scales.local = uint32_t(scalesBase);
-    scales.rows = 1;
-    scales.cols = uint32_t(shape.n);
-    scales.dramStride = uint32_t(shape.n * 4);
-    scales.signal = kScalesLoaded;
-    add(scales);
+    // The column table (8 bytes a column), once, for the first
+    // requantization.
+    Command columns;
+    columns.opcode = Opcode::Load;
+    columns.type = ElementType::Int32;
+    columns.dram = dram[3];
+    columns.local = uint32_t(columnsBase);
+    columns.rows = 1;
+    columns.cols = uint32_t(2 * shape.n);
+    columns.dramStride = uint32_t(shape.n * 8);
+    columns.signal = kColumnsLoaded;
+    add(columns);
   }
   int64_t depth = tiles.getDepth(shape);
   int64_t chunks = ceilDiv(shape.k, depth);
@@ -369,15 +370,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
       init.opcode = Opcode::Load;
       loads.push_back(init);
     }
-    if (shape.requantize && first) {
-      // The bias row under every row of the tile.
-      Command init = out;
-      init.opcode = Opcode::Load;
-      init.type = ElementType::Int32;
-      init.dram = dram[3] + uint64_t(j0 * 4);
-      init.dramStride = 0;
-      loads.push_back(init);
-    }
+
 
     // What the loads must wait for: the accumulator tile (a new tile's)
     // stored n tiles back; the buffers read by the matrix command of chunk
@@ -441,7 +434,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     mma.rows = rows;
     mma.cols = cols;
     mma.depth = kd;
-    mma.accumulate = !first || shape.accumulate || shape.requantize;
+    mma.accumulate = !first || shape.accumulate;
     mma.waitMask =
         uint16_t(1u << (converts.empty() ? kLoadedForMatrix : kConverted));
     // The last chunk's end goes to the store; another's frees its buffers
@@ -450,29 +443,26 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     add(mma);
 
     if (last && shape.requantize) {
-      // relu in the accumulator, then int32 -> int8 into a result buffer.
+      // The sums plus each column's bias, relu, scaled to int8 into a
+      // result buffer.
       int64_t result = resultBase + (t % n) * f.resultBuffer;
       Command v;
       v.opcode = Opcode::Vector;
-      v.type = v.dstType = ElementType::Int32;
-      v.memory = v.dstMemory = Memory::Accumulator;
-      v.local = v.local3 = uint32_t(acc);
+      v.vectorOp = shape.relu ? VectorKind::RequantizeColumnsRelu
+                              : VectorKind::RequantizeColumns;
+      v.type = ElementType::Int32;
+      v.dstType = ElementType::Int8;
+      v.memory = Memory::Accumulator;
+      v.dstMemory = Memory::Scratchpad;
+      v.local = uint32_t(acc);
+      v.local2 = uint32_t(columnsBase + j0 * 8);
+      v.local3 = uint32_t(result);
       v.rows = rows;
       v.cols = cols;
+      v.zeroPoint = shape.zeroPoint;
       v.waitMask = uint16_t(1u << kComputed);
       if (t == 0)
-        v.waitMask |= uint16_t(1u << kScalesLoaded);
-      if (shape.relu) {
-        v.vectorOp = VectorKind::Relu;
-        add(v);
-        v.waitMask = 0;
-      }
-      v.vectorOp = VectorKind::RequantizeColumns;
-      v.dstType = ElementType::Int8;
-      v.dstMemory = Memory::Scratchpad;
-      v.local2 = uint32_t(scalesBase + j0 * 4);
-      v.local3 = uint32_t(result);
-      v.zeroPoint = shape.zeroPoint;
+        v.waitMask |= uint16_t(1u << kColumnsLoaded);
       v.signal = kRequantized;
       add(v);
       out.memory = Memory::Scratchpad;

@@ -202,8 +202,7 @@ struct NPUPlaceKernelsPass
     }
     Value product =
         npu::MatmulOp::create(builder, loc, TypeRange{flatInit.getType()},
-                              flat(lhs, a), flat(rhs, b), flatInit, Value(),
-                              Value(), npu,
+                              flat(lhs, a), flat(rhs, b), flatInit, Value(), npu,
                               (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers,
                               (*tiles)->depth, shape.accumulate)
             .getResult()[0];
@@ -470,7 +469,7 @@ struct NPUPlaceKernelsPass
       init = init.getDefiningOp<linalg::FillOp>().getOutputs()[0];
     auto onNPU = npu::MatmulOp::create(
         b, matmul.getLoc(), matmul.getResultTypes(), lhs, rhs, init, Value(),
-        Value(), npu,
+        npu,
         (*tiles)->rows, (*tiles)->cols, (*tiles)->buffers, (*tiles)->depth,
         shape->accumulate);
     matmul->replaceAllUsesWith(onNPU);

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "QuantizedMatmul.h"
+
+#include <cstring>
 #include "ConvolutionAsMatmul.h"
 
 #include "mlc/Dialect/Loop/IR/LoopOps.h"
@@ -236,7 +238,7 @@ Value buildIntegerProduct(OpBuilder &b, Location loc, Value lhs,
                    : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
                          .getResult();
   return npu::MatmulOp::create(b, loc, TypeRange{accType}, lhs, weights, acc,
-                               Value(), Value(), npu, tiles.rows, tiles.cols, tiles.buffers,
+                               Value(), npu, tiles.rows, tiles.cols, tiles.buffers,
                                tiles.depth, /*accumulate=*/zero != 0)
       .getResult()[0];
 }
@@ -506,7 +508,7 @@ Value mlc::npu::buildRequantizedNPUConvolution(
     const MatmulTiles &tiles) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
-  Type i8 = b.getIntegerType(8), i32 = b.getI32Type(), f32 = b.getF32Type();
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
   int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
   Value matrix = buildIntegerIm2col(b, conv, q, zero);
   int64_t n = q.filters;
@@ -514,14 +516,21 @@ Value mlc::npu::buildRequantizedNPUConvolution(
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({q.depth, n}, i8),
                              ArrayRef<int8_t>(q.weights)));
-  Value bias = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(RankedTensorType::get({n}, i32), biasRow));
-  Value scaleRow = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(RankedTensorType::get({n}, f32), scales));
+  // Each column's int32 bias and the bits of its f32 scale.
+  SmallVector<int32_t> table;
+  for (int64_t c = 0; c < n; ++c) {
+    int32_t bits;
+    std::memcpy(&bits, &scales[size_t(c)], sizeof(bits));
+    table.append({biasRow[size_t(c)], bits});
+  }
+  Value columns = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({n, 2}, i32),
+                             ArrayRef<int32_t>(table)));
   Value empty = tensor::EmptyOp::create(b, loc, {q.pixels, n}, i8);
   auto op = npu::MatmulOp::create(
-      b, loc, TypeRange{empty.getType()}, matrix, weights, empty, bias,
-      scaleRow, npu, tiles.rows, tiles.cols, tiles.buffers, tiles.depth,
+      b, loc, TypeRange{empty.getType()}, matrix, weights, empty, columns, npu,
+      tiles.rows, tiles.cols, tiles.buffers, tiles.depth,
       /*accumulate=*/false);
   op.setRelu(shape.relu);
   op.setZeroPoint(shape.zeroPoint);

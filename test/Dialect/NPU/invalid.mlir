@@ -32,9 +32,9 @@ func.func @matmul_tiles(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %c: memref<
 
 // -----
 
-func.func @requantize_types(%a: memref<16x32xi8>, %b: memref<32x8xi8>, %c: memref<16x8xi32>, %bias: memref<8xi32>, %s: memref<8xf32>) {
-  // expected-error @+1 {{'mlc_npu.matmul' op requantizes int8 operands into an i8 init that it overwrites, with an i32 bias and f32 scales of N = 8 elements}}
-  mlc_npu.matmul "edge" ins(%a, %b : memref<16x32xi8>, memref<32x8xi8>) requantize(%bias, %s : memref<8xi32>, memref<8xf32>) outs(%c : memref<16x8xi32>) {tile_rows = 16, tile_cols = 8}
+func.func @requantize_types(%a: memref<16x32xi8>, %b: memref<32x8xi8>, %c: memref<16x8xi32>, %columns: memref<8x2xi32>) {
+  // expected-error @+1 {{'mlc_npu.matmul' op requantizes int8 operands into an i8 init that it overwrites, with a column table of [N = 8, 2] i32}}
+  mlc_npu.matmul "edge" ins(%a, %b : memref<16x32xi8>, memref<32x8xi8>) requantize(%columns : memref<8x2xi32>) outs(%c : memref<16x8xi32>) {tile_rows = 16, tile_cols = 8}
   return
 }
 

@@ -8,12 +8,12 @@ func.func @placed(%a: tensor<16x32xf32>, %b: tensor<32x16xbf16>, %c: tensor<16x1
   return %r : tensor<16x16xf32>
 }
 
-// An int8 product requantized on the NPU: sums from the bias row, relu,
-// each column scaled to int8.
+// An int8 product requantized on the NPU: each column's bias and scale in
+// a table, relu, int8 out.
 // CHECK-LABEL: func @requantized
-// CHECK: mlc_npu.matmul "edge" ins(%{{.*}}, %{{.*}} : tensor<16x32xi8>, tensor<32x8xi8>) requantize(%{{.*}}, %{{.*}} : tensor<8xi32>, tensor<8xf32>) outs(%{{.*}} : tensor<16x8xi8>) {relu, tile_cols = 8 : i64, tile_rows = 16 : i64, zero_point = -128 : i32} -> tensor<16x8xi8>
-func.func @requantized(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %c: tensor<16x8xi8>, %bias: tensor<8xi32>, %s: tensor<8xf32>) -> tensor<16x8xi8> {
-  %r = mlc_npu.matmul "edge" ins(%a, %b : tensor<16x32xi8>, tensor<32x8xi8>) requantize(%bias, %s : tensor<8xi32>, tensor<8xf32>) outs(%c : tensor<16x8xi8>) {tile_rows = 16, tile_cols = 8, relu, zero_point = -128 : i32} -> tensor<16x8xi8>
+// CHECK: mlc_npu.matmul "edge" ins(%{{.*}}, %{{.*}} : tensor<16x32xi8>, tensor<32x8xi8>) requantize(%{{.*}} : tensor<8x2xi32>) outs(%{{.*}} : tensor<16x8xi8>) {relu, tile_cols = 8 : i64, tile_rows = 16 : i64, zero_point = -128 : i32} -> tensor<16x8xi8>
+func.func @requantized(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %c: tensor<16x8xi8>, %columns: tensor<8x2xi32>) -> tensor<16x8xi8> {
+  %r = mlc_npu.matmul "edge" ins(%a, %b : tensor<16x32xi8>, tensor<32x8xi8>) requantize(%columns : tensor<8x2xi32>) outs(%c : tensor<16x8xi8>) {tile_rows = 16, tile_cols = 8, relu, zero_point = -128 : i32} -> tensor<16x8xi8>
   return %r : tensor<16x8xi8>
 }
 

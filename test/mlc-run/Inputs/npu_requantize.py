@@ -4,10 +4,9 @@
 # uint8 input and two references for each uint8 output:
 #   NAME.float.npy: the graph as written, in float (the bias added to the
 #                   exact sums scaled back, then relu/clip, then quantized);
-#   NAME.npu.npy:   the NPU's integer form: the sums from a bias row of
-#                   round(b / (sa sw)), relu on them, each column scaled by
-#                   f32(sa sw / so), rounded to even, plus the zero point,
-#                   saturated.
+#   NAME.npu.npy:   the NPU's integer form: the sums plus round(b / (sa sw)),
+#                   relu on them, each column scaled by f32(sa sw / so),
+#                   rounded to even, plus the zero point, saturated.
 # The outputs "relu" (Conv, Relu), "relu_zp" (the same quantized with a zero
 # point of 20: the relu runs on the sums) and "relu6" (Conv, Clip(0, 6) whose
 # QuantizeLinear's range ends below 6) can be requantized on the NPU; "clip1"

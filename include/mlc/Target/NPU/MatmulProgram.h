@@ -37,10 +37,9 @@ struct MatmulShape {
   bool accumulate = false;
   int64_t batch = 1;
   /// An int8 matmul whose result leaves the NPU requantized to int8 by its
-  /// vector unit: each tile's int32 sums start from a bias row (int32 [N],
-  /// at DRAM address 3, every row of the tile loading it), go through a
-  /// relu when `relu`, and are scaled per column (f32 [N] at DRAM address
-  /// 4) to `out` in int8 with `zeroPoint`, saturating.
+  /// vector unit: a column table at DRAM address 3 holds, per column, an
+  /// int32 bias and an f32 scale, and out = saturate(round_even(r(sum +
+  /// bias) * scale) + zeroPoint) in int8, r a relu when `relu`.
   bool requantize = false;
   bool relu = false;
   int32_t zeroPoint = 0;
@@ -82,13 +81,13 @@ std::optional<MatmulTiles> chooseMatmulTiles(const NPUConfig &config,
 
 /// The command stream for `shape` in `tiles`, reading lhs, rhs (and out
 /// when accumulating) and writing out at byte offsets `dram[0..2]` of the
-/// NPU's DRAM (a requantizing one also reads its bias row and scales at
-/// `dram[3]` and `dram[4]`). Empty, with the reason in `why`, when the
-/// tiles do not fit or a field overflows its command.
+/// NPU's DRAM (a requantizing one also reads its column table at
+/// `dram[3]`). Empty, with the reason in `why`, when the tiles do not fit
+/// or a field overflows its command.
 std::optional<Program> buildMatmulProgram(const NPUConfig &config,
                                           const MatmulShape &shape,
                                           const MatmulTiles &tiles,
-                                          const std::array<uint64_t, 5> &dram,
+                                          const std::array<uint64_t, 4> &dram,
                                           std::string &why);
 
 /// The cycles the simulator takes to run `program` (its timing alone,

@@ -96,25 +96,17 @@ LogicalResult MatmulOp::verify() {
   if (getBuffers() < 2)
     return emitOpError("needs at least two buffers of each tile, not ")
            << getBuffers();
-  if (bool(getBias()) != bool(getScales()))
-    return emitOpError("requantizes with both a bias and scales");
-  if (getBias()) {
-    auto row = [&](Value v, Type element) {
-      auto type = cast<ShapedType>(v.getType());
-      return type.hasStaticShape() && type.getRank() == 1 &&
-             type.getDimSize(0) == c->second &&
-             type.getElementType() == element;
-    };
-    Builder builder(getContext());
-    if (!row(getBias(), builder.getI32Type()) ||
-        !row(getScales(), builder.getF32Type()) ||
+  if (Value columns = getColumns()) {
+    auto type = cast<ShapedType>(columns.getType());
+    if (!type.hasStaticShape() || type.getRank() != 2 ||
+        type.getDimSize(0) != c->second || type.getDimSize(1) != 2 ||
+        !type.getElementType().isInteger(32) ||
         !getElementTypeOrSelf(getInit().getType()).isInteger(8) ||
         !getElementTypeOrSelf(getLhs().getType()).isInteger(8) ||
         getAccumulate())
       return emitOpError("requantizes int8 operands into an i8 init that "
-                         "it overwrites, with an i32 bias and f32 scales of "
-                         "N = ")
-             << c->second << " elements";
+                         "it overwrites, with a column table of [N = ")
+             << c->second << ", 2] i32";
   } else if (getRelu() || getZeroPoint() != 0) {
     return emitOpError("has a relu or zero point only when it requantizes");
   }
@@ -260,11 +252,13 @@ FailureOr<Command> getCommand(Operation *op) {
             .Case("requantize", VectorKind::Requantize)
             .Case("copy", VectorKind::Copy)
             .Case("requantize_columns", VectorKind::RequantizeColumns)
+            .Case("requantize_columns_relu", VectorKind::RequantizeColumnsRelu)
             .Default(std::nullopt);
     if (!kind)
       return op->emitOpError("op '")
              << vector.getOp()
-             << "' is not relu, add, requantize, copy or requantize_columns";
+             << "' is not relu, add, requantize, copy, requantize_columns or "
+                "requantize_columns_relu";
     FailureOr<ElementType> type = getElementType(op, vector.getElementType());
     FailureOr<ElementType> resultType =
         getElementType(op, vector.getResultType());
@@ -353,6 +347,8 @@ StringRef getVectorName(VectorKind kind) {
     return "copy";
   case VectorKind::RequantizeColumns:
     return "requantize_columns";
+  case VectorKind::RequantizeColumnsRelu:
+    return "requantize_columns_relu";
   }
   return "copy";
 }

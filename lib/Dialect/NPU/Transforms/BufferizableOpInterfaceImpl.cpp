@@ -58,24 +58,21 @@ struct MatmulOpInterface
         getBuffer(rewriter, matmul.getInit(), options, state);
     if (failed(lhs) || failed(rhs) || failed(init))
       return failure();
-    Value bias, scales;
-    if (matmul.getBias()) {
-      FailureOr<Value> b = getContiguousBuffer(
-          rewriter, loc, matmul.getBias(), true, options, state);
-      FailureOr<Value> s = getContiguousBuffer(
-          rewriter, loc, matmul.getScales(), true, options, state);
-      if (failed(b) || failed(s))
+    Value columns;
+    if (matmul.getColumns()) {
+      FailureOr<Value> c = getContiguousBuffer(
+          rewriter, loc, matmul.getColumns(), true, options, state);
+      if (failed(c))
         return failure();
-      bias = *b;
-      scales = *s;
+      columns = *c;
     }
     FailureOr<Value> out =
         getContiguousBuffer(rewriter, loc, matmul.getInit(),
                             matmul.getAccumulate(), options, state);
     if (failed(out))
       return failure();
-    MatmulOp::create(rewriter, loc, TypeRange(), *lhs, *rhs, *out, bias,
-                     scales, matmul.getNpuAttr(), matmul.getTileRowsAttr(),
+    MatmulOp::create(rewriter, loc, TypeRange(), *lhs, *rhs, *out, columns,
+                     matmul.getNpuAttr(), matmul.getTileRowsAttr(),
                      matmul.getTileColsAttr(), matmul.getBuffersAttr(),
                      matmul.getTileDepthAttr(), matmul.getAccumulateAttr(),
                      matmul.getReluAttr(), matmul.getZeroPointAttr());

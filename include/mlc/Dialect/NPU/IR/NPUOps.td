@@ -38,7 +38,7 @@ class NPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<NPU_Dialect, mnemonic, traits>;
 
 def NPU_MatmulOp : NPU_Op<"matmul", [
-    DestinationStyleOpInterface, AttrSizedOperandSegments,
+    DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "A matmul placed on the NPU: init (+)= lhs * rhs";
   let description = [{
@@ -51,17 +51,16 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
     NPU's vector unit (f32 to bf16, rounding to nearest even). On tensors
     it yields the result; after bufferization it writes `init`.
 
-    With `requantize(bias, scales)` (int8 operands), the int32 sums start
-    from `bias` (i32 [N]) instead of `init`, go through a relu when `relu`
-    is set, and leave the NPU requantized by its vector unit:
-    `init[m, n] = saturate(round_even(sum * scales[n]) + zero_point)`, an
-    i8 matrix (`scales` f32 [N]).
+    With `requantize(columns)` (int8 operands), the int32 sums leave the NPU
+    requantized by its vector unit: `columns` (i32 [N, 2]) holds each
+    column's int32 bias and the bits of its f32 scale, and `init[m, n] =
+    saturate(round_even(r(sum + bias[n]) * scale[n]) + zero_point)`, an i8
+    matrix, with r a relu when `relu` is set (else the identity).
   }];
   let arguments = (ins AnyShaped:$lhs,
                        AnyShaped:$rhs,
                        AnyShaped:$init,
-                       Optional<AnyShaped>:$bias,
-                       Optional<AnyShaped>:$scales,
+                       Optional<AnyShaped>:$columns,
                        StrAttr:$npu, I64Attr:$tile_rows, I64Attr:$tile_cols,
                        DefaultValuedAttr<I64Attr, "2">:$buffers,
                        DefaultValuedAttr<I64Attr, "0">:$tile_depth,
@@ -70,7 +69,7 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $npu `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
-    (`requantize` `(` $bias^ `,` $scales `:` type($bias) `,` type($scales) `)`)?
+    (`requantize` `(` $columns^ `:` type($columns) `)`)?
     `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
   }];
   let extraClassDeclaration = [{
