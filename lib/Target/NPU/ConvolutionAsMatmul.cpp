@@ -134,7 +134,8 @@ Value mlc::npu::buildIm2col(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
 }
 
 Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
-                                   Value product, Value scales) {
+                                   Value product, Value scales,
+                                   Value offsets) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
@@ -152,6 +153,10 @@ Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
   bindDims(ctx, n, fe, y, x);
   SmallVector<Value> inputs{pixels};
   SmallVector<AffineMap> maps{AffineMap::get(4, 0, {y, x, fe}, ctx)};
+  if (offsets) {
+    inputs.push_back(offsets);
+    maps.push_back(AffineMap::get(4, 0, {fe}, ctx));
+  }
   if (scales) {
     inputs.push_back(scales);
     maps.push_back(AffineMap::get(4, 0, {fe}, ctx));
@@ -171,6 +176,8 @@ Value mlc::npu::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value value = args[0];
                unsigned next = 1;
+               if (offsets)
+                 value = arith::AddIOp::create(nb, nloc, value, args[next++]);
                if (value.getType() != element)
                  value = arith::SIToFPOp::create(nb, nloc, element, value);
                if (scales)

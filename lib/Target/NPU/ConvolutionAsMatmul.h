@@ -62,11 +62,13 @@ mlir::Value buildIm2col(mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
 mlir::Value buildBF16Copy(mlir::OpBuilder &b, mlir::Value value);
 
 /// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW result (f32 or
-/// int32): int32 converted for an f32 result, times `scales[f]` when
-/// given, plus `conv`'s init unless it is zero.
+/// int32): plus `offsets[f]` (int32) when given, int32 converted for an f32
+/// result, times `scales[f]` when given, plus `conv`'s init unless it is
+/// zero.
 mlir::Value buildTransposeBack(mlir::OpBuilder &b,
                                mlir::linalg::Conv2DNchwFchwOp conv,
-                               mlir::Value product, mlir::Value scales);
+                               mlir::Value product, mlir::Value scales,
+                               mlir::Value offsets = nullptr);
 
 } // namespace mlc::npu
 

@@ -192,54 +192,39 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
   return weights;
 }
 
-/// [rows, n] int32 starting sums: -zero * colsum(weights[k, n]) on every
-/// row, broadcast by a generic; the weights row-major [k, n].
-Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t rows, int64_t n,
-                          int64_t k, ArrayRef<int8_t> weights, int64_t zero) {
-  MLIRContext *ctx = b.getContext();
-  Type i32 = b.getI32Type();
+/// The zero point's share of each column's sums, -zero * colsum(weights[k,
+/// n]), as an int32 constant [n] (the weights row-major [k, n]); null when
+/// `zero` is 0.
+Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t n, int64_t k,
+                          ArrayRef<int8_t> weights, int64_t zero) {
+  if (zero == 0)
+    return nullptr;
   SmallVector<int32_t> share(size_t(n), 0);
   for (int64_t r = 0; r < k; ++r)
     for (int64_t c = 0; c < n; ++c)
       share[size_t(c)] -= int32_t(zero * weights[size_t(r * n + c)]);
-  Value row = arith::ConstantOp::create(
+  return arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({n}, i32),
+      DenseElementsAttr::get(RankedTensorType::get({n}, b.getI32Type()),
                              ArrayRef<int32_t>(share)));
-  auto type = RankedTensorType::get({rows, n}, i32);
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  return linalg::GenericOp::create(
-             b, loc, type, ValueRange{row}, ValueRange{init},
-             ArrayRef<AffineMap>{AffineMap::get(2, 0, {d1}, ctx),
-                                 b.getMultiDimIdentityMap(2)},
-             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-             [](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc, args[0]);
-             })
-      .getResult(0);
 }
 
-/// The int32 product of `lhs` ([m, k] int8) and `q`'s weights ([k, n])
-/// on the NPU in `tiles`, its sums starting from the zero point's share
-/// when `zero` (the shifted zero point) is not 0.
+/// The int32 sums of `lhs` ([m, k] int8) times `q`'s weights ([k, n]) on
+/// the NPU in `tiles` (without the zero point's share, which the CPU adds
+/// as it scales them back: the NPU loads no init).
 Value buildIntegerProduct(OpBuilder &b, Location loc, Value lhs,
                           const QuantizedOperands &q, int64_t m, int64_t n,
-                          int64_t k, int64_t zero, StringRef npu,
-                          const MatmulTiles &tiles) {
+                          int64_t k, StringRef npu, const MatmulTiles &tiles) {
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
   Value weights = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({k, n}, i8),
                              ArrayRef<int8_t>(q.weights)));
-  auto accType = RankedTensorType::get({m, n}, i32);
-  Value acc = zero ? buildZeroPointShare(b, loc, m, n, k, q.weights, zero)
-                   : tensor::EmptyOp::create(b, loc, accType.getShape(), i32)
-                         .getResult();
-  return npu::MatmulOp::create(b, loc, TypeRange{accType}, lhs, weights, acc,
-                               Value(), npu, tiles.rows, tiles.cols, tiles.buffers,
-                               tiles.depth, /*accumulate=*/zero != 0)
+  Value empty = tensor::EmptyOp::create(b, loc, {m, n}, i32);
+  return npu::MatmulOp::create(b, loc, TypeRange{empty.getType()}, lhs,
+                               weights, empty, Value(), npu, tiles.rows,
+                               tiles.cols, tiles.buffers, tiles.depth,
+                               /*accumulate=*/false)
       .getResult()[0];
 }
 
@@ -338,14 +323,13 @@ mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
 }
 
 MatmulShape mlc::npu::getShape(const QuantizedMatmul &q) {
-  int64_t shifted = q.activationZeroPoint - (q.activationsUnsigned ? 128 : 0);
   return MatmulShape{q.m,
                      q.n,
                      q.k,
                      ElementType::Int8,
                      ElementType::Int8,
                      ElementType::Int32,
-                     /*accumulate=*/shifted != 0};
+                     /*accumulate=*/false};
 }
 
 Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
@@ -371,30 +355,43 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
           b, loc, to, shifted,
           cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
   }
-  Value product = buildIntegerProduct(
-      b, loc, shifted, q, q.m, q.n, q.k,
-      getShiftedZero(q.activationsUnsigned, q.activationZeroPoint), npu, tiles);
-
-  // MatMulInteger's int32 result is the sums themselves.
-  if (q.integerResult)
+  Value product =
+      buildIntegerProduct(b, loc, shifted, q, q.m, q.n, q.k, npu, tiles);
+  Value share = buildZeroPointShare(
+      b, loc, q.n, q.k, q.weights,
+      getShiftedZero(q.activationsUnsigned, q.activationZeroPoint));
+  // MatMulInteger's int32 result is the sums themselves (with the zero
+  // point's share); a dequantized product's is them times sa * sw[n].
+  Value scales = q.integerResult
+                     ? Value()
+                     : buildScales(b, loc, q.activationScale, q.weightScales);
+  if (!share && !scales)
     return product;
-  // Back to f32: the exact sums times sa * sw[n].
-  Value scales = buildScales(b, loc, q.activationScale, q.weightScales);
   AffineExpr m, n;
   bindDims(ctx, m, n);
-  Value out = tensor::EmptyOp::create(b, loc, {q.m, q.n}, f32);
+  SmallVector<Value> inputs{product};
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(2)};
+  for (Value row : {share, scales})
+    if (row) {
+      inputs.push_back(row);
+      maps.push_back(AffineMap::get(2, 0, {n}, ctx));
+    }
+  maps.push_back(b.getMultiDimIdentityMap(2));
+  Type element = scales ? Type(f32) : Type(b.getI32Type());
+  Value out = tensor::EmptyOp::create(b, loc, {q.m, q.n}, element);
   return linalg::GenericOp::create(
-             b, loc, out.getType(), ValueRange{product, scales},
-             ValueRange{out},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2),
-                                 AffineMap::get(2, 0, {n}, ctx),
-                                 b.getMultiDimIdentityMap(2)},
+             b, loc, out.getType(), inputs, ValueRange{out}, maps,
              SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = arith::SIToFPOp::create(nb, nloc, f32, args[0]);
-               linalg::YieldOp::create(
-                   nb, nloc,
-                   arith::MulFOp::create(nb, nloc, v, args[1]).getResult());
+               Value v = args[0];
+               unsigned next = 1;
+               if (share)
+                 v = arith::AddIOp::create(nb, nloc, v, args[next++]);
+               if (scales)
+                 v = arith::MulFOp::create(
+                     nb, nloc, arith::SIToFPOp::create(nb, nloc, f32, v),
+                     args[next]);
+               linalg::YieldOp::create(nb, nloc, v);
              })
       .getResult(0);
 }
@@ -463,7 +460,7 @@ MatmulShape mlc::npu::getShape(const QuantizedConvolution &q) {
       ElementType::Int8,
       ElementType::Int8,
       ElementType::Int32,
-      getShiftedZero(q.activationsUnsigned, q.activationZeroPoint) != 0};
+      /*accumulate=*/false};
 }
 
 namespace {
@@ -494,11 +491,12 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
   int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
   Value matrix = buildIntegerIm2col(b, conv, q, zero);
   Value product = buildIntegerProduct(b, loc, matrix, q, q.pixels, q.filters,
-                                      q.depth, zero, npu, tiles);
+                                      q.depth, npu, tiles);
   return buildTransposeBack(
       b, conv, product,
       q.integerResult ? Value()
-                      : buildScales(b, loc, q.activationScale, q.weightScales));
+                      : buildScales(b, loc, q.activationScale, q.weightScales),
+      buildZeroPointShare(b, loc, q.filters, q.depth, q.weights, zero));
 }
 
 Value mlc::npu::buildRequantizedNPUConvolution(
