@@ -143,8 +143,9 @@ cl::opt<std::string> npuConfig(
 cl::opt<bool> printPlacement(
     "print-placement",
     cl::desc("With --target=npu: print each matmul's device (npu or cpu) and "
-             "why (the NPU lowering's tiles and estimated time against the "
-             "CPU's, or what the NPU lacks) to stdout while compiling"),
+             "why (the NPU lowering's tiles and the simulator's time for "
+             "its stream against the CPU's estimate, or what the NPU "
+             "lacks) to stdout while compiling"),
     cl::cat(category));
 cl::opt<std::string> npuPlacement(
     "npu-placement",

@@ -17,11 +17,15 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     The NPU target's placement, on the loop level before the CPU strategy
     sees the kernels. For each statically shaped `linalg.matmul` it asks
     the NPU lowering itself (MatmulProgram.h) whether the NPU can compute
-    it and in which tiles, builds the command stream in analysis mode and
-    compares its estimated time at the NPU's clock with the CPU's at
-    `cpu-gflops`. A matmul the NPU takes and wins becomes `mlc_npu.matmul`
-    with the tiles chosen (a zero-filled init is overwritten, any other is
-    accumulated into); the others stay for the CPU. `placement-file`, a
+    it and in which tiles (the fastest of the candidate streams the
+    simulator's timing runs), and compares that stream's time at the NPU's
+    clock with the CPU's at `cpu-gflops`. A matmul the NPU takes and wins
+    becomes `mlc_npu.matmul` with the tiles chosen (a zero-filled init is
+    overwritten, any other is accumulated into; f32 operands are rounded to
+    bf16 on the CPU for a bf16 unit); the others stay for the CPU. A
+    dequantized convolution or matmul becomes an int8 one, and a
+    convolution followed only by a bias, a relu or clip and a
+    QuantizeLinear is requantized on the NPU (`requantize(...)`). `placement-file`, a
     JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
     choice (a forced `"npu"` that the NPU cannot run is an error); its key
     `"*"` sets the choice for the nodes it does not name (with `"npu"`,
