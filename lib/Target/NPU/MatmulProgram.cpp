@@ -198,11 +198,10 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
           bestCycles = cycles;
         }
       }
-  if (best)
-    return best;
-  // Too deep for the whole of K at once: chunks of K (multiples of the
-  // array's rows) summed in the accumulator, two buffers of each: for each
-  // row and column choice the deepest chunks that fit, timed likewise.
+  // K in chunks (multiples of the array's rows) summed in the accumulator,
+  // two buffers of each: for each row and column choice the deepest chunks
+  // that fit, timed likewise. They let larger tiles fit where K is deep,
+  // and are the only choice where the whole of K fits no tile.
   if (colChoices.back() > c)
     colChoices.push_back(c);
   for (int64_t rows : rowChoices)
