@@ -241,19 +241,21 @@ struct NPUPlaceKernelsPass
     return true;
   }
 
-  /// Places the integer form of `conv` requantized on the NPU, when only a
-  /// bias, a relu or clip and a QuantizeLinear follow it and the NPU can
-  /// requantize; its int8 result then replaces the QuantizeLinear's. True
-  /// when that decided the placement.
-  FailureOr<bool>
-  placeRequantized(const NPUConfig &config, linalg::Conv2DNchwFchwOp conv,
-                   const std::optional<QuantizedConvolution> &q,
-                   const llvm::StringMap<std::string> &forced) {
+  /// Places the integer form `q` of `op` (a convolution or matmul)
+  /// requantized on the NPU, when only a bias, a relu or clip and a
+  /// QuantizeLinear follow it and the NPU can requantize; the result of
+  /// `build(builder, shape, biasRow, scales, resultType, tiles)` then
+  /// replaces the QuantizeLinear's. True when that decided the placement.
+  template <typename Quantized, typename Build>
+  FailureOr<bool> placeRequantized(const NPUConfig &config, Operation *op,
+                                   const std::optional<Quantized> &q,
+                                   const llvm::StringMap<std::string> &forced,
+                                   Build build) {
     std::string why;
-    if (!q || q->integerResult || !isZeroFill(conv.getOutputs()[0]))
+    if (!q || q->integerResult || !isZeroFill(op->getOperand(2)))
       return false;
     std::optional<Requantization> r =
-        matchRequantization(conv->getResult(0), why);
+        matchRequantization(op->getResult(0), why);
     MatmulShape shape = npu::getShape(*q);
     SmallVector<int32_t> biasRow;
     SmallVector<float> scales;
@@ -264,20 +266,20 @@ struct NPUPlaceKernelsPass
     if (!chooseMatmulTiles(config, shape, ignored))
       return false; // the product alone may still fit
     FailureOr<std::optional<MatmulTiles>> tiles =
-        decide(config, conv, shape, why, forced, "int8, requantized");
+        decide(config, op, shape, why, forced, "int8, requantized");
     if (failed(tiles))
       return failure();
     if (!*tiles)
       return true;
-    OpBuilder b(conv);
+    OpBuilder b(op);
     linalg::GenericOp quantize = r->ops.back();
-    Value result = buildRequantizedNPUConvolution(
-        b, conv, *q, shape, biasRow, scales,
-        cast<RankedTensorType>(quantize.getResult(0).getType()), npu, **tiles);
+    Value result =
+        build(b, shape, biasRow, scales,
+              cast<RankedTensorType>(quantize.getResult(0).getType()), **tiles);
     quantize.getResult(0).replaceAllUsesWith(result);
-    for (linalg::GenericOp op : llvm::reverse(r->ops))
-      op.erase();
-    conv.erase();
+    for (linalg::GenericOp generic : llvm::reverse(r->ops))
+      generic.erase();
+    op->erase();
     return true;
   }
 
@@ -292,8 +294,15 @@ struct NPUPlaceKernelsPass
     std::string why;
     std::optional<QuantizedConvolution> quantized =
         matchQuantizedConvolution(conv, why);
-    FailureOr<bool> requantized = placeRequantized(config, conv, quantized,
-                                                   forced);
+    FailureOr<bool> requantized = placeRequantized(
+        config, conv, quantized, forced,
+        [&](OpBuilder &b, const MatmulShape &shape, ArrayRef<int32_t> biasRow,
+            ArrayRef<float> scales, RankedTensorType resultType,
+            const MatmulTiles &tiles) {
+          return buildRequantizedNPUConvolution(b, conv, *quantized, shape,
+                                                biasRow, scales, resultType,
+                                                npu, tiles);
+        });
     if (failed(requantized) || *requantized)
       return failure(failed(requantized));
     FailureOr<bool> placed = placeQuantized(
@@ -431,10 +440,24 @@ struct NPUPlaceKernelsPass
 
   LogicalResult place(const NPUConfig &config, linalg::MatmulOp matmul,
                       const llvm::StringMap<std::string> &forced) {
-    // Dequantized integers are multiplied as integers when the NPU can.
+    // Dequantized integers are multiplied as integers when the NPU can,
+    // and requantized there when only a QuantizeLinear follows.
     std::string why;
+    std::optional<QuantizedMatmul> quantized =
+        matchQuantizedMatmul(matmul, why);
+    FailureOr<bool> requantized = placeRequantized(
+        config, matmul, quantized, forced,
+        [&](OpBuilder &b, const MatmulShape &shape, ArrayRef<int32_t> biasRow,
+            ArrayRef<float> scales, RankedTensorType resultType,
+            const MatmulTiles &tiles) {
+          return buildRequantizedNPUMatmul(b, matmul, *quantized, shape,
+                                           biasRow, scales, resultType, npu,
+                                           tiles);
+        });
+    if (failed(requantized) || *requantized)
+      return failure(failed(requantized));
     FailureOr<bool> placed = placeQuantized(
-        config, matmul, matchQuantizedMatmul(matmul, why), forced,
+        config, matmul, quantized, forced,
         [&](OpBuilder &b, const QuantizedMatmul &q, const MatmulTiles &tiles) {
           return buildQuantizedNPUMatmul(b, matmul, q, npu, tiles);
         });

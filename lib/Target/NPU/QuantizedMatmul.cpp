@@ -192,6 +192,29 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
   return weights;
 }
 
+/// A matmul's weights [K, N]: dequantized as [K, N], or as [N, K] under a
+/// linalg.transpose (a Gemm's transB).
+std::optional<Weights> getMatmulWeights(Value v, std::string &why) {
+  auto transpose = v.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose)
+    return getWeights(v, 1, why);
+  if (transpose.getPermutation() != ArrayRef<int64_t>{1, 0}) {
+    why = "weights transposed other than [1, 0]";
+    return std::nullopt;
+  }
+  std::optional<Weights> w = getWeights(transpose.getInput(), 0, why);
+  if (!w)
+    return std::nullopt;
+  int64_t n = w->type.getDimSize(0), k = w->type.getDimSize(1);
+  SmallVector<int64_t> values(w->values.size());
+  for (int64_t row = 0; row < n; ++row)
+    for (int64_t col = 0; col < k; ++col)
+      values[size_t(col * n + row)] = w->values[size_t(row * k + col)];
+  w->values = std::move(values);
+  w->type = RankedTensorType::get({k, n}, w->type.getElementType());
+  return w;
+}
+
 /// The zero point's share of each column's sums, -zero * colsum(weights[k,
 /// n]), as an int32 constant [n] (the weights row-major [k, n]); null when
 /// `zero` is 0.
@@ -226,6 +249,88 @@ Value buildIntegerProduct(OpBuilder &b, Location loc, Value lhs,
                                tiles.cols, tiles.buffers, tiles.depth,
                                /*accumulate=*/false)
       .getResult()[0];
+}
+
+/// A matmul's activations as int8, reshaped as the float ones were.
+Value buildIntegerRows(OpBuilder &b, Location loc, const QuantizedMatmul &q) {
+  Type i8 = b.getIntegerType(8);
+  Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
+  for (Operation *reshape : q.reshapes) {
+    auto type = cast<RankedTensorType>(reshape->getResult(0).getType());
+    auto to = RankedTensorType::get(type.getShape(), i8);
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
+      shifted = tensor::CollapseShapeOp::create(
+          b, loc, to, shifted, collapse.getReassociationIndices());
+    else if (auto general = dyn_cast<tensor::ReshapeOp>(reshape))
+      shifted =
+          tensor::ReshapeOp::create(b, loc, to, shifted, general.getShape());
+    else
+      shifted = tensor::ExpandShapeOp::create(
+          b, loc, to, shifted,
+          cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
+  }
+  return shifted;
+}
+
+/// The int8 product [m, n] of `lhs` ([m, k] int8) and `q`'s weights,
+/// requantized on the NPU as `shape` says, from each column's bias and
+/// scale.
+Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
+                              const QuantizedOperands &q, int64_t m, int64_t n,
+                              int64_t k, const MatmulShape &shape,
+                              ArrayRef<int32_t> biasRow, ArrayRef<float> scales,
+                              StringRef npu, const MatmulTiles &tiles) {
+  Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
+  Value weights = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({k, n}, i8),
+                             ArrayRef<int8_t>(q.weights)));
+  // Each column's int32 bias and the bits of its f32 scale.
+  SmallVector<int32_t> table;
+  for (int64_t c = 0; c < n; ++c) {
+    int32_t bits;
+    std::memcpy(&bits, &scales[size_t(c)], sizeof(bits));
+    table.append({biasRow[size_t(c)], bits});
+  }
+  Value columns = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({n, 2}, i32),
+                             ArrayRef<int32_t>(table)));
+  Value empty = tensor::EmptyOp::create(b, loc, {m, n}, i8);
+  auto op = npu::MatmulOp::create(
+      b, loc, TypeRange{empty.getType()}, lhs, weights, empty, columns, npu,
+      tiles.rows, tiles.cols, tiles.buffers, tiles.depth,
+      /*accumulate=*/false);
+  op.setRelu(shape.relu);
+  op.setZeroPoint(shape.zeroPoint);
+  return op.getResult()[0];
+}
+
+/// `product` (int8, read through `map`) as `resultType` (uint8 or int8, a
+/// QuantizeLinear's): uint8 values shifted back (their top bit flipped).
+Value buildQuantizedResult(OpBuilder &b, Location loc, Value product,
+                           AffineMap map, RankedTensorType resultType) {
+  Type i8 = b.getIntegerType(8);
+  bool isUnsigned = resultType.getElementType().isUnsignedInteger();
+  int64_t rank = resultType.getRank();
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, resultType, ValueRange{product}, ValueRange{init},
+             ArrayRef<AffineMap>{map, b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = args[0];
+               if (isUnsigned)
+                 v = arith::XOrIOp::create(
+                     nb, nloc, v,
+                     arith::ConstantOp::create(nb, nloc, i8,
+                                               nb.getIntegerAttr(i8, -128)));
+               linalg::YieldOp::create(
+                   nb, nloc, castTo(nb, nloc, v, resultType.getElementType()));
+             })
+      .getResult(0);
 }
 
 /// sa * sw[n] as an f32 constant [n].
@@ -297,7 +402,7 @@ mlc::npu::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
   std::optional<Activations> a = getActivations(lhs, why);
   if (!a)
     return std::nullopt;
-  std::optional<Weights> w = getWeights(op.getInputs()[1], 1, why);
+  std::optional<Weights> w = getMatmulWeights(op.getInputs()[1], why);
   if (!w)
     return std::nullopt;
   if (w->type.getRank() != 2) {
@@ -337,24 +442,8 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
                                         const MatmulTiles &tiles) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
-  Type i8 = b.getIntegerType(8), f32 = b.getF32Type();
-
-  // The activations as int8, reshaped as the float ones were.
-  Value shifted = shiftToInt8(b, loc, q.activations, q.activationsUnsigned);
-  for (Operation *reshape : q.reshapes) {
-    auto type = cast<RankedTensorType>(reshape->getResult(0).getType());
-    auto to = RankedTensorType::get(type.getShape(), i8);
-    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
-      shifted = tensor::CollapseShapeOp::create(
-          b, loc, to, shifted, collapse.getReassociationIndices());
-    else if (auto general = dyn_cast<tensor::ReshapeOp>(reshape))
-      shifted =
-          tensor::ReshapeOp::create(b, loc, to, shifted, general.getShape());
-    else
-      shifted = tensor::ExpandShapeOp::create(
-          b, loc, to, shifted,
-          cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices());
-  }
+  Type f32 = b.getF32Type();
+  Value shifted = buildIntegerRows(b, loc, q);
   Value product =
       buildIntegerProduct(b, loc, shifted, q, q.m, q.n, q.k, npu, tiles);
   Value share = buildZeroPointShare(
@@ -506,58 +595,32 @@ Value mlc::npu::buildRequantizedNPUConvolution(
     const MatmulTiles &tiles) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
-  Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
   int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
   Value matrix = buildIntegerIm2col(b, conv, q, zero);
-  int64_t n = q.filters;
-  Value weights = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({q.depth, n}, i8),
-                             ArrayRef<int8_t>(q.weights)));
-  // Each column's int32 bias and the bits of its f32 scale.
-  SmallVector<int32_t> table;
-  for (int64_t c = 0; c < n; ++c) {
-    int32_t bits;
-    std::memcpy(&bits, &scales[size_t(c)], sizeof(bits));
-    table.append({biasRow[size_t(c)], bits});
-  }
-  Value columns = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({n, 2}, i32),
-                             ArrayRef<int32_t>(table)));
-  Value empty = tensor::EmptyOp::create(b, loc, {q.pixels, n}, i8);
-  auto op = npu::MatmulOp::create(
-      b, loc, TypeRange{empty.getType()}, matrix, weights, empty, columns, npu,
-      tiles.rows, tiles.cols, tiles.buffers, tiles.depth,
-      /*accumulate=*/false);
-  op.setRelu(shape.relu);
-  op.setZeroPoint(shape.zeroPoint);
-
-  // out[0, f, y, x] = product[y, x, f], uint8 values shifted back (their
-  // top bit flipped).
+  Value product =
+      buildRequantizedProduct(b, loc, matrix, q, q.pixels, q.filters, q.depth,
+                              shape, biasRow, scales, npu, tiles);
+  // out[0, f, y, x] = product[y, x, f].
   int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
   Value pixels = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({oh, ow, n}, i8), op.getResult()[0],
-      SmallVector<ReassociationIndices>{{0, 1}, {2}});
-  bool isUnsigned = resultType.getElementType().isUnsignedInteger();
+      b, loc, RankedTensorType::get({oh, ow, q.filters}, b.getIntegerType(8)),
+      product, SmallVector<ReassociationIndices>{{0, 1}, {2}});
   AffineExpr d0, fe, y, x;
   bindDims(ctx, d0, fe, y, x);
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, resultType, ValueRange{pixels}, ValueRange{init},
-             ArrayRef<AffineMap>{AffineMap::get(4, 0, {y, x, fe}, ctx),
-                                 b.getMultiDimIdentityMap(4)},
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = args[0];
-               if (isUnsigned)
-                 v = arith::XOrIOp::create(
-                     nb, nloc, v,
-                     arith::ConstantOp::create(nb, nloc, i8,
-                                               nb.getIntegerAttr(i8, -128)));
-               linalg::YieldOp::create(
-                   nb, nloc, castTo(nb, nloc, v, resultType.getElementType()));
-             })
-      .getResult(0);
+  return buildQuantizedResult(b, loc, pixels,
+                              AffineMap::get(4, 0, {y, x, fe}, ctx),
+                              resultType);
+}
+
+Value mlc::npu::buildRequantizedNPUMatmul(
+    OpBuilder &b, linalg::MatmulOp op, const QuantizedMatmul &q,
+    const MatmulShape &shape, ArrayRef<int32_t> biasRow,
+    ArrayRef<float> scales, RankedTensorType resultType, StringRef npu,
+    const MatmulTiles &tiles) {
+  Location loc = op.getLoc();
+  Value product =
+      buildRequantizedProduct(b, loc, buildIntegerRows(b, loc, q), q, q.m,
+                              q.n, q.k, shape, biasRow, scales, npu, tiles);
+  return buildQuantizedResult(b, loc, product, b.getMultiDimIdentityMap(2),
+                              resultType);
 }

@@ -116,6 +116,14 @@ mlir::Value buildRequantizedNPUConvolution(
     mlir::RankedTensorType resultType, llvm::StringRef npu,
     const MatmulTiles &tiles);
 
+/// The same for a matmul [M, N]: its int8 product on the NPU requantized
+/// there, as `resultType` (a QuantizeLinear's [M, N]) on the CPU.
+mlir::Value buildRequantizedNPUMatmul(
+    mlir::OpBuilder &b, mlir::linalg::MatmulOp op, const QuantizedMatmul &q,
+    const MatmulShape &shape, llvm::ArrayRef<int32_t> biasRow,
+    llvm::ArrayRef<float> scales, mlir::RankedTensorType resultType,
+    llvm::StringRef npu, const MatmulTiles &tiles);
+
 } // namespace mlc::npu
 
 #endif // MLC_LIB_TARGET_NPU_QUANTIZEDMATMUL_H

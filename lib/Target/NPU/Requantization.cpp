@@ -63,7 +63,8 @@ std::optional<float> getBodyScalar(linalg::GenericOp op, Value v) {
   return getScalarFloat(op.getDpsInputs()[arg.getArgNumber()]);
 }
 
-/// A bias add: `value + bias[c]` (c the channel, dim 1) or `value + b`.
+/// A bias add: `value + bias[c]` (c the channel or column, dim 1) or
+/// `value + b`.
 std::optional<SmallVector<float>> matchBias(linalg::GenericOp op, Value value,
                                             int64_t channels) {
   if (op.getNumDpsInputs() != 2)
@@ -129,7 +130,7 @@ mlc::npu::matchRequantization(Value result, std::string &why) {
   Requantization r;
   auto type = cast<RankedTensorType>(result.getType());
   if (type.getRank() < 2 || !type.hasStaticShape()) {
-    why = "not a static NCHW result";
+    why = "not a static result with its channels on dim 1";
     return std::nullopt;
   }
   int64_t channels = type.getDimSize(1);

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A dequantized convolution whose float result goes only through a bias
-// add, a relu or clip and a QuantizeLinear, as ONNX Runtime's quantizer
-// writes Conv -> (bias) -> Relu/Clip -> QuantizeLinear, can leave the NPU
-// as int8: with y = sa sw[f] (acc + b[f] / (sa sw[f])),
+// A dequantized convolution or matmul whose float result goes only through
+// a bias add, a relu or clip and a QuantizeLinear, as ONNX Runtime's
+// quantizer writes Conv/Gemm -> (bias) -> Relu/Clip -> QuantizeLinear, can
+// leave the NPU as int8: with y = sa sw[f] (acc + b[f] / (sa sw[f])),
 //
 //   q = saturate(round_even(y / so) + zo)
 //     = saturate(round_even((acc + round(b[f] / (sa sw[f]))) * sa sw[f] / so)
@@ -52,8 +52,9 @@ struct Requantization {
   llvm::SmallVector<mlir::linalg::GenericOp> ops;
 };
 
-/// The requantization after `result` (a convolution's NCHW result, whose
-/// channels are dim 1), or nothing with the reason in `why`.
+/// The requantization after `result` (a convolution's NCHW result or a
+/// matmul's [M, N]: its channels or columns on dim 1), or nothing with the
+/// reason in `why`.
 std::optional<Requantization> matchRequantization(mlir::Value result,
                                                   std::string &why);
 

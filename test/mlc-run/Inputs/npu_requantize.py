@@ -9,7 +9,8 @@
 #                   rounded to even, plus the zero point, saturated.
 # The outputs "relu" (Conv, Relu), "relu_zp" (the same quantized with a zero
 # point of 20: the relu runs on the sums) and "relu6" (Conv, Clip(0, 6) whose
-# QuantizeLinear's range ends below 6) can be requantized on the NPU; "clip1"
+# QuantizeLinear's range ends below 6) and "gemm" (a Reshape of the input,
+# Gemm with transB and a bias, Relu) can be requantized on the NPU; "clip1"
 # (Clip(0, 1), inside that range) cannot.
 import os
 import sys
@@ -82,10 +83,50 @@ def chain(name, clip, so, zo):
     outputs.append(h.make_tensor_value_info(name, T.UINT8, [1, 32, 12, 12]))
 
 
+def gemm(name, so, zo):
+    """x as [8, 144] -> Gemm (int8 weights [32, 144], transB, per-tensor
+    scale, a bias) -> Relu -> uint8."""
+    w = rng.randint(-127, 128, size=(32, 144)).astype(np.int8)
+    sw = np.float32(0.002)
+    b = (rng.randn(32) * 2).astype(np.float32)
+    acc = a.reshape(8, 144) @ w.T.astype(np.int64)
+    unit = np.float64(sx) * np.float64(sw)
+    y = np.maximum(acc * unit + b, 0)
+    q = np.clip(np.rint(y / np.float64(so)) + zo, 0, 255)
+    np.save(os.path.join(out, name + ".float.npy"), q.astype(np.uint8))
+    start = np.maximum(acc + np.rint(b.astype(np.float64) / unit), 0)
+    scale = np.float32(unit / np.float64(so))
+    p = np.rint(start.astype(np.float32) * scale) + zo
+    np.save(os.path.join(out, name + ".npu.npy"),
+            np.clip(p, 0, 255).astype(np.uint8))
+    nodes.extend([
+        h.make_node("Reshape", ["x", "rows_shape"], [name + "_rows"],
+                    name=name + "_reshape"),
+        h.make_node("DequantizeLinear", [name + "_wq", name + "_sw",
+                                         name + "_zw"], [name + "_w"],
+                    name=name + "_dq_w"),
+        h.make_node("Gemm", [name + "_rows", name + "_w", name + "_b"],
+                    [name + "_mm"], transB=1, name=name),
+        h.make_node("Relu", [name + "_mm"], [name + "_y"],
+                    name=name + "_relu"),
+        h.make_node("QuantizeLinear", [name + "_y", name + "_so",
+                                       name + "_zo"], [name], name=name + "_q"),
+    ])
+    inits.extend([
+        nh.from_array(np.array([8, 144], np.int64), "rows_shape"),
+        nh.from_array(w, name + "_wq"), nh.from_array(np.array(sw), name + "_sw"),
+        nh.from_array(np.array(0, np.int8), name + "_zw"),
+        nh.from_array(b, name + "_b"),
+        nh.from_array(np.array(so, np.float32), name + "_so"),
+        nh.from_array(np.array(zo, np.uint8), name + "_zo")])
+    outputs.append(h.make_tensor_value_info(name, T.UINT8, [8, 32]))
+
+
 chain("relu", (0, np.float32(np.inf)), 0.05, 0)
 chain("relu_zp", (0, np.float32(np.inf)), 0.05, 20)
 chain("relu6", (0, 6), 0.02, 0)
 chain("clip1", (0, 1), 0.02, 0)
+gemm("gemm", 0.05, 10)
 graph = h.make_graph(
     nodes, "requantize",
     [h.make_tensor_value_info("qx", T.UINT8, [1, 8, 12, 12])], outputs, inits)
