@@ -262,11 +262,11 @@ struct NPUPlaceKernelsPass
     if (!r || getMatmulInputType(config, shape, why) != ElementType::Int8 ||
         !getRequantizedShape(*q, *r, shape, biasRow, scales, why))
       return false;
-    std::string ignored;
-    if (!chooseMatmulTiles(config, shape, ignored))
+    std::optional<MatmulTiles> chosen = chooseMatmulTiles(config, shape, why);
+    if (!chosen)
       return false; // the product alone may still fit
     FailureOr<std::optional<MatmulTiles>> tiles =
-        decide(config, op, shape, why, forced, "int8, requantized");
+        decide(config, op, shape, why, forced, "int8, requantized", chosen);
     if (failed(tiles))
       return failure();
     if (!*tiles)
@@ -382,7 +382,8 @@ struct NPUPlaceKernelsPass
   FailureOr<std::optional<MatmulTiles>>
   decide(const NPUConfig &config, Operation *op,
          const std::optional<MatmulShape> &shape, std::string why,
-         const llvm::StringMap<std::string> &forced, StringRef how = "") {
+         const llvm::StringMap<std::string> &forced, StringRef how = "",
+         std::optional<MatmulTiles> tiles = std::nullopt) {
     std::string node = host::getNodeName(op->getLoc());
     auto report = [&](StringRef device, const std::string &reason) {
       if (printPlacement)
@@ -400,9 +401,9 @@ struct NPUPlaceKernelsPass
       force = forcedIt->second;
 
     // Legality and tiles from the lowering's own planner.
-    std::optional<MatmulTiles> tiles;
+    // (`tiles`, when given, are the planner's choice for `shape` already.)
     std::optional<Program> program;
-    if (shape)
+    if (shape && !tiles)
       tiles = chooseMatmulTiles(config, *shape, why);
     if (tiles)
       program = buildMatmulProgram(config, *shape, *tiles, {0, 0, 0}, why);
