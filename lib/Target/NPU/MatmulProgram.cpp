@@ -24,6 +24,13 @@
 // every run, and let tile t + 1 load while tile t computes and tile t - 1
 // stores.
 //
+// A requantizing stream first loads its column table (signalling C for the
+// first requantization); each tile's matmul then signals M to the vector
+// unit, whose requantize_columns[_relu] writes the tile's int8 result
+// buffer (t % n) and signals R for the store. The result buffer of tile
+// t + n is written after the store of tile t, since that store's S precedes
+// tile t + n's loads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/NPU/MatmulProgram.h"
