@@ -265,10 +265,15 @@ struct NPUPlaceKernelsPass
     std::optional<MatmulTiles> chosen = chooseMatmulTiles(config, shape, why);
     if (!chosen)
       return false; // the product alone may still fit
-    FailureOr<std::optional<MatmulTiles>> tiles =
-        decide(config, op, shape, why, forced, "int8, requantized", chosen);
+    // Requantizing adds vector-unit work: where that loses to the CPU, the
+    // product alone may still win.
+    bool lost = false;
+    FailureOr<std::optional<MatmulTiles>> tiles = decide(
+        config, op, shape, why, forced, "int8, requantized", chosen, &lost);
     if (failed(tiles))
       return failure();
+    if (lost)
+      return false;
     if (!*tiles)
       return true;
     OpBuilder b(op);
@@ -378,12 +383,15 @@ struct NPUPlaceKernelsPass
 
   /// The decision for one matmul-shaped kernel of ONNX node `node`: its
   /// tiles when it goes to the NPU; nothing when it stays on the CPU;
-  /// failure when the placement file forces what cannot be.
+  /// failure when the placement file forces what cannot be. With `lost`,
+  /// a kernel that the time comparison alone leaves on the CPU is not
+  /// reported: `*lost` is set, for the caller to try another form.
   FailureOr<std::optional<MatmulTiles>>
   decide(const NPUConfig &config, Operation *op,
          const std::optional<MatmulShape> &shape, std::string why,
          const llvm::StringMap<std::string> &forced, StringRef how = "",
-         std::optional<MatmulTiles> tiles = std::nullopt) {
+         std::optional<MatmulTiles> tiles = std::nullopt,
+         bool *lost = nullptr) {
     std::string node = host::getNodeName(op->getLoc());
     auto report = [&](StringRef device, const std::string &reason) {
       if (printPlacement)
@@ -431,6 +439,10 @@ struct NPUPlaceKernelsPass
        << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6) << " us on '"
        << config.name << "'; CPU ~" << llvm::format("%.2f", cpuSeconds * 1e6)
        << " us";
+    if (lost && !force && npuSeconds >= cpuSeconds) {
+      *lost = true;
+      return std::optional<MatmulTiles>();
+    }
     if (force == "cpu" || (!force && npuSeconds >= cpuSeconds)) {
       report("cpu", force ? "placement file; " + estimate : estimate);
       return std::optional<MatmulTiles>();
