@@ -12,9 +12,10 @@
 //   (sa (qa - za)) x (sw qw) = sa sw (sum (qa' - za') qw)
 //
 // where a uint8 activation is shifted into int8 (qa' = qa - 128, za' = za -
-// 128) and the zero point's share, -za' * colsum(qw), is a constant the
-// matrix unit starts its int32 sums from. The product is exact; one f32
-// multiply per element scales it back.
+// 128) and the zero point's share, -za' * colsum(qw), is a constant per
+// column. The matrix unit's int32 sums are exact; the CPU adds the share
+// and scales them back with one f32 multiply per element (or the NPU's
+// vector unit requantizes them, Requantization.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,8 +67,8 @@ struct QuantizedMatmul : QuantizedOperands {
 std::optional<QuantizedMatmul> matchQuantizedMatmul(mlir::linalg::MatmulOp op,
                                                     std::string &why);
 
-/// The matrix unit's view of it: int8 x int8 -> int32, accumulating onto
-/// the zero point's share when it is not zero.
+/// The matrix unit's view of it: int8 x int8 -> int32 sums (the zero
+/// point's share is added after).
 MatmulShape getShape(const QuantizedMatmul &q);
 
 /// Builds, before `op`, the shift of the activations to int8, the
