@@ -161,7 +161,8 @@ mlc::npu::getMatmulInputType(const NPUConfig &config, const MatmulShape &shape,
 
 std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
                                                        const MatmulShape &shape,
-                                                       std::string &why) {
+                                                       std::string &why,
+                                                       int64_t *cycles) {
   std::optional<ElementType> input = getMatmulInputType(config, shape, why);
   if (!input)
     return std::nullopt;
@@ -227,8 +228,11 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
         }
         break;
       }
-  if (best)
+  if (best) {
+    if (cycles)
+      *cycles = bestCycles;
     return best;
+  }
   MatmulTiles smallest{std::min(shape.m, r), std::min(shape.n, c), 2,
                        std::min(shape.k, r)};
   Footprint f = getFootprint(config, shape, *input, smallest, false);

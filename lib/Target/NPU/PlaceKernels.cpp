@@ -262,14 +262,17 @@ struct NPUPlaceKernelsPass
     if (!r || getMatmulInputType(config, shape, why) != ElementType::Int8 ||
         !getRequantizedShape(*q, *r, shape, biasRow, scales, why))
       return false;
-    std::optional<MatmulTiles> chosen = chooseMatmulTiles(config, shape, why);
+    int64_t cycles = -1;
+    std::optional<MatmulTiles> chosen =
+        chooseMatmulTiles(config, shape, why, &cycles);
     if (!chosen)
       return false; // the product alone may still fit
     // Requantizing adds vector-unit work: where that loses to the CPU, the
     // product alone may still win.
     bool lost = false;
-    FailureOr<std::optional<MatmulTiles>> tiles = decide(
-        config, op, shape, why, forced, "int8, requantized", chosen, &lost);
+    FailureOr<std::optional<MatmulTiles>> tiles =
+        decide(config, op, shape, why, forced, "int8, requantized", chosen,
+               cycles, &lost);
     if (failed(tiles))
       return failure();
     if (lost)
@@ -390,7 +393,7 @@ struct NPUPlaceKernelsPass
   decide(const NPUConfig &config, Operation *op,
          const std::optional<MatmulShape> &shape, std::string why,
          const llvm::StringMap<std::string> &forced, StringRef how = "",
-         std::optional<MatmulTiles> tiles = std::nullopt,
+         std::optional<MatmulTiles> tiles = std::nullopt, int64_t cycles = -1,
          bool *lost = nullptr) {
     std::string node = host::getNodeName(op->getLoc());
     auto report = [&](StringRef device, const std::string &reason) {
@@ -409,13 +412,17 @@ struct NPUPlaceKernelsPass
       force = forcedIt->second;
 
     // Legality and tiles from the lowering's own planner.
-    // (`tiles`, when given, are the planner's choice for `shape` already.)
-    std::optional<Program> program;
+    // (`tiles` and their `cycles`, when given, are the planner's choice for
+    // `shape` already.)
     if (shape && !tiles)
-      tiles = chooseMatmulTiles(config, *shape, why);
-    if (tiles)
-      program = buildMatmulProgram(config, *shape, *tiles, {0, 0, 0}, why);
-    if (!program) {
+      tiles = chooseMatmulTiles(config, *shape, why, &cycles);
+    if (tiles && cycles < 0) {
+      std::optional<Program> program =
+          buildMatmulProgram(config, *shape, *tiles, {0, 0, 0}, why);
+      if (program)
+        cycles = getProgramCycles(config, *program);
+    }
+    if (!tiles || cycles < 0) {
       if (force == "npu" && named)
         return op->emitError("the placement file puts node '")
                << node << "' on the NPU, which cannot run it: " << why;
@@ -423,7 +430,6 @@ struct NPUPlaceKernelsPass
       return std::optional<MatmulTiles>();
     }
 
-    int64_t cycles = getProgramCycles(config, *program);
     double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
     double cpuSeconds = 2.0 * double(shape->batch) * double(shape->m) *
                         double(shape->n) * double(shape->k) /

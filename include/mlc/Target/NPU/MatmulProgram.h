@@ -73,11 +73,12 @@ std::optional<ElementType> getMatmulInputType(const NPUConfig &config,
                                               std::string &why);
 
 /// The tiles whose program the simulator's timing finds fastest among
-/// those whose buffers fit the scratchpad and the accumulator, or empty
-/// with the reason in `why`.
+/// those whose buffers fit the scratchpad and the accumulator (its cycles
+/// in `*cycles` when given), or empty with the reason in `why`.
 std::optional<MatmulTiles> chooseMatmulTiles(const NPUConfig &config,
                                              const MatmulShape &shape,
-                                             std::string &why);
+                                             std::string &why,
+                                             int64_t *cycles = nullptr);
 
 /// The command stream for `shape` in `tiles`, reading lhs, rhs (and out
 /// when accumulating) and writing out at byte offsets `dram[0..2]` of the
