@@ -244,8 +244,8 @@ struct NPUPlaceKernelsPass
   /// Places the integer form `q` of `op` (a convolution or matmul)
   /// requantized on the NPU, when only a bias, a relu or clip and a
   /// QuantizeLinear follow it and the NPU can requantize; the result of
-  /// `build(builder, shape, biasRow, scales, resultType, tiles)` then
-  /// replaces the QuantizeLinear's. True when that decided the placement.
+  /// `build(builder, product, tiles)` then replaces the QuantizeLinear's.
+  /// True when that decided the placement.
   template <typename Quantized, typename Build>
   FailureOr<bool> placeRequantized(const NPUConfig &config, Operation *op,
                                    const std::optional<Quantized> &q,
@@ -256,11 +256,10 @@ struct NPUPlaceKernelsPass
       return false;
     std::optional<Requantization> r =
         matchRequantization(op->getResult(0), why);
-    MatmulShape shape = npu::getShape(*q);
-    SmallVector<int32_t> biasRow;
-    SmallVector<float> scales;
+    RequantizedProduct product{npu::getShape(*q), {}, {}, {}};
+    MatmulShape &shape = product.shape;
     if (!r || getMatmulInputType(config, shape, why) != ElementType::Int8 ||
-        !getRequantizedShape(*q, *r, shape, biasRow, scales, why))
+        !getRequantizedShape(*q, *r, product, why))
       return false;
     int64_t cycles = -1;
     std::optional<MatmulTiles> chosen =
@@ -281,9 +280,9 @@ struct NPUPlaceKernelsPass
       return true;
     OpBuilder b(op);
     linalg::GenericOp quantize = r->ops.back();
-    Value result =
-        build(b, shape, biasRow, scales,
-              cast<RankedTensorType>(quantize.getResult(0).getType()), **tiles);
+    product.resultType =
+        cast<RankedTensorType>(quantize.getResult(0).getType());
+    Value result = build(b, product, **tiles);
     quantize.getResult(0).replaceAllUsesWith(result);
     for (linalg::GenericOp generic : llvm::reverse(r->ops))
       generic.erase();
@@ -304,12 +303,10 @@ struct NPUPlaceKernelsPass
         matchQuantizedConvolution(conv, why);
     FailureOr<bool> requantized = placeRequantized(
         config, conv, quantized, forced,
-        [&](OpBuilder &b, const MatmulShape &shape, ArrayRef<int32_t> biasRow,
-            ArrayRef<float> scales, RankedTensorType resultType,
+        [&](OpBuilder &b, const RequantizedProduct &p,
             const MatmulTiles &tiles) {
-          return buildRequantizedNPUConvolution(b, conv, *quantized, shape,
-                                                biasRow, scales, resultType,
-                                                npu, tiles);
+          return buildRequantizedNPUConvolution(b, conv, *quantized, p, npu,
+                                                tiles);
         });
     if (failed(requantized) || *requantized)
       return failure(failed(requantized));
@@ -466,11 +463,9 @@ struct NPUPlaceKernelsPass
         matchQuantizedMatmul(matmul, why);
     FailureOr<bool> requantized = placeRequantized(
         config, matmul, quantized, forced,
-        [&](OpBuilder &b, const MatmulShape &shape, ArrayRef<int32_t> biasRow,
-            ArrayRef<float> scales, RankedTensorType resultType,
+        [&](OpBuilder &b, const RequantizedProduct &p,
             const MatmulTiles &tiles) {
-          return buildRequantizedNPUMatmul(b, matmul, *quantized, shape,
-                                           biasRow, scales, resultType, npu,
+          return buildRequantizedNPUMatmul(b, matmul, *quantized, p, npu,
                                            tiles);
         });
     if (failed(requantized) || *requantized)

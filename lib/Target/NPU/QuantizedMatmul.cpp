@@ -277,8 +277,7 @@ Value buildIntegerRows(OpBuilder &b, Location loc, const QuantizedMatmul &q) {
 /// scale.
 Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
                               const QuantizedOperands &q, int64_t m, int64_t n,
-                              int64_t k, const MatmulShape &shape,
-                              ArrayRef<int32_t> biasRow, ArrayRef<float> scales,
+                              int64_t k, const RequantizedProduct &p,
                               StringRef npu, const MatmulTiles &tiles) {
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
   Value weights = arith::ConstantOp::create(
@@ -289,8 +288,8 @@ Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
   SmallVector<int32_t> table;
   for (int64_t c = 0; c < n; ++c) {
     int32_t bits;
-    std::memcpy(&bits, &scales[size_t(c)], sizeof(bits));
-    table.append({biasRow[size_t(c)], bits});
+    std::memcpy(&bits, &p.scales[size_t(c)], sizeof(bits));
+    table.append({p.biasRow[size_t(c)], bits});
   }
   Value columns = arith::ConstantOp::create(
       b, loc,
@@ -301,8 +300,8 @@ Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
       b, loc, TypeRange{empty.getType()}, lhs, weights, empty, columns, npu,
       tiles.rows, tiles.cols, tiles.buffers, tiles.depth,
       /*accumulate=*/false);
-  op.setRelu(shape.relu);
-  op.setZeroPoint(shape.zeroPoint);
+  op.setRelu(p.shape.relu);
+  op.setZeroPoint(p.shape.zeroPoint);
   return op.getResult()[0];
 }
 
@@ -590,18 +589,16 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
 
 Value mlc::npu::buildRequantizedNPUConvolution(
     OpBuilder &b, linalg::Conv2DNchwFchwOp conv, const QuantizedConvolution &q,
-    const MatmulShape &shape, ArrayRef<int32_t> biasRow,
-    ArrayRef<float> scales, RankedTensorType resultType, StringRef npu,
-    const MatmulTiles &tiles) {
+    const RequantizedProduct &p, StringRef npu, const MatmulTiles &tiles) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   int64_t zero = getShiftedZero(q.activationsUnsigned, q.activationZeroPoint);
   Value matrix = buildIntegerIm2col(b, conv, q, zero);
   Value product =
       buildRequantizedProduct(b, loc, matrix, q, q.pixels, q.filters, q.depth,
-                              shape, biasRow, scales, npu, tiles);
+                              p, npu, tiles);
   // out[0, f, y, x] = product[y, x, f].
-  int64_t oh = resultType.getDimSize(2), ow = resultType.getDimSize(3);
+  int64_t oh = p.resultType.getDimSize(2), ow = p.resultType.getDimSize(3);
   Value pixels = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({oh, ow, q.filters}, b.getIntegerType(8)),
       product, SmallVector<ReassociationIndices>{{0, 1}, {2}});
@@ -609,18 +606,17 @@ Value mlc::npu::buildRequantizedNPUConvolution(
   bindDims(ctx, d0, fe, y, x);
   return buildQuantizedResult(b, loc, pixels,
                               AffineMap::get(4, 0, {y, x, fe}, ctx),
-                              resultType);
+                              p.resultType);
 }
 
-Value mlc::npu::buildRequantizedNPUMatmul(
-    OpBuilder &b, linalg::MatmulOp op, const QuantizedMatmul &q,
-    const MatmulShape &shape, ArrayRef<int32_t> biasRow,
-    ArrayRef<float> scales, RankedTensorType resultType, StringRef npu,
-    const MatmulTiles &tiles) {
+Value mlc::npu::buildRequantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
+                                          const QuantizedMatmul &q,
+                                          const RequantizedProduct &p,
+                                          StringRef npu,
+                                          const MatmulTiles &tiles) {
   Location loc = op.getLoc();
-  Value product =
-      buildRequantizedProduct(b, loc, buildIntegerRows(b, loc, q), q, q.m,
-                              q.n, q.k, shape, biasRow, scales, npu, tiles);
+  Value product = buildRequantizedProduct(b, loc, buildIntegerRows(b, loc, q),
+                                          q, q.m, q.n, q.k, p, npu, tiles);
   return buildQuantizedResult(b, loc, product, b.getMultiDimIdentityMap(2),
-                              resultType);
+                              p.resultType);
 }

@@ -106,24 +106,33 @@ mlir::Value buildQuantizedNPUConvolution(mlir::OpBuilder &b,
                                          llvm::StringRef npu,
                                          const MatmulTiles &tiles);
 
-/// Builds, before `conv`, its integer product on the NPU requantized there
-/// as `shape` says (`getRequantizedShape`), the int32 sums starting from
-/// `biasRow`, each column scaled by `scales`, and its NCHW result of
-/// `resultType` (uint8 or int8, a QuantizeLinear's) on the CPU; returns it.
-mlir::Value buildRequantizedNPUConvolution(
-    mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
-    const QuantizedConvolution &q, const MatmulShape &shape,
-    llvm::ArrayRef<int32_t> biasRow, llvm::ArrayRef<float> scales,
-    mlir::RankedTensorType resultType, llvm::StringRef npu,
-    const MatmulTiles &tiles);
+/// An integer product requantized on the NPU (`getRequantizedShape`): the
+/// stream's shape, each column's int32 bias (the zero point's share and the
+/// bias) and scale, and the QuantizeLinear's result type it replaces.
+struct RequantizedProduct {
+  MatmulShape shape;
+  llvm::SmallVector<int32_t> biasRow;
+  llvm::SmallVector<float> scales;
+  mlir::RankedTensorType resultType;
+};
 
-/// The same for a matmul [M, N]: its int8 product on the NPU requantized
-/// there, as `resultType` (a QuantizeLinear's [M, N]) on the CPU.
-mlir::Value buildRequantizedNPUMatmul(
-    mlir::OpBuilder &b, mlir::linalg::MatmulOp op, const QuantizedMatmul &q,
-    const MatmulShape &shape, llvm::ArrayRef<int32_t> biasRow,
-    llvm::ArrayRef<float> scales, mlir::RankedTensorType resultType,
-    llvm::StringRef npu, const MatmulTiles &tiles);
+/// Builds, before `conv`, its integer product on the NPU requantized there
+/// as `p` says, and its NCHW result of `p.resultType` (uint8 or int8) on
+/// the CPU; returns it.
+mlir::Value buildRequantizedNPUConvolution(mlir::OpBuilder &b,
+                                           mlir::linalg::Conv2DNchwFchwOp conv,
+                                           const QuantizedConvolution &q,
+                                           const RequantizedProduct &p,
+                                           llvm::StringRef npu,
+                                           const MatmulTiles &tiles);
+
+/// The same for a matmul [M, N]: its result [M, N] of `p.resultType`.
+mlir::Value buildRequantizedNPUMatmul(mlir::OpBuilder &b,
+                                      mlir::linalg::MatmulOp op,
+                                      const QuantizedMatmul &q,
+                                      const RequantizedProduct &p,
+                                      llvm::StringRef npu,
+                                      const MatmulTiles &tiles);
 
 } // namespace mlc::npu
 

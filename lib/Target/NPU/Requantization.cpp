@@ -202,10 +202,11 @@ mlc::npu::matchRequantization(Value result, std::string &why) {
 }
 
 bool mlc::npu::getRequantizedShape(const QuantizedOperands &q,
-                                   const Requantization &r, MatmulShape &shape,
-                                   SmallVector<int32_t> &biasRow,
-                                   SmallVector<float> &scales,
-                                   std::string &why) {
+                                   const Requantization &r,
+                                   RequantizedProduct &p, std::string &why) {
+  MatmulShape &shape = p.shape;
+  SmallVector<int32_t> &biasRow = p.biasRow;
+  SmallVector<float> &scales = p.scales;
   int64_t n = shape.n, k = shape.k;
   // The activations' zero point once uint8 values are shifted into int8.
   int64_t zero = q.activationZeroPoint - (q.activationsUnsigned ? 128 : 0);

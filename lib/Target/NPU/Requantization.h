@@ -58,14 +58,12 @@ struct Requantization {
 std::optional<Requantization> matchRequantization(mlir::Value result,
                                                   std::string &why);
 
-/// The stream's parameters for `r` after the integer product of `q`: the
-/// int32 row the sums start from (the zero point's share and the bias), the
-/// per-column scales and the int8 zero point; `shape` gains them. False,
+/// The stream's parameters for `r` after the integer product of `q`: each
+/// column's int32 bias (the zero point's share and the bias) and scale,
+/// and the int8 zero point; `p.shape` (the product's) gains them. False,
 /// with the reason in `why`, when a bias does not fit int32.
 bool getRequantizedShape(const QuantizedOperands &q, const Requantization &r,
-                         MatmulShape &shape,
-                         llvm::SmallVector<int32_t> &biasRow,
-                         llvm::SmallVector<float> &scales, std::string &why);
+                         RequantizedProduct &p, std::string &why);
 
 } // namespace mlc::npu
 
