@@ -106,19 +106,66 @@ bool mlc::target::isConstant(Value value) {
   return value.getDefiningOp<arith::ConstantOp>() != nullptr;
 }
 
+std::optional<unsigned> mlc::target::getPairDim(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  for (Value operand : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+  }
+  auto isInt = [&](Value v, unsigned width) {
+    return getElementTypeOrSelf(v.getType()).isInteger(width);
+  };
+  if (!isInt(op.getDpsInputs()[0], 16) || !isInt(op.getDpsInputs()[1], 16) ||
+      !isInt(op.getDpsInits()[0], 32))
+    return std::nullopt;
+  std::optional<unsigned> pair;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.getNumResults() || !map.isProjectedPermutation())
+      return std::nullopt;
+    unsigned last = cast<AffineDimExpr>(map.getResults().back()).getPosition();
+    if (pair && *pair != last)
+      return std::nullopt;
+    pair = last;
+  }
+  if (op.getStaticLoopRanges()[*pair] != 2 ||
+      op.getIteratorTypesArray()[*pair] != utils::IteratorType::reduction)
+    return std::nullopt;
+  return pair;
+}
+
 std::optional<ContractionSchedule>
 mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
                     const Tiles &unpackedTiles, int64_t lanes, bool parallel) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return std::nullopt;
-  for (Value operand : op->getOperands())
-    if (!isStaticF32(operand.getType()))
-      return std::nullopt;
+  // A contraction of pairs: its pair dim stays whole and innermost, the
+  // other reduction dim counts pairs.
+  std::optional<unsigned> pairDim = getPairDim(op);
+  if (!pairDim)
+    for (Value operand : op->getOperands())
+      if (!isStaticF32(operand.getType()))
+        return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return std::nullopt;
+  if (pairDim) {
+    llvm::erase(dims->k, *pairDim);
+    if (dims->k.empty())
+      return std::nullopt;
+  }
+  // The last result of an input's map, before the pair dim.
+  auto innermostOf = [&](AffineMap map) {
+    ArrayRef<AffineExpr> results = map.getResults();
+    if (pairDim && results.size() >= 2)
+      results = results.drop_back();
+    return cast<AffineDimExpr>(results.back()).getPosition();
+  };
 
   AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   auto innermost = dyn_cast<AffineDimExpr>(resultMap.getResults().back());
@@ -133,7 +180,7 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     if (map.getNumResults() && llvm::any_of(map.getResults(), [&](AffineExpr e) {
           return cast<AffineDimExpr>(e).getPosition() == nDim;
         })) {
-      if (cast<AffineDimExpr>(map.getResults().back()).getPosition() != nDim)
+      if (innermostOf(map) != nDim)
         return std::nullopt;
       rhs = input;
     }
@@ -145,6 +192,9 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   const Tiles &tiles = packed ? packedTiles : unpackedTiles;
   int64_t mTile = tiles.m, nTile = tiles.n, kTile = tiles.k,
           nBlock = tiles.nBlock;
+  // A k-tile of pairs holds as many products as one of floats.
+  if (pairDim)
+    kTile /= 2;
   // The register tile's rows: the innermost `m` dim of the result.
   std::optional<unsigned> mDim;
   for (AffineExpr e : resultMap.getResults())
@@ -165,6 +215,10 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
                                    ArrayRef<unsigned>(dims->k)})
     for (unsigned d : group)
       schedule.loopOrder.push_back(d);
+  if (pairDim) {
+    schedule.loopOrder.push_back(*pairDim);
+    schedule.registerTiles[*pairDim] = 2;
+  }
   if (schedule.loopOrder.size() != numLoops)
     return std::nullopt;
   schedule.registerTiles[*mDim] = std::min(mTile, ranges[*mDim]);

@@ -35,9 +35,16 @@ struct Tiles {
   int64_t registerM = 0, registerN = 0;
 };
 
+/// The pair dim of a contraction of i16 pairs into i32 sums
+/// (mlc-cpu-integer-contractions): a reduction dim of range 2, the last of
+/// both inputs, which the register level turns into multiply-adds of pairs.
+/// Nothing for any other op.
+std::optional<unsigned> getPairDim(mlir::linalg::LinalgOp op);
+
 /// The schedule of `op`, or nothing when it is not a contraction the CPU code
-/// generator knows how to vectorize: f32, static, two inputs, and its innermost result
-/// dim an `n` dim that is also innermost in the operand that carries it.
+/// generator knows how to vectorize: f32 (or i16 pairs, getPairDim), static,
+/// two inputs, and its innermost result dim an `n` dim that is also
+/// innermost in the operand that carries it (before the pair dim).
 std::optional<ContractionSchedule>
 scheduleContraction(mlir::linalg::LinalgOp op, const Tiles &packedTiles,
                     const Tiles &unpackedTiles, int64_t lanes, bool parallel);

@@ -120,6 +120,8 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   // register tiles, convolutions as im2col contractions), kernels, and the
   // CPU strategy's schedule for each.
   OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(createCPUIntegerContractions(
+      CPUIntegerContractionsOptions{tiles.nTile}));
   loops.addPass(loop::createLoopFoldWeightTransposes());
   loops.addPass(loop::createLoopFuseElementwise());
   CPUChooseLayoutsOptions layouts;
@@ -165,6 +167,7 @@ void mlc::target::buildCPUScheduledKernelsPipeline(
       CPUParallelizeLoopNestsOptions{options.parallel}));
   CPUVectorizeRegisterTilesOptions registerLevel;
   setTileOptions(registerLevel, options, info, tiles, unpacked);
+  registerLevel.pairMultiplyAdd = info.pairMultiplyAdd;
   loops.addPass(createCPUVectorizeRegisterTiles(registerLevel));
   loops.addPass(host::createHostFlattenConstants());
   loops.addPass(loop::createLoopConcatInPlace());

@@ -117,6 +117,10 @@ CPUTargetInfo mlc::target::getCPUTargetInfo(const CPUTargetOptions &options) {
     } else if (has("avx")) {
       info.vectorBits = 256;
     }
+    if (info.vectorBits == 512 && has("avx512bw"))
+      info.pairMultiplyAdd = "llvm.x86.avx512.pmaddw.d.512";
+    else if (has("avx2"))
+      info.pairMultiplyAdd = "llvm.x86.avx2.pmadd.wd";
   } else if (triple.isAArch64()) {
     info.vectorBits = 128;
     info.vectorRegisters = 32;

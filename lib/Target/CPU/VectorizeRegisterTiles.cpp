@@ -29,6 +29,7 @@
 #include "AccumulatorInits.h"
 #include "ContractedMulAdd.h"
 #include "ContractionStrategy.h"
+#include "PairMultiplyAdds.h"
 #include "mlc/Dialect/Loop/Transforms/Packing.h"
 #include "ScheduleTiling.h"
 #include "Schedules.h"
@@ -301,6 +302,7 @@ struct Tiling {
   bool parallel, printSchedules;
   std::string scheduleFile;
   bool lowerContractions, fuseEpilogues, stride2Windows, packBlocks;
+  std::string pairMultiplyAdd;
 
   /// Applies the schedule file's entries to the contractions they name and
   /// prints every contraction's schedule when asked to. Kernels are named
@@ -480,6 +482,12 @@ struct Tiling {
         op->removeAttr(mlc::loop::kLoopOrderAttr);
         continue;
       }
+      // Contractions of i16 pairs: multiply-adds of pairs.
+      if (std::optional<unsigned> pair = mlc::target::getPairDim(op))
+        if (succeeded(mlc::target::vectorizePairTile(
+                rewriter, op, *pair, std::max<int64_t>(1, vectorWidth),
+                pairMultiplyAdd)))
+          continue;
       rewriter.setInsertionPoint(op);
       // Window tiles index their input with sums of loop dims; with every
       // dim but the columns of size one, dropping the unit dims leaves
@@ -597,7 +605,8 @@ struct TilingPass : PassBase {
                   this->lowerContractions,
                   this->fuseEpilogues,
                   this->stride2Windows,
-                  this->packBlocks};
+                  this->packBlocks,
+                  this->pairMultiplyAdd};
   }
 };
 

@@ -10,6 +10,7 @@
 #define MLC_LIB_TARGET_NPU_CONVOLUTIONASMATMUL_H
 
 #include "mlc/Target/NPU/MatmulProgram.h"
+#include "../QuantizedOperands.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SmallVector.h"
@@ -19,11 +20,10 @@
 
 namespace mlc::npu {
 
-/// The values of an f32 constant (dense or a resource), or nothing.
-std::optional<llvm::SmallVector<float>> getFloats(mlir::Value value);
-
-/// Whether `init` is a linalg.fill of zero (then the NPU overwrites it).
-bool isZeroFill(mlir::Value init);
+using mlc::target::buildIm2col;
+using mlc::target::buildTransposeBack;
+using mlc::target::getFloats;
+using mlc::target::isZeroFill;
 
 /// A batch-1 NCHW convolution `out[1, F, OH, OW]` as the matmul
 /// `col[OH*OW, C*KH*KW] x filter^T[C*KH*KW, F]`.
@@ -50,25 +50,10 @@ mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
                                         mlir::Value filter, llvm::StringRef npu,
                                         const MatmulTiles &tiles);
 
-/// The im2col matrix of `conv` read from `input` (its input, or one of the
-/// same shape): [OH*OW, C*KH*KW] of `elementType` (f32 values truncated to
-/// it when it is narrower), gathered by a linalg.generic the CPU runs.
-mlir::Value buildIm2col(mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
-                        mlir::Value input, mlir::Type elementType);
-
 /// `value` (an f32 tensor) rounded to bf16 by a linalg.generic the CPU
 /// runs, to nearest even as the NPU's own conversion: the NPU then loads
 /// half the bytes and converts nothing.
 mlir::Value buildBF16Copy(mlir::OpBuilder &b, mlir::Value value);
-
-/// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW result (f32 or
-/// int32): plus `offsets[f]` (int32) when given, int32 converted for an f32
-/// result, times `scales[f]` when given, plus `conv`'s init unless it is
-/// zero.
-mlir::Value buildTransposeBack(mlir::OpBuilder &b,
-                               mlir::linalg::Conv2DNchwFchwOp conv,
-                               mlir::Value product, mlir::Value scales,
-                               mlir::Value offsets = nullptr);
 
 } // namespace mlc::npu
 

@@ -23,6 +23,7 @@
 #define MLC_LIB_TARGET_NPU_QUANTIZEDMATMUL_H
 
 #include "mlc/Target/NPU/MatmulProgram.h"
+#include "../QuantizedOperands.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -33,39 +34,13 @@
 
 namespace mlc::npu {
 
-/// The integers of a constant integer tensor, as int64 (unsigned types
-/// zero-extended), or nothing.
-std::optional<llvm::SmallVector<int64_t>> getIntegers(mlir::Value value);
-
-/// The integers of a matmul's or convolution's operands: 8-bit activations
-/// with one scale and zero point, and constant int8 weights as the matmul's
-/// [K, N] with a scale per column.
-struct QuantizedOperands {
-  mlir::Value activations;
-  bool activationsUnsigned = false;
-  float activationScale = 1;
-  int64_t activationZeroPoint = 0;
-  llvm::SmallVector<int8_t> weights;
-  llvm::SmallVector<float> weightScales;
-  /// The operands were widened by their zero points (MatMulInteger,
-  /// ConvInteger, QLinear*), not dequantized: the result is the int32 sums.
-  bool integerResult = false;
-};
-
-/// A linalg.matmul whose operands are dequantized integers; `activations`
-/// before the reshapes that make them [M, K].
-struct QuantizedMatmul : QuantizedOperands {
-  llvm::SmallVector<mlir::Operation *> reshapes;
-  int64_t m = 0, n = 0, k = 0;
-};
-
-/// The integer form of `matmul`, or nothing with the reason in `why`: its
-/// lhs a per-tensor DequantizeLinear of int8 or uint8 values (through
-/// tensor.collapse_shape, expand_shape and reshape ops), its rhs a
-/// DequantizeLinear of constant int8 weights with a zero point of 0 (per tensor
-/// or per column), its init zero.
-std::optional<QuantizedMatmul> matchQuantizedMatmul(mlir::linalg::MatmulOp op,
-                                                    std::string &why);
+using mlc::target::castTo;
+using mlc::target::getIntegers;
+using mlc::target::matchQuantizedConvolution;
+using mlc::target::matchQuantizedMatmul;
+using mlc::target::QuantizedConvolution;
+using mlc::target::QuantizedMatmul;
+using mlc::target::QuantizedOperands;
 
 /// The matrix unit's view of it: int8 x int8 -> int32 sums (the zero
 /// point's share is added after).
@@ -79,20 +54,6 @@ mlir::Value buildQuantizedNPUMatmul(mlir::OpBuilder &b,
                                     const QuantizedMatmul &q,
                                     llvm::StringRef npu,
                                     const MatmulTiles &tiles);
-
-/// A batch-1 convolution of dequantized integers: its activations (before
-/// a zero pad) per tensor, its filter constant int8 with a zero point of 0
-/// (per tensor or per output channel), as the matmul of the int8 im2col
-/// matrix and the transposed filter.
-struct QuantizedConvolution : QuantizedOperands {
-  /// The zero pad of the float input, or none.
-  mlir::tensor::PadOp pad;
-  int64_t pixels = 0, filters = 0, depth = 0;
-};
-
-std::optional<QuantizedConvolution>
-matchQuantizedConvolution(mlir::linalg::Conv2DNchwFchwOp conv,
-                          std::string &why);
 
 MatmulShape getShape(const QuantizedConvolution &q);
 

@@ -106,6 +106,45 @@ def CPUChooseLayouts : Pass<"mlc-cpu-choose-layouts", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlc::loop::LoopDialect"];
 }
 
+def CPUIntegerContractions : Pass<"mlc-cpu-integer-contractions",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Quantized matmuls and convolutions as exact 16-bit integer "
+                "contractions";
+  let description = [{
+    A `linalg.matmul` or batch-1 `linalg.conv_2d_nchw_fchw` whose operands
+    are dequantized integers (QuantizedOperands.h: 8-bit activations per
+    tensor, constant int8 weights with a zero point of 0, per tensor or
+    per output channel; or MatMulInteger's, ConvInteger's and the QLinear
+    ops' widened operands) is computed in integers instead of floats:
+
+    - the activations widened to i16 with their zero point subtracted
+      (`q - z`, exact: -255..255), in pairs along the reduction
+      (`[rows, depth / 2, 2]`; a convolution's im2col matrix, padded with
+      zeros, the zero point's value);
+    - the weights, when compiling, as i16 in panels of `panel` columns of
+      pairs (`[columns / panel, depth / 2, panel, 2]`);
+    - a `linalg.generic` contraction of the two with i32 sums, which the
+      CPU strategy schedules like packed f32 weights and its register level
+      lowers to multiply-adds of pairs (`pair-multiply-add`: one x86
+      `vpmaddwd` per 8 or 16 columns and pair, exact since both factors fit
+      in 9 bits);
+    - the sums times `sa * sw[column]` in f32 (a convolution's transposed
+      back to NCHW, with its bias), or as they are for an int32 result.
+
+    A contraction whose depth is odd or whose columns are not a multiple of
+    `panel` stays in floats. Half the bytes of f32 for the weights and the
+    activations, twice the multiply-adds per instruction of f32 FMAs.
+  }];
+  let options = [
+    Option<"panel", "panel", "int64_t", /*default=*/"16",
+           "Columns per panel of the packed weights (the register tile's "
+           "width); 0: nothing rewritten">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CPUReassociateSums : Pass<"mlc-cpu-reassociate-sums",
                                 "mlir::func::FuncOp"> {
   let summary = "Let LLVM vectorize floating-point sums";
@@ -273,6 +312,13 @@ defvar cpuTilingOptions = [
            "vector loops that split the columns in registers "
            "(Stride2WindowsInRegisters.h) instead of column phases copied through "
            "memory">,
+    Option<"pairMultiplyAdd", "pair-multiply-add", "std::string",
+           /*default=*/"\"\"",
+           "The LLVM intrinsic that multiplies adjacent i16 pairs and adds "
+           "each pair's products into an i32 lane, for integer "
+           "contractions of pairs (mlc-cpu-integer-contractions): "
+           "llvm.x86.avx2.pmadd.wd or llvm.x86.avx512.pmaddw.d.512; "
+           "empty: shuffles, extensions, multiplies and adds">,
     Option<"packBlocks", "pack-blocks", "bool", /*default=*/"false",
            "Copy each cache block of a right-hand side computed at run time "
            "(an im2col matrix) into panels before its register tiles read "
@@ -337,6 +383,7 @@ def CPUTileAndVectorize : Pass<"mlc-cpu-tile-and-vectorize",
   }];
   let options = cpuTilingOptions;
   let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlc::loop::LoopDialect",
@@ -359,6 +406,7 @@ def CPUTileThreadsAndCaches : Pass<"mlc-cpu-tile-threads-and-caches",
   }];
   let options = cpuTilingOptions;
   let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlc::loop::LoopDialect",
@@ -468,6 +516,7 @@ def CPUVectorizeRegisterTiles : Pass<"mlc-cpu-vectorize-register-tiles",
   }];
   let options = cpuTilingOptions;
   let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlc::loop::LoopDialect",

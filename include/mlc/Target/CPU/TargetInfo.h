@@ -41,6 +41,10 @@ struct CPUTargetInfo {
   int64_t l2Bytes = 512 * 1024;
   /// Where the cache sizes come from: "host" or "default".
   std::string cacheSource = "default";
+  /// The LLVM intrinsic that multiplies adjacent i16 pairs into i32 lanes
+  /// for integer contractions (x86's vpmaddwd at the vector width), or
+  /// empty where generic vector code does it.
+  std::string pairMultiplyAdd;
 
   /// f32 lanes per vector register.
   int64_t lanes() const { return vectorBits / 32; }
