@@ -118,22 +118,27 @@ def CPUIntegerContractions : Pass<"mlc-cpu-integer-contractions",
     ops' widened operands) is computed in integers instead of floats:
 
     - the activations widened to i16 with their zero point subtracted
-      (`q - z`, exact: -255..255), in pairs along the reduction
-      (`[rows, depth / 2, 2]`; a convolution's im2col matrix, padded with
-      zeros, the zero point's value);
-    - the weights, when compiling, as i16 in panels of `panel` columns of
-      pairs (`[columns / panel, depth / 2, panel, 2]`);
-    - a `linalg.generic` contraction of the two with i32 sums, which the
-      CPU strategy schedules like packed f32 weights and its register level
-      lowers to multiply-adds of pairs (`pair-multiply-add`: one x86
-      `vpmaddwd` per 8 or 16 columns and pair, exact since both factors fit
-      in 9 bits);
-    - the sums times `sa * sw[column]` in f32 (a convolution's transposed
-      back to NCHW, with its bias), or as they are for an int32 result.
+      (`q - z`, exact: -255..255), in pairs along the reduction;
+    - a matmul: its rows `[rows, depth / 2, 2]` times its weights, packed
+      when compiling as i16 panels of `panel` columns of pairs (`[columns /
+      panel, depth / 2, panel, 2]`, columns padded to whole panels);
+    - a convolution: its filters as rows (`[filters, KH * KW * C2, 2]`, C2
+      channel pairs, an odd C padded with a zero channel) times the
+      columns of pixels of its im2col matrix with channels in pairs
+      (`[KH * KW * C2, pixels, 2]`, padded with 0, the zero point's value),
+      whose sums are NCHW; on the small maps where the f32 path makes
+      convolutions matmuls (TargetInfo.h), pixels as rows times the filter
+      packed as a matmul's weights, the sums transposed back;
+    - a `linalg.generic` contraction with i32 sums, which the CPU strategy
+      schedules like its f32 ones and its register level lowers to
+      multiply-adds of pairs (`pair-multiply-add`: one x86 `vpmaddwd` per
+      8 or 16 columns and pair, exact since both factors fit in 9 bits);
+    - the sums times `sa * sw[column]` in f32 (plus a convolution's bias),
+      or as they are for an int32 result.
 
-    A contraction whose depth is odd or whose columns are not a multiple of
-    `panel` stays in floats. Half the bytes of f32 for the weights and the
-    activations, twice the multiply-adds per instruction of f32 FMAs.
+    A matmul of odd depth stays in floats. Half the bytes of f32 for the
+    weights and the activations, twice the multiply-adds per instruction
+    of f32 FMAs.
   }];
   let options = [
     Option<"panel", "panel", "int64_t", /*default=*/"16",
