@@ -389,23 +389,35 @@ Value mlc::target::buildIm2col(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
 Value mlc::target::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
                                    Value product, Value scales,
                                    Value offsets) {
-  Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
   int64_t f = outputType.getDimSize(1), oh = outputType.getDimSize(2),
           ow = outputType.getDimSize(3);
-  Type element = outputType.getElementType();
-  Type productElement = getElementTypeOrSelf(product.getType());
-  // out[0, f, oh, ow] = product[oh, ow, f] (int32 as f32 for an f32
-  // result, times scales[f]) (+ init[0, f, oh, ow], a bias, unless it is
-  // zero)
+  // out[0, f, oh, ow] = product[oh, ow, f].
   Value pixels = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({oh, ow, f}, productElement), product,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}});
+      b, conv.getLoc(),
+      RankedTensorType::get({oh, ow, f},
+                            getElementTypeOrSelf(product.getType())),
+      product, SmallVector<ReassociationIndices>{{0, 1}, {2}});
   AffineExpr n, fe, y, x;
   bindDims(ctx, n, fe, y, x);
-  SmallVector<Value> inputs{pixels};
-  SmallVector<AffineMap> maps{AffineMap::get(4, 0, {y, x, fe}, ctx)};
+  return buildConvolutionResult(b, conv, pixels,
+                                AffineMap::get(4, 0, {y, x, fe}, ctx), scales,
+                                offsets);
+}
+
+Value mlc::target::buildConvolutionResult(OpBuilder &b,
+                                          linalg::Conv2DNchwFchwOp conv,
+                                          Value product, AffineMap productMap,
+                                          Value scales, Value offsets) {
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  Type element = outputType.getElementType();
+  AffineExpr n, fe, y, x;
+  bindDims(ctx, n, fe, y, x);
+  SmallVector<Value> inputs{product};
+  SmallVector<AffineMap> maps{productMap};
   if (offsets) {
     inputs.push_back(offsets);
     maps.push_back(AffineMap::get(4, 0, {fe}, ctx));

@@ -98,14 +98,23 @@ matchQuantizedConvolution(mlir::linalg::Conv2DNchwFchwOp conv,
 mlir::Value buildIm2col(mlir::OpBuilder &b, mlir::linalg::Conv2DNchwFchwOp conv,
                         mlir::Value input, mlir::Type elementType);
 
-/// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW result (f32 or
-/// int32): plus `offsets[f]` (int32) when given, int32 converted for an f32
-/// result, times `scales[f]` when given, plus `conv`'s init unless it is
-/// zero.
+/// `product` ([OH*OW, F], f32 or int32) as `conv`'s NCHW result, as
+/// buildConvolutionResult makes it.
 mlir::Value buildTransposeBack(mlir::OpBuilder &b,
                                mlir::linalg::Conv2DNchwFchwOp conv,
                                mlir::Value product, mlir::Value scales,
                                mlir::Value offsets = nullptr);
+
+/// `conv`'s NCHW result (f32 or int32) from `product` (f32 or int32) read
+/// through `productMap` (from the result's (n, f, y, x)): plus
+/// `offsets[f]` (int32) when given, int32 converted for an f32 result,
+/// times `scales[f]` when given, plus `conv`'s init unless it is zero.
+mlir::Value buildConvolutionResult(mlir::OpBuilder &b,
+                                   mlir::linalg::Conv2DNchwFchwOp conv,
+                                   mlir::Value product,
+                                   mlir::AffineMap productMap,
+                                   mlir::Value scales,
+                                   mlir::Value offsets = nullptr);
 
 /// `value` reshaped as `reshapes` (collapse_shape, expand_shape, reshape
 /// ops of another element type) reshaped their operands, in order.

@@ -338,56 +338,6 @@ Value buildFilterRowsContraction(OpBuilder &b, Location loc, Value filter,
       .getResult(0);
 }
 
-/// `conv`'s NCHW result from its sums [F, OH * OW]: times the scales per
-/// filter as f32 (none for an int32 result), plus the convolution's init
-/// unless it is zero (a bias).
-Value buildConvolutionResult(OpBuilder &b, linalg::Conv2DNchwFchwOp conv,
-                             Value sums, Value scales) {
-  Location loc = conv.getLoc();
-  MLIRContext *ctx = b.getContext();
-  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  Type element = outputType.getElementType();
-  Value nchw = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(outputType.getShape(), b.getI32Type()),
-      sums, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
-  Value init = conv.getOutputs()[0];
-  bool add = !isZeroFill(init);
-  if (!scales && !add)
-    return nchw;
-  AffineExpr d0, d1, d2, d3;
-  bindDims(ctx, d0, d1, d2, d3);
-  SmallVector<Value> inputs{nchw};
-  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(4)};
-  if (scales) {
-    inputs.push_back(scales);
-    maps.push_back(AffineMap::get(4, 0, {d1}, ctx));
-  }
-  if (add) {
-    inputs.push_back(init);
-    maps.push_back(b.getMultiDimIdentityMap(4));
-  }
-  maps.push_back(b.getMultiDimIdentityMap(4));
-  Value out = tensor::EmptyOp::create(b, loc, outputType.getShape(), element);
-  return linalg::GenericOp::create(
-             b, loc, outputType, inputs, ValueRange{out}, maps,
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = args[0];
-               unsigned next = 1;
-               if (scales) {
-                 v = arith::SIToFPOp::create(nb, nloc, element, v);
-                 v = arith::MulFOp::create(nb, nloc, v, args[next++]);
-               }
-               if (add)
-                 v = isa<FloatType>(element)
-                         ? Value(arith::AddFOp::create(nb, nloc, v, args[next]))
-                         : Value(arith::AddIOp::create(nb, nloc, v, args[next]));
-               linalg::YieldOp::create(nb, nloc, v);
-             })
-      .getResult(0);
-}
-
-
 struct CPUIntegerContractionsPass
     : mlc::target::impl::CPUIntegerContractionsBase<
           CPUIntegerContractionsPass> {
@@ -440,8 +390,14 @@ struct CPUIntegerContractionsPass
         Value sums = buildFilterRowsContraction(
             b, loc, buildPairFilter(b, conv, *q),
             buildPairColumns(b, conv, *q));
-        op->getResult(0).replaceAllUsesWith(
-            buildConvolutionResult(b, conv, sums, scales));
+        auto outputType =
+            cast<RankedTensorType>(conv.getOutputs()[0].getType());
+        Value nchw = tensor::ExpandShapeOp::create(
+            b, loc,
+            RankedTensorType::get(outputType.getShape(), b.getI32Type()),
+            sums, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+        op->getResult(0).replaceAllUsesWith(buildConvolutionResult(
+            b, conv, nchw, b.getMultiDimIdentityMap(4), scales));
       }
       op->erase();
     }

@@ -247,13 +247,22 @@ struct LoopFuseElementwisePass
     // ops) carry scratch tensors that must stay the loop's own buffers.
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    // One walk over the ops leaves chains whose consumer was itself
+    // rewritten after its producers were looked at (a quantized
+    // convolution's scaling, bias, clip, QuantizeLinear and
+    // DequantizeLinear stayed two loop nests); the fusion runs again
+    // until nothing changes.
     for (RewritePatternSet *patterns : {&folds, &fusion}) {
-      SmallVector<Operation *> ops = llvm::map_to_vector(
-          getOperation().getBody().getOps(),
-          [](Operation &op) { return &op; });
-      if (failed(applyOpPatternsGreedily(
-              ops, FrozenRewritePatternSet(std::move(*patterns)), config)))
-        return signalPassFailure();
+      FrozenRewritePatternSet frozen(std::move(*patterns));
+      bool changed = true;
+      for (int round = 0; changed && round < 4; ++round) {
+        SmallVector<Operation *> ops = llvm::map_to_vector(
+            getOperation().getBody().getOps(),
+            [](Operation &op) { return &op; });
+        changed = false;
+        if (failed(applyOpPatternsGreedily(ops, frozen, config, &changed)))
+          return signalPassFailure();
+      }
     }
   }
 };
