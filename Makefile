@@ -16,7 +16,8 @@
 #                      the emulated launches against PyTorch (docs/GPU.md)
 #   make quantized-check  QDQ-quantized bench models, mlc against ONNX Runtime
 #   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
-#   make bench         mlc against ONNX Runtime -> docs/Performance.md
+#   make bench         mlc against ONNX Runtime, f32 and QDQ-quantized
+#                      models -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
 #   make install       install tools, libraries, headers, the CMake package
 #                      and the Python package under PREFIX (default
@@ -104,6 +105,7 @@ bench: build
 	/usr/bin/python3 models/export_torch_models.py $(BUILD_DIR)/models
 	cd bench && npm install --ignore-scripts --no-audit --no-fund
 	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR) --write-doc docs/Performance.md
+	/usr/bin/python3 bench/quantized_bench.py $(BUILD_DIR) --write-doc docs/Performance.md
 
 asan-check:
 	bash utils/asan-check.sh $(CURDIR)/build-asan
