@@ -30,6 +30,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <limits>
+
 namespace mlc::target {
 #define GEN_PASS_DEF_CPUINTEGERCONTRACTIONS
 #include "mlc/Target/CPU/Passes.h.inc"
@@ -170,6 +172,14 @@ Value buildMatmulResult(OpBuilder &b, Location loc, Value sums, Value scales,
                linalg::YieldOp::create(nb, nloc, scaled);
              })
       .getResult(0);
+}
+
+/// Whether sums over `depth` products of a widened 8-bit activation (at
+/// most 255 away from its zero point) and an int8 weight (at most 128)
+/// always fit in i32: up to a depth of 65793. Deeper ones stay in floats,
+/// where the i32 sums could wrap.
+bool sumsFit(int64_t depth) {
+  return depth <= std::numeric_limits<int32_t>::max() / (255 * 128);
 }
 
 /// The first `n` columns of `sums` [m, padded].
@@ -357,7 +367,7 @@ struct CPUIntegerContractionsPass
         std::optional<QuantizedMatmul> q = matchQuantizedMatmul(matmul, why);
         // Pairs need an even depth; columns are padded to whole panels
         // (a 1000-class classifier computes 1008).
-        if (!q || panel <= 0 || q->k % 2 != 0)
+        if (!q || panel <= 0 || q->k % 2 != 0 || !sumsFit(q->k))
           continue;
         int64_t padded = llvm::divideCeil(q->n, panel) * panel;
         Value rows = applyReshapes(b, loc, buildWidened(b, loc, *q), q->reshapes);
@@ -374,7 +384,7 @@ struct CPUIntegerContractionsPass
       auto conv = cast<linalg::Conv2DNchwFchwOp>(op);
       std::optional<QuantizedConvolution> q =
           matchQuantizedConvolution(conv, why);
-      if (!q || panel <= 0)
+      if (!q || panel <= 0 || !sumsFit(q->depth))
         continue;
       Value scales = buildScales(b, loc, *q);
       if (hasPixelRows(conv, *q)) {

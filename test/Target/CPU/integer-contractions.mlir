@@ -160,3 +160,44 @@ func.func @odd_depth(%x: tensor<6x7xui8>) -> tensor<6x32xf32> {
   %y = linalg.matmul ins(%a, %w : tensor<6x7xf32>, tensor<7x32xf32>) outs(%init : tensor<6x32xf32>) -> tensor<6x32xf32>
   return %y : tensor<6x32xf32>
 }
+
+// -----
+
+// Sums over more than 65793 products could leave i32 (255 x 128 each):
+// the matmul stays in floats.
+// PACK-LABEL: func.func @too_deep
+// PACK: linalg.matmul
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#sc2 = affine_map<(d0, d1) -> ()>
+func.func @too_deep(%x: tensor<6x65794xui8>) -> tensor<6x32xf32> {
+  %sx = arith.constant dense<2.0e-02> : tensor<f32>
+  %zx = arith.constant dense<131> : tensor<ui8>
+  %wq = arith.constant dense<3> : tensor<65794x32xi8>
+  %sw = arith.constant dense<5.0e-01> : tensor<f32>
+  %zw = arith.constant dense<0> : tensor<i8>
+  %e0 = tensor.empty() : tensor<6x65794xf32>
+  %a = linalg.generic {indexing_maps = [#id2, #sc2, #sc2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %sx, %zx : tensor<6x65794xui8>, tensor<f32>, tensor<ui8>) outs(%e0 : tensor<6x65794xf32>) attrs = {mlc_loop.dequantize} {
+  ^bb0(%in: ui8, %s: f32, %z: ui8, %out: f32):
+    %zi = builtin.unrealized_conversion_cast %z : ui8 to i8
+    %zf = arith.uitofp %zi : i8 to f32
+    %vi = builtin.unrealized_conversion_cast %in : ui8 to i8
+    %vf = arith.uitofp %vi : i8 to f32
+    %d = arith.subf %vf, %zf : f32
+    %m = arith.mulf %d, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<6x65794xf32>
+  %e1 = tensor.empty() : tensor<65794x32xf32>
+  %w = linalg.generic {indexing_maps = [#id2, #sc2, #sc2, #id2], iterator_types = ["parallel", "parallel"]} ins(%wq, %sw, %zw : tensor<65794x32xi8>, tensor<f32>, tensor<i8>) outs(%e1 : tensor<65794x32xf32>) attrs = {mlc_loop.dequantize} {
+  ^bb0(%in: i8, %s: f32, %z: i8, %out: f32):
+    %zf = arith.sitofp %z : i8 to f32
+    %vf = arith.sitofp %in : i8 to f32
+    %d = arith.subf %vf, %zf : f32
+    %m = arith.mulf %d, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<65794x32xf32>
+  %e2 = tensor.empty() : tensor<6x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%e2 : tensor<6x32xf32>) -> tensor<6x32xf32>
+  %y = linalg.matmul ins(%a, %w : tensor<6x65794xf32>, tensor<65794x32xf32>) outs(%init : tensor<6x32xf32>) -> tensor<6x32xf32>
+  return %y : tensor<6x32xf32>
+}
