@@ -13,7 +13,12 @@
 //   sums[m, n1, n0] += a[m, k2, p] * w[n1, k2, n0, p]   (p = 0, 1)
 //
 // where `a` holds the activations minus their zero point and `w` the
-// weights packed in panels of pairs. The register level
+// weights packed in panels of pairs; a convolution's filter pairs are the
+// rows instead, times its im2col matrix with channels in pairs,
+//
+//   sums[f, pixel] += w[f, k2, p] * col[k2, pixel, p],
+//
+// except on small maps (hasPixelRows). The register level
 // (VectorizeRegisterTiles.cpp) computes each k2 step of a row as one
 // multiply-add of pairs per vector of columns: x86's vpmaddwd multiplies
 // sixteen i16 pairs and adds each pair into an i32 lane, twice the
