@@ -26,8 +26,6 @@ import statistics
 import sys
 import tempfile
 
-import numpy as np
-import onnx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -76,9 +74,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mlc-qbench-") as tmp:
         for name in names:
             source = os.path.join(models_dir, f"{name}-opset13.onnx")
-            model, count = quantize_qdq.quantize(onnx.load(source), 4, 0)
             qdq = os.path.join(tmp, f"{name}-qdq.onnx")
-            onnx.save(model, qdq)
+            _, count = quantize_qdq.quantize_file(source, qdq)
             f32, _ = time_model(build, source, tmp, threads, args.rounds)
             q, _ = time_model(build, qdq, tmp, threads, args.rounds)
             for t in threads:

@@ -179,6 +179,14 @@ def quantize(model, samples, seed):
     return model, len(targets)
 
 
+def quantize_file(source, output, samples=4, seed=0):
+    """Quantizes the model file `source` into `output`; returns the
+    quantized model and how many nodes it quantized."""
+    model, count = quantize(onnx.load(source), samples, seed)
+    onnx.save(model, output)
+    return model, count
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("model")

@@ -32,7 +32,6 @@ import sys
 import tempfile
 
 import numpy as np
-import onnx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -67,9 +66,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mlc-qdq-") as tmp:
         for name in names:
             source = os.path.join(models_dir, f"{name}-opset13.onnx")
-            model, count = quantize_qdq.quantize(onnx.load(source), 4, 0)
             path = os.path.join(tmp, f"{name}-qdq.onnx")
-            onnx.save(model, path)
+            model, count = quantize_qdq.quantize_file(source, path)
             inputs = quantize_qdq.random_inputs(
                 model, np.random.default_rng(1))
             literal = comparison.run_ort(path, inputs, "disabled")
