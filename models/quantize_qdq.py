@@ -9,15 +9,25 @@
 #
 #   quantize_qdq.py MODEL.onnx OUT.onnx [--samples N] [--seed S]
 #
-# Writes the QDQ form ONNX Runtime's static quantizer writes by default:
-# every Conv, Gemm and MatMul whose second input is a weight reads its
-# activation through QuantizeLinear/DequantizeLinear with uint8 values and
-# an asymmetric scale and zero point, and its weight through
-# DequantizeLinear of int8 values with a symmetric scale (per output channel
-# for Conv, per tensor otherwise); biases stay float. The activation ranges
-# are calibrated by running the float model in ONNX Runtime (onnxruntime-node,
-# through mlc's Python package) on N random inputs: normal values for float
-# inputs, token ids below 30522 and a mask of ones for int64 inputs.
+# Writes the QDQ form ONNX Runtime's static quantizer writes by default, for
+# the ops of the bench models (docs/NPU.md, "Quantized models", lists what
+# it leaves out):
+# - every Conv, Gemm and MatMul whose second input is a weight reads its
+#   activation through QuantizeLinear/DequantizeLinear with uint8 values and
+#   an asymmetric scale and zero point, and its weight through
+#   DequantizeLinear of int8 values with a symmetric scale (per output
+#   channel for Conv, per tensor otherwise); biases stay float;
+# - an Add of two activations (a residual connection) reads both through
+#   QuantizeLinear/DequantizeLinear;
+# - the outputs of those ops are quantized too, and a Relu or Clip(0, max)
+#   that is their only consumer is removed, its output's range quantizing
+#   the op's output (ONNX Runtime's removable activations: the uint8 zero
+#   point 0 saturates what the Relu would have cut).
+# Each tensor is quantized once; all its consumers read the DequantizeLinear.
+# The activation ranges are calibrated by running the float model in ONNX
+# Runtime (onnxruntime-node, through mlc's Python package) on N random
+# inputs: normal values for float inputs, token ids below 30522 and a mask of
+# ones for int64 inputs.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -116,14 +126,83 @@ def weight_params(w, axis):
     return q, scale
 
 
+def is_zero(model, name):
+    """Whether `name` is a constant scalar 0 (an initializer or a Constant)."""
+    for t in model.graph.initializer:
+        if t.name == name:
+            return numpy_helper.to_array(t).size == 1 and \
+                float(numpy_helper.to_array(t).reshape(())) == 0.0
+    for n in model.graph.node:
+        if n.op_type == "Constant" and n.output[0] == name and n.attribute:
+            v = numpy_helper.to_array(n.attribute[0].t)
+            return v.size == 1 and float(v.reshape(())) == 0.0
+    return False
+
+
+def removable_activation(model, node):
+    """Whether `node` is a Relu or a Clip with a lower bound of 0."""
+    if node.op_type == "Relu":
+        return True
+    if node.op_type != "Clip":
+        return False
+    attrs = {a.name: a for a in node.attribute}
+    if "min" in attrs:  # opset < 11
+        return attrs["min"].f == 0.0
+    return len(node.input) > 1 and is_zero(model, node.input[1])
+
+
+def fold_activations(model, producers):
+    """Removes each Relu or Clip(0, max) that is the only consumer of a
+    `producers` node's output, renaming that output to the activation's."""
+    uses = {}
+    for n in model.graph.node:
+        for i in n.input:
+            uses[i] = uses.get(i, 0) + 1
+    outputs = {o.name for o in model.graph.output}
+    by_output = {n.output[0]: n for n in model.graph.node
+                 if id(n) in producers}
+    kept = []
+    for n in model.graph.node:
+        p = by_output.get(n.input[0]) if n.input else None
+        if p is not None and removable_activation(model, n) and \
+                uses[n.input[0]] == 1 and n.input[0] not in outputs:
+            p.output[0] = n.output[0]
+            continue
+        kept.append(n)
+    del model.graph.node[:]
+    model.graph.node.extend(kept)
+
+
 def quantize(model, samples, seed):
     weights = {t.name: t for t in model.graph.initializer}
     floats = float_tensors(model)
-    targets = [n for n in model.graph.node if n.op_type in QUANTIZED_OPS and
-               len(n.input) > 1 and n.input[1] in weights and
-               n.input[0] in floats]
-    activations = sorted({n.input[0] for n in targets})
-    ranges = calibrate(model, activations, samples, seed)
+    constants = {o for n in model.graph.node if n.op_type == "Constant"
+                 for o in n.output}
+
+    def quantized_nodes():
+        targets = [n for n in model.graph.node if n.op_type in QUANTIZED_OPS
+                   and len(n.input) > 1 and n.input[1] in weights and
+                   n.input[0] in floats]
+        adds = [n for n in model.graph.node if n.op_type == "Add" and
+                len(n.input) == 2 and
+                all(i in floats and i not in weights and i not in constants
+                    for i in n.input)]
+        return targets, adds
+
+    original = onnx.ModelProto()
+    original.CopyFrom(model)
+    targets, adds = quantized_nodes()
+    fold_activations(model, {id(n) for n in targets + adds})
+    # The graph's nodes are new objects now.
+    targets, adds = quantized_nodes()
+    outputs = {o.name for o in model.graph.output}
+    activations = {n.input[0] for n in targets}
+    activations |= {i for n in adds for i in n.input}
+    activations |= {n.output[0] for n in targets + adds
+                    if n.output[0] not in outputs}
+    activations = sorted(activations)
+    # The float model as it was: a removed activation's output is there.
+    ranges = calibrate(original, activations, samples, seed)
 
     new_inits, weight_nodes, renamed = [], [], {}
     for n in targets:
@@ -163,8 +242,11 @@ def quantize(model, samples, seed):
             nodes += qdq_nodes(name)
     target_ids = {id(n) for n in targets}
     for n in model.graph.node:
+        # Every consumer of a quantized tensor reads its DequantizeLinear.
+        for k, i in enumerate(n.input):
+            if i in quantized:
+                n.input[k] = i + "_dq"
         if id(n) in target_ids:
-            n.input[0] = n.input[0] + "_dq"
             n.input[1] = renamed[n.input[1]]
         nodes.append(n)
         for out in n.output:
@@ -176,7 +258,7 @@ def quantize(model, samples, seed):
     model.graph.node.extend(nodes)
     del model.graph.initializer[:]
     model.graph.initializer.extend(kept + new_inits)
-    return model, len(targets)
+    return model, len(targets) + len(adds)
 
 
 def quantize_file(source, output, samples=4, seed=0):

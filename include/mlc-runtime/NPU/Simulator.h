@@ -71,9 +71,13 @@ std::string validateCommand(const NPUConfig &config, const Command &command);
 /// to constants it converts ahead of time.
 uint16_t roundToBF16(float f);
 
-/// The cycles `command` takes on its unit of `config`, bank conflicts
-/// aside.
+/// The cycles from `command`'s start to its result, bank conflicts aside.
 int64_t getCommandCycles(const NPUConfig &config, const Command &command);
+
+/// The last of getCommandCycles during which `command`'s unit can already
+/// take the next command: a matrix command's drain, the R + C - 1 cycles
+/// its last row takes through the array. 0 for the other units.
+int64_t getCommandDrain(const NPUConfig &config, const Command &command);
 
 class Simulator {
 public:

@@ -446,19 +446,27 @@ int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
   case Opcode::Matmul: {
     // Weight-stationary: each of the depth/R x cols/C weight tiles is
     // preloaded (R cycles) and the rows of A stream through (one a cycle);
-    // the pipeline fills once (R + C - 1). With double-buffered weights
-    // the next tile preloads while the current one streams, so only the
-    // first preload is not hidden.
-    int64_t r = config.matrix.rows, k = config.matrix.cols;
-    int64_t tiles = ceilDiv(c.depth, r) * ceilDiv(c.cols, k);
+    // the last row's results leave the array R + C - 1 cycles after it
+    // entered (the drain). With double-buffered weights the next tile
+    // preloads while the current one streams, so only the first preload
+    // is not hidden.
+    int64_t r = config.matrix.rows;
+    int64_t tiles = ceilDiv(c.depth, r) * ceilDiv(c.cols, config.matrix.cols);
+    int64_t drain = getCommandDrain(config, c);
     if (config.matrix.weightBuffers > 1)
-      return r + tiles * std::max(r, int64_t(c.rows)) + r + k - 1;
-    return tiles * (r + int64_t(c.rows)) + r + k - 1;
+      return r + tiles * std::max(r, int64_t(c.rows)) + drain;
+    return tiles * (r + int64_t(c.rows)) + drain;
   }
   case Opcode::Vector:
     return ceilDiv(int64_t(c.rows) * c.cols, config.vector.width) + 4;
   }
   return 1;
+}
+
+int64_t mlc::npu::getCommandDrain(const NPUConfig &config, const Command &c) {
+  if (c.opcode != Opcode::Matmul)
+    return 0;
+  return config.matrix.rows + config.matrix.cols - 1;
 }
 
 bool Simulator::run(const Program &program, uint8_t *dram,
@@ -635,6 +643,10 @@ bool Simulator::simulate(const Program &program, uint8_t *dram,
     cycles += conflict;
     stats.bankConflictCycles += conflict;
     int64_t finish = bestStart + cycles;
+    // The array is pipelined: the next matrix command's rows enter behind
+    // this one's last while it drains (its result, and the signal, come at
+    // `finish`).
+    int64_t occupied = cycles - getCommandDrain(config, c);
     for (const Access &a : accesses)
       if (a.space != 2) // DRAM has no banks to wait for
         inFlight.push_back({a, bestStart, finish, index, c.getQueue()});
@@ -642,12 +654,12 @@ bool Simulator::simulate(const Program &program, uint8_t *dram,
       stats.multiplyAccumulates += execute(c, machine);
     else if (c.opcode == Opcode::Matmul)
       stats.multiplyAccumulates += int64_t(c.rows) * c.cols * c.depth;
-    unitFree[best] = finish;
+    unitFree[best] = bestStart + occupied;
     if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
       dmaFree = finish;
     if (c.signal >= 0)
       signals[c.signal].push_back({finish, clock});
-    stats.busyCycles[best] += cycles;
+    stats.busyCycles[best] += occupied;
     stats.timeline.push_back({index, c.getQueue(), bestStart, finish});
     int64_t bytes = int64_t(c.rows) * c.cols * getElementBytes(c.type);
     if (c.opcode == Opcode::Load)
