@@ -74,10 +74,12 @@ uint16_t roundToBF16(float f);
 /// The cycles from `command`'s start to its result, bank conflicts aside.
 int64_t getCommandCycles(const NPUConfig &config, const Command &command);
 
-/// The last of getCommandCycles during which `command`'s unit can already
-/// take the next command: a matrix command's drain, the R + C - 1 cycles
-/// its last row takes through the array. 0 for the other units.
-int64_t getCommandDrain(const NPUConfig &config, const Command &command);
+/// The part of getCommandCycles that is latency, not occupancy: `command`'s
+/// unit takes its next command this many cycles before `command`'s result.
+/// A matrix command's drain (the R + C - 1 cycles its last row takes
+/// through the array) and a transfer's DMA latency (a channel has more
+/// than one request in flight); 0 for the vector unit.
+int64_t getCommandLatency(const NPUConfig &config, const Command &command);
 
 class Simulator {
 public:

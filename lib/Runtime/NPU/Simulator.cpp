@@ -452,7 +452,7 @@ int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
     // is not hidden.
     int64_t r = config.matrix.rows;
     int64_t tiles = ceilDiv(c.depth, r) * ceilDiv(c.cols, config.matrix.cols);
-    int64_t drain = getCommandDrain(config, c);
+    int64_t drain = getCommandLatency(config, c);
     if (config.matrix.weightBuffers > 1)
       return r + tiles * std::max(r, int64_t(c.rows)) + drain;
     return tiles * (r + int64_t(c.rows)) + drain;
@@ -463,10 +463,18 @@ int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
   return 1;
 }
 
-int64_t mlc::npu::getCommandDrain(const NPUConfig &config, const Command &c) {
-  if (c.opcode != Opcode::Matmul)
+int64_t mlc::npu::getCommandLatency(const NPUConfig &config,
+                                    const Command &c) {
+  switch (c.opcode) {
+  case Opcode::Matmul:
+    return config.matrix.rows + config.matrix.cols - 1;
+  case Opcode::Load:
+  case Opcode::Store:
+    return config.dma.latencyCycles;
+  case Opcode::Vector:
     return 0;
-  return config.matrix.rows + config.matrix.cols - 1;
+  }
+  return 0;
 }
 
 bool Simulator::run(const Program &program, uint8_t *dram,
@@ -643,10 +651,11 @@ bool Simulator::simulate(const Program &program, uint8_t *dram,
     cycles += conflict;
     stats.bankConflictCycles += conflict;
     int64_t finish = bestStart + cycles;
-    // The array is pipelined: the next matrix command's rows enter behind
-    // this one's last while it drains (its result, and the signal, come at
-    // `finish`).
-    int64_t occupied = cycles - getCommandDrain(config, c);
+    // Units are pipelined: the next matrix command's rows enter behind this
+    // one's last while it drains, and a DMA channel issues its next
+    // transfer while this one's latency runs (the result, and the signal,
+    // come at `finish`).
+    int64_t occupied = cycles - getCommandLatency(config, c);
     for (const Access &a : accesses)
       if (a.space != 2) // DRAM has no banks to wait for
         inFlight.push_back({a, bestStart, finish, index, c.getQueue()});
@@ -656,7 +665,7 @@ bool Simulator::simulate(const Program &program, uint8_t *dram,
       stats.multiplyAccumulates += int64_t(c.rows) * c.cols * c.depth;
     unitFree[best] = bestStart + occupied;
     if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
-      dmaFree = finish;
+      dmaFree = bestStart + occupied;
     if (c.signal >= 0)
       signals[c.signal].push_back({finish, clock});
     stats.busyCycles[best] += occupied;

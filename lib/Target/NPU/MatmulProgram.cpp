@@ -19,10 +19,10 @@
 // store signals S, which the first load of tile t + n waits for. Queue
 // order and these waits make every reuse of a double buffer (lhs and rhs
 // buffers by row block mod n, rhs buffers and accumulator tiles by tile
-// mod n, with n = 3 buffers of each when they fit, else 2) happen after the
-// last command that read it, which the simulator's hazard check verifies on
-// every run, and let tile t + 1 load while tile t computes and tile t - 1
-// stores.
+// mod n, with n = 2, 3 or 4 buffers of each, as timing chooses) happen
+// after the last command that read it, which the simulator's hazard check
+// verifies on every run, and let tile t + 1 load while tile t computes and
+// tile t - 1 stores.
 //
 // A requantizing stream first loads its column table (signalling C for the
 // first requantization); each tile's matmul then signals M to the vector
@@ -186,10 +186,12 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
   }
   // Every candidate whose buffers fit (in banks of their own when they
   // can, else packed), timed as the simulator would run it; the fastest
-  // wins, the larger tiles on a tie.
+  // wins, the first on a tie. A fourth buffer of each lets a tile load
+  // while three others compute, requantize and store; it is taken only
+  // where it is faster than three.
   std::optional<MatmulTiles> best;
   int64_t bestCycles = 0;
-  for (int64_t buffers : {3, 2})
+  for (int64_t buffers : {3, 2, 4})
     for (int64_t rows : rowChoices)
       for (int64_t cols : colChoices) {
         MatmulTiles tiles{rows, cols, buffers};
