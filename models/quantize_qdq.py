@@ -8,6 +8,8 @@
 # ===--------------------------------------------------------------------=== #
 #
 #   quantize_qdq.py MODEL.onnx OUT.onnx [--samples N] [--seed S]
+#                   [--op-types Conv,Gemm,MatMul,Add]
+#                   [--exclude-output-quantization OP_TYPES]
 #
 # Writes the QDQ form ONNX Runtime's static quantizer writes by default, for
 # the ops of the bench models (docs/NPU.md, "Quantized models", lists what
@@ -45,7 +47,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 
 from mlc import comparison  # noqa: E402
 
-QUANTIZED_OPS = ("Conv", "Gemm", "MatMul")
+CONTRACTIONS = ("Conv", "Gemm", "MatMul")
+DEFAULT_OP_TYPES = CONTRACTIONS + ("Add",)
 
 
 def graph_inputs(model):
@@ -173,18 +176,23 @@ def fold_activations(model, producers):
     model.graph.node.extend(kept)
 
 
-def quantize(model, samples, seed):
+def quantize(model, samples, seed, op_types=DEFAULT_OP_TYPES,
+             exclude_outputs=()):
+    """Quantizes `model` in place: the nodes of `op_types` (of Conv, Gemm,
+    MatMul and Add), and their outputs but for those of `exclude_outputs`
+    (ONNX Runtime's OpTypesToExcludeOutputQuantization). Returns the model
+    and how many nodes it quantized."""
     weights = {t.name: t for t in model.graph.initializer}
     floats = float_tensors(model)
     constants = {o for n in model.graph.node if n.op_type == "Constant"
                  for o in n.output}
 
     def quantized_nodes():
-        targets = [n for n in model.graph.node if n.op_type in QUANTIZED_OPS
-                   and len(n.input) > 1 and n.input[1] in weights and
-                   n.input[0] in floats]
+        targets = [n for n in model.graph.node if n.op_type in CONTRACTIONS
+                   and n.op_type in op_types and len(n.input) > 1 and
+                   n.input[1] in weights and n.input[0] in floats]
         adds = [n for n in model.graph.node if n.op_type == "Add" and
-                len(n.input) == 2 and
+                "Add" in op_types and len(n.input) == 2 and
                 all(i in floats and i not in weights and i not in constants
                     for i in n.input)]
         return targets, adds
@@ -192,14 +200,16 @@ def quantize(model, samples, seed):
     original = onnx.ModelProto()
     original.CopyFrom(model)
     targets, adds = quantized_nodes()
-    fold_activations(model, {id(n) for n in targets + adds})
+    fold_activations(model, {id(n) for n in targets + adds
+                             if n.op_type not in exclude_outputs})
     # The graph's nodes are new objects now.
     targets, adds = quantized_nodes()
     outputs = {o.name for o in model.graph.output}
     activations = {n.input[0] for n in targets}
     activations |= {i for n in adds for i in n.input}
     activations |= {n.output[0] for n in targets + adds
-                    if n.output[0] not in outputs}
+                    if n.output[0] not in outputs and
+                    n.op_type not in exclude_outputs}
     activations = sorted(activations)
     # The float model as it was: a removed activation's output is there.
     ranges = calibrate(original, activations, samples, seed)
@@ -261,10 +271,12 @@ def quantize(model, samples, seed):
     return model, len(targets) + len(adds)
 
 
-def quantize_file(source, output, samples=4, seed=0):
+def quantize_file(source, output, samples=4, seed=0, op_types=DEFAULT_OP_TYPES,
+                  exclude_outputs=()):
     """Quantizes the model file `source` into `output`; returns the
     quantized model and how many nodes it quantized."""
-    model, count = quantize(onnx.load(source), samples, seed)
+    model, count = quantize(onnx.load(source), samples, seed, op_types,
+                            exclude_outputs)
     onnx.save(model, output)
     return model, count
 
@@ -275,14 +287,31 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--samples", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--op-types", default=",".join(DEFAULT_OP_TYPES),
+        help="the op types to quantize, of Conv, Gemm, MatMul and Add "
+             "(default: all four)")
+    parser.add_argument(
+        "--exclude-output-quantization", default="", metavar="OP_TYPES",
+        help="op types whose outputs stay float (a Relu or Clip after them "
+             "then stays too)")
     args = parser.parse_args()
+    op_types = tuple(t for t in args.op_types.split(",") if t)
+    unknown = [t for t in op_types if t not in DEFAULT_OP_TYPES]
+    if unknown:
+        print(f"error: --op-types: cannot quantize {', '.join(unknown)} "
+              f"(only {', '.join(DEFAULT_OP_TYPES)})", file=sys.stderr)
+        return 1
+    excluded = tuple(t for t in args.exclude_output_quantization.split(",")
+                     if t)
     model = onnx.load(args.model)
     if max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
            default=0) < 13:
         print("error: the model's opset is below 13 (per-channel "
               "DequantizeLinear needs 13)", file=sys.stderr)
         return 1
-    model, count = quantize(model, args.samples, args.seed)
+    model, count = quantize(model, args.samples, args.seed, op_types,
+                            excluded)
     onnx.checker.check_model(model)
     onnx.save(model, args.output)
     print(f"{args.output}: {count} nodes quantized")

@@ -7,10 +7,12 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   check_quantized.py BUILD_DIR [--models resnet18,mobilenet_v2,bert_small]
+#   check_quantized.py BUILD_DIR
+#       [--models resnet18,mobilenet_v2,bert_small]
 #
 # Quantizes each bench model (BUILD_DIR/models/NAME-opset13.onnx, exported
-# when missing) with models/quantize_qdq.py, compiles the QDQ model with
+# when missing) with models/quantize_qdq.py (NAME:inputs: only the inputs of
+# its Convs, Gemms and MatMuls, their outputs left float), compiles the QDQ model with
 # mlc, runs it and ONNX Runtime (onnxruntime-node) on the same random input
 # and prints a Markdown table (all as max |a - b| / max |b|): mlc against
 # ONNX Runtime running the QDQ graph as written (graph optimizations
@@ -52,11 +54,13 @@ def relative(a, b):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
-    parser.add_argument("--models", default="resnet18,mobilenet_v2,bert_small")
+    parser.add_argument(
+        "--models", default="resnet18,mobilenet_v2,bert_small")
     args = parser.parse_args()
     os.environ.setdefault("MLC_BUILD_DIR", os.path.abspath(args.build_dir))
     models_dir = os.path.join(args.build_dir, "models")
-    names = args.models.split(",")
+    variants = args.models.split(",")
+    names = sorted({v.split(":")[0] for v in variants})
     ensure_exported(models_dir, names)
     print("| model | nodes quantized | mlc vs ORT, QDQ as written | mlc vs ORT "
           "integer kernels | ORT integer kernels vs ORT as written | "
@@ -64,16 +68,25 @@ def main():
     print("|---|---|---|---|---|---|---|")
     failed = 0
     with tempfile.TemporaryDirectory(prefix="mlc-qdq-") as tmp:
-        for name in names:
+        for variant in variants:
+            name, _, form = variant.partition(":")
             source = os.path.join(models_dir, f"{name}-opset13.onnx")
-            path = os.path.join(tmp, f"{name}-qdq.onnx")
-            model, count = quantize_qdq.quantize_file(source, path)
+            path = os.path.join(tmp, f"{name}-{form or 'qdq'}.onnx")
+            if form == "inputs":
+                contractions = quantize_qdq.CONTRACTIONS
+                model, count = quantize_qdq.quantize_file(
+                    source, path, op_types=contractions,
+                    exclude_outputs=contractions)
+                label = f"{name} (inputs only)"
+            else:
+                model, count = quantize_qdq.quantize_file(source, path)
+                label = name
             inputs = quantize_qdq.random_inputs(
                 model, np.random.default_rng(1))
             literal = comparison.run_ort(path, inputs, "disabled")
             ref = comparison.run_ort(path, inputs)
             float_ref = comparison.run_ort(source, inputs)
-            lib = mlc.compile(path, output=os.path.join(tmp, f"{name}.so"))
+            lib = mlc.compile(path, output=path[:-len(".onnx")] + ".so")
             got = mlc.load(lib).run(inputs)
             out = model.graph.output[0].name
             literal_err = relative(got[out], literal[out])
@@ -82,7 +95,7 @@ def main():
             quant_err = relative(ref[out], float_ref[out])
             ok = literal_err <= 2 * ort_err
             failed += not ok
-            print(f"| {name} | {count} | {literal_err:.2e} | {fused_err:.2e} "
+            print(f"| {label} | {count} | {literal_err:.2e} | {fused_err:.2e} "
                   f"| {ort_err:.2e} | {quant_err:.2e} | "
                   f"{'ok' if ok else 'FAILED'} |", flush=True)
     return 1 if failed else 0
