@@ -167,8 +167,10 @@ def fold_activations(model, producers):
     kept = []
     for n in model.graph.node:
         p = by_output.get(n.input[0]) if n.input else None
+        # Folded only where the output is quantized: a graph output is not.
         if p is not None and removable_activation(model, n) and \
-                uses[n.input[0]] == 1 and n.input[0] not in outputs:
+                uses[n.input[0]] == 1 and n.input[0] not in outputs and \
+                n.output[0] not in outputs:
             p.output[0] = n.output[0]
             continue
         kept.append(n)
