@@ -77,20 +77,34 @@ class QuantizeQDQTest(unittest.TestCase):
         onnx.checker.check_model(model)
 
         # mlc against ONNX Runtime running the graph as written: the same
-        # 8-bit values but where a sum lands near a rounding boundary.
+        # 8-bit values but where a sum lands near a rounding boundary. On
+        # the CPU, and on the NPU, whose vector unit requantizes both
+        # convolutions (the second's QuantizeLinear no longer waits behind
+        # the Add) before the CPU adds.
+        scale = float(numpy_helper.to_array(
+            {t.name: t for t in model.graph.initializer}["s_scale"]))
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "block.onnx")
             onnx.save(model, path)
+            placement = os.path.join(tmp, "all.json")
+            with open(placement, "w") as f:
+                f.write('{"*": "npu"}')
             inputs = {"x": np.random.default_rng(5).standard_normal(
                 (1, 8, 10, 10)).astype(np.float32)}
             want = comparison.run_ort(path, inputs, "disabled")["y"]
-            got = mlc.load(mlc.compile(
+            cpu = mlc.load(mlc.compile(
                 path, output=os.path.join(tmp, "block.so"))).run(inputs)["y"]
-        scale = float(numpy_helper.to_array(
-            {t.name: t for t in model.graph.initializer}["s_scale"]))
-        steps = np.abs(got - want) / scale
-        self.assertLessEqual(steps.max(), 1.0 + 1e-3)
-        self.assertLess(np.count_nonzero(steps > 1e-3), 0.02 * steps.size)
+            npu = mlc.load(mlc.compile(
+                path, target="npu", npu_config="edge",
+                npu_placement=placement,
+                output=os.path.join(tmp, "block-npu.so")), device="npu-sim")
+            got_npu = npu.run(inputs)["y"]
+            stats = npu.npu_stats()
+        self.assertGreater(stats["cycles"], 0)
+        for got in (cpu, got_npu):
+            steps = np.abs(got - want) / scale
+            self.assertLessEqual(steps.max(), 1.0 + 1e-3)
+            self.assertLess(np.count_nonzero(steps > 1e-3), 0.02 * steps.size)
 
     def test_inputs_only_form(self):
         contractions = quantize_qdq.CONTRACTIONS
