@@ -186,28 +186,32 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
   }
   // Every candidate whose buffers fit (in banks of their own when they
   // can, else packed), timed as the simulator would run it; the fastest
-  // wins, the first on a tie. A fourth buffer of each lets a tile load
-  // while three others compute, requantize and store; it is taken only
-  // where it is faster than three.
+  // wins, the first on a tie.
   std::optional<MatmulTiles> best;
   int64_t bestCycles = 0;
-  for (int64_t buffers : {3, 2, 4})
+  auto consider = [&](const MatmulTiles &tiles) {
+    if (!fits(config, getFootprint(config, shape, *input, tiles, false)))
+      return;
+    std::string ignored;
+    std::optional<Program> program =
+        buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
+    if (!program)
+      return;
+    int64_t cycles = getProgramCycles(config, *program);
+    if (cycles > 0 && (!best || cycles < bestCycles)) {
+      best = tiles;
+      bestCycles = cycles;
+    }
+  };
+  for (int64_t buffers : {3, 2})
     for (int64_t rows : rowChoices)
-      for (int64_t cols : colChoices) {
-        MatmulTiles tiles{rows, cols, buffers};
-        if (!fits(config, getFootprint(config, shape, *input, tiles, false)))
-          continue;
-        std::string ignored;
-        std::optional<Program> program =
-            buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
-        if (!program)
-          continue;
-        int64_t cycles = getProgramCycles(config, *program);
-        if (cycles > 0 && (!best || cycles < bestCycles)) {
-          best = tiles;
-          bestCycles = cycles;
-        }
-      }
+      for (int64_t cols : colChoices)
+        consider(MatmulTiles{rows, cols, buffers});
+  // A fourth buffer of each lets a tile load while three others compute,
+  // requantize and store: tried for the fastest tiles, taken where it is
+  // faster still.
+  if (best)
+    consider(MatmulTiles{best->rows, best->cols, 4});
   // K in chunks (multiples of the array's rows) summed in the accumulator,
   // two buffers of each: for each row and column choice the deepest chunks
   // that fit, timed likewise. They let larger tiles fit where K is deep,
