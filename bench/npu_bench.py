@@ -17,8 +17,8 @@
 # Runtime on the same inputs, and reports the placement (matmuls on the NPU
 # and on the CPU), the simulated cycles and time at the NPU's clock, the
 # matrix unit's utilization (multiply-accumulates over rows x cols x
-# cycles), how busy it and the DMA were, each program's bound (the busier of
-# the two), and max |mlc - ORT| / max(1, max |ORT|). --quantized models are
+# cycles), how busy it and the DMA were, each program's node and bound (the
+# busier of the two), and max |mlc - ORT| / max(1, max |ORT|). --quantized models are
 # first quantized as ONNX Runtime's quantizer writes them
 # (models/quantize_qdq.py: QDQ, uint8 activations, int8 weights) and
 # compared with ONNX Runtime running the QDQ graph as written (graph
@@ -90,7 +90,10 @@ def run_model(build, model_path, npu, workdir, quantized=False):
         if line.startswith("npu: "):
             total = parse(line)
         elif line.startswith("npu program "):
-            programs.append(parse(line))
+            program = parse(line)
+            named = re.match(r"npu program \d+ \((.*)\): ", line)
+            program["node"] = named.group(1) if named else None
+            programs.append(program)
     def difference(reference):
         diff = 0.0
         for k, ref in enumerate(reference.values()):
@@ -103,10 +106,9 @@ def run_model(build, model_path, npu, workdir, quantized=False):
     # Conv and MatMul programs alone (a Gemm of one row, a classifier, is
     # a matrix-vector product no systolic array runs well).
     ops = {n.name: n.op_type for n in model.graph.node}
-    nodes = [l.split(": ")[1] for l in placements if ": npu (" in l]
     macs = cycles = 0.0
-    for node, p in zip(nodes, programs):
-        if ops.get(node) in ("Conv", "MatMul"):
+    for p in programs:
+        if ops.get(p["node"]) in ("Conv", "MatMul"):
             macs += p["util"] * p["cycles"]
             cycles += p["cycles"]
     row = {"placements": placements, "on_npu": on_npu,
@@ -200,15 +202,14 @@ def write_doc(path, rows, models, quantized):
         lines += [f"**{r['model']}** on `large`:", "",
                   "| program (node) | cycles | utilized | matrix busy | "
                   "DMA busy | bound |", "|---|---|---|---|---|---|"]
-        nodes = [l.split(": ")[1] for l in r["placements"] if ": npu (" in l]
         seen = set()
-        for node, p in zip(nodes, r["programs"]):
+        for p in r["programs"]:
             key = (p["cycles"], p["util"])
             if key in seen:
                 continue
             seen.add(key)
             bound = "compute" if p["busy"] >= p["dma"] else "DMA"
-            lines.append(f"| {node} | {p['cycles']} | {p['util']:.1f}% | "
+            lines.append(f"| {p['node']} | {p['cycles']} | {p['util']:.1f}% | "
                          f"{p['busy']:.1f}% | {p['dma']:.1f}% | {bound} |")
         lines += ["", "(Programs with the same counts as one above are "
                   "left out.)", ""]

@@ -178,6 +178,8 @@ struct NPUCode {
     /// The stream's bytes in the image (docs/NPU.md's binary format).
     int64_t offset = 0, size = 0;
     std::vector<Buffer> buffers;
+    /// The ONNX node the program computes (its kernel's name), or empty.
+    std::string node;
   };
   /// The NPU's description as JSON (docs/NPU.md), so that the model runs
   /// without the file it was compiled for.

@@ -416,7 +416,14 @@ bool mlc::abi::parseModelSignature(std::string_view text,
         error = "malformed program in the model metadata's 'npu'";
         return false;
       }
-      NPUCode::Program program{*offset, *size, {}};
+      NPUCode::Program program{*offset, *size, {}, {}};
+      if (auto node = p.find("node"); node != p.end()) {
+        if (!node->is_string()) {
+          error = "malformed program in the model metadata's 'npu'";
+          return false;
+        }
+        program.node = node->get<std::string>();
+      }
       for (const json &b : *buffers) {
         std::optional<int64_t> dram =
             b.is_object() ? getInteger(b, "dram") : std::nullopt;

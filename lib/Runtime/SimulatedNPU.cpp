@@ -57,6 +57,7 @@ std::unique_ptr<SimulatedNPU> SimulatedNPU::create(const Model &model,
       return nullptr;
     }
     npu->programs.push_back(std::move(*program));
+    npu->nodes.push_back(p.node);
   }
   npu->stats.resize(npu->programs.size());
   try {

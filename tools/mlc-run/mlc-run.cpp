@@ -160,7 +160,11 @@ void reportNPU(const runtime::SimulatedNPU &npu, bool perProgram) {
   if (!perProgram)
     return;
   for (size_t i = 0; i < npu.getStats().size(); ++i) {
-    std::printf("npu program %zu: ", i);
+    const std::string &node = npu.getProgramNode(i);
+    if (node.empty())
+      std::printf("npu program %zu: ", i);
+    else
+      std::printf("npu program %zu (%s): ", i, node.c_str());
     line(npu.getStats()[i]);
     std::printf("\n");
   }

@@ -62,6 +62,11 @@ public:
     int64_t dmaCycles = 0;
   };
   const std::vector<ProgramStats> &getStats() const { return stats; }
+  /// The ONNX node program `index` computes, or an empty string when the
+  /// model does not say.
+  const std::string &getProgramNode(size_t index) const {
+    return nodes[index];
+  }
   /// The sum over all programs (`runs`: the model's runs).
   ProgramStats getTotal() const;
   void resetStats();
@@ -79,6 +84,7 @@ private:
   std::unique_ptr<npu::Simulator> simulator;
   std::vector<npu::Program> programs;
   std::vector<ProgramStats> stats;
+  std::vector<std::string> nodes;
   int64_t modelRuns = 0;
   std::vector<uint8_t> dram;
   void *arena = nullptr;

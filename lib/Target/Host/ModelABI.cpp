@@ -103,9 +103,12 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
       for (const NPUCode::Buffer &b : p.buffers)
         buffers.push_back(llvm::json::Object{
             {"dram", b.dram}, {"bytes", b.bytes}, {"write", b.write}});
-      programs.push_back(llvm::json::Object{{"offset", p.offset},
-                                            {"size", p.size},
-                                            {"buffers", std::move(buffers)}});
+      llvm::json::Object program{{"offset", p.offset},
+                                 {"size", p.size},
+                                 {"buffers", std::move(buffers)}};
+      if (!p.node.empty())
+        program["node"] = p.node;
+      programs.push_back(std::move(program));
     }
     root["npu"] = llvm::json::Object{{"config", n->config},
                                      {"programs", std::move(programs)}};

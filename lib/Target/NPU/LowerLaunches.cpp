@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Dialect/Loop/Transforms/KernelFormation.h"
 #include "mlc/Target/Host/ModelABI.h"
 #include "mlc/Target/Host/ModelFunctions.h"
 #include "mlc/Target/NPU/Passes.h"
@@ -75,6 +76,9 @@ struct NPULowerLaunchesPass
       ArrayRef<char> bytes = data.getRawData();
       image.append(bytes.data(), bytes.size());
       program.size = int64_t(bytes.size());
+      std::string node = loop::getKernelName(binary.getLoc());
+      if (node != "?")
+        program.node = node;
       indices[*binary.getSymName()] = int32_t(code.programs.size());
       code.programs.push_back(program);
     }
