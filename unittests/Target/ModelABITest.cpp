@@ -61,6 +61,36 @@ TEST(ModelABITest, MalformedWeightsEntryIsAnError) {
             std::string::npos);
 }
 
+TEST(ModelABITest, NPUProgramsRoundTripWithTheirNodes) {
+  ModelSignature s = makeSignature();
+  NPUCode npu;
+  npu.config = R"({"name":"edge"})";
+  npu.programs.push_back({0, 64, {{0, 16, false}, {64, 32, true}}, "fc1"});
+  npu.programs.push_back({64, 32, {}, ""});
+  s.npu = npu;
+  std::string json = toJSON(s);
+  llvm::Expected<ModelSignature> parsed = parseModelSignature(json);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  ASSERT_TRUE(parsed->npu.has_value());
+  ASSERT_EQ(parsed->npu->programs.size(), 2u);
+  EXPECT_EQ(parsed->npu->programs[0].node, "fc1");
+  EXPECT_EQ(parsed->npu->programs[0].buffers.size(), 2u);
+  EXPECT_TRUE(parsed->npu->programs[0].buffers[1].write);
+  // A program without a node (older models) has an empty one.
+  EXPECT_EQ(parsed->npu->programs[1].node, "");
+  EXPECT_EQ(json.find(R"("node":"")"), std::string::npos);
+
+  // A node that is not a string is malformed.
+  std::string bad = json;
+  size_t at = bad.find(R"("node":"fc1")");
+  ASSERT_NE(at, std::string::npos);
+  bad.replace(at, std::strlen(R"("node":"fc1")"), R"("node":7)");
+  llvm::Expected<ModelSignature> refused = parseModelSignature(bad);
+  ASSERT_FALSE(bool(refused));
+  EXPECT_NE(llvm::toString(refused.takeError()).find("npu"),
+            std::string::npos);
+}
+
 TEST(ModelABITest, ShapesWhoseBytesOverflowAreAnError) {
   // Loaders allocate from these dims: 2^31 x 2^31 x 4 bytes does not fit.
   ModelSignature s = makeSignature();
