@@ -306,7 +306,12 @@ def main():
         return 1
     excluded = tuple(t for t in args.exclude_output_quantization.split(",")
                      if t)
-    model = onnx.load(args.model)
+    try:
+        model = onnx.load(args.model)
+    except Exception as e:  # OSError, or protobuf's DecodeError
+        print(f"error: {args.model}: cannot read an ONNX model: {e}",
+              file=sys.stderr)
+        return 1
     if max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
            default=0) < 13:
         print("error: the model's opset is below 13 (per-channel "
