@@ -189,19 +189,19 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
   // wins, the first on a tie.
   std::optional<MatmulTiles> best;
   int64_t bestCycles = 0;
+  // Times `tiles` when their buffers fit, and says whether they did.
   auto consider = [&](const MatmulTiles &tiles) {
     if (!fits(config, getFootprint(config, shape, *input, tiles, false)))
-      return;
+      return false;
     std::string ignored;
     std::optional<Program> program =
         buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
-    if (!program)
-      return;
-    int64_t cycles = getProgramCycles(config, *program);
+    int64_t cycles = program ? getProgramCycles(config, *program) : -1;
     if (cycles > 0 && (!best || cycles < bestCycles)) {
       best = tiles;
       bestCycles = cycles;
     }
+    return true;
   };
   for (int64_t buffers : {3, 2})
     for (int64_t rows : rowChoices)
@@ -220,20 +220,9 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
     colChoices.push_back(c);
   for (int64_t rows : rowChoices)
     for (int64_t cols : colChoices)
-      for (int64_t depth = (shape.k - 1) / r * r; depth >= r; depth -= r) {
-        MatmulTiles tiles{rows, cols, 2, depth};
-        if (!fits(config, getFootprint(config, shape, *input, tiles, false)))
-          continue;
-        std::string ignored;
-        std::optional<Program> program =
-            buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
-        int64_t cycles = program ? getProgramCycles(config, *program) : -1;
-        if (cycles > 0 && (!best || cycles < bestCycles)) {
-          best = tiles;
-          bestCycles = cycles;
-        }
-        break;
-      }
+      for (int64_t depth = (shape.k - 1) / r * r; depth >= r; depth -= r)
+        if (consider(MatmulTiles{rows, cols, 2, depth}))
+          break;
   if (best) {
     if (cycles)
       *cycles = bestCycles;
