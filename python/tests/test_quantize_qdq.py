@@ -7,6 +7,7 @@
 # ===--------------------------------------------------------------------=== #
 
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -119,6 +120,28 @@ class QuantizeQDQTest(unittest.TestCase):
         quantized = sorted(n.input[0] for n in model.graph.node
                            if n.op_type == "QuantizeLinear")
         self.assertEqual(quantized, ["r1", "x"])
+
+    def test_bad_input_is_an_error_naming_it(self):
+        script = os.path.join(HERE, "..", "..", "models", "quantize_qdq.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.onnx")
+            with open(bad, "w") as f:
+                f.write("not a model")
+            model = os.path.join(tmp, "block.onnx")
+            onnx.save(residual_block(), model)
+            out = os.path.join(tmp, "out.onnx")
+            for args, message in (
+                    ([bad, out], "bad.onnx: cannot read an ONNX model"),
+                    ([os.path.join(tmp, "missing.onnx"), out],
+                     "missing.onnx: cannot read an ONNX model"),
+                    ([model, out, "--op-types", "Conv,Softmax"],
+                     "cannot quantize Softmax")):
+                run = subprocess.run([sys.executable, script] + args,
+                                     capture_output=True, text=True)
+                self.assertEqual(run.returncode, 1)
+                self.assertIn(message, run.stderr)
+                self.assertNotIn("Traceback", run.stderr)
+                self.assertFalse(os.path.exists(out))
 
 
 if __name__ == "__main__":
