@@ -406,38 +406,44 @@ Value mlc::target::buildTransposeBack(OpBuilder &b, linalg::Conv2DNchwFchwOp con
                                 offsets);
 }
 
-Value mlc::target::buildConvolutionResult(OpBuilder &b,
-                                          linalg::Conv2DNchwFchwOp conv,
-                                          Value product, AffineMap productMap,
-                                          Value scales, Value offsets) {
-  Location loc = conv.getLoc();
-  MLIRContext *ctx = b.getContext();
-  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  Type element = outputType.getElementType();
-  AffineExpr n, fe, y, x;
-  bindDims(ctx, n, fe, y, x);
-  SmallVector<Value> inputs{product};
-  SmallVector<AffineMap> maps{productMap};
-  if (offsets) {
-    inputs.push_back(offsets);
-    maps.push_back(AffineMap::get(4, 0, {fe}, ctx));
+Value mlc::target::buildProductScales(OpBuilder &b, Location loc,
+                                      float activationScale,
+                                      ArrayRef<float> weightScales) {
+  SmallVector<float> scales;
+  for (float s : weightScales)
+    scales.push_back(activationScale * s);
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(scales.size())}, b.getF32Type()),
+          ArrayRef<float>(scales)));
+}
+
+Value mlc::target::buildSumsResult(OpBuilder &b, Location loc, Value sums,
+                                   AffineMap sumsMap,
+                                   RankedTensorType resultType,
+                                   unsigned channelDim, Value offsets,
+                                   Value scales, Value addend) {
+  unsigned rank = unsigned(resultType.getRank());
+  Type element = resultType.getElementType();
+  AffineMap channel = AffineMap::get(rank, 0, b.getAffineDimExpr(channelDim));
+  SmallVector<Value> inputs{sums};
+  SmallVector<AffineMap> maps{sumsMap};
+  for (Value row : {offsets, scales})
+    if (row) {
+      inputs.push_back(row);
+      maps.push_back(channel);
+    }
+  if (addend) {
+    inputs.push_back(addend);
+    maps.push_back(b.getMultiDimIdentityMap(rank));
   }
-  if (scales) {
-    inputs.push_back(scales);
-    maps.push_back(AffineMap::get(4, 0, {fe}, ctx));
-  }
-  Value init = conv.getOutputs()[0];
-  bool add = !isZeroFill(init);
-  if (add) {
-    inputs.push_back(init);
-    maps.push_back(b.getMultiDimIdentityMap(4));
-  }
-  maps.push_back(b.getMultiDimIdentityMap(4));
-  Value outInit =
-      tensor::EmptyOp::create(b, loc, outputType.getShape(), element);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), element);
   return linalg::GenericOp::create(
-             b, loc, outputType, inputs, ValueRange{outInit}, maps,
-             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             b, loc, resultType, inputs, ValueRange{init}, maps,
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value value = args[0];
                unsigned next = 1;
@@ -447,7 +453,7 @@ Value mlc::target::buildConvolutionResult(OpBuilder &b,
                  value = arith::SIToFPOp::create(nb, nloc, element, value);
                if (scales)
                  value = arith::MulFOp::create(nb, nloc, value, args[next++]);
-               if (add)
+               if (addend)
                  value = isa<FloatType>(element)
                              ? Value(arith::AddFOp::create(nb, nloc, value,
                                                            args[next]))
@@ -456,6 +462,17 @@ Value mlc::target::buildConvolutionResult(OpBuilder &b,
                linalg::YieldOp::create(nb, nloc, value);
              })
       .getResult(0);
+}
+
+Value mlc::target::buildConvolutionResult(OpBuilder &b,
+                                          linalg::Conv2DNchwFchwOp conv,
+                                          Value product, AffineMap productMap,
+                                          Value scales, Value offsets) {
+  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  Value init = conv.getOutputs()[0];
+  return buildSumsResult(b, conv.getLoc(), product, productMap, outputType,
+                         /*channelDim=*/1, offsets, scales,
+                         isZeroFill(init) ? Value() : init);
 }
 
 Value mlc::target::applyReshapes(OpBuilder &b, Location loc, Value value,

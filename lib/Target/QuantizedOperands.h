@@ -105,6 +105,22 @@ mlir::Value buildTransposeBack(mlir::OpBuilder &b,
                                mlir::Value product, mlir::Value scales,
                                mlir::Value offsets = nullptr);
 
+/// sa * sw[c] for each of `weightScales`, as an f32 constant [c].
+mlir::Value buildProductScales(mlir::OpBuilder &b, mlir::Location loc,
+                               float activationScale,
+                               llvm::ArrayRef<float> weightScales);
+
+/// A contraction's result of `resultType` (f32 or int32) from its int32
+/// `sums` (or f32 products) read through `sumsMap` (from the result's
+/// dims): plus `offsets[c]` (int32) when given, int32 converted for an f32
+/// result, times `scales[c]` when given, plus `addend` (of `resultType`,
+/// read as it is) when given, c being result dim `channelDim`.
+mlir::Value buildSumsResult(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value sums, mlir::AffineMap sumsMap,
+                            mlir::RankedTensorType resultType,
+                            unsigned channelDim, mlir::Value offsets,
+                            mlir::Value scales, mlir::Value addend);
+
 /// `conv`'s NCHW result (f32 or int32) from `product` (f32 or int32) read
 /// through `productMap` (from the result's (n, f, y, x)): plus
 /// `offsets[f]` (int32) when given, int32 converted for an f32 result,

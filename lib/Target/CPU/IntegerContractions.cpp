@@ -145,14 +145,7 @@ Value buildPairContraction(OpBuilder &b, Location loc, Value rows,
 Value buildScales(OpBuilder &b, Location loc, const QuantizedOperands &q) {
   if (q.integerResult)
     return nullptr;
-  SmallVector<float> scales;
-  for (float s : q.weightScales)
-    scales.push_back(q.activationScale * s);
-  return arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(
-          RankedTensorType::get({int64_t(scales.size())}, b.getF32Type()),
-          ArrayRef<float>(scales)));
+  return buildProductScales(b, loc, q.activationScale, q.weightScales);
 }
 
 /// The matmul's result from its sums: times the scales, as f32.
@@ -160,23 +153,10 @@ Value buildMatmulResult(OpBuilder &b, Location loc, Value sums, Value scales,
                         int64_t m, int64_t n) {
   if (!scales)
     return sums;
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  Value out = tensor::EmptyOp::create(b, loc, {m, n}, f32);
-  return linalg::GenericOp::create(
-             b, loc, out.getType(), ValueRange{sums, scales}, ValueRange{out},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2),
-                                 AffineMap::get(2, 0, {d1}, ctx),
-                                 b.getMultiDimIdentityMap(2)},
-             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = arith::SIToFPOp::create(nb, nloc, f32, args[0]);
-               Value scaled = arith::MulFOp::create(nb, nloc, v, args[1]);
-               linalg::YieldOp::create(nb, nloc, scaled);
-             })
-      .getResult(0);
+  return buildSumsResult(b, loc, sums, b.getMultiDimIdentityMap(2),
+                         RankedTensorType::get({m, n}, b.getF32Type()),
+                         /*channelDim=*/1, /*offsets=*/nullptr, scales,
+                         /*addend=*/nullptr);
 }
 
 /// Whether sums over `depth` products of a widened 8-bit activation (at

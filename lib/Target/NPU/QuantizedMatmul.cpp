@@ -23,6 +23,8 @@ using namespace mlir;
 using namespace mlc;
 using namespace mlc::npu;
 using mlc::target::applyReshapes;
+using mlc::target::buildProductScales;
+using mlc::target::buildSumsResult;
 
 namespace {
 /// The zero point once uint8 values are shifted into int8.
@@ -156,18 +158,6 @@ Value buildQuantizedResult(OpBuilder &b, Location loc, Value product,
       .getResult(0);
 }
 
-/// sa * sw[n] as an f32 constant [n].
-Value buildScales(OpBuilder &b, Location loc, float activationScale,
-                  ArrayRef<float> weightScales) {
-  SmallVector<float> scales;
-  for (float s : weightScales)
-    scales.push_back(activationScale * s);
-  return arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(
-          RankedTensorType::get({int64_t(scales.size())}, b.getF32Type()),
-          ArrayRef<float>(scales)));
-}
 } // namespace
 
 MatmulShape mlc::npu::getShape(const QuantizedMatmul &q) {
@@ -184,8 +174,6 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
                                         const QuantizedMatmul &q, StringRef npu,
                                         const MatmulTiles &tiles) {
   Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
   Value shifted = buildIntegerRows(b, loc, q);
   Value product =
       buildIntegerProduct(b, loc, shifted, q, q.m, q.n, q.k, npu, tiles);
@@ -194,38 +182,16 @@ Value mlc::npu::buildQuantizedNPUMatmul(OpBuilder &b, linalg::MatmulOp op,
       getShiftedZero(q.activationsUnsigned, q.activationZeroPoint));
   // MatMulInteger's int32 result is the sums themselves (with the zero
   // point's share); a dequantized product's is them times sa * sw[n].
-  Value scales = q.integerResult
-                     ? Value()
-                     : buildScales(b, loc, q.activationScale, q.weightScales);
+  Value scales =
+      q.integerResult
+          ? Value()
+          : buildProductScales(b, loc, q.activationScale, q.weightScales);
   if (!share && !scales)
     return product;
-  AffineExpr m, n;
-  bindDims(ctx, m, n);
-  SmallVector<Value> inputs{product};
-  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(2)};
-  for (Value row : {share, scales})
-    if (row) {
-      inputs.push_back(row);
-      maps.push_back(AffineMap::get(2, 0, {n}, ctx));
-    }
-  maps.push_back(b.getMultiDimIdentityMap(2));
-  Type element = scales ? Type(f32) : Type(b.getI32Type());
-  Value out = tensor::EmptyOp::create(b, loc, {q.m, q.n}, element);
-  return linalg::GenericOp::create(
-             b, loc, out.getType(), inputs, ValueRange{out}, maps,
-             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = args[0];
-               unsigned next = 1;
-               if (share)
-                 v = arith::AddIOp::create(nb, nloc, v, args[next++]);
-               if (scales)
-                 v = arith::MulFOp::create(
-                     nb, nloc, arith::SIToFPOp::create(nb, nloc, f32, v),
-                     args[next]);
-               linalg::YieldOp::create(nb, nloc, v);
-             })
-      .getResult(0);
+  Type element = scales ? Type(b.getF32Type()) : Type(b.getI32Type());
+  return buildSumsResult(b, loc, product, b.getMultiDimIdentityMap(2),
+                         RankedTensorType::get({q.m, q.n}, element),
+                         /*channelDim=*/1, share, scales, /*addend=*/nullptr);
 }
 
 MatmulShape mlc::npu::getShape(const QuantizedConvolution &q) {
@@ -270,8 +236,9 @@ Value mlc::npu::buildQuantizedNPUConvolution(OpBuilder &b,
                                       q.depth, npu, tiles);
   return buildTransposeBack(
       b, conv, product,
-      q.integerResult ? Value()
-                      : buildScales(b, loc, q.activationScale, q.weightScales),
+      q.integerResult
+          ? Value()
+          : buildProductScales(b, loc, q.activationScale, q.weightScales),
       buildZeroPointShare(b, loc, q.filters, q.depth, q.weights, zero));
 }
 
