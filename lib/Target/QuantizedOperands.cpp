@@ -60,18 +60,10 @@ template <typename T> std::optional<T> getUniform(ArrayRef<T> values) {
   return values.front();
 }
 
-/// Activations: 8-bit integers dequantized with one constant scale and
-/// zero point.
-struct Activations {
-  Value integers;
-  bool isUnsigned = false;
-  float scale = 1;
-  int64_t zeroPoint = 0;
-  /// Widened, not dequantized: the consumer works on int32.
-  bool widened = false;
-};
+} // namespace
 
-std::optional<Activations> getActivations(Value v, std::string &why) {
+std::optional<Activations> mlc::target::getActivations(Value v,
+                                                      std::string &why) {
   std::optional<Dequantize> a = getDequantize(v);
   if (!a) {
     why = "its activations are not dequantized integers";
@@ -103,6 +95,7 @@ std::optional<Activations> getActivations(Value v, std::string &why) {
                      !a->scale};
 }
 
+namespace {
 /// Weights: constant int8 with a zero point of 0, dequantized with one
 /// scale or one per index `axis`; their values in their own layout.
 struct Weights {

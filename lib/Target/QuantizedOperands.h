@@ -47,6 +47,21 @@ bool isZeroFill(mlir::Value init);
 mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                    mlir::Type type);
 
+/// Activations: 8-bit integers dequantized with one constant scale and
+/// zero point.
+struct Activations {
+  mlir::Value integers;
+  bool isUnsigned = false;
+  float scale = 1;
+  int64_t zeroPoint = 0;
+  /// Widened, not dequantized: the consumer works on int32.
+  bool widened = false;
+};
+
+/// The 8-bit integers `v` dequantizes per tensor (a DequantizeLinear, or a
+/// widening with a zero point), or nothing with the reason in `why`.
+std::optional<Activations> getActivations(mlir::Value v, std::string &why);
+
 /// The integers of a matmul's or convolution's operands: 8-bit activations
 /// with one scale and zero point, and constant int8 weights as the matmul's
 /// [K, N] with a scale per column.

@@ -451,6 +451,70 @@ TEST(NPUSimulator, RequantizeByColumn) {
       << fail(edge(), bad, dram);
 }
 
+TEST(NPUSimulator, DequantizeAddRequantize) {
+  // A quantized residual add as the vector unit runs it: both int8
+  // operands dequantized to f32 in the accumulator, added, requantized to
+  // int8 with the result's scale (1 / its scale) and zero point.
+  std::vector<uint8_t> dram(1024);
+  put(dram, 0, std::vector<int8_t>{-128, -3, 0, 5, 127, 20, -60, 1});
+  put(dram, 64, std::vector<int8_t>{4, 4, 4, 4, 4, -128, 127, 0});
+  Program p;
+  Command a = load(0, 0, 1, 8), b = load(64, 64, 1, 8);
+  b.signal = 0;
+  auto vector = [](VectorKind op, ElementType from, ElementType to,
+                   Memory src, Memory dst, uint32_t s, uint32_t s2,
+                   uint32_t d) {
+    Command c;
+    c.opcode = Opcode::Vector;
+    c.vectorOp = op;
+    c.type = from;
+    c.dstType = to;
+    c.memory = src;
+    c.dstMemory = dst;
+    c.local = s;
+    c.local2 = s2;
+    c.local3 = d;
+    c.rows = 1;
+    c.cols = 8;
+    return c;
+  };
+  // a: (qa + 3) * 0.5; b: (qb - 4) * 0.25.
+  Command da = vector(VectorKind::Dequantize, ElementType::Int8,
+                      ElementType::F32, Memory::Scratchpad,
+                      Memory::Accumulator, 0, 0, 0);
+  da.scale = 0.5f;
+  da.zeroPoint = -3;
+  da.waitMask = 1;
+  Command db = vector(VectorKind::Dequantize, ElementType::Int8,
+                      ElementType::F32, Memory::Scratchpad,
+                      Memory::Accumulator, 64, 0, 64);
+  db.scale = 0.25f;
+  db.zeroPoint = 4;
+  Command sum = vector(VectorKind::Add, ElementType::F32, ElementType::F32,
+                       Memory::Accumulator, Memory::Accumulator, 0, 64, 0);
+  // y / 0.5 + 1, rounded half to even and saturated.
+  Command q = vector(VectorKind::Requantize, ElementType::F32,
+                     ElementType::Int8, Memory::Accumulator,
+                     Memory::Scratchpad, 0, 0, 128);
+  q.scale = 2.0f;
+  q.zeroPoint = 1;
+  q.signal = 1;
+  Command out = store(256, 128, 1, 8, ElementType::Int8, Memory::Scratchpad);
+  out.waitMask = 1 << 1;
+  p.commands = {a, b, da, db, sum, q, out};
+  run(edge(), p, dram);
+  // Sums: -62.5, 0, 1.5, 4, 65, -21.5, 2.25, 1; doubled, halves to even.
+  EXPECT_EQ(get<int8_t>(dram, 256, 8),
+            (std::vector<int8_t>{-124, 1, 4, 9, 127, -42, 5, 3}));
+  // Dequantize goes from int8 to f32 only.
+  Program bad;
+  bad.commands = {da};
+  bad.commands[0].waitMask = 0;
+  bad.commands[0].dstType = ElementType::Int32;
+  EXPECT_NE(fail(edge(), bad, dram).find("dequantize goes from int8 to f32"),
+            std::string::npos);
+}
+
 TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {
   // C[64x16] = A[64x64] B[64x16] in four 16-row blocks of A, int8 on the
   // edge NPU. Serialized, every command waits for the one before. Double

@@ -46,7 +46,7 @@ enum class Memory : uint8_t { Scratchpad = 0, Accumulator = 1 };
 enum class VectorKind : uint8_t {
   Relu = 1,       ///< dst = max(src, 0), in place or not, one memory
   Add = 2,        ///< dst = src + src2, same type
-  Requantize = 3, ///< int32 (accumulator) -> int8 (scratchpad):
+  Requantize = 3, ///< int32 or f32 (accumulator) -> int8 (scratchpad):
                   ///< saturate(round_even(src * scale) + zeroPoint)
   Copy = 4,       ///< dst = src, with conversion between element types
   /// int32 -> int8 with a bias and a scale per column:
@@ -56,6 +56,9 @@ enum class VectorKind : uint8_t {
   RequantizeColumns = 5,
   /// The same with max(src[i, j] + bias[j], 0) (and "relu").
   RequantizeColumnsRelu = 6,
+  /// int8 -> f32: (src - zeroPoint) * scale, rounded once (a unit with
+  /// "requantize" has it).
+  Dequantize = 7,
 };
 
 /// The queue a command goes to.

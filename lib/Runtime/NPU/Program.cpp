@@ -116,7 +116,7 @@ std::optional<Program> mlc::npu::parseProgram(const uint8_t *data, size_t size,
       return bad("opcode");
     if (type < 1 || type > 5 || dstType < 1 || dstType > 5)
       return bad("element type");
-    if (vectorOp < 1 || vectorOp > 6)
+    if (vectorOp < 1 || vectorOp > 7)
       return bad("vector op");
     if (memory > 1 || dstMemory > 1)
       return bad("memory");

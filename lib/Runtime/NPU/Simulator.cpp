@@ -249,9 +249,9 @@ std::string getAccesses(const Command &c, const Machine &m,
     return e;
   }
   case Opcode::Vector: {
-    static const char *const kOps[] = {"",     "relu",       "add",
-                                       "requantize", "copy", "requantize",
-                                       "requantize"};
+    static const char *const kOps[] = {
+        "",     "relu",       "add",        "requantize",
+        "copy", "requantize", "requantize", "requantize"};
     const char *op = kOps[unsigned(c.vectorOp)];
     if (!config.supportsVector(op))
       return std::string("the vector unit of '") + config.name +
@@ -262,10 +262,16 @@ std::string getAccesses(const Command &c, const Machine &m,
              "' has no relu";
     bool columns = c.vectorOp == VectorKind::RequantizeColumns ||
                    c.vectorOp == VectorKind::RequantizeColumnsRelu;
-    bool requantize = c.vectorOp == VectorKind::Requantize || columns;
-    if (requantize &&
+    if (columns &&
         (c.type != ElementType::Int32 || c.dstType != ElementType::Int8))
-      return "requantize goes from int32 to int8";
+      return "requantize_columns goes from int32 to int8";
+    if (c.vectorOp == VectorKind::Requantize &&
+        ((c.type != ElementType::Int32 && c.type != ElementType::F32) ||
+         c.dstType != ElementType::Int8))
+      return "requantize goes from int32 or f32 to int8";
+    if (c.vectorOp == VectorKind::Dequantize &&
+        (c.type != ElementType::Int8 || c.dstType != ElementType::F32))
+      return "dequantize goes from int8 to f32";
     if ((c.vectorOp == VectorKind::Relu || c.vectorOp == VectorKind::Add) &&
         c.type != c.dstType)
       return std::string(op) + " keeps the element type";
@@ -374,6 +380,9 @@ int64_t execute(const Command &c, Machine &m) {
         values[i] = double(std::nearbyint(float(sum) * scale)) + c.zeroPoint;
         break;
       }
+      case VectorKind::Dequantize:
+        values[i] = double(float(int32_t(x) - c.zeroPoint) * c.scale);
+        break;
       case VectorKind::Copy:
         values[i] = x;
         break;

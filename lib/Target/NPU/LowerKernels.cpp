@@ -8,6 +8,7 @@
 
 #include "mlc/Target/NPU/MatmulProgram.h"
 #include "mlc/Target/NPU/Passes.h"
+#include "mlc/Target/NPU/QuantizedAddProgram.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -28,30 +29,52 @@ int64_t getBytes(MemRefType type) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
+/// Each buffer's DRAM offset: one after the other, aligned.
+SmallVector<int64_t> getDRAMOffsets(ArrayRef<Value> buffers) {
+  SmallVector<int64_t> offsets;
+  int64_t end = 0;
+  for (Value buffer : buffers) {
+    offsets.push_back(end);
+    end = (end + getBytes(cast<MemRefType>(buffer.getType())) +
+           kDRAMAlignment - 1) /
+          kDRAMAlignment * kDRAMAlignment;
+  }
+  return offsets;
+}
+
 struct NPULowerKernelsPass
     : mlc::target::impl::NPULowerKernelsBase<NPULowerKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<npu::MatmulOp> matmuls;
-    module.walk([&](npu::MatmulOp m) { matmuls.push_back(m); });
+    SmallVector<Operation *> kernels;
+    module.walk([&](Operation *op) {
+      if (isa<npu::MatmulOp, npu::QuantizedAddOp>(op))
+        kernels.push_back(op);
+    });
     llvm::StringMap<NPUConfig> configs;
-    for (npu::MatmulOp matmul : matmuls) {
-      if (!isa<MemRefType>(matmul.getInit().getType())) {
-        matmul.emitError("is still on tensors: bufferize first");
+    for (Operation *op : kernels) {
+      Value init = isa<npu::MatmulOp>(op) ? cast<npu::MatmulOp>(op).getInit()
+                                          : cast<npu::QuantizedAddOp>(op).getInit();
+      if (!isa<MemRefType>(init.getType())) {
+        op->emitError("is still on tensors: bufferize first");
         return signalPassFailure();
       }
-      std::string npu = matmul.getNpu().str();
+      std::string npu = op->getAttrOfType<StringAttr>("npu").str();
       auto it = configs.find(npu);
       if (it == configs.end()) {
         std::string error;
         std::optional<NPUConfig> config = loadNPUConfig(npu, error);
         if (!config) {
-          matmul.emitError(error);
+          op->emitError(error);
           return signalPassFailure();
         }
         it = configs.try_emplace(npu, std::move(*config)).first;
       }
-      if (failed(lower(it->second, matmul)))
+      LogicalResult lowered =
+          isa<npu::MatmulOp>(op)
+              ? lower(it->second, cast<npu::MatmulOp>(op))
+              : lower(it->second, cast<npu::QuantizedAddOp>(op));
+      if (failed(lowered))
         return signalPassFailure();
     }
   }
@@ -97,14 +120,7 @@ struct NPULowerKernelsPass
                << buffer.getType() << " is not contiguous: the NPU's DMA "
                << "needs the identity layout";
 
-    SmallVector<int64_t> offsets;
-    int64_t end = 0;
-    for (Value buffer : buffers) {
-      offsets.push_back(end);
-      end = (end + getBytes(cast<MemRefType>(buffer.getType())) +
-             kDRAMAlignment - 1) /
-            kDRAMAlignment * kDRAMAlignment;
-    }
+    SmallVector<int64_t> offsets = getDRAMOffsets(buffers);
     std::array<uint64_t, 4> dram{};
     for (size_t i = 0; i < offsets.size(); ++i)
       dram[i] = uint64_t(offsets[i]);
@@ -118,29 +134,65 @@ struct NPULowerKernelsPass
     if (!program)
       return matmul.emitError("the NPU cannot run this matmul: ") << why;
 
-    // The stream at the module's end, then the launch in place of the op.
+    launch(matmul, matmul.getNpu(), *program, buffers, offsets);
+    return success();
+  }
+
+  LogicalResult lower(const NPUConfig &config, npu::QuantizedAddOp sum) {
+    SmallVector<Value> buffers{sum.getLhs(), sum.getRhs(), sum.getInit()};
+    for (Value buffer : buffers)
+      if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
+        return sum.emitError("buffer ")
+               << buffer.getType() << " is not contiguous: the NPU's DMA "
+               << "needs the identity layout";
+    QuantizedAddShape shape;
+    shape.elements = cast<MemRefType>(sum.getInit().getType()).getNumElements();
+    shape.lhsScale = sum.getLhsScale().convertToFloat();
+    shape.rhsScale = sum.getRhsScale().convertToFloat();
+    shape.resultScale = sum.getResultScale().convertToFloat();
+    shape.lhsZeroPoint = sum.getLhsZeroPoint();
+    shape.rhsZeroPoint = sum.getRhsZeroPoint();
+    shape.zeroPoint = sum.getZeroPoint();
+    shape.relu = sum.getRelu();
+    SmallVector<int64_t> offsets = getDRAMOffsets(buffers);
+    std::string why;
+    std::optional<Program> program = buildQuantizedAddProgram(
+        config, shape,
+        QuantizedAddTiles{int64_t(sum.getTile()), int64_t(sum.getBuffers())},
+        {uint64_t(offsets[0]), uint64_t(offsets[1]), uint64_t(offsets[2])},
+        why);
+    if (!program)
+      return sum.emitError("the NPU cannot run this add: ") << why;
+    launch(sum, sum.getNpu(), *program, buffers, offsets);
+    return success();
+  }
+
+  /// Puts `program` in a stream at the module's end and replaces `op` by
+  /// its launch on `buffers` (at `offsets` of the NPU's DRAM; the third
+  /// one written).
+  void launch(Operation *op, StringRef npu, const Program &program,
+              ArrayRef<Value> buffers, ArrayRef<int64_t> offsets) {
     ModuleOp module = getOperation();
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
-    auto function = matmul->getParentOfType<FunctionOpInterface>();
+    auto function = op->getParentOfType<FunctionOpInterface>();
     std::string name =
         (function ? function.getName().str() : std::string("model")) + "_npu" +
         std::to_string(count++);
-    auto programOp = ProgramOp::create(b, matmul.getLoc(),
-                                       b.getStringAttr(name), matmul.getNpu());
+    auto programOp = ProgramOp::create(b, op->getLoc(), b.getStringAttr(name),
+                                       b.getStringAttr(npu));
     programOp.getBody().emplaceBlock();
     OpBuilder body = OpBuilder::atBlockBegin(&programOp.getBody().front());
-    createCommandOps(body, matmul.getLoc(), *program);
+    createCommandOps(body, op->getLoc(), program);
 
-    b.setInsertionPoint(matmul);
+    b.setInsertionPoint(op);
     SmallVector<bool> writes(buffers.size(), false);
     writes[2] = true;
-    LaunchOp::create(b, matmul.getLoc(),
+    LaunchOp::create(b, op->getLoc(),
                      FlatSymbolRefAttr::get(programOp.getSymNameAttr()),
                      buffers, b.getDenseI64ArrayAttr(offsets),
                      b.getDenseBoolArrayAttr(writes));
-    matmul.erase();
-    return success();
+    op->erase();
   }
 };
 } // namespace

@@ -485,14 +485,21 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   // Only the "stored" signals the loads take.
   for (size_t t = size_t(stored + 1); t < stores.size(); ++t)
     program.commands[stores[t]].signal = -1;
+  if (!checkProgram(config, program, why))
+    return std::nullopt;
+  return program;
+}
+
+bool mlc::npu::checkProgram(const NPUConfig &config, const Program &program,
+                            std::string &why) {
   for (size_t i = 0; i < program.commands.size(); ++i) {
     std::string problem = validateCommand(config, program.commands[i]);
     if (!problem.empty()) {
       why = "command " + std::to_string(i) + ": " + problem;
-      return std::nullopt;
+      return false;
     }
   }
-  return program;
+  return true;
 }
 
 int64_t mlc::npu::getProgramCycles(const NPUConfig &config,

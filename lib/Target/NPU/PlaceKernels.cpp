@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvolutionAsMatmul.h"
+#include "QuantizedAdd.h"
 #include "QuantizedMatmul.h"
 #include "Requantization.h"
 #include "mlc/Target/Host/ModelFunctions.h"
@@ -109,6 +110,99 @@ struct NPUPlaceKernelsPass
       if (failed(placed))
         return signalPassFailure();
     }
+    // Then the residual adds of quantized models, on the vector unit (after
+    // the contractions, whose requantization may have taken the
+    // QuantizeLinears their operands come from).
+    // Each is matched again when placed: placing one replaces the
+    // QuantizeLinear another's operand may come from.
+    SmallVector<linalg::GenericOp> adds;
+    getOperation().walk([&](linalg::GenericOp op) {
+      std::string ignored;
+      if (matchQuantizedAdd(op, ignored))
+        adds.push_back(op);
+    });
+    for (linalg::GenericOp op : adds) {
+      std::string why;
+      std::optional<QuantizedAdd> q = matchQuantizedAdd(op, why);
+      if (!q) {
+        report(host::getNodeName(op->getLoc()), "cpu", why);
+        continue;
+      }
+      if (failed(placeAdd(*config, op, *q, forced)))
+        return signalPassFailure();
+    }
+  }
+
+  /// Operations an element of a quantized add takes on the CPU (two
+  /// dequantizations, the add, the quantization's divide, round, add and
+  /// clamp), at half its multiply-add rate, for its time estimate.
+  static constexpr double kCPUOperationsPerAdd = 12;
+
+  /// A quantized add goes to the NPU's vector unit when it can run it and
+  /// the simulated time beats the CPU's estimate (or the placement file
+  /// says so).
+  LogicalResult placeAdd(const NPUConfig &config, linalg::GenericOp op,
+                         const QuantizedAdd &q,
+                         const llvm::StringMap<std::string> &forced) {
+    std::string node = host::getNodeName(op->getLoc());
+    auto [force, named] = getForced(node, forced);
+    std::string why;
+    int64_t cycles = -1;
+    std::optional<QuantizedAddTiles> tiles =
+        chooseQuantizedAddTiles(config, q.shape, why, &cycles);
+    if (!tiles) {
+      if (force == "npu" && named)
+        return op->emitError("the placement file puts node '")
+               << node << "' on the NPU, which cannot run it: " << why;
+      report(node, "cpu", why);
+      return success();
+    }
+    double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
+    double cpuSeconds = double(q.shape.elements) * kCPUOperationsPerAdd /
+                        (cpuGflops / 2 * 1e9);
+    std::string estimate;
+    llvm::raw_string_ostream os(estimate);
+    os << "int8 add, requantized, tiles of " << tiles->elements << " x"
+       << tiles->buffers << ", ~" << cycles
+       << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6) << " us on '"
+       << config.name << "'; CPU ~" << llvm::format("%.2f", cpuSeconds * 1e6)
+       << " us";
+    if (force == "cpu" || (!force && npuSeconds >= cpuSeconds)) {
+      report(node, "cpu", force ? "placement file; " + estimate : estimate);
+      return success();
+    }
+    report(node, "npu", force ? "placement file; " + estimate : estimate);
+    linalg::GenericOp quantize = q.requantization.ops.back();
+    OpBuilder b(quantize);
+    Value result = buildQuantizedNPUAdd(b, op.getLoc(), q, npu, *tiles);
+    quantize.getResult(0).replaceAllUsesWith(result);
+    for (linalg::GenericOp generic : llvm::reverse(q.requantization.ops))
+      generic.erase();
+    op.erase();
+    return success();
+  }
+
+  /// What the placement file says of `node`: its own entry, else the
+  /// file's default ("*"), which puts what the NPU cannot run on the CPU
+  /// without complaint; and whether the node was named.
+  static std::pair<std::optional<StringRef>, bool>
+  getForced(const std::string &node,
+            const llvm::StringMap<std::string> &forced) {
+    auto it = forced.find(node);
+    bool named = it != forced.end();
+    if (!named)
+      it = forced.find("*");
+    if (it == forced.end())
+      return {std::nullopt, named};
+    return {StringRef(it->second), named};
+  }
+
+  /// With --print-placement, says where `node` goes and why.
+  void report(const std::string &node, StringRef device,
+              const std::string &reason) {
+    if (printPlacement)
+      llvm::outs() << "placement: " << (node.empty() ? "(unnamed)" : node)
+                   << ": " << device << " (" << reason << ")\n";
   }
 
   /// A batch of matmuls: a static f32 contraction generic reading
@@ -393,20 +487,7 @@ struct NPUPlaceKernelsPass
          std::optional<MatmulTiles> tiles = std::nullopt, int64_t cycles = -1,
          bool *lost = nullptr) {
     std::string node = host::getNodeName(op->getLoc());
-    auto report = [&](StringRef device, const std::string &reason) {
-      if (printPlacement)
-        llvm::outs() << "placement: " << (node.empty() ? "(unnamed)" : node)
-                     << ": " << device << " (" << reason << ")\n";
-    };
-    // The node's own entry, else the file's default ("*"), which puts what
-    // the NPU cannot run on the CPU without complaint.
-    auto forcedIt = forced.find(node);
-    bool named = forcedIt != forced.end();
-    if (!named)
-      forcedIt = forced.find("*");
-    std::optional<StringRef> force;
-    if (forcedIt != forced.end())
-      force = forcedIt->second;
+    auto [force, named] = getForced(node, forced);
 
     // Legality and tiles from the lowering's own planner.
     // (`tiles` and their `cycles`, when given, are the planner's choice for
@@ -423,7 +504,7 @@ struct NPUPlaceKernelsPass
       if (force == "npu" && named)
         return op->emitError("the placement file puts node '")
                << node << "' on the NPU, which cannot run it: " << why;
-      report("cpu", why);
+      report(node, "cpu", why);
       return std::optional<MatmulTiles>();
     }
 
@@ -447,10 +528,10 @@ struct NPUPlaceKernelsPass
       return std::optional<MatmulTiles>();
     }
     if (force == "cpu" || (!force && npuSeconds >= cpuSeconds)) {
-      report("cpu", force ? "placement file; " + estimate : estimate);
+      report(node, "cpu", force ? "placement file; " + estimate : estimate);
       return std::optional<MatmulTiles>();
     }
-    report("npu", force ? "placement file; " + estimate : estimate);
+    report(node, "npu", force ? "placement file; " + estimate : estimate);
     return tiles;
   }
 

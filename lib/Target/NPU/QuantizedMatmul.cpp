@@ -26,15 +26,11 @@ using mlc::target::applyReshapes;
 using mlc::target::buildProductScales;
 using mlc::target::buildSumsResult;
 
-namespace {
-/// The zero point once uint8 values are shifted into int8.
-int64_t getShiftedZero(bool isUnsigned, int64_t zero) {
+int64_t mlc::npu::getShiftedZero(bool isUnsigned, int64_t zero) {
   return zero - (isUnsigned ? 128 : 0);
 }
 
-/// The activations as int8: uint8 values shifted by -128 (their top bit
-/// flipped).
-Value shiftToInt8(OpBuilder &b, Location loc, Value integers, bool isUnsigned) {
+Value mlc::npu::shiftToInt8(OpBuilder &b, Location loc, Value integers, bool isUnsigned) {
   Type i8 = b.getIntegerType(8);
   auto type = cast<RankedTensorType>(integers.getType());
   int64_t rank = type.getRank();
@@ -56,6 +52,7 @@ Value shiftToInt8(OpBuilder &b, Location loc, Value integers, bool isUnsigned) {
       .getResult(0);
 }
 
+namespace {
 /// The zero point's share of each column's sums, -zero * colsum(weights[k,
 /// n]), as an int32 constant [n] (the weights row-major [k, n]); null when
 /// `zero` is 0.
@@ -131,9 +128,9 @@ Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
   return op.getResult()[0];
 }
 
-/// `product` (int8, read through `map`) as `resultType` (uint8 or int8, a
-/// QuantizeLinear's): uint8 values shifted back (their top bit flipped).
-Value buildQuantizedResult(OpBuilder &b, Location loc, Value product,
+} // namespace
+
+Value mlc::npu::buildQuantizedResult(OpBuilder &b, Location loc, Value product,
                            AffineMap map, RankedTensorType resultType) {
   Type i8 = b.getIntegerType(8);
   bool isUnsigned = resultType.getElementType().isUnsignedInteger();
@@ -158,7 +155,6 @@ Value buildQuantizedResult(OpBuilder &b, Location loc, Value product,
       .getResult(0);
 }
 
-} // namespace
 
 MatmulShape mlc::npu::getShape(const QuantizedMatmul &q) {
   return MatmulShape{q.m,

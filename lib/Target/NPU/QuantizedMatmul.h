@@ -42,6 +42,20 @@ using mlc::target::QuantizedConvolution;
 using mlc::target::QuantizedMatmul;
 using mlc::target::QuantizedOperands;
 
+/// The zero point once uint8 values are shifted into int8.
+int64_t getShiftedZero(bool isUnsigned, int64_t zero);
+
+/// `integers` (8-bit) as int8: uint8 values shifted by -128 (their top bit
+/// flipped).
+mlir::Value shiftToInt8(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value integers, bool isUnsigned);
+
+/// `product` (int8, read through `map`) as `resultType` (uint8 or int8, a
+/// QuantizeLinear's): uint8 values shifted back (their top bit flipped).
+mlir::Value buildQuantizedResult(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value product, mlir::AffineMap map,
+                                 mlir::RankedTensorType resultType);
+
 /// The matrix unit's view of it: int8 x int8 -> int32 sums (the zero
 /// point's share is added after).
 MatmulShape getShape(const QuantizedMatmul &q);

@@ -99,6 +99,29 @@ mlc_npu.program "edge" {
 // -----
 
 mlc_npu.program "edge" {
-  // expected-error @+1 {{on 'edge': requantize goes from int32 to int8}}
-  mlc_npu.vector {op = "requantize", element_type = f32, result_type = i8, memory = "accumulator", source = 0, result = 0, rows = 1, cols = 4}
+  // expected-error @+1 {{on 'edge': requantize goes from int32 or f32 to int8}}
+  mlc_npu.vector {op = "requantize", element_type = bf16, result_type = i8, source = 0, result = 64, rows = 1, cols = 4}
+}
+
+// -----
+
+mlc_npu.program "edge" {
+  // expected-error @+1 {{on 'edge': dequantize goes from int8 to f32}}
+  mlc_npu.vector {op = "dequantize", element_type = i8, result_type = bf16, source = 0, result = 64, rows = 1, cols = 4}
+}
+
+// -----
+
+func.func @add_shapes(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x8xi8>) -> tensor<4x8xi8> {
+  // expected-error @+1 {{operands must be i8 arrays of one static shape, not 'tensor<8x4xi8>'}}
+  %r = mlc_npu.quantized_add "edge" ins(%a, %b : tensor<4x8xi8>, tensor<8x4xi8>) outs(%c : tensor<4x8xi8>) {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, result_scale = 2.0 : f32, zero_point = 0 : i32, tile = 32} -> tensor<4x8xi8>
+  return %r : tensor<4x8xi8>
+}
+
+// -----
+
+func.func @add_scale(%a: tensor<4x8xi8>, %b: tensor<4x8xi8>, %c: tensor<4x8xi8>) -> tensor<4x8xi8> {
+  // expected-error @+1 {{scales must be positive and finite, not 0}}
+  %r = mlc_npu.quantized_add "edge" ins(%a, %b : tensor<4x8xi8>, tensor<4x8xi8>) outs(%c : tensor<4x8xi8>) {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.0 : f32, rhs_zero_point = 0 : i32, result_scale = 2.0 : f32, zero_point = 0 : i32, tile = 32} -> tensor<4x8xi8>
+  return %r : tensor<4x8xi8>
 }

@@ -91,6 +91,11 @@ std::optional<Program> buildMatmulProgram(const NPUConfig &config,
                                           const std::array<uint64_t, 4> &dram,
                                           std::string &why);
 
+/// Whether every command of `program` is one `config` can execute (else
+/// the first that is not, and why, in `why`).
+bool checkProgram(const NPUConfig &config, const Program &program,
+                  std::string &why);
+
 /// The cycles the simulator takes to run `program` (its timing alone,
 /// without data), or -1 when it refuses the program.
 int64_t getProgramCycles(const NPUConfig &config, const Program &program);

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -124,6 +125,46 @@ void MatmulOp::getEffects(
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Read::get(), &getInitMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getInitMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult QuantizedAddOp::verify() {
+  for (Value v : {getLhs(), getRhs(), getInit()}) {
+    auto type = cast<ShapedType>(v.getType());
+    if (!type.hasStaticShape() || !type.getElementType().isInteger(8) ||
+        type.getShape() != cast<ShapedType>(getInit().getType()).getShape())
+      return emitOpError("operands must be i8 arrays of one static shape, "
+                         "not ")
+             << v.getType();
+  }
+  bool tensors = isa<RankedTensorType>(getInit().getType());
+  if (tensors != (getNumResults() == 1) ||
+      (tensors && getResult()[0].getType() != getInit().getType()))
+    return emitOpError("yields the init's type on tensors and nothing on "
+                       "buffers");
+  for (float scale : {getLhsScale().convertToFloat(),
+                      getRhsScale().convertToFloat(),
+                      getResultScale().convertToFloat()})
+    if (!(scale > 0) || !std::isfinite(scale))
+      return emitOpError("scales must be positive and finite, not ") << scale;
+  if (getTile() < 1)
+    return emitOpError("tiles must be positive, not ") << getTile();
+  if (getBuffers() < 2)
+    return emitOpError("needs at least two buffers of each tile, not ")
+           << getBuffers();
+  return success();
+}
+
+void QuantizedAddOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!isa<MemRefType>(getInit().getType()))
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), &getLhsMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &getRhsMutable(),
                        SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Write::get(), &getInitMutable(),
                        SideEffects::DefaultResource::get());
@@ -253,12 +294,13 @@ FailureOr<Command> getCommand(Operation *op) {
             .Case("copy", VectorKind::Copy)
             .Case("requantize_columns", VectorKind::RequantizeColumns)
             .Case("requantize_columns_relu", VectorKind::RequantizeColumnsRelu)
+            .Case("dequantize", VectorKind::Dequantize)
             .Default(std::nullopt);
     if (!kind)
       return op->emitOpError("op '")
              << vector.getOp()
-             << "' is not relu, add, requantize, copy, requantize_columns or "
-                "requantize_columns_relu";
+             << "' is not relu, add, requantize, copy, requantize_columns, "
+                "requantize_columns_relu or dequantize";
     FailureOr<ElementType> type = getElementType(op, vector.getElementType());
     FailureOr<ElementType> resultType =
         getElementType(op, vector.getResultType());
@@ -349,6 +391,8 @@ StringRef getVectorName(VectorKind kind) {
     return "requantize_columns";
   case VectorKind::RequantizeColumnsRelu:
     return "requantize_columns_relu";
+  case VectorKind::Dequantize:
+    return "dequantize";
   }
   return "copy";
 }

@@ -18,32 +18,51 @@ using namespace mlir::bufferization;
 using namespace mlc::npu;
 
 namespace {
+/// The buffer of `value`, with the identity layout: a strided view is
+/// copied (when `read`) into a new buffer.
+FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter, Location loc,
+                                     Value value, bool read,
+                                     const BufferizationOptions &options,
+                                     const BufferizationState &state) {
+  FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
+  if (failed(buffer))
+    return failure();
+  auto type = cast<MemRefType>(buffer->getType());
+  if (type.getLayout().isIdentity())
+    return buffer;
+  auto contiguous =
+      MemRefType::get(type.getShape(), type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  FailureOr<Value> copy =
+      options.createAlloc(rewriter, loc, contiguous, ValueRange());
+  if (failed(copy))
+    return failure();
+  if (read && failed(options.createMemCpy(rewriter, loc, *buffer, *copy)))
+    return failure();
+  return copy;
+}
+
+/// Replaces `op` by the same op on `operands` (contiguous buffers, `out`
+/// among them in place of the init), copying `out` into the init's buffer
+/// when they differ.
+LogicalResult replaceWithBufferOp(RewriterBase &rewriter, Operation *op,
+                                  ValueRange operands, Value out,
+                                  Value init,
+                                  const BufferizationOptions &options) {
+  OperationState state(op->getLoc(), op->getName(), operands, TypeRange(),
+                       op->getAttrs());
+  rewriter.create(state);
+  if (out != init) {
+    rewriter.setInsertionPointAfter(op);
+    if (failed(options.createMemCpy(rewriter, op->getLoc(), out, init)))
+      return failure();
+  }
+  replaceOpWithBufferizedValues(rewriter, op, init);
+  return success();
+}
+
 struct MatmulOpInterface
     : DstBufferizableOpInterfaceExternalModel<MatmulOpInterface, MatmulOp> {
-  /// The buffer of `value`, with the identity layout: a strided view is
-  /// copied (when `read`) into a new buffer.
-  FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter, Location loc,
-                                       Value value, bool read,
-                                       const BufferizationOptions &options,
-                                       const BufferizationState &state) const {
-    FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
-    if (failed(buffer))
-      return failure();
-    auto type = cast<MemRefType>(buffer->getType());
-    if (type.getLayout().isIdentity())
-      return buffer;
-    auto contiguous =
-        MemRefType::get(type.getShape(), type.getElementType(),
-                        MemRefLayoutAttrInterface(), type.getMemorySpace());
-    FailureOr<Value> copy =
-        options.createAlloc(rewriter, loc, contiguous, ValueRange());
-    if (failed(copy))
-      return failure();
-    if (read && failed(options.createMemCpy(rewriter, loc, *buffer, *copy)))
-      return failure();
-    return copy;
-  }
-
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
@@ -71,18 +90,41 @@ struct MatmulOpInterface
                             matmul.getAccumulate(), options, state);
     if (failed(out))
       return failure();
-    MatmulOp::create(rewriter, loc, TypeRange(), *lhs, *rhs, *out, columns,
-                     matmul.getNpuAttr(), matmul.getTileRowsAttr(),
-                     matmul.getTileColsAttr(), matmul.getBuffersAttr(),
-                     matmul.getTileDepthAttr(), matmul.getAccumulateAttr(),
-                     matmul.getReluAttr(), matmul.getZeroPointAttr());
-    if (*out != *init) {
-      rewriter.setInsertionPointAfter(op);
-      if (failed(options.createMemCpy(rewriter, loc, *out, *init)))
-        return failure();
-    }
-    replaceOpWithBufferizedValues(rewriter, op, *init);
-    return success();
+    SmallVector<Value> operands{*lhs, *rhs, *out};
+    if (columns)
+      operands.push_back(columns);
+    return replaceWithBufferOp(rewriter, op, operands, *out, *init, options);
+  }
+};
+
+struct QuantizedAddOpInterface
+    : DstBufferizableOpInterfaceExternalModel<QuantizedAddOpInterface,
+                                              QuantizedAddOp> {
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto sum = cast<QuantizedAddOp>(op);
+    Location loc = op->getLoc();
+    rewriter.setInsertionPoint(op);
+    FailureOr<Value> lhs = getContiguousBuffer(rewriter, loc, sum.getLhs(),
+                                               true, options, state);
+    FailureOr<Value> rhs = getContiguousBuffer(rewriter, loc, sum.getRhs(),
+                                               true, options, state);
+    FailureOr<Value> init = getBuffer(rewriter, sum.getInit(), options, state);
+    if (failed(lhs) || failed(rhs) || failed(init))
+      return failure();
+    FailureOr<Value> out = getContiguousBuffer(rewriter, loc, sum.getInit(),
+                                               false, options, state);
+    if (failed(out))
+      return failure();
+    return replaceWithBufferOp(rewriter, op, {*lhs, *rhs, *out}, *out, *init,
+                               options);
+  }
+
+  /// The init is only written.
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &state) const {
+    return &operand != &cast<QuantizedAddOp>(op).getInitMutable();
   }
 };
 } // namespace
@@ -91,5 +133,6 @@ void mlc::npu::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NPUDialect *) {
     MatmulOp::attachInterface<MatmulOpInterface>(*ctx);
+    QuantizedAddOp::attachInterface<QuantizedAddOpInterface>(*ctx);
   });
 }

@@ -25,9 +25,9 @@ def NPU_Dialect : Dialect {
   let cppNamespace = "::mlc::npu";
   let summary = "The NPU: kernels placed on it and its command streams";
   let description = [{
-    The accelerator of docs/NPU.md at two levels. `mlc_npu.matmul` is a
-    kernel the placement put on the NPU, on tensors and then on buffers,
-    with the tiles it chose; `mlc_npu.program` is the command stream it
+    The accelerator of docs/NPU.md at two levels. `mlc_npu.matmul` and
+    `mlc_npu.quantized_add` are kernels the placement put on the NPU, on
+    tensors and then on buffers, with the tiles it chose; `mlc_npu.program` is the command stream it
     lowers to (one op per command) and `mlc_npu.launch` runs that stream on
     the host's buffers.
   }];
@@ -70,6 +70,39 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
   let assemblyFormat = [{
     $npu `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
     (`requantize` `(` $columns^ `:` type($columns) `)`)?
+    `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = [{
+    mlir::MutableOperandRange getDpsInitsMutable() { return mlir::MutableOperandRange(getInitMutable()); }
+  }];
+  let hasVerifier = 1;
+}
+
+def NPU_QuantizedAddOp : NPU_Op<"quantized_add", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "An int8 add placed on the NPU's vector unit";
+  let description = [{
+    `init[i] = saturate(round_even(r(a + b) * result_scale) + zero_point)`
+    with `a = (lhs[i] - lhs_zero_point) * lhs_scale` and `b` likewise in
+    f32, `r` a relu when `relu` is set: the residual add of a QDQ model
+    (DequantizeLinear on both operands, Add, QuantizeLinear, whose scale
+    `result_scale` inverts). `lhs`, `rhs` and `init` are i8 arrays of one
+    static shape; the NPU `npu` runs them in tiles of `tile` elements,
+    `buffers` of each rotating, as `mlc-npu-place-kernels` chose them. On
+    tensors it yields the result; after bufferization it writes `init`.
+  }];
+  let arguments = (ins AnyShaped:$lhs,
+                       AnyShaped:$rhs,
+                       AnyShaped:$init,
+                       StrAttr:$npu, F32Attr:$lhs_scale,
+                       I32Attr:$lhs_zero_point, F32Attr:$rhs_scale,
+                       I32Attr:$rhs_zero_point, F32Attr:$result_scale,
+                       I32Attr:$zero_point, UnitAttr:$relu, I64Attr:$tile,
+                       DefaultValuedAttr<I64Attr, "2">:$buffers);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $npu `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
     `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
   }];
   let extraClassDeclaration = [{
