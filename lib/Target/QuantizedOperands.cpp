@@ -63,7 +63,7 @@ template <typename T> std::optional<T> getUniform(ArrayRef<T> values) {
 } // namespace
 
 std::optional<Activations> mlc::target::getActivations(Value v,
-                                                      std::string &why) {
+                                                       std::string &why) {
   std::optional<Dequantize> a = getDequantize(v);
   if (!a) {
     why = "its activations are not dequantized integers";

@@ -142,7 +142,8 @@ cl::opt<std::string> npuConfig(
     cl::value_desc("NAME|FILE"), cl::init("edge"), cl::cat(category));
 cl::opt<bool> printPlacement(
     "print-placement",
-    cl::desc("With --target=npu: print each matmul's device (npu or cpu) and "
+    cl::desc("With --target=npu: print the device (npu or cpu) of each "
+             "matmul, convolution and quantized residual add and "
              "why (the NPU lowering's tiles and the simulator's time for "
              "its stream against the CPU's estimate, or what the NPU "
              "lacks) to stdout while compiling"),

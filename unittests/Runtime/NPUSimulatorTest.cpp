@@ -461,9 +461,8 @@ TEST(NPUSimulator, DequantizeAddRequantize) {
   Program p;
   Command a = load(0, 0, 1, 8), b = load(64, 64, 1, 8);
   b.signal = 0;
-  auto vector = [](VectorKind op, ElementType from, ElementType to,
-                   Memory src, Memory dst, uint32_t s, uint32_t s2,
-                   uint32_t d) {
+  auto vector = [](VectorKind op, ElementType from, ElementType to, Memory src,
+                   Memory dst, uint32_t s, uint32_t s2, uint32_t d) {
     Command c;
     c.opcode = Opcode::Vector;
     c.vectorOp = op;
@@ -479,23 +478,23 @@ TEST(NPUSimulator, DequantizeAddRequantize) {
     return c;
   };
   // a: (qa + 3) * 0.5; b: (qb - 4) * 0.25.
-  Command da = vector(VectorKind::Dequantize, ElementType::Int8,
-                      ElementType::F32, Memory::Scratchpad,
-                      Memory::Accumulator, 0, 0, 0);
+  Command da =
+      vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
+             Memory::Scratchpad, Memory::Accumulator, 0, 0, 0);
   da.scale = 0.5f;
   da.zeroPoint = -3;
   da.waitMask = 1;
-  Command db = vector(VectorKind::Dequantize, ElementType::Int8,
-                      ElementType::F32, Memory::Scratchpad,
-                      Memory::Accumulator, 64, 0, 64);
+  Command db =
+      vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
+             Memory::Scratchpad, Memory::Accumulator, 64, 0, 64);
   db.scale = 0.25f;
   db.zeroPoint = 4;
   Command sum = vector(VectorKind::Add, ElementType::F32, ElementType::F32,
                        Memory::Accumulator, Memory::Accumulator, 0, 64, 0);
   // y / 0.5 + 1, rounded half to even and saturated.
-  Command q = vector(VectorKind::Requantize, ElementType::F32,
-                     ElementType::Int8, Memory::Accumulator,
-                     Memory::Scratchpad, 0, 0, 128);
+  Command q =
+      vector(VectorKind::Requantize, ElementType::F32, ElementType::Int8,
+             Memory::Accumulator, Memory::Scratchpad, 0, 0, 128);
   q.scale = 2.0f;
   q.zeroPoint = 1;
   q.signal = 1;

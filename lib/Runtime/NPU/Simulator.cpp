@@ -249,9 +249,9 @@ std::string getAccesses(const Command &c, const Machine &m,
     return e;
   }
   case Opcode::Vector: {
-    static const char *const kOps[] = {
-        "",     "relu",       "add",        "requantize",
-        "copy", "requantize", "requantize", "requantize"};
+    static const char *const kOps[] = {"",           "relu",      "add",
+                                       "requantize", "copy",      "requantize",
+                                       "requantize", "requantize"};
     const char *op = kOps[unsigned(c.vectorOp)];
     if (!config.supportsVector(op))
       return std::string("the vector unit of '") + config.name +

@@ -35,8 +35,8 @@ SmallVector<int64_t> getDRAMOffsets(ArrayRef<Value> buffers) {
   int64_t end = 0;
   for (Value buffer : buffers) {
     offsets.push_back(end);
-    end = (end + getBytes(cast<MemRefType>(buffer.getType())) +
-           kDRAMAlignment - 1) /
+    end = (end + getBytes(cast<MemRefType>(buffer.getType())) + kDRAMAlignment -
+           1) /
           kDRAMAlignment * kDRAMAlignment;
   }
   return offsets;
@@ -53,8 +53,9 @@ struct NPULowerKernelsPass
     });
     llvm::StringMap<NPUConfig> configs;
     for (Operation *op : kernels) {
-      Value init = isa<npu::MatmulOp>(op) ? cast<npu::MatmulOp>(op).getInit()
-                                          : cast<npu::QuantizedAddOp>(op).getInit();
+      Value init = isa<npu::MatmulOp>(op)
+                       ? cast<npu::MatmulOp>(op).getInit()
+                       : cast<npu::QuantizedAddOp>(op).getInit();
       if (!isa<MemRefType>(init.getType())) {
         op->emitError("is still on tensors: bufferize first");
         return signalPassFailure();

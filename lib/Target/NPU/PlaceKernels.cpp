@@ -158,8 +158,8 @@ struct NPUPlaceKernelsPass
       return success();
     }
     double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
-    double cpuSeconds = double(q.shape.elements) * kCPUOperationsPerAdd /
-                        (cpuGflops / 2 * 1e9);
+    double cpuSeconds =
+        double(q.shape.elements) * kCPUOperationsPerAdd / (cpuGflops / 2 * 1e9);
     std::string estimate;
     llvm::raw_string_ostream os(estimate);
     os << "int8 add, requantized, tiles of " << tiles->elements << " x"

@@ -54,8 +54,7 @@ std::optional<QuantizedAdd> mlc::npu::matchQuantizedAdd(linalg::GenericOp op,
     return std::nullopt;
   }
   for (const target::Activations *x : {&*a, &*b})
-    if (cast<ShapedType>(x->integers.getType()).getShape() !=
-        type.getShape()) {
+    if (cast<ShapedType>(x->integers.getType()).getShape() != type.getShape()) {
       why = "an operand dequantized from another shape";
       return std::nullopt;
     }
@@ -94,16 +93,16 @@ Value mlc::npu::buildQuantizedNPUAdd(OpBuilder &b, Location loc,
   Value lhs = shiftToInt8(b, loc, q.lhs, q.lhsUnsigned);
   Value rhs = shiftToInt8(b, loc, q.rhs, q.rhsUnsigned);
   auto type = cast<RankedTensorType>(lhs.getType());
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                       type.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   const QuantizedAddShape &s = q.shape;
   auto sum = npu::QuantizedAddOp::create(
       b, loc, TypeRange{type}, lhs, rhs, init, b.getStringAttr(npu),
       b.getF32FloatAttr(s.lhsScale), b.getI32IntegerAttr(s.lhsZeroPoint),
       b.getF32FloatAttr(s.rhsScale), b.getI32IntegerAttr(s.rhsZeroPoint),
       b.getF32FloatAttr(s.resultScale), b.getI32IntegerAttr(s.zeroPoint),
-      s.relu ? b.getUnitAttr() : UnitAttr(), b.getI64IntegerAttr(tiles.elements),
-      b.getI64IntegerAttr(tiles.buffers));
+      s.relu ? b.getUnitAttr() : UnitAttr(),
+      b.getI64IntegerAttr(tiles.elements), b.getI64IntegerAttr(tiles.buffers));
   linalg::GenericOp quantize = q.requantization.ops.back();
   return buildQuantizedResult(
       b, loc, sum.getResult()[0], b.getMultiDimIdentityMap(type.getRank()),

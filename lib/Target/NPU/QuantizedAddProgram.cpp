@@ -105,8 +105,8 @@ std::optional<Program> mlc::npu::buildQuantizedAddProgram(
   int64_t count = ceilDiv(shape.elements, tiles.elements);
   Program program;
   auto add = [&](Command c) { program.commands.push_back(c); };
-  auto vector = [&](VectorKind op, ElementType from, ElementType to,
-                    Memory src, Memory dst, int64_t a, int64_t b, int64_t out,
+  auto vector = [&](VectorKind op, ElementType from, ElementType to, Memory src,
+                    Memory dst, int64_t a, int64_t b, int64_t out,
                     uint32_t elements) {
     Command c;
     c.opcode = Opcode::Vector;
@@ -148,29 +148,28 @@ std::optional<Program> mlc::npu::buildQuantizedAddProgram(
     loadB.signal = kLoaded;
     add(loadB);
 
-    Command da = vector(VectorKind::Dequantize, ElementType::Int8,
-                        ElementType::F32, Memory::Scratchpad,
-                        Memory::Accumulator, a, 0, fa, elements);
+    Command da =
+        vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
+               Memory::Scratchpad, Memory::Accumulator, a, 0, fa, elements);
     da.scale = shape.lhsScale;
     da.zeroPoint = shape.lhsZeroPoint;
     da.waitMask = uint16_t(1u << kLoaded);
     add(da);
-    Command db = vector(VectorKind::Dequantize, ElementType::Int8,
-                        ElementType::F32, Memory::Scratchpad,
-                        Memory::Accumulator, b, 0, fb, elements);
+    Command db =
+        vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
+               Memory::Scratchpad, Memory::Accumulator, b, 0, fb, elements);
     db.scale = shape.rhsScale;
     db.zeroPoint = shape.rhsZeroPoint;
     add(db);
     add(vector(VectorKind::Add, ElementType::F32, ElementType::F32,
-               Memory::Accumulator, Memory::Accumulator, fa, fb, fa,
-               elements));
+               Memory::Accumulator, Memory::Accumulator, fa, fb, fa, elements));
     if (shape.relu)
       add(vector(VectorKind::Relu, ElementType::F32, ElementType::F32,
                  Memory::Accumulator, Memory::Accumulator, fa, 0, fa,
                  elements));
-    Command q = vector(VectorKind::Requantize, ElementType::F32,
-                       ElementType::Int8, Memory::Accumulator,
-                       Memory::Scratchpad, fa, 0, o, elements);
+    Command q =
+        vector(VectorKind::Requantize, ElementType::F32, ElementType::Int8,
+               Memory::Accumulator, Memory::Scratchpad, fa, 0, o, elements);
     q.scale = shape.resultScale;
     q.zeroPoint = shape.zeroPoint;
     q.signal = kRequantized;

@@ -30,7 +30,8 @@ int64_t mlc::npu::getShiftedZero(bool isUnsigned, int64_t zero) {
   return zero - (isUnsigned ? 128 : 0);
 }
 
-Value mlc::npu::shiftToInt8(OpBuilder &b, Location loc, Value integers, bool isUnsigned) {
+Value mlc::npu::shiftToInt8(OpBuilder &b, Location loc, Value integers,
+                            bool isUnsigned) {
   Type i8 = b.getIntegerType(8);
   auto type = cast<RankedTensorType>(integers.getType());
   int64_t rank = type.getRank();
@@ -131,7 +132,8 @@ Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
 } // namespace
 
 Value mlc::npu::buildQuantizedResult(OpBuilder &b, Location loc, Value product,
-                           AffineMap map, RankedTensorType resultType) {
+                                     AffineMap map,
+                                     RankedTensorType resultType) {
   Type i8 = b.getIntegerType(8);
   bool isUnsigned = resultType.getElementType().isUnsignedInteger();
   int64_t rank = resultType.getRank();
@@ -154,7 +156,6 @@ Value mlc::npu::buildQuantizedResult(OpBuilder &b, Location loc, Value product,
              })
       .getResult(0);
 }
-
 
 MatmulShape mlc::npu::getShape(const QuantizedMatmul &q) {
   return MatmulShape{q.m,

@@ -12,7 +12,8 @@
 include "mlir/Pass/PassBase.td"
 
 def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
-  let summary = "Decide which matmuls run on the NPU and in which tiles";
+  let summary = "Decide which matmuls, convolutions and quantized adds run "
+                "on the NPU and in which tiles";
   let description = [{
     The NPU target's placement, on the loop level before the CPU strategy
     sees the kernels. For each statically shaped `linalg.matmul` it asks
@@ -25,12 +26,17 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     bf16 on the CPU for a bf16 unit); the others stay for the CPU. A
     dequantized convolution or matmul becomes an int8 one, and a
     convolution followed only by a bias, a relu or clip and a
-    QuantizeLinear is requantized on the NPU (`requantize(...)`). `placement-file`, a
+    QuantizeLinear is requantized on the NPU (`requantize(...)`). Then
+    each elementwise add of two dequantized 8-bit tensors that is only
+    requantized (a quantized model's residual Add) goes the same way
+    (QuantizedAddProgram.h, against 12 CPU operations an element at half
+    `cpu-gflops`) and becomes `mlc_npu.quantized_add`. `placement-file`, a
     JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
     choice (a forced `"npu"` that the NPU cannot run is an error); its key
     `"*"` sets the choice for the nodes it does not name (with `"npu"`,
     everything the NPU can run goes there, the rest to the CPU);
-    `print-placement` prints one line per matmul: its node, device and why.
+    `print-placement` prints one line per matmul, convolution or quantized
+    add: its node, device and why.
     `float-kernels=cpu` keeps f32 kernels on the CPU (only dequantized
     integers go to the NPU), for models bf16's 8-bit mantissa is too coarse
     for.
@@ -42,7 +48,7 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
            /*default=*/"\"\"",
            "JSON object {\"node\": \"cpu\"|\"npu\"} that forces placements">,
     Option<"printPlacement", "print-placement", "bool", /*default=*/"false",
-           "Print each matmul's device and the reason to stdout">,
+           "Print each NPU candidate's device and the reason to stdout">,
     Option<"cpuGflops", "cpu-gflops", "double", /*default=*/"100.0",
            "The CPU's f32 matmul rate the NPU is compared with (GFLOP/s)">,
     Option<"floatKernels", "float-kernels", "std::string",
@@ -55,11 +61,14 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
 }
 
 def NPULowerKernels : Pass<"mlc-npu-lower-kernels", "mlir::ModuleOp"> {
-  let summary = "Each NPU matmul on buffers becomes a command stream and a launch";
+  let summary = "Each NPU kernel on buffers becomes a command stream and a "
+                "launch";
   let description = [{
-    After bufferization, replaces every `mlc_npu.matmul` on buffers by an
-    `mlc_npu.launch` of a new module-level `mlc_npu.program` built by the
-    NPU lowering (MatmulProgram.h) in the op's tiles: lhs, rhs and init at
+    After bufferization, replaces every `mlc_npu.matmul` and
+    `mlc_npu.quantized_add` on buffers by an `mlc_npu.launch` of a new
+    module-level `mlc_npu.program` built by the NPU lowering
+    (MatmulProgram.h, QuantizedAddProgram.h) in the op's tiles: lhs, rhs
+    and init at
     64-byte aligned offsets of the NPU's DRAM window, init written. The
     program's commands are verified against the NPU's description.
   }];

@@ -54,10 +54,11 @@ chooseQuantizedAddTiles(const NPUConfig &config, const QuantizedAddShape &shape,
 /// The command stream for `shape` in `tiles`, reading lhs and rhs and
 /// writing out at byte offsets `dram[0..2]`; empty, with the reason in
 /// `why`, when the NPU lacks a vector op it needs or the tiles do not fit.
-std::optional<Program> buildQuantizedAddProgram(
-    const NPUConfig &config, const QuantizedAddShape &shape,
-    const QuantizedAddTiles &tiles, const std::array<uint64_t, 3> &dram,
-    std::string &why);
+std::optional<Program>
+buildQuantizedAddProgram(const NPUConfig &config,
+                         const QuantizedAddShape &shape,
+                         const QuantizedAddTiles &tiles,
+                         const std::array<uint64_t, 3> &dram, std::string &why);
 
 } // namespace mlc::npu
 

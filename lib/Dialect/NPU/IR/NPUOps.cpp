@@ -144,9 +144,9 @@ LogicalResult QuantizedAddOp::verify() {
       (tensors && getResult()[0].getType() != getInit().getType()))
     return emitOpError("yields the init's type on tensors and nothing on "
                        "buffers");
-  for (float scale : {getLhsScale().convertToFloat(),
-                      getRhsScale().convertToFloat(),
-                      getResultScale().convertToFloat()})
+  for (float scale :
+       {getLhsScale().convertToFloat(), getRhsScale().convertToFloat(),
+        getResultScale().convertToFloat()})
     if (!(scale > 0) || !std::isfinite(scale))
       return emitOpError("scales must be positive and finite, not ") << scale;
   if (getTile() < 1)

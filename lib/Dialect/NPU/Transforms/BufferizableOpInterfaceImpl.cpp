@@ -46,8 +46,7 @@ FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter, Location loc,
 /// among them in place of the init), copying `out` into the init's buffer
 /// when they differ.
 LogicalResult replaceWithBufferOp(RewriterBase &rewriter, Operation *op,
-                                  ValueRange operands, Value out,
-                                  Value init,
+                                  ValueRange operands, Value out, Value init,
                                   const BufferizationOptions &options) {
   OperationState state(op->getLoc(), op->getName(), operands, TypeRange(),
                        op->getAttrs());
@@ -106,10 +105,10 @@ struct QuantizedAddOpInterface
     auto sum = cast<QuantizedAddOp>(op);
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
-    FailureOr<Value> lhs = getContiguousBuffer(rewriter, loc, sum.getLhs(),
-                                               true, options, state);
-    FailureOr<Value> rhs = getContiguousBuffer(rewriter, loc, sum.getRhs(),
-                                               true, options, state);
+    FailureOr<Value> lhs =
+        getContiguousBuffer(rewriter, loc, sum.getLhs(), true, options, state);
+    FailureOr<Value> rhs =
+        getContiguousBuffer(rewriter, loc, sum.getRhs(), true, options, state);
     FailureOr<Value> init = getBuffer(rewriter, sum.getInit(), options, state);
     if (failed(lhs) || failed(rhs) || failed(init))
       return failure();
