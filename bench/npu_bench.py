@@ -47,17 +47,18 @@ import quantize_qdq  # noqa: E402
 
 LINE = re.compile(
     r"(\d+) cycles, ([\d.]+) ms at (\d+) MHz, matrix unit ([\d.]+)% utilized "
-    r"\(([\d.]+)% busy\), DMA ([\d.]+)% busy, (\d+) bytes loaded, (\d+) stored")
+    r"\(([\d.]+)% busy\), DMA ([\d.]+)% busy, (\d+) bytes loaded, (\d+) stored"
+    r", vector unit ([\d.]+)% busy")
 
 
 def parse(line):
     m = LINE.search(line)
     if not m:
         return None
-    cycles, ms, mhz, util, busy, dma, loaded, stored = m.groups()
+    cycles, ms, mhz, util, busy, dma, loaded, stored, vector = m.groups()
     return {"cycles": int(cycles), "ms": float(ms), "util": float(util),
             "busy": float(busy), "dma": float(dma), "loaded": int(loaded),
-            "stored": int(stored)}
+            "stored": int(stored), "vector": float(vector)}
 
 
 def run_model(build, model_path, npu, workdir, quantized=False):
@@ -164,16 +165,16 @@ def write_doc(path, rows, models, quantized):
              "off, each DequantizeLinear, float op and QuantizeLinear on "
              "its own), and the next table says how far ONNX Runtime's own "
              "fused integer kernels are from that.", "",
-             "| model | NPU | matmuls on NPU / CPU | NPU cycles per run | "
+             "| model | NPU | kernels on NPU / CPU | NPU cycles per run | "
              "time at clock | matrix unit utilized | utilized, Conv and MatMul "
-             "programs | matrix busy | DMA busy "
+             "programs | matrix busy | vector busy | DMA busy "
              "| MB loaded | MB stored | max abs(mlc-ORT)/max abs(ORT) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         t = r["total"]
         if not t or not r["on_npu"]:
             lines.append(f"| {r['model']} | {r['npu']} | 0 / {r['on_cpu']} "
-                         f"| - | - | - | - | - | - | - | - | "
+                         f"| - | - | - | - | - | - | - | - | - | "
                          f"{r.get('diff_written', r['diff']):.1e} |")
             continue
         contraction = (f"{r['contraction_util']:.1f}%"
@@ -181,7 +182,8 @@ def write_doc(path, rows, models, quantized):
         lines.append(
             f"| {r['model']} | {r['npu']} | {r['on_npu']} / {r['on_cpu']} | "
             f"{t['cycles']} | {t['ms']:.3f} ms | {t['util']:.1f}% | "
-            f"{contraction} | {t['busy']:.1f}% | {t['dma']:.1f}% | "
+            f"{contraction} | {t['busy']:.1f}% | {t['vector']:.1f}% | "
+            f"{t['dma']:.1f}% | "
             f"{t['loaded'] / 1e6:.1f} | {t['stored'] / 1e6:.1f} | "
             f"{r.get('diff_written', r['diff']):.1e} |")
     qrows = [r for r in rows if "diff_written" in r]
@@ -193,24 +195,28 @@ def write_doc(path, rows, models, quantized):
             lines.append(f"| {r['model']} | {r['npu']} | "
                          f"{r['diff_written']:.1e} | {r['diff']:.1e} | "
                          f"{r['ort_fused_vs_written']:.1e} |")
-    lines += ["", "Per program (one matmul each) of each model on `large`, as `mlc-run --device=npu-sim --profile` "
-              "prints them; the bound is the busier of the matrix unit and "
-              "the DMA:", ""]
+    lines += ["", "Per program (one kernel each: a matmul, a convolution or a "
+              "quantized add) of each model on `large`, as `mlc-run "
+              "--device=npu-sim --profile` prints them; the bound is the "
+              "busiest of the matrix unit, the vector unit and the DMA:", ""]
     for r in rows:
         if r["npu"] != "large" or not r["programs"]:
             continue
         lines += [f"**{r['model']}** on `large`:", "",
                   "| program (node) | cycles | utilized | matrix busy | "
-                  "DMA busy | bound |", "|---|---|---|---|---|---|"]
+                  "vector busy | DMA busy | bound |",
+                  "|---|---|---|---|---|---|---|"]
         seen = set()
         for p in r["programs"]:
             key = (p["cycles"], p["util"])
             if key in seen:
                 continue
             seen.add(key)
-            bound = "compute" if p["busy"] >= p["dma"] else "DMA"
+            bound = max((p["busy"], "compute"), (p["vector"], "vector"),
+                        (p["dma"], "DMA"))[1]
             lines.append(f"| {p['node']} | {p['cycles']} | {p['util']:.1f}% | "
-                         f"{p['busy']:.1f}% | {p['dma']:.1f}% | {bound} |")
+                         f"{p['busy']:.1f}% | {p['vector']:.1f}% | "
+                         f"{p['dma']:.1f}% | {bound} |")
         lines += ["", "(Programs with the same counts as one above are "
                   "left out.)", ""]
     lines += ["### Placement reports", "",

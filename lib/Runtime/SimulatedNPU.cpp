@@ -121,6 +121,7 @@ int32_t SimulatedNPU::runProgram(void *context, int32_t index,
   s.bytesLoaded += run.bytesLoaded;
   s.bytesStored += run.bytesStored;
   s.matrixCycles += run.busyCycles[unsigned(npu::Queue::Compute)];
+  s.vectorCycles += run.busyCycles[unsigned(npu::Queue::Vector)];
   int64_t loads = run.busyCycles[unsigned(npu::Queue::Load)];
   int64_t stores = run.busyCycles[unsigned(npu::Queue::Store)];
   s.dmaCycles +=
@@ -167,6 +168,7 @@ SimulatedNPU::ProgramStats SimulatedNPU::getTotal() const {
     total.bytesStored += s.bytesStored;
     total.matrixCycles += s.matrixCycles;
     total.dmaCycles += s.dmaCycles;
+    total.vectorCycles += s.vectorCycles;
   }
   return total;
 }

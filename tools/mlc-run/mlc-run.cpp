@@ -142,7 +142,7 @@ void reportNPU(const runtime::SimulatedNPU &npu, bool perProgram) {
     double cycles = double(s.cycles) / runs;
     std::printf("%.0f cycles, %.3f ms at %.0f MHz, matrix unit %.1f%% "
                 "utilized (%.1f%% busy), DMA %.1f%% busy, %.0f bytes loaded, "
-                "%.0f stored",
+                "%.0f stored, vector unit %.1f%% busy",
                 cycles, cycles / (config.clockMHz * 1e3), config.clockMHz,
                 s.cycles ? 100.0 * double(s.multiplyAccumulates) /
                                (peak * double(s.cycles))
@@ -151,7 +151,9 @@ void reportNPU(const runtime::SimulatedNPU &npu, bool perProgram) {
                          : 0.0,
                 s.cycles ? 100.0 * double(s.dmaCycles) / double(s.cycles)
                          : 0.0,
-                double(s.bytesLoaded) / runs, double(s.bytesStored) / runs);
+                double(s.bytesLoaded) / runs, double(s.bytesStored) / runs,
+                s.cycles ? 100.0 * double(s.vectorCycles) / double(s.cycles)
+                         : 0.0);
   };
   std::printf("npu: '%s', %zu programs: ", config.name.c_str(),
               npu.getStats().size());

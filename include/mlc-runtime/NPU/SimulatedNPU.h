@@ -56,10 +56,11 @@ public:
     int64_t cycles = 0;
     int64_t multiplyAccumulates = 0;
     int64_t bytesLoaded = 0, bytesStored = 0;
-    /// The matrix unit's and the DMA engines' (loads and stores) busy
-    /// cycles.
+    /// The matrix unit's, the DMA engines' (loads and stores) and the
+    /// vector unit's busy cycles.
     int64_t matrixCycles = 0;
     int64_t dmaCycles = 0;
+    int64_t vectorCycles = 0;
   };
   const std::vector<ProgramStats> &getStats() const { return stats; }
   /// The ONNX node program `index` computes, or an empty string when the
