@@ -14,11 +14,11 @@
 # makes them) and NPU description: compiles it with `mlc-compile
 # --target=npu --npu-config=NPU --print-placement`, runs it once with
 # `mlc-run --device=npu-sim --profile` on random inputs (seed 0), runs ONNX
-# Runtime on the same inputs, and reports the placement (matmuls on the NPU
+# Runtime on the same inputs, and reports the placement (kernels on the NPU
 # and on the CPU), the simulated cycles and time at the NPU's clock, the
 # matrix unit's utilization (multiply-accumulates over rows x cols x
-# cycles), how busy it and the DMA were, each program's node and bound (the
-# busier of the two), and max |mlc - ORT| / max(1, max |ORT|). --quantized models are
+# cycles), how busy it, the vector unit and the DMA were, each program's
+# node and bound (the busiest of the three), and max |mlc - ORT| / max(1, max |ORT|). --quantized models are
 # first quantized as ONNX Runtime's quantizer writes them
 # (models/quantize_qdq.py: QDQ, uint8 activations, int8 weights) and
 # compared with ONNX Runtime running the QDQ graph as written (graph
@@ -284,7 +284,7 @@ def main():
             if row["contraction_util"] is not None:
                 summary += (f" ({row['contraction_util']:.1f}% in its Conv "
                             "and MatMul programs)")
-            print(f"{name} on {npu}: {row['on_npu']} matmuls on the NPU, "
+            print(f"{name} on {npu}: {row['on_npu']} kernels on the NPU, "
                   f"{row['on_cpu']} on the CPU, {summary}, "
                   f"diff {row['diff']:.1e}", flush=True)
     if args.write_doc and rows:
