@@ -442,8 +442,11 @@ Value mlc::target::buildSumsResult(OpBuilder &b, Location loc, Value sums,
                unsigned next = 1;
                if (offsets)
                  value = arith::AddIOp::create(nb, nloc, value, args[next++]);
-               if (value.getType() != element)
+               if (isa<IntegerType>(value.getType()) &&
+                   value.getType() != element)
                  value = arith::SIToFPOp::create(nb, nloc, element, value);
+               else if (value.getType() != element)
+                 value = arith::ExtFOp::create(nb, nloc, element, value);
                if (scales)
                  value = arith::MulFOp::create(nb, nloc, value, args[next++]);
                if (addend)

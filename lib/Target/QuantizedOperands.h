@@ -126,7 +126,7 @@ mlir::Value buildProductScales(mlir::OpBuilder &b, mlir::Location loc,
                                llvm::ArrayRef<float> weightScales);
 
 /// A contraction's result of `resultType` (f32 or int32) from its int32
-/// `sums` (or f32 products) read through `sumsMap` (from the result's
+/// `sums` (or f32 or bf16 products) read through `sumsMap` (from the result's
 /// dims): plus `offsets[c]` (int32) when given, int32 converted for an f32
 /// result, times `scales[c]` when given, plus `addend` (of `resultType`,
 /// read as it is) when given, c being result dim `channelDim`.

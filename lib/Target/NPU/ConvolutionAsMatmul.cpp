@@ -90,7 +90,8 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
                                             linalg::Conv2DNchwFchwOp conv,
                                             const ConvolutionAsMatmul &plan,
                                             Value filter, StringRef npu,
-                                            const MatmulTiles &tiles) {
+                                            const MatmulTiles &tiles,
+                                            bool roundResult) {
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
@@ -123,9 +124,13 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
   // The im2col matrix rounded to bf16 as the gather copies it (half the
   // bytes for the NPU to load, nothing for it to convert).
   Value matrix = buildIm2col(b, conv, conv.getInputs()[0], bf16);
-  // The product, pixel-major, overwriting an empty init.
-  auto productType = RankedTensorType::get({plan.pixels, plan.filters}, f32);
-  Value empty = tensor::EmptyOp::create(b, loc, productType.getShape(), f32);
+  // The product, pixel-major, overwriting an empty init (bf16 when the
+  // sums leave rounded).
+  Type element = roundResult ? bf16 : f32;
+  auto productType =
+      RankedTensorType::get({plan.pixels, plan.filters}, element);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, productType.getShape(), element);
   Value product = npu::MatmulOp::create(b, loc, TypeRange{productType}, matrix,
                                         filter, empty, Value(), npu, tiles.rows,
                                         tiles.cols, tiles.buffers, tiles.depth,

@@ -43,12 +43,15 @@ getConvolutionAsMatmul(mlir::linalg::Conv2DNchwFchwOp conv, std::string &why);
 /// runs, rounding to bf16), the `mlc_npu.matmul` with `filter` ([C*KH*KW,
 /// F] bf16; when null, a transpose of the convolution's filter the CPU
 /// runs) and `tiles`, and the transpose back to NCHW, which adds the
-/// convolution's init unless it is zero; returns the NCHW result.
+/// convolution's init unless it is zero; returns the NCHW result. With
+/// `roundResult` the NPU's f32 sums leave it rounded to bf16 and the
+/// transpose widens them back.
 mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
                                         mlir::linalg::Conv2DNchwFchwOp conv,
                                         const ConvolutionAsMatmul &plan,
                                         mlir::Value filter, llvm::StringRef npu,
-                                        const MatmulTiles &tiles);
+                                        const MatmulTiles &tiles,
+                                        bool roundResult);
 
 /// `value` (an f32 tensor) rounded to bf16 by a linalg.generic the CPU
 /// runs, to nearest even as the NPU's own conversion: the NPU then loads

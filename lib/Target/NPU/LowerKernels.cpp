@@ -104,6 +104,11 @@ struct NPULowerKernelsPass
     shape.lhs = *lhsType;
     shape.rhs = *rhsType;
     shape.out = *outType;
+    // A bf16 init takes the f32 sums rounded.
+    if (shape.out == ElementType::BF16 && !matmul.getColumns()) {
+      shape.out = ElementType::F32;
+      shape.roundResult = true;
+    }
     shape.accumulate = matmul.getAccumulate();
     // The buffers in DRAM order: lhs, rhs, out[, column table].
     SmallVector<Value> buffers{matmul.getLhs(), matmul.getRhs(),

@@ -29,7 +29,8 @@
 // unit, whose requantize_columns[_relu] writes the tile's int8 result
 // buffer (t % n) and signals R for the store. The result buffer of tile
 // t + n is written after the store of tile t, since that store's S precedes
-// tile t + n's loads.
+// tile t + n's loads. A stream whose f32 sums leave as bf16 does the same
+// with a copy (f32 to bf16) and no table.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,10 +105,14 @@ Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
   f.rhsBuffer = alignUp(rhs, scratchBank);
   f.accumulatorTile = alignUp(acc, accBank);
   f.scratchpad = n * f.lhsBuffer + n * f.rhsBuffer;
-  if (shape.requantize) {
-    f.resultBuffer = alignUp(tiles.rows * tiles.cols, scratchBank);
-    f.scratchpad += n * f.resultBuffer + alignUp(shape.n * 8, kLocalAlignment);
+  if (shape.requantize || shape.roundResult) {
+    f.resultBuffer = alignUp(tiles.rows * tiles.cols *
+                                 getElementBytes(shape.getResultType()),
+                             scratchBank);
+    f.scratchpad += n * f.resultBuffer;
   }
+  if (shape.requantize)
+    f.scratchpad += alignUp(shape.n * 8, kLocalAlignment);
   f.accumulator = n * f.accumulatorTile;
   return f;
 }
@@ -254,6 +259,13 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
        (shape.relu && !config.supportsVector("relu")))) {
     why = "requantizing on the NPU needs an int8 matmul that does not "
           "accumulate and a vector unit with requantize (and relu)";
+    return std::nullopt;
+  }
+  if (shape.roundResult &&
+      (shape.requantize || shape.out != ElementType::F32 || shape.accumulate ||
+       !config.supportsVector("copy"))) {
+    why = "rounding the result to bf16 on the NPU needs f32 sums that do not "
+          "accumulate and a vector unit with copy";
     return std::nullopt;
   }
   Footprint f = getFootprint(config, shape, *input, tiles, true);
@@ -447,26 +459,30 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     mma.signal = last ? kComputed : g + n < total ? kFreed : int8_t(-1);
     add(mma);
 
-    if (last && shape.requantize) {
-      // The sums plus each column's bias, relu, scaled to int8 into a
-      // result buffer.
+    bool finished = shape.requantize || shape.roundResult;
+    if (last && finished) {
+      // The sums plus each column's bias, relu, scaled to int8 (or the
+      // sums rounded to bf16) into a result buffer.
       int64_t result = resultBase + (t % n) * f.resultBuffer;
       Command v;
       v.opcode = Opcode::Vector;
-      v.vectorOp = shape.relu ? VectorKind::RequantizeColumnsRelu
-                              : VectorKind::RequantizeColumns;
-      v.type = ElementType::Int32;
-      v.dstType = ElementType::Int8;
+      v.vectorOp = shape.roundResult ? VectorKind::Copy
+                   : shape.relu      ? VectorKind::RequantizeColumnsRelu
+                                     : VectorKind::RequantizeColumns;
+      v.type =
+          shape.out == ElementType::F32 ? ElementType::F32 : ElementType::Int32;
+      v.dstType = shape.getResultType();
       v.memory = Memory::Accumulator;
       v.dstMemory = Memory::Scratchpad;
       v.local = uint32_t(acc);
-      v.local2 = uint32_t(columnsBase + j0 * 8);
+      if (shape.requantize)
+        v.local2 = uint32_t(columnsBase + j0 * 8);
       v.local3 = uint32_t(result);
       v.rows = rows;
       v.cols = cols;
       v.zeroPoint = shape.zeroPoint;
       v.waitMask = uint16_t(1u << kComputed);
-      if (t == 0)
+      if (t == 0 && shape.requantize)
         v.waitMask |= uint16_t(1u << kColumnsLoaded);
       v.signal = kRequantized;
       add(v);
@@ -475,8 +491,7 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     }
     if (last) {
       out.opcode = Opcode::Store;
-      out.waitMask =
-          uint16_t(1u << (shape.requantize ? kRequantized : kComputed));
+      out.waitMask = uint16_t(1u << (finished ? kRequantized : kComputed));
       out.signal = kStored;
       stores.push_back(program.commands.size());
       add(out);

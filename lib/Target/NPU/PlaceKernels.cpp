@@ -427,6 +427,11 @@ struct NPUPlaceKernelsPass
         if (why.empty())
           why = "'" + config.name + "' has no bf16 matrix unit";
         shape.reset();
+      } else {
+        // The sums leave as bf16, as the next convolution would round them
+        // (after the CPU's bias and activation in f32): half the bytes to
+        // store, which bound ResNet's 1x1 convolutions.
+        shape->roundResult = config.supportsVector("copy");
       }
     }
     FailureOr<std::optional<MatmulTiles>> tiles =
@@ -442,8 +447,8 @@ struct NPUPlaceKernelsPass
                         ? Value()
                         : createBF16Constant(b, conv.getLoc(), weightsType,
                                              plan->transposedFilter);
-    Value result =
-        buildConvolutionAsNPUMatmul(b, conv, *plan, weights, npu, **tiles);
+    Value result = buildConvolutionAsNPUMatmul(b, conv, *plan, weights, npu,
+                                               **tiles, shape->roundResult);
     conv->getResult(0).replaceAllUsesWith(result);
     conv.erase();
     return success();

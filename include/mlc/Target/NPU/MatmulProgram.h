@@ -43,10 +43,15 @@ struct MatmulShape {
   bool requantize = false;
   bool relu = false;
   int32_t zeroPoint = 0;
+  /// A float matmul whose f32 sums leave the NPU rounded to bf16 (to
+  /// nearest even) by its vector unit: half the bytes to store.
+  bool roundResult = false;
 
   /// The element type of `out` in DRAM.
   ElementType getResultType() const {
-    return requantize ? ElementType::Int8 : out;
+    return requantize    ? ElementType::Int8
+           : roundResult ? ElementType::BF16
+                         : out;
   }
 };
 

@@ -110,6 +110,11 @@ LogicalResult MatmulOp::verify() {
              << c->second << ", 2] i32";
   } else if (getRelu() || getZeroPoint() != 0) {
     return emitOpError("has a relu or zero point only when it requantizes");
+  } else if (getElementTypeOrSelf(getInit().getType()).isBF16() &&
+             (getAccumulate() ||
+              getElementTypeOrSelf(getLhs().getType()).isInteger(8))) {
+    return emitOpError("rounds float sums into a bf16 init that it "
+                       "overwrites");
   }
   return success();
 }

@@ -51,6 +51,10 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
     NPU's vector unit (f32 to bf16, rounding to nearest even). On tensors
     it yields the result; after bufferization it writes `init`.
 
+    A bf16 `init` with f32 sums (bf16 or f16 operands) receives the sums
+    rounded to bf16 (nearest even) by the vector unit, overwritten, not
+    accumulated.
+
     With `requantize(columns)` (int8 operands), the int32 sums leave the NPU
     requantized by its vector unit: `columns` (i32 [N, 2]) holds each
     column's int32 bias and the bits of its f32 scale, and `init[m, n] =
