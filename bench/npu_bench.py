@@ -29,6 +29,7 @@
 # ===--------------------------------------------------------------------=== #
 
 import argparse
+import json
 import datetime
 import os
 import re
@@ -59,6 +60,47 @@ def parse(line):
     return {"cycles": int(cycles), "ms": float(ms), "util": float(util),
             "busy": float(busy), "dma": float(dma), "loaded": int(loaded),
             "stored": int(stored), "vector": float(vector)}
+
+
+def array_cells(npu):
+    """The matrix unit's rows x cols of a built-in NPU or a JSON file."""
+    builtin = {"edge": 16 * 16, "large": 64 * 64}
+    if npu in builtin:
+        return builtin[npu]
+    with open(npu) as f:
+        matrix = json.load(f)["matrix"]
+    return matrix["rows"] * matrix["cols"]
+
+
+def node_macs(model):
+    """The multiply-accumulates each Conv, MatMul and Gemm node of `model`
+    asks for, from its shapes (ONNX shape inference): what utilization
+    counts, whatever the NPU's program computes besides (a direct
+    convolution's dropped columns)."""
+    inferred = onnx.shape_inference.infer_shapes(model)
+    shapes = {}
+    for v in (list(inferred.graph.input) + list(inferred.graph.value_info) +
+              list(inferred.graph.output)):
+        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+        if dims and all(d > 0 for d in dims):
+            shapes[v.name] = dims
+    for t in inferred.graph.initializer:
+        shapes[t.name] = list(t.dims)
+    macs = {}
+    for n in inferred.graph.node:
+        out = shapes.get(n.output[0]) if n.output else None
+        if out is None:
+            continue
+        if n.op_type == "Conv" and n.input[1] in shapes:
+            w = shapes[n.input[1]]
+            macs[n.name] = int(np.prod(out)) * int(np.prod(w[1:]))
+        elif n.op_type == "MatMul" and n.input[0] in shapes:
+            macs[n.name] = int(np.prod(out)) * shapes[n.input[0]][-1]
+        elif n.op_type == "Gemm" and n.input[0] in shapes:
+            a = shapes[n.input[0]]
+            trans_a = any(x.name == "transA" and x.i for x in n.attribute)
+            macs[n.name] = int(np.prod(out)) * (a[0] if trans_a else a[1])
+    return macs
 
 
 def run_model(build, model_path, npu, workdir, quantized=False):
@@ -104,14 +146,32 @@ def run_model(build, model_path, npu, workdir, quantized=False):
                        max(1.0, float(np.abs(ref).max())))
         return diff
 
-    # Conv and MatMul programs alone (a Gemm of one row, a classifier, is
-    # a matrix-vector product no systolic array runs well).
+    # Utilization from the multiply-accumulates the nodes ask for (the
+    # simulator counts what the programs compute, a direct convolution's
+    # dropped columns included): per program, and over the Conv and MatMul
+    # programs alone (a Gemm of one row, a classifier, is a matrix-vector
+    # product no systolic array runs well).
     ops = {n.name: n.op_type for n in model.graph.node}
+    wanted = node_macs(model)
+    cells = array_cells(npu)
+    # A node split over several programs has its work shared among them
+    # by their cycles.
+    node_cycles = {}
+    for p in programs:
+        node_cycles[p["node"]] = node_cycles.get(p["node"], 0) + p["cycles"]
     macs = cycles = 0.0
     for p in programs:
+        share = (p["cycles"] / node_cycles[p["node"]]
+                 if node_cycles[p["node"]] else 0.0)
+        p["util"] = (100.0 * wanted.get(p["node"], 0) * share /
+                     (cells * p["cycles"]) if p["cycles"] else 0.0)
         if ops.get(p["node"]) in ("Conv", "MatMul"):
             macs += p["util"] * p["cycles"]
             cycles += p["cycles"]
+    if total and total["cycles"]:
+        total["util"] = (100.0 * sum(wanted.get(node, 0)
+                                     for node in node_cycles) /
+                         (cells * total["cycles"]))
     row = {"placements": placements, "on_npu": on_npu,
            "contraction_util": macs / cycles if cycles else None,
            "on_cpu": len(placements) - on_npu, "total": total,

@@ -665,6 +665,10 @@ bool Simulator::simulate(const Program &program, uint8_t *dram,
     // transfer while this one's latency runs (the result, and the signal,
     // come at `finish`).
     int64_t occupied = cycles - getCommandLatency(config, c);
+    // With double-buffered weights the next matrix command's first preload
+    // goes into the free registers while this one's last tile streams.
+    if (c.opcode == Opcode::Matmul && config.matrix.weightBuffers > 1)
+      occupied -= std::min<int64_t>(config.matrix.rows, occupied);
     for (const Access &a : accesses)
       if (a.space != 2) // DRAM has no banks to wait for
         inFlight.push_back({a, bestStart, finish, index, c.getQueue()});

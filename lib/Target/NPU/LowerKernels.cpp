@@ -90,9 +90,11 @@ struct NPULowerKernelsPass
     MatmulShape shape;
     int64_t rank = lhs.getRank();
     shape.batch = rank == 3 ? lhs.getDimSize(0) : 1;
-    shape.m = lhs.getDimSize(rank - 2);
-    shape.k = lhs.getDimSize(rank - 1);
+    shape.m = out.getDimSize(rank - 2);
+    shape.k = rhs.getDimSize(rank - 2);
     shape.n = rhs.getDimSize(rank - 1);
+    if (std::optional<ArrayRef<int64_t>> shifts = matmul.getRowShifts())
+      shape.rowShifts.assign(shifts->begin(), shifts->end());
     std::optional<ElementType> lhsType =
         getNPUElementType(lhs.getElementType());
     std::optional<ElementType> rhsType =

@@ -83,7 +83,9 @@ Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
   // A buffer holds the unit's operand, then (when converted on the NPU) the
   // f32 rows it is converted from.
   int64_t depth = tiles.getDepth(shape);
-  int64_t lhs = tiles.rows * depth * in;
+  // A direct convolution's row block holds the rows its taps reach too.
+  int64_t lhs =
+      (tiles.rows + shape.getMaxShift()) * depth / shape.getTaps() * in;
   int64_t rhs = depth * tiles.cols * in;
   f.lhsConverted = alignUp(lhs, kLocalAlignment);
   f.rhsConverted = alignUp(rhs, kLocalAlignment);
@@ -223,6 +225,8 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
   // and are the only choice where the whole of K fits no tile.
   if (colChoices.back() > c)
     colChoices.push_back(c);
+  if (shape.getTaps() > 1)
+    rowChoices.clear(); // a direct convolution's taps take all of K at once
   for (int64_t rows : rowChoices)
     for (int64_t cols : colChoices)
       for (int64_t depth = (shape.k - 1) / r * r; depth >= r; depth -= r)
@@ -318,6 +322,15 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     why = "K in chunks needs two buffers of each tile";
     return std::nullopt;
   }
+  int64_t taps = shape.getTaps(), tapDepth = shape.getLhsCols();
+  if (taps > 1 && (chunks > 1 || shape.k % taps != 0 || shape.lhs != *input ||
+                   shape.rhs != *input || shape.batch != 1 ||
+                   std::any_of(shape.rowShifts.begin(), shape.rowShifts.end(),
+                               [](int64_t shift) { return shift < 0; }))) {
+    why = "a direct convolution needs the whole of each tap's depth at once, "
+          "operands in the matrix unit's type and no batch";
+    return std::nullopt;
+  }
   int64_t rowBlocks = ceilDiv(shape.m, tiles.rows);
   int64_t colTiles = ceilDiv(shape.n, tiles.cols);
   int64_t count = shape.batch * rowBlocks * colTiles;
@@ -365,7 +378,14 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
       return load;
     };
     std::vector<Command> loads;
-    if (loadLhs)
+    if (loadLhs && taps > 1)
+      // The row block and the rows its taps reach, once.
+      loads.push_back(load(shape.lhs,
+                           lhsMatrix + uint64_t(i0 * tapDepth * lhsBytes), a,
+                           uint32_t(std::min(tiles.rows + shape.getMaxShift(),
+                                             shape.getLhsRows() - i0)),
+                           uint32_t(tapDepth), tapDepth * lhsBytes));
+    else if (loadLhs)
       loads.push_back(load(shape.lhs,
                            lhsMatrix + uint64_t((i0 * shape.k + k0) * lhsBytes),
                            shape.lhs == *input ? a : a + f.lhsConverted, rows,
@@ -442,22 +462,30 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
     for (const Command &c : converts)
       add(c);
 
-    Command mma;
-    mma.opcode = Opcode::Matmul;
-    mma.type = *input;
-    mma.local = uint32_t(a);
-    mma.local2 = uint32_t(b);
-    mma.local3 = uint32_t(acc);
-    mma.rows = rows;
-    mma.cols = cols;
-    mma.depth = kd;
-    mma.accumulate = !first || shape.accumulate;
-    mma.waitMask =
-        uint16_t(1u << (converts.empty() ? kLoadedForMatrix : kConverted));
-    // The last chunk's end goes to the store; another's frees its buffers
-    // for chunk g + n.
-    mma.signal = last ? kComputed : g + n < total ? kFreed : int8_t(-1);
-    add(mma);
+    // One matrix command, or one per tap, each reading the row block
+    // shifted and its own rows of the rhs, summed in the accumulator.
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      Command mma;
+      mma.opcode = Opcode::Matmul;
+      mma.type = *input;
+      mma.local = uint32_t(taps > 1 ? a + shape.rowShifts[size_t(tap)] *
+                                              tapDepth * lhsBytes
+                                    : a);
+      mma.local2 = uint32_t(b + tap * tapDepth * cols * rhsBytes);
+      mma.local3 = uint32_t(acc);
+      mma.rows = rows;
+      mma.cols = cols;
+      mma.depth = taps > 1 ? uint32_t(tapDepth) : kd;
+      mma.accumulate = !first || shape.accumulate || tap > 0;
+      if (tap == 0)
+        mma.waitMask =
+            uint16_t(1u << (converts.empty() ? kLoadedForMatrix : kConverted));
+      // The last chunk's end goes to the store; another's frees its
+      // buffers for chunk g + n.
+      if (tap == taps - 1)
+        mma.signal = last ? kComputed : g + n < total ? kFreed : int8_t(-1);
+      add(mma);
+    }
 
     bool finished = shape.requantize || shape.roundResult;
     if (last && finished) {

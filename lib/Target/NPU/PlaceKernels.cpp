@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvolutionAsMatmul.h"
+#include "DirectConvolution.h"
 #include "QuantizedAdd.h"
 #include "QuantizedMatmul.h"
 #include "Requantization.h"
@@ -434,13 +435,46 @@ struct NPUPlaceKernelsPass
         shape->roundResult = config.supportsVector("copy");
       }
     }
+    // A stride-1 convolution may run direct (its input loaded once, each
+    // tap a shifted matrix command) where that is faster than im2col.
+    std::string ignored;
+    std::optional<DirectConvolution> direct =
+        shape ? getDirectConvolution(conv, ignored) : std::nullopt;
+    std::optional<MatmulTiles> chosen;
+    int64_t cycles = -1;
+    StringRef how;
+    if (shape) {
+      chosen = chooseMatmulTiles(config, *shape, why, &cycles);
+      if (direct) {
+        int64_t directCycles = -1;
+        MatmulShape directShape = direct->getShape();
+        std::optional<MatmulTiles> directTiles =
+            chooseMatmulTiles(config, directShape, ignored, &directCycles);
+        if (directTiles && (!chosen || directCycles < cycles)) {
+          chosen = directTiles;
+          cycles = directCycles;
+          shape = directShape;
+          how = "direct";
+        } else {
+          direct.reset();
+        }
+      }
+      if (!chosen)
+        shape.reset();
+    }
     FailureOr<std::optional<MatmulTiles>> tiles =
-        decide(config, conv, shape, why, forced);
+        decide(config, conv, shape, why, forced, how, chosen, cycles);
     if (failed(tiles))
       return failure();
     if (!*tiles)
       return success();
     OpBuilder b(conv);
+    if (direct) {
+      Value result = buildDirectNPUConvolution(b, conv, *direct, npu, **tiles);
+      conv->getResult(0).replaceAllUsesWith(result);
+      conv.erase();
+      return success();
+    }
     auto weightsType =
         RankedTensorType::get({plan->depth, plan->filters}, b.getBF16Type());
     Value weights = plan->transposedFilter.empty()

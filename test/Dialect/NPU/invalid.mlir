@@ -125,3 +125,19 @@ func.func @add_scale(%a: tensor<4x8xi8>, %b: tensor<4x8xi8>, %c: tensor<4x8xi8>)
   %r = mlc_npu.quantized_add "edge" ins(%a, %b : tensor<4x8xi8>, tensor<4x8xi8>) outs(%c : tensor<4x8xi8>) {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.0 : f32, rhs_zero_point = 0 : i32, result_scale = 2.0 : f32, zero_point = 0 : i32, tile = 32} -> tensor<4x8xi8>
   return %r : tensor<4x8xi8>
 }
+
+// -----
+
+func.func @shifts(%a: memref<17x8xbf16>, %b: memref<16x16xbf16>, %c: memref<16x16xbf16>) {
+  // expected-error @+1 {{row shifts must be one or more, none negative, without a batch}}
+  mlc_npu.matmul "large" ins(%a, %b : memref<17x8xbf16>, memref<16x16xbf16>) outs(%c : memref<16x16xbf16>) {tile_rows = 16, tile_cols = 16, row_shifts = array<i64: 0, -1>}
+  return
+}
+
+// -----
+
+func.func @shift_rows(%a: memref<16x8xbf16>, %b: memref<16x16xbf16>, %c: memref<16x16xbf16>) {
+  // expected-error @+1 {{init 'memref<16x16xbf16>' is not [M, N] of lhs}}
+  mlc_npu.matmul "large" ins(%a, %b : memref<16x8xbf16>, memref<16x16xbf16>) outs(%c : memref<16x16xbf16>) {tile_rows = 16, tile_cols = 16, row_shifts = array<i64: 0, 1>}
+  return
+}

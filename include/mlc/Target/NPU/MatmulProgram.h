@@ -20,10 +20,12 @@
 #include "mlc-runtime/NPU/Config.h"
 #include "mlc-runtime/NPU/Program.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlc::npu {
 
@@ -46,6 +48,24 @@ struct MatmulShape {
   /// A float matmul whose f32 sums leave the NPU rounded to bf16 (to
   /// nearest even) by its vector unit: half the bytes to store.
   bool roundResult = false;
+  /// Taps of a direct convolution (empty for a plain matmul): out[i, j] =
+  /// sum over taps t and c < K / T of lhs[i + rowShifts[t], c] *
+  /// rhs[t * K / T + c, j], lhs having M + max(rowShifts) rows of K / T.
+  /// A row block of lhs is loaded once and each tap's matrix command reads
+  /// it shifted.
+  std::vector<int64_t> rowShifts;
+
+  /// The taps (1 for a plain matmul) and the lhs's rows and columns.
+  int64_t getTaps() const {
+    return rowShifts.empty() ? 1 : int64_t(rowShifts.size());
+  }
+  int64_t getMaxShift() const {
+    return rowShifts.empty()
+               ? 0
+               : *std::max_element(rowShifts.begin(), rowShifts.end());
+  }
+  int64_t getLhsRows() const { return m + getMaxShift(); }
+  int64_t getLhsCols() const { return k / getTaps(); }
 
   /// The element type of `out` in DRAM.
   ElementType getResultType() const {

@@ -75,11 +75,20 @@ LogicalResult MatmulOp::verify() {
   if (rank(getLhs()) != rank(getRhs()) || rank(getLhs()) != rank(getInit()) ||
       batchA != batchB || batchA != batchC)
     return emitOpError("operands must be batches of the same size");
-  if (a->second != b->first)
+  int64_t taps = 1, maxShift = 0;
+  if (std::optional<ArrayRef<int64_t>> shifts = getRowShifts()) {
+    taps = int64_t(shifts->size());
+    if (shifts->empty() || batchA != 1 ||
+        llvm::any_of(*shifts, [](int64_t s) { return s < 0; }))
+      return emitOpError("row shifts must be one or more, none negative, "
+                         "without a batch");
+    maxShift = *llvm::max_element(*shifts);
+  }
+  if (a->second * taps != b->first)
     return emitOpError("lhs ")
            << getLhs().getType() << " and rhs " << getRhs().getType()
            << " disagree on the contracting dim";
-  if (a->first != c->first || b->second != c->second)
+  if (a->first != c->first + maxShift || b->second != c->second)
     return emitOpError("init ")
            << getInit().getType() << " is not [M, N] of lhs "
            << getLhs().getType() << " and rhs " << getRhs().getType();

@@ -51,6 +51,10 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
     NPU's vector unit (f32 to bf16, rounding to nearest even). On tensors
     it yields the result; after bufferization it writes `init`.
 
+    With `row_shifts` (T of them, a direct convolution's taps), `init[i, j]
+    = sum over t and c of lhs[i + row_shifts[t], c] * rhs[t * C + c, j]`:
+    `lhs` is [M + max(row_shifts), C] and `rhs` [T * C, N].
+
     A bf16 `init` with f32 sums (bf16 or f16 operands) receives the sums
     rounded to bf16 (nearest even) by the vector unit, overwritten, not
     accumulated.
@@ -69,8 +73,27 @@ def NPU_MatmulOp : NPU_Op<"matmul", [
                        DefaultValuedAttr<I64Attr, "2">:$buffers,
                        DefaultValuedAttr<I64Attr, "0">:$tile_depth,
                        UnitAttr:$accumulate, UnitAttr:$relu,
-                       DefaultValuedAttr<I32Attr, "0">:$zero_point);
+                       DefaultValuedAttr<I32Attr, "0">:$zero_point,
+                       OptionalAttr<DenseI64ArrayAttr>:$row_shifts);
   let results = (outs Variadic<AnyRankedTensor>:$result);
+  let builders = [
+    // A plain matmul or a requantizing one (relu and zero point set after).
+    OpBuilder<(ins "mlir::TypeRange":$results, "mlir::Value":$lhs,
+                   "mlir::Value":$rhs, "mlir::Value":$init,
+                   "mlir::Value":$columns, "llvm::StringRef":$npu,
+                   "int64_t":$tileRows, "int64_t":$tileCols,
+                   "int64_t":$buffers, "int64_t":$tileDepth,
+                   "bool":$accumulate), [{
+      build($_builder, $_state, results, lhs, rhs, init, columns,
+            $_builder.getStringAttr(npu), $_builder.getI64IntegerAttr(tileRows),
+            $_builder.getI64IntegerAttr(tileCols),
+            $_builder.getI64IntegerAttr(buffers),
+            $_builder.getI64IntegerAttr(tileDepth),
+            accumulate ? $_builder.getUnitAttr() : mlir::UnitAttr(),
+            mlir::UnitAttr(), $_builder.getI32IntegerAttr(0),
+            mlir::DenseI64ArrayAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $npu `ins` `(` $lhs `,` $rhs `:` type($lhs) `,` type($rhs) `)`
     (`requantize` `(` $columns^ `:` type($columns) `)`)?
