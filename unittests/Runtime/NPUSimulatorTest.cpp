@@ -62,6 +62,24 @@ Command matmul(uint32_t a, uint32_t b, uint32_t out, uint32_t m, uint32_t k,
   return c;
 }
 
+/// A vector command over one row of 8 elements.
+Command vector(VectorKind op, ElementType from, ElementType to, Memory src,
+               Memory dst, uint32_t s, uint32_t s2, uint32_t d) {
+  Command c;
+  c.opcode = Opcode::Vector;
+  c.vectorOp = op;
+  c.type = from;
+  c.dstType = to;
+  c.memory = src;
+  c.dstMemory = dst;
+  c.local = s;
+  c.local2 = s2;
+  c.local3 = d;
+  c.rows = 1;
+  c.cols = 8;
+  return c;
+}
+
 template <typename T> void put(std::vector<uint8_t> &dram, uint64_t at,
                                const std::vector<T> &values) {
   std::memcpy(dram.data() + at, values.data(), values.size() * sizeof(T));
@@ -349,23 +367,6 @@ TEST(NPUSimulator, VectorOps) {
   Command l2 = load(64, 64, 1, 8, ElementType::Int32, Memory::Accumulator);
   l1.signal = 0;
   l2.signal = 1;
-  auto vector = [](VectorKind op, ElementType from, ElementType to,
-                   Memory src, Memory dst, uint32_t s, uint32_t s2,
-                   uint32_t d) {
-    Command c;
-    c.opcode = Opcode::Vector;
-    c.vectorOp = op;
-    c.type = from;
-    c.dstType = to;
-    c.memory = src;
-    c.dstMemory = dst;
-    c.local = s;
-    c.local2 = s2;
-    c.local3 = d;
-    c.rows = 1;
-    c.cols = 8;
-    return c;
-  };
   Command add = vector(VectorKind::Add, ElementType::Int32, ElementType::Int32,
                        Memory::Accumulator, Memory::Accumulator, 0, 64, 128);
   add.waitMask = 3; // both loads; the vector queue is in order after that
@@ -461,22 +462,6 @@ TEST(NPUSimulator, DequantizeAddRequantize) {
   Program p;
   Command a = load(0, 0, 1, 8), b = load(64, 64, 1, 8);
   b.signal = 0;
-  auto vector = [](VectorKind op, ElementType from, ElementType to, Memory src,
-                   Memory dst, uint32_t s, uint32_t s2, uint32_t d) {
-    Command c;
-    c.opcode = Opcode::Vector;
-    c.vectorOp = op;
-    c.type = from;
-    c.dstType = to;
-    c.memory = src;
-    c.dstMemory = dst;
-    c.local = s;
-    c.local2 = s2;
-    c.local3 = d;
-    c.rows = 1;
-    c.cols = 8;
-    return c;
-  };
   // a: (qa + 3) * 0.5; b: (qb - 4) * 0.25.
   Command da =
       vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
