@@ -223,6 +223,15 @@ TEST(NPUProgram, RoundTripsAndRefusesBadStreams) {
   EXPECT_FALSE(parseProgram(wrong.data(), wrong.size(), error));
   EXPECT_EQ(error, "NPU command 0: bad opcode");
   EXPECT_FALSE(parseProgram(bytes.data(), 4, error));
+  // Vector ops 1-7 (7 dequantize); 8 is none.
+  program.commands[2].vectorOp = VectorKind::Dequantize;
+  bytes = serializeProgram(program);
+  parsed = parseProgram(bytes.data(), bytes.size(), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->commands[2].vectorOp, VectorKind::Dequantize);
+  bytes[16 + 2 * 64 + 3] = 8;
+  EXPECT_FALSE(parseProgram(bytes.data(), bytes.size(), error));
+  EXPECT_EQ(error, "NPU command 2: bad vector op");
 }
 
 TEST(NPUSimulator, LoadAndStoreMoveStridedRows) {
