@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace mlc::npu;
 
@@ -83,10 +84,16 @@ std::optional<Program> mlc::npu::buildQuantizedAddProgram(
     const NPUConfig &config, const QuantizedAddShape &shape,
     const QuantizedAddTiles &tiles, const std::array<uint64_t, 3> &dram,
     std::string &why) {
-  if (!config.supportsVector("add") || !config.supportsVector("requantize") ||
-      (shape.relu && !config.supportsVector("relu"))) {
-    why = "the vector unit of '" + config.name + "' has no add and " +
-          "requantize" + (shape.relu ? " and relu" : "");
+  std::vector<std::string> needed{"add", "requantize"};
+  if (shape.relu)
+    needed.push_back("relu");
+  std::string missing;
+  for (const std::string &op : needed)
+    if (!config.supportsVector(op))
+      missing += (missing.empty() ? "" : ", ") + op;
+  if (!missing.empty()) {
+    why = "the vector unit of '" + config.name + "' lacks " + missing +
+          ", which this quantized add needs";
     return std::nullopt;
   }
   if (shape.elements < 1 || !isFinite(shape.lhsScale) ||
