@@ -53,7 +53,7 @@ struct MatmulShape {
   /// rhs[t * K / T + c, j], lhs having M + max(rowShifts) rows of K / T.
   /// A row block of lhs is loaded once and each tap's matrix command reads
   /// it shifted.
-  std::vector<int64_t> rowShifts;
+  std::vector<int64_t> rowShifts = {};
 
   /// The taps (1 for a plain matmul) and the lhs's rows and columns.
   int64_t getTaps() const {
