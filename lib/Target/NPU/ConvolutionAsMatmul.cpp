@@ -66,16 +66,15 @@ mlc::npu::getConvolutionAsMatmul(linalg::Conv2DNchwFchwOp conv,
   return plan;
 }
 
-Value mlc::npu::buildBF16Copy(OpBuilder &b, Value value) {
-  Location loc = value.getLoc();
-  auto type = cast<RankedTensorType>(value.getType());
+Value mlc::npu::buildBF16Gather(OpBuilder &b, Location loc, Value source,
+                                AffineMap sourceMap, ArrayRef<int64_t> shape) {
   Type bf16 = b.getBF16Type();
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), bf16);
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  Value init = tensor::EmptyOp::create(b, loc, shape, bf16);
   return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{value}, ValueRange{init},
-             ArrayRef<AffineMap>{identity, identity},
-             SmallVector<utils::IteratorType>(type.getRank(),
+             b, loc, init.getType(), ValueRange{source}, ValueRange{init},
+             ArrayRef<AffineMap>{sourceMap,
+                                 b.getMultiDimIdentityMap(shape.size())},
+             SmallVector<utils::IteratorType>(shape.size(),
                                               utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(
@@ -84,6 +83,13 @@ Value mlc::npu::buildBF16Copy(OpBuilder &b, Value value) {
                        .getResult());
              })
       .getResult(0);
+}
+
+Value mlc::npu::buildBF16Copy(OpBuilder &b, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return buildBF16Gather(b, value.getLoc(), value,
+                         b.getMultiDimIdentityMap(type.getRank()),
+                         type.getShape());
 }
 
 Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
@@ -103,20 +109,9 @@ Value mlc::npu::buildConvolutionAsNPUMatmul(OpBuilder &b,
             kh = type.getDimSize(2), kw = type.getDimSize(3);
     AffineExpr i0, i1, i2, i3;
     bindDims(ctx, i0, i1, i2, i3);
-    Value init = tensor::EmptyOp::create(b, loc, {c, kh, kw, f}, bf16);
-    Value transposed =
-        linalg::GenericOp::create(
-            b, loc, init.getType(), ValueRange{conv.getInputs()[1]},
-            ValueRange{init},
-            ArrayRef<AffineMap>{AffineMap::get(4, 0, {i3, i0, i1, i2}, ctx),
-                                b.getMultiDimIdentityMap(4)},
-            SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-            [&](OpBuilder &nb, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(
-                  nb, nloc,
-                  arith::TruncFOp::create(nb, nloc, bf16, args[0]).getResult());
-            })
-            .getResult(0);
+    Value transposed = buildBF16Gather(
+        b, loc, conv.getInputs()[1],
+        AffineMap::get(4, 0, {i3, i0, i1, i2}, ctx), {c, kh, kw, f});
     filter = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({plan.depth, plan.filters}, bf16),
         transposed, SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});

@@ -53,6 +53,13 @@ mlir::Value buildConvolutionAsNPUMatmul(mlir::OpBuilder &b,
                                         const MatmulTiles &tiles,
                                         bool roundResult);
 
+/// A bf16 tensor of `shape` whose element at each index is `source` (f32)
+/// read through `sourceMap` from that index, rounded to nearest even: a
+/// linalg.generic the CPU runs (a copy, a transpose, a gather).
+mlir::Value buildBF16Gather(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value source, mlir::AffineMap sourceMap,
+                            llvm::ArrayRef<int64_t> shape);
+
 /// `value` (an f32 tensor) rounded to bf16 by a linalg.generic the CPU
 /// runs, to nearest even as the NPU's own conversion: the NPU then loads
 /// half the bytes and converts nothing.

@@ -100,22 +100,10 @@ Value mlc::npu::buildDirectNPUConvolution(OpBuilder &b,
   // rows after, which the last taps of the last wide row reach.
   AffineExpr y, x, ch;
   bindDims(ctx, y, x, ch);
-  Value init = tensor::EmptyOp::create(b, loc, {hp, wp, c}, bf16);
-  Value channelsLast =
-      linalg::GenericOp::create(
-          b, loc, init.getType(), ValueRange{conv.getInputs()[0]},
-          ValueRange{init},
-          ArrayRef<AffineMap>{
-              AffineMap::get(3, 0, {getAffineConstantExpr(0, ctx), ch, y, x},
-                             ctx),
-              b.getMultiDimIdentityMap(3)},
-          SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, nloc,
-                arith::TruncFOp::create(nb, nloc, bf16, args[0]).getResult());
-          })
-          .getResult(0);
+  Value channelsLast = buildBF16Gather(
+      b, loc, conv.getInputs()[0],
+      AffineMap::get(3, 0, {getAffineConstantExpr(0, ctx), ch, y, x}, ctx),
+      {hp, wp, c});
   Value rows = tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({hp * wp, c}, bf16), channelsLast,
       SmallVector<ReassociationIndices>{{0, 1}, {2}});

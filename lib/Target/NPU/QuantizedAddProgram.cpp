@@ -155,19 +155,21 @@ std::optional<Program> mlc::npu::buildQuantizedAddProgram(
     loadB.signal = kLoaded;
     add(loadB);
 
-    Command da =
-        vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
-               Memory::Scratchpad, Memory::Accumulator, a, 0, fa, elements);
-    da.scale = shape.lhsScale;
-    da.zeroPoint = shape.lhsZeroPoint;
+    // Each operand (x - zero point) * scale into f32 in the accumulator,
+    // the first once both are loaded.
+    auto dequantize = [&](int64_t from, int64_t to, float scale,
+                          int32_t zeroPoint) {
+      Command d = vector(VectorKind::Dequantize, ElementType::Int8,
+                         ElementType::F32, Memory::Scratchpad,
+                         Memory::Accumulator, from, 0, to, elements);
+      d.scale = scale;
+      d.zeroPoint = zeroPoint;
+      return d;
+    };
+    Command da = dequantize(a, fa, shape.lhsScale, shape.lhsZeroPoint);
     da.waitMask = uint16_t(1u << kLoaded);
     add(da);
-    Command db =
-        vector(VectorKind::Dequantize, ElementType::Int8, ElementType::F32,
-               Memory::Scratchpad, Memory::Accumulator, b, 0, fb, elements);
-    db.scale = shape.rhsScale;
-    db.zeroPoint = shape.rhsZeroPoint;
-    add(db);
+    add(dequantize(b, fb, shape.rhsScale, shape.rhsZeroPoint));
     add(vector(VectorKind::Add, ElementType::F32, ElementType::F32,
                Memory::Accumulator, Memory::Accumulator, fa, fb, fa, elements));
     if (shape.relu)
