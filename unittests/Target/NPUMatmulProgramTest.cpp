@@ -282,6 +282,34 @@ TEST(NPUMatmulProgram, DeepKInChunks) {
   runMatmul(large, deep);
 }
 
+TEST(NPUMatmulProgram, ShallowChunksWithThreeBuffers) {
+  // Chunks of K rotating through three buffers of each operand and of the
+  // accumulator, with a last chunk shorter than the others, partial row
+  // blocks and column tiles, and sums accumulated onto the output.
+  NPUConfig edge = *getBuiltinNPUConfig("edge");
+  runMatmul(edge, int8(70, 40, 300), MatmulTiles{32, 32, 3, 64});
+  runMatmul(edge, int8(40, 48, 500, /*accumulate=*/true),
+            MatmulTiles{16, 16, 3, 128});
+  NPUConfig large = *getBuiltinNPUConfig("large");
+  runMatmul(large, f32(200, 130, 700, ElementType::BF16),
+            MatmulTiles{128, 64, 3, 128});
+  // ResNet-50's 14x14 3x3 convolutions as im2col matmuls: loading a whole
+  // row block of the lhs (590 KB) before the first matrix command keeps the
+  // array waiting for a fifth of the program; chunks of K start it after
+  // a chunk of each operand, and timing finds them faster.
+  MatmulShape conv = f32(196, 256, 2304, ElementType::BF16);
+  conv.lhs = ElementType::BF16;
+  std::string why;
+  std::optional<MatmulTiles> tiles = chooseMatmulTiles(large, conv, why);
+  ASSERT_TRUE(tiles) << why;
+  EXPECT_LE(tiles->getDepth(conv), 256);
+  SimulationStats chunked = runMatmul(large, conv);
+  std::optional<Program> whole =
+      buildMatmulProgram(large, conv, {128, 64, 3}, {0, 0, 0}, why);
+  ASSERT_TRUE(whole) << why;
+  EXPECT_LT(chunked.cycles, getProgramCycles(large, *whole));
+}
+
 TEST(NPUMatmulProgram, Batches) {
   // Attention's matmuls: one stream over the batch, row blocks counting on
   // across its matrices.
@@ -326,6 +354,11 @@ TEST(NPUMatmulProgram, TimingIsTheSimulatedCycles) {
   ASSERT_TRUE(program) << why;
   SimulationStats stats = runMatmul(large, shape);
   EXPECT_EQ(getProgramCycles(large, *program), stats.cycles);
+  // The bound a search prunes with: the busiest unit's commands back to
+  // back, never more than the program takes.
+  int64_t bound = getProgramCyclesBound(large, *program);
+  EXPECT_GT(bound, 0);
+  EXPECT_LE(bound, stats.cycles);
   // The chosen tiles are at least as fast as whole-M tiles a quarter of N
   // wide, two buffers of each.
   std::optional<Program> quarter =

@@ -81,6 +81,19 @@ int64_t getCommandCycles(const NPUConfig &config, const Command &command);
 /// than one request in flight); 0 for the vector unit.
 int64_t getCommandLatency(const NPUConfig &config, const Command &command);
 
+/// The cycles `command`'s unit is taken by it when it runs `cycles` from
+/// start to result (getCommandCycles plus any bank conflict): all but its
+/// latency, and with double-buffered weights a matrix command's last
+/// rows stream while the next one's first weights preload.
+int64_t getCommandOccupancy(const NPUConfig &config, const Command &command,
+                            int64_t cycles);
+
+/// A lower bound on the cycles `program` takes: the busiest unit's
+/// commands back to back (bank conflicts and waits only add to it). It
+/// costs one pass over the commands, so that a search can skip timing a
+/// program that cannot beat the best so far.
+int64_t getProgramCyclesBound(const NPUConfig &config, const Program &program);
+
 class Simulator {
 public:
   explicit Simulator(NPUConfig config);

@@ -486,6 +486,29 @@ int64_t mlc::npu::getCommandLatency(const NPUConfig &config,
   return 0;
 }
 
+int64_t mlc::npu::getCommandOccupancy(const NPUConfig &config, const Command &c,
+                                      int64_t cycles) {
+  int64_t occupied = cycles - getCommandLatency(config, c);
+  if (c.opcode == Opcode::Matmul && config.matrix.weightBuffers > 1)
+    occupied -= std::min<int64_t>(config.matrix.rows, occupied);
+  return occupied;
+}
+
+int64_t mlc::npu::getProgramCyclesBound(const NPUConfig &config,
+                                        const Program &program) {
+  std::array<int64_t, kNumQueues> busy{};
+  int64_t dma = 0; // with one channel, loads and stores share it
+  for (const Command &c : program.commands) {
+    int64_t occupied =
+        getCommandOccupancy(config, c, getCommandCycles(config, c));
+    busy[unsigned(c.getQueue())] += occupied;
+    if (c.opcode == Opcode::Load || c.opcode == Opcode::Store)
+      dma += occupied;
+  }
+  int64_t bound = *std::max_element(busy.begin(), busy.end());
+  return config.dma.channels == 1 ? std::max(bound, dma) : bound;
+}
+
 bool Simulator::run(const Program &program, uint8_t *dram,
                     uint64_t dramBytes, SimulationStats &stats,
                     std::string &error) {
@@ -664,11 +687,9 @@ bool Simulator::simulate(const Program &program, uint8_t *dram,
     // one's last while it drains, and a DMA channel issues its next
     // transfer while this one's latency runs (the result, and the signal,
     // come at `finish`).
-    int64_t occupied = cycles - getCommandLatency(config, c);
     // With double-buffered weights the next matrix command's first preload
     // goes into the free registers while this one's last tile streams.
-    if (c.opcode == Opcode::Matmul && config.matrix.weightBuffers > 1)
-      occupied -= std::min<int64_t>(config.matrix.rows, occupied);
+    int64_t occupied = getCommandOccupancy(config, c, cycles);
     for (const Access &a : accesses)
       if (a.space != 2) // DRAM has no banks to wait for
         inFlight.push_back({a, bestStart, finish, index, c.getQueue()});

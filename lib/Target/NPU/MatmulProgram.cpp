@@ -203,6 +203,10 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
     std::string ignored;
     std::optional<Program> program =
         buildMatmulProgram(config, shape, tiles, {0, 0, 0}, ignored);
+    // Timed only when its busiest unit alone would not make it slower.
+    if (program && best &&
+        getProgramCyclesBound(config, *program) >= bestCycles)
+      return true;
     int64_t cycles = program ? getProgramCycles(config, *program) : -1;
     if (cycles > 0 && (!best || cycles < bestCycles)) {
       best = tiles;
@@ -219,19 +223,32 @@ std::optional<MatmulTiles> mlc::npu::chooseMatmulTiles(const NPUConfig &config,
   // faster still.
   if (best)
     consider(MatmulTiles{best->rows, best->cols, 4});
-  // K in chunks (multiples of the array's rows) summed in the accumulator,
-  // two buffers of each: for each row and column choice the deepest chunks
-  // that fit, timed likewise. They let larger tiles fit where K is deep,
-  // and are the only choice where the whole of K fits no tile.
+  // K in chunks (multiples of the array's rows) summed in the accumulator:
+  // for each row and column choice the deepest chunks that fit, and
+  // shallower ones (the array's rows times powers of two) with two and
+  // three buffers of each, timed likewise. Deep chunks let larger tiles
+  // fit where K is deep, and are the only choice where the whole of K fits
+  // no tile; shallow ones start the first matrix command after a chunk of
+  // each operand rather than a whole row block.
   if (colChoices.back() > c)
     colChoices.push_back(c);
   if (shape.getTaps() > 1)
     rowChoices.clear(); // a direct convolution's taps take all of K at once
   for (int64_t rows : rowChoices)
-    for (int64_t cols : colChoices)
-      for (int64_t depth = (shape.k - 1) / r * r; depth >= r; depth -= r)
-        if (consider(MatmulTiles{rows, cols, 2, depth}))
+    for (int64_t cols : colChoices) {
+      int64_t deepest = (shape.k - 1) / r * r;
+      for (; deepest >= r; deepest -= r)
+        if (consider(MatmulTiles{rows, cols, 2, deepest}))
           break;
+      // At most 128 chunks (K = 4608 in chunks of 64): more pay a matrix
+      // command's fill and drain too often, and take long to time.
+      int64_t shallowest = r;
+      while (ceilDiv(shape.k, shallowest) > 128)
+        shallowest *= 2;
+      for (int64_t buffers : {2, 3})
+        for (int64_t depth = shallowest; depth < deepest; depth *= 2)
+          consider(MatmulTiles{rows, cols, buffers, depth});
+    }
   if (best) {
     if (cycles)
       *cycles = bestCycles;
@@ -318,10 +335,6 @@ std::optional<Program> mlc::npu::buildMatmulProgram(
   }
   int64_t depth = tiles.getDepth(shape);
   int64_t chunks = ceilDiv(shape.k, depth);
-  if (chunks > 1 && n != 2) {
-    why = "K in chunks needs two buffers of each tile";
-    return std::nullopt;
-  }
   int64_t taps = shape.getTaps(), tapDepth = shape.getLhsCols();
   if (taps > 1 && (chunks > 1 || shape.k % taps != 0 || shape.lhs != *input ||
                    shape.rhs != *input || shape.batch != 1 ||

@@ -12,7 +12,7 @@
 // weights rounded to bf16 at compile time, its activations rounded by the
 // CPU, and its zero fill dropped.
 
-// CHECK: placement: big: npu (tiles {{[0-9]+}}x{{[0-9]+}} x{{[234]}}, ~{{[0-9]+}} cycles = {{.*}} us on 'large'; CPU ~{{.*}} us)
+// CHECK: placement: big: npu (tiles {{[0-9]+}}x{{[0-9]+}} {{(by K chunks of [0-9]+ )?}}x{{[234]}}, ~{{[0-9]+}} cycles = {{.*}} us on 'large'; CPU ~{{.*}} us)
 // CHECK: placement: biased: npu
 // CHECK: placement: tiny: cpu (tiles 1x1 x3, ~{{[0-9]+}} cycles
 // CHECK: placement: dynamic: cpu (not a statically shaped matmul on tensors)
@@ -21,11 +21,11 @@
 // CHECK-DAG: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<512x256xbf16>
 // CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<128x256xf32>
 // CHECK-DAG: %[[X:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<128x512xf32>) outs({{.*}} : tensor<128x512xbf16>)
-// CHECK: mlc_npu.matmul "large" ins(%[[X]], %[[W]] : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%[[E]] : tensor<128x256xf32>) {buffers = {{[234]}} : i64, tile_cols = {{[0-9]+}} : i64, tile_rows = {{[0-9]+}} : i64}
+// CHECK: mlc_npu.matmul "large" ins(%[[X]], %[[W]] : tensor<128x512xbf16>, tensor<512x256xbf16>) outs(%[[E]] : tensor<128x256xf32>) {buffers = {{[234]}} : i64, tile_cols = {{[0-9]+}} : i64, {{(tile_depth = [0-9]+ : i64, )?}}tile_rows = {{[0-9]+}} : i64}
 // CHECK-NOT: linalg.matmul
 
 // EDGE: placement: big: cpu ('edge' has no matrix unit for f32 x f32 -> f32
-// EDGE: placement: int8: npu (tiles {{[0-9]+}}x{{[0-9]+}} x{{[234]}}
+// EDGE: placement: int8: npu (tiles {{[0-9]+}}x{{[0-9]+}} {{(by K chunks of [0-9]+ )?}}x{{[234]}}
 // EDGE-LABEL: func @int8
 // EDGE: mlc_npu.matmul "edge" ins(%arg0, %arg1 : tensor<128x512xi8>, tensor<512x256xi8>)
 
