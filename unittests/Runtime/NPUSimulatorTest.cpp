@@ -223,13 +223,26 @@ TEST(NPUProgram, RoundTripsAndRefusesBadStreams) {
   EXPECT_FALSE(parseProgram(wrong.data(), wrong.size(), error));
   EXPECT_EQ(error, "NPU command 0: bad opcode");
   EXPECT_FALSE(parseProgram(bytes.data(), 4, error));
-  // Vector ops 1-7 (7 dequantize); 8 is none.
+  // Vector ops 1-8 (7 dequantize, 8 max_pool with its window); 9 is none.
   program.commands[2].vectorOp = VectorKind::Dequantize;
   bytes = serializeProgram(program);
   parsed = parseProgram(bytes.data(), bytes.size(), error);
   ASSERT_TRUE(parsed) << error;
   EXPECT_EQ(parsed->commands[2].vectorOp, VectorKind::Dequantize);
-  bytes[16 + 2 * 64 + 3] = 8;
+  program.commands[2].vectorOp = VectorKind::MaxPool;
+  program.commands[2].depth = 300;
+  program.commands[2].window = {3, 2, 2, 1, 1, 0, 1000, 40000};
+  bytes = serializeProgram(program);
+  parsed = parseProgram(bytes.data(), bytes.size(), error);
+  ASSERT_TRUE(parsed) << error;
+  const Window &w = parsed->commands[2].window;
+  EXPECT_EQ(parsed->commands[2].vectorOp, VectorKind::MaxPool);
+  EXPECT_EQ(parsed->commands[2].depth, 300u);
+  EXPECT_EQ(std::vector<int>({w.rows, w.cols, w.strideRows, w.strideCols,
+                              w.padTop, w.padLeft, w.outRows, w.outCols}),
+            std::vector<int>({3, 2, 2, 1, 1, 0, 1000, 40000}));
+  EXPECT_EQ(serializeProgram(*parsed), bytes);
+  bytes[16 + 2 * 64 + 3] = 9;
   EXPECT_FALSE(parseProgram(bytes.data(), bytes.size(), error));
   EXPECT_EQ(error, "NPU command 2: bad vector op");
 }
@@ -506,6 +519,83 @@ TEST(NPUSimulator, DequantizeAddRequantize) {
   bad.commands[0].dstType = ElementType::Int32;
   EXPECT_NE(fail(edge(), bad, dram).find("dequantize goes from int8 to f32"),
             std::string::npos);
+}
+
+TEST(NPUSimulator, MaxPool) {
+  // Two planes of 5x6 f32, pooled by 3x3 windows every 2 rows and columns
+  // from one before the first (ResNet's stem pooling): the windows at the
+  // edges take only what lies inside, NaN wins, and the type is kept.
+  const int planes = 2, h = 5, w = 6, oh = 3, ow = 3;
+  std::vector<float> x(planes * h * w);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> d(-100, 100);
+  for (float &v : x)
+    v = d(rng);
+  x[1 * h * w + 4 * w + 5] = std::nanf("");
+  std::vector<uint8_t> dram(4096);
+  put(dram, 0, x);
+  Command in = load(0, 0, planes, h * w, ElementType::F32);
+  in.dramStride = h * w * 4;
+  in.signal = 0;
+  Command pool = vector(VectorKind::MaxPool, ElementType::F32, ElementType::F32,
+                        Memory::Scratchpad, Memory::Scratchpad, 0, 0, 1024);
+  pool.rows = planes;
+  pool.depth = h;
+  pool.cols = w;
+  pool.window = {3, 3, 2, 2, 1, 1, oh, ow};
+  pool.waitMask = 1;
+  pool.signal = 1;
+  Command out =
+      store(2048, 1024, planes, oh * ow, ElementType::F32, Memory::Scratchpad);
+  out.waitMask = 1 << 1;
+  Program p;
+  p.commands = {in, pool, out};
+  SimulationStats stats = run(large(), p, dram);
+  std::vector<float> got = get<float>(dram, 2048, planes * oh * ow);
+  for (int c = 0; c < planes; ++c)
+    for (int i = 0; i < oh; ++i)
+      for (int j = 0; j < ow; ++j) {
+        float best = -INFINITY;
+        for (int y = std::max(2 * i - 1, 0); y < std::min(2 * i + 2, h); ++y)
+          for (int z = std::max(2 * j - 1, 0); z < std::min(2 * j + 2, w); ++z)
+            best = std::isnan(x[(c * h + y) * w + z]) ? x[(c * h + y) * w + z]
+                   : std::isnan(best)                 ? best
+                                      : std::max(best, x[(c * h + y) * w + z]);
+        float v = got[(c * oh + i) * ow + j];
+        if (std::isnan(best))
+          EXPECT_TRUE(std::isnan(v)) << c << " " << i << " " << j;
+        else
+          EXPECT_EQ(v, best) << c << " " << i << " " << j;
+      }
+  EXPECT_TRUE(std::isnan(got[1 * oh * ow + 2 * ow + 2]));
+  // Each output compares its window's nine elements, 64 lanes a cycle.
+  EXPECT_EQ(getCommandCycles(large(), pool),
+            (planes * oh * ow * 9 + 63) / 64 + 4);
+  EXPECT_EQ(stats.busyCycles[unsigned(Queue::Vector)],
+            getCommandCycles(large(), pool));
+
+  // Windows that would lie wholly in the padding, a type change and a
+  // vector unit without max_pool are refused.
+  Program bad;
+  bad.commands = {pool};
+  bad.commands[0].waitMask = 0;
+  bad.commands[0].window.padLeft = 3;
+  EXPECT_NE(fail(large(), bad, dram).find("lies outside the 5x6 plane"),
+            std::string::npos);
+  bad.commands[0] = pool;
+  bad.commands[0].waitMask = 0;
+  bad.commands[0].window.outRows = 4;
+  EXPECT_NE(fail(large(), bad, dram).find("lies outside"), std::string::npos);
+  bad.commands[0] = pool;
+  bad.commands[0].waitMask = 0;
+  bad.commands[0].dstType = ElementType::BF16;
+  EXPECT_NE(fail(large(), bad, dram).find("max_pool keeps the element type"),
+            std::string::npos);
+  NPUConfig plain = large();
+  plain.vector.ops = {"copy"};
+  bad.commands[0] = pool;
+  bad.commands[0].waitMask = 0;
+  EXPECT_NE(fail(plain, bad, dram).find("has no max_pool"), std::string::npos);
 }
 
 TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {

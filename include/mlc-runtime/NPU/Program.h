@@ -59,6 +59,21 @@ enum class VectorKind : uint8_t {
   /// int8 -> f32: (src - zeroPoint) * scale, rounded once (a unit with
   /// "requantize" has it).
   Dequantize = 7,
+  /// Max pooling of `rows` planes, each `depth` rows of `cols` elements
+  /// (packed), into packed planes of `window.outRows` x `window.outCols`:
+  /// dst[p, i, j] = the max of src[p, i * window.strideRows + a -
+  /// window.padTop, j * window.strideCols + b - window.padLeft] over
+  /// a < window.rows, b < window.cols where those are inside the plane
+  /// (every window must reach into it). Any element type, kept; exact.
+  MaxPool = 8,
+};
+
+/// A pooling command's window (zero for other commands).
+struct Window {
+  uint8_t rows = 0, cols = 0;
+  uint8_t strideRows = 0, strideCols = 0;
+  uint8_t padTop = 0, padLeft = 0;
+  uint16_t outRows = 0, outCols = 0;
 };
 
 /// The queue a command goes to.
@@ -88,11 +103,14 @@ struct Command {
   uint32_t local = 0;  ///< Load/Store: local; Matmul: A; Vector: src
   uint32_t local2 = 0; ///< Matmul: B; Vector: src2 (Add), column table
   uint32_t local3 = 0; ///< Matmul: C (accumulator); Vector: dst
-  uint32_t rows = 0, cols = 0, depth = 0;
+  uint32_t rows = 0, cols = 0;
+  uint32_t depth = 0; ///< Matmul: the depth; MaxPool: rows of each plane
   uint32_t dramStride = 0;
   /// Requantize.
   float scale = 1;
   int32_t zeroPoint = 0;
+  /// MaxPool.
+  Window window;
 
   Queue getQueue() const;
 };

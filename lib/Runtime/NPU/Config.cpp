@@ -36,7 +36,8 @@ constexpr std::string_view kEdge = R"({
   "name": "edge", "clock_mhz": 1000,
   "matrix": {"rows": 16, "cols": 16, "types": [["int8", "int32"]],
              "weight_buffers": 2},
-  "vector": {"width": 16, "ops": ["relu", "add", "requantize", "copy"]},
+  "vector": {"width": 16,
+             "ops": ["relu", "add", "requantize", "copy", "max_pool"]},
   "scratchpad": {"bytes": 262144, "banks": 4},
   "accumulator": {"bytes": 65536, "banks": 2},
   "dma": {"channels": 1, "bytes_per_cycle": 16, "latency_cycles": 100}
@@ -49,7 +50,8 @@ constexpr std::string_view kLarge = R"({
   "matrix": {"rows": 64, "cols": 64,
              "types": [["int8", "int32"], ["bf16", "f32"], ["f16", "f32"]],
              "weight_buffers": 2},
-  "vector": {"width": 64, "ops": ["relu", "add", "requantize", "copy"]},
+  "vector": {"width": 64,
+             "ops": ["relu", "add", "requantize", "copy", "max_pool"]},
   "scratchpad": {"bytes": 8388608, "banks": 16},
   "accumulator": {"bytes": 2097152, "banks": 8},
   "dma": {"channels": 4, "bytes_per_cycle": 64, "latency_cycles": 200}
@@ -198,12 +200,13 @@ std::optional<NPUConfig> mlc::npu::parseNPUConfig(std::string_view text,
     return std::nullopt;
   }
   for (const json &op : *ops) {
-    static const char *const kOps[] = {"relu", "add", "requantize", "copy"};
+    static const char *const kOps[] = {"relu", "add", "requantize", "copy",
+                                       "max_pool"};
     if (!op.is_string() ||
         std::find(std::begin(kOps), std::end(kOps), op.get<std::string>()) ==
             std::end(kOps)) {
       error = source + ": vector.ops: " + op.dump() +
-              " is not one of relu, add, requantize, copy";
+              " is not one of relu, add, requantize, copy, max_pool";
       return std::nullopt;
     }
     config.vector.ops.push_back(op.get<std::string>());

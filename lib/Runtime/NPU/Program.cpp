@@ -66,6 +66,12 @@ std::vector<uint8_t> mlc::npu::serializeProgram(const Program &program) {
     w.put<uint8_t>(6, c.accumulate ? 1 : 0);
     w.put<int8_t>(7, c.signal);
     w.put<uint16_t>(8, c.waitMask);
+    w.put<uint8_t>(10, c.window.rows);
+    w.put<uint8_t>(11, c.window.cols);
+    w.put<uint8_t>(12, c.window.strideRows);
+    w.put<uint8_t>(13, c.window.strideCols);
+    w.put<uint8_t>(14, c.window.padTop);
+    w.put<uint8_t>(15, c.window.padLeft);
     w.put<uint64_t>(16, c.dram);
     w.put<uint32_t>(24, c.local);
     w.put<uint32_t>(28, c.local2);
@@ -76,6 +82,8 @@ std::vector<uint8_t> mlc::npu::serializeProgram(const Program &program) {
     w.put<uint32_t>(48, c.dramStride);
     w.put<float>(52, c.scale);
     w.put<int32_t>(56, c.zeroPoint);
+    w.put<uint16_t>(60, c.window.outRows);
+    w.put<uint16_t>(62, c.window.outCols);
   }
   return bytes;
 }
@@ -116,7 +124,7 @@ std::optional<Program> mlc::npu::parseProgram(const uint8_t *data, size_t size,
       return bad("opcode");
     if (type < 1 || type > 5 || dstType < 1 || dstType > 5)
       return bad("element type");
-    if (vectorOp < 1 || vectorOp > 7)
+    if (vectorOp < 1 || vectorOp > 8)
       return bad("vector op");
     if (memory > 1 || dstMemory > 1)
       return bad("memory");
@@ -142,6 +150,14 @@ std::optional<Program> mlc::npu::parseProgram(const uint8_t *data, size_t size,
     c.dramStride = r.get<uint32_t>(48);
     c.scale = r.get<float>(52);
     c.zeroPoint = r.get<int32_t>(56);
+    c.window.rows = r.get<uint8_t>(10);
+    c.window.cols = r.get<uint8_t>(11);
+    c.window.strideRows = r.get<uint8_t>(12);
+    c.window.strideCols = r.get<uint8_t>(13);
+    c.window.padTop = r.get<uint8_t>(14);
+    c.window.padLeft = r.get<uint8_t>(15);
+    c.window.outRows = r.get<uint16_t>(60);
+    c.window.outCols = r.get<uint16_t>(62);
     program.commands.push_back(c);
   }
   return program;

@@ -7,10 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/NPU/MatmulProgram.h"
+#include "mlc/Target/NPU/MaxPoolProgram.h"
 #include "mlc/Target/NPU/Passes.h"
 #include "mlc/Target/NPU/QuantizedAddProgram.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlc::target {
 #define GEN_PASS_DEF_NPULOWERKERNELS
@@ -48,14 +50,13 @@ struct NPULowerKernelsPass
     ModuleOp module = getOperation();
     SmallVector<Operation *> kernels;
     module.walk([&](Operation *op) {
-      if (isa<npu::MatmulOp, npu::QuantizedAddOp>(op))
+      if (isa<npu::MatmulOp, npu::QuantizedAddOp, npu::MaxPoolOp>(op))
         kernels.push_back(op);
     });
     llvm::StringMap<NPUConfig> configs;
     for (Operation *op : kernels) {
-      Value init = isa<npu::MatmulOp>(op)
-                       ? cast<npu::MatmulOp>(op).getInit()
-                       : cast<npu::QuantizedAddOp>(op).getInit();
+      // Every kernel is destination-style, its one init written.
+      Value init = cast<DestinationStyleOpInterface>(op).getDpsInits()[0];
       if (!isa<MemRefType>(init.getType())) {
         op->emitError("is still on tensors: bufferize first");
         return signalPassFailure();
@@ -72,9 +73,9 @@ struct NPULowerKernelsPass
         it = configs.try_emplace(npu, std::move(*config)).first;
       }
       LogicalResult lowered =
-          isa<npu::MatmulOp>(op)
-              ? lower(it->second, cast<npu::MatmulOp>(op))
-              : lower(it->second, cast<npu::QuantizedAddOp>(op));
+          TypeSwitch<Operation *, LogicalResult>(op)
+              .Case<npu::MatmulOp, npu::QuantizedAddOp, npu::MaxPoolOp>(
+                  [&](auto kernel) { return lower(it->second, kernel); });
       if (failed(lowered))
         return signalPassFailure();
     }
@@ -122,11 +123,8 @@ struct NPULowerKernelsPass
       shape.zeroPoint = matmul.getZeroPoint();
       buffers.push_back(matmul.getColumns());
     }
-    for (Value buffer : buffers)
-      if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
-        return matmul.emitError("buffer ")
-               << buffer.getType() << " is not contiguous: the NPU's DMA "
-               << "needs the identity layout";
+    if (failed(checkContiguous(matmul, buffers)))
+      return failure();
 
     SmallVector<int64_t> offsets = getDRAMOffsets(buffers);
     std::array<uint64_t, 4> dram{};
@@ -146,13 +144,20 @@ struct NPULowerKernelsPass
     return success();
   }
 
-  LogicalResult lower(const NPUConfig &config, npu::QuantizedAddOp sum) {
-    SmallVector<Value> buffers{sum.getLhs(), sum.getRhs(), sum.getInit()};
+  /// Fails, naming the first, when one of `buffers` is not contiguous.
+  static LogicalResult checkContiguous(Operation *op, ArrayRef<Value> buffers) {
     for (Value buffer : buffers)
       if (!cast<MemRefType>(buffer.getType()).getLayout().isIdentity())
-        return sum.emitError("buffer ")
+        return op->emitError("buffer ")
                << buffer.getType() << " is not contiguous: the NPU's DMA "
                << "needs the identity layout";
+    return success();
+  }
+
+  LogicalResult lower(const NPUConfig &config, npu::QuantizedAddOp sum) {
+    SmallVector<Value> buffers{sum.getLhs(), sum.getRhs(), sum.getInit()};
+    if (failed(checkContiguous(sum, buffers)))
+      return failure();
     QuantizedAddShape shape;
     shape.elements = cast<MemRefType>(sum.getInit().getType()).getNumElements();
     shape.lhsScale = sum.getLhsScale().convertToFloat();
@@ -175,9 +180,40 @@ struct NPULowerKernelsPass
     return success();
   }
 
+  LogicalResult lower(const NPUConfig &config, npu::MaxPoolOp pool) {
+    SmallVector<Value> buffers{pool.getInput(), pool.getInit()};
+    if (failed(checkContiguous(pool, buffers)))
+      return failure();
+    auto input = cast<MemRefType>(pool.getInput().getType());
+    auto output = cast<MemRefType>(pool.getInit().getType());
+    std::optional<ElementType> type = getNPUElementType(input.getElementType());
+    if (!type)
+      return pool.emitError("an element type the NPU does not have");
+    MaxPoolShape shape;
+    shape.planes = input.getDimSize(0) * input.getDimSize(1);
+    shape.height = input.getDimSize(2);
+    shape.width = input.getDimSize(3);
+    shape.outHeight = output.getDimSize(2);
+    shape.outWidth = output.getDimSize(3);
+    shape.window = {pool.getWindow()[0], pool.getWindow()[1]};
+    shape.strides = {pool.getStrides()[0], pool.getStrides()[1]};
+    shape.pads = {pool.getPads()[0], pool.getPads()[1]};
+    shape.type = *type;
+    SmallVector<int64_t> offsets = getDRAMOffsets(buffers);
+    std::string why;
+    std::optional<Program> program = buildMaxPoolProgram(
+        config, shape,
+        MaxPoolTiles{int64_t(pool.getTile()), int64_t(pool.getBuffers())},
+        {uint64_t(offsets[0]), uint64_t(offsets[1])}, why);
+    if (!program)
+      return pool.emitError("the NPU cannot run this pooling: ") << why;
+    launch(pool, pool.getNpu(), *program, buffers, offsets);
+    return success();
+  }
+
   /// Puts `program` in a stream at the module's end and replaces `op` by
-  /// its launch on `buffers` (at `offsets` of the NPU's DRAM; the third
-  /// one written).
+  /// its launch on `buffers` (at `offsets` of the NPU's DRAM; the last one
+  /// written, or the third when a column table follows it).
   void launch(Operation *op, StringRef npu, const Program &program,
               ArrayRef<Value> buffers, ArrayRef<int64_t> offsets) {
     ModuleOp module = getOperation();
@@ -195,7 +231,7 @@ struct NPULowerKernelsPass
 
     b.setInsertionPoint(op);
     SmallVector<bool> writes(buffers.size(), false);
-    writes[2] = true;
+    writes[std::min<size_t>(buffers.size() - 1, 2)] = true;
     LaunchOp::create(b, op->getLoc(),
                      FlatSymbolRefAttr::get(programOp.getSymNameAttr()),
                      buffers, b.getDenseI64ArrayAttr(offsets),

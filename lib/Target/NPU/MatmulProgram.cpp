@@ -36,6 +36,8 @@
 
 #include "mlc/Target/NPU/MatmulProgram.h"
 
+#include "LocalLayout.h"
+
 #include "mlc-runtime/NPU/Simulator.h"
 
 #include <algorithm>
@@ -50,15 +52,6 @@ namespace {
 constexpr int8_t kLoadedForVector = 0, kConverted = 1, kComputed = 2,
                  kStored = 3, kLoadedForMatrix = 4, kFreed = 5,
                  kRequantized = 6, kColumnsLoaded = 7;
-/// Local buffers start on this many bytes.
-constexpr int64_t kLocalAlignment = 64;
-
-int64_t alignUp(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /// Where one tile's double buffers go in local memory.
 struct Footprint {
   int64_t lhsBuffer = 0, rhsBuffer = 0;       ///< one of the two, with padding
@@ -94,11 +87,7 @@ Footprint getFootprint(const NPUConfig &config, const MatmulShape &shape,
   if (shape.rhs != input)
     rhs = f.rhsConverted + depth * tiles.cols * getElementBytes(shape.rhs);
   int64_t acc = tiles.rows * tiles.cols * getElementBytes(shape.out);
-  int64_t scratchBank =
-      banked
-          ? std::max<int64_t>(config.scratchpad.bytes / config.scratchpad.banks,
-                              kLocalAlignment)
-          : kLocalAlignment;
+  int64_t scratchBank = banked ? getScratchpadBank(config) : kLocalAlignment;
   int64_t accBank = banked ? std::max<int64_t>(config.accumulator.bytes /
                                                    config.accumulator.banks,
                                                kLocalAlignment)

@@ -14,6 +14,7 @@
 
 #include "ConvolutionAsMatmul.h"
 #include "DirectConvolution.h"
+#include "MaxPool.h"
 #include "QuantizedAdd.h"
 #include "QuantizedMatmul.h"
 #include "Requantization.h"
@@ -132,6 +133,13 @@ struct NPUPlaceKernelsPass
       if (failed(placeAdd(*config, op, *q, forced)))
         return signalPassFailure();
     }
+    // And max poolings, on the vector unit too.
+    SmallVector<linalg::PoolingNchwMaxOp> pools;
+    getOperation().walk(
+        [&](linalg::PoolingNchwMaxOp op) { pools.push_back(op); });
+    for (linalg::PoolingNchwMaxOp op : pools)
+      if (failed(placePool(*config, op, forced)))
+        return signalPassFailure();
   }
 
   /// Operations an element of a quantized add takes on the CPU (two
@@ -145,34 +153,21 @@ struct NPUPlaceKernelsPass
   LogicalResult placeAdd(const NPUConfig &config, linalg::GenericOp op,
                          const QuantizedAdd &q,
                          const llvm::StringMap<std::string> &forced) {
-    std::string node = host::getNodeName(op->getLoc());
-    auto [force, named] = getForced(node, forced);
     std::string why;
     int64_t cycles = -1;
     std::optional<QuantizedAddTiles> tiles =
         chooseQuantizedAddTiles(config, q.shape, why, &cycles);
-    if (!tiles) {
-      if (force == "npu" && named)
-        return op->emitError("the placement file puts node '")
-               << node << "' on the NPU, which cannot run it: " << why;
-      report(node, "cpu", why);
-      return success();
-    }
-    double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
+    std::string what;
+    if (tiles)
+      what = "int8 add, requantized, tiles of " +
+             std::to_string(tiles->elements) + " x" +
+             std::to_string(tiles->buffers);
     double cpuSeconds =
         double(q.shape.elements) * kCPUOperationsPerAdd / (cpuGflops / 2 * 1e9);
-    std::string estimate;
-    llvm::raw_string_ostream os(estimate);
-    os << "int8 add, requantized, tiles of " << tiles->elements << " x"
-       << tiles->buffers << ", ~" << cycles
-       << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6) << " us on '"
-       << config.name << "'; CPU ~" << llvm::format("%.2f", cpuSeconds * 1e6)
-       << " us";
-    if (force == "cpu" || (!force && npuSeconds >= cpuSeconds)) {
-      report(node, "cpu", force ? "placement file; " + estimate : estimate);
-      return success();
-    }
-    report(node, "npu", force ? "placement file; " + estimate : estimate);
+    FailureOr<bool> onNPU = decideVector(config, op, forced, tiles.has_value(),
+                                         why, what, cycles, cpuSeconds);
+    if (failed(onNPU) || !*onNPU)
+      return failure(failed(onNPU));
     linalg::GenericOp quantize = q.requantization.ops.back();
     OpBuilder b(quantize);
     Value result = buildQuantizedNPUAdd(b, op.getLoc(), q, npu, *tiles);
@@ -181,6 +176,75 @@ struct NPUPlaceKernelsPass
       generic.erase();
     op.erase();
     return success();
+  }
+
+  /// A max pooling goes to the NPU's vector unit likewise, its CPU estimate
+  /// one operation per element of each window at half the CPU's
+  /// multiply-add rate.
+  LogicalResult placePool(const NPUConfig &config, linalg::PoolingNchwMaxOp op,
+                          const llvm::StringMap<std::string> &forced) {
+    std::string why;
+    std::optional<MaxPool> pool = matchMaxPool(op, why);
+    int64_t cycles = -1;
+    std::optional<MaxPoolTiles> tiles =
+        pool ? chooseMaxPoolTiles(config, pool->shape, why, &cycles)
+             : std::nullopt;
+    std::string what;
+    double cpuSeconds = 0;
+    if (tiles) {
+      const MaxPoolShape &s = pool->shape;
+      what = "max pool, tiles of " + std::to_string(tiles->planes) +
+             " planes x" + std::to_string(tiles->buffers);
+      cpuSeconds = double(s.planes * s.outHeight * s.outWidth * s.window[0] *
+                          s.window[1]) /
+                   (cpuGflops / 2 * 1e9);
+    }
+    FailureOr<bool> onNPU = decideVector(config, op, forced, tiles.has_value(),
+                                         why, what, cycles, cpuSeconds);
+    if (failed(onNPU) || !*onNPU)
+      return failure(failed(onNPU));
+    OpBuilder b(op);
+    Value result = buildNPUMaxPool(b, op, *pool, npu, *tiles);
+    Operation *pad = op.getInputs()[0].getDefiningOp();
+    Operation *fill = op.getOutputs()[0].getDefiningOp();
+    op->getResult(0).replaceAllUsesWith(result);
+    op.erase();
+    // The CPU's padding and fill, when nothing else reads them.
+    for (Operation *dead : {pad, fill})
+      if (dead && dead->use_empty() && isa<tensor::PadOp, linalg::FillOp>(dead))
+        dead->erase();
+    return success();
+  }
+
+  /// The decision for a kernel of the vector unit (`what`, `cycles`
+  /// simulated, when `legal`; else the reason in `why`) against
+  /// `cpuSeconds` on the CPU: true when it goes to the NPU; failure when
+  /// the placement file forces what cannot be.
+  FailureOr<bool> decideVector(const NPUConfig &config, Operation *op,
+                               const llvm::StringMap<std::string> &forced,
+                               bool legal, const std::string &why,
+                               const std::string &what, int64_t cycles,
+                               double cpuSeconds) {
+    std::string node = host::getNodeName(op->getLoc());
+    auto [force, named] = getForced(node, forced);
+    if (!legal) {
+      if (force == "npu" && named)
+        return op->emitError("the placement file puts node '")
+               << node << "' on the NPU, which cannot run it: " << why;
+      report(node, "cpu", why);
+      return false;
+    }
+    double npuSeconds = double(cycles) / (config.clockMHz * 1e6);
+    std::string estimate;
+    llvm::raw_string_ostream os(estimate);
+    os << what << ", ~" << cycles
+       << " cycles = " << llvm::format("%.2f", npuSeconds * 1e6) << " us on '"
+       << config.name << "'; CPU ~" << llvm::format("%.2f", cpuSeconds * 1e6)
+       << " us";
+    bool onNPU = force ? *force == "npu" : npuSeconds < cpuSeconds;
+    report(node, onNPU ? "npu" : "cpu",
+           force ? "placement file; " + estimate : estimate);
+    return onNPU;
   }
 
   /// What the placement file says of `node`: its own entry, else the

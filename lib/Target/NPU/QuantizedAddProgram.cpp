@@ -27,6 +27,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/NPU/QuantizedAddProgram.h"
+
+#include "LocalLayout.h"
 #include "mlc/Target/NPU/MatmulProgram.h"
 
 #include "mlc-runtime/NPU/Simulator.h"
@@ -40,15 +42,6 @@ using namespace mlc::npu;
 
 namespace {
 constexpr int8_t kLoaded = 0, kRequantized = 1, kStored = 2;
-/// Local buffers start on this many bytes.
-constexpr int64_t kLocalAlignment = 64;
-
-int64_t alignUp(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /// Where the buffers go: set i's A, B and O at set * i + 0, a, 2a in the
 /// scratchpad, FA and FB at 0 and 4 a in the accumulator.
 struct Layout {
@@ -61,8 +54,7 @@ struct Layout {
 Layout getLayout(const NPUConfig &config, const QuantizedAddTiles &tiles) {
   Layout l;
   l.tile = alignUp(tiles.elements, kLocalAlignment);
-  int64_t bank = std::max<int64_t>(
-      config.scratchpad.bytes / config.scratchpad.banks, kLocalAlignment);
+  int64_t bank = getScratchpadBank(config);
   l.set = alignUp(3 * l.tile, bank);
   if (tiles.buffers * l.set > config.scratchpad.bytes)
     l.set = 3 * l.tile;
@@ -78,12 +70,10 @@ bool fits(const NPUConfig &config, const Layout &l) {
 
 /// Whether `value` is a finite scale or zero point a command can carry.
 bool isFinite(float value) { return std::isfinite(value); }
-} // namespace
 
-std::optional<Program> mlc::npu::buildQuantizedAddProgram(
-    const NPUConfig &config, const QuantizedAddShape &shape,
-    const QuantizedAddTiles &tiles, const std::array<uint64_t, 3> &dram,
-    std::string &why) {
+/// Whether the NPU has what `shape` needs, whatever the tiles (else why).
+bool canRun(const NPUConfig &config, const QuantizedAddShape &shape,
+            std::string &why) {
   std::vector<std::string> needed{"add", "requantize"};
   if (shape.relu)
     needed.push_back("relu");
@@ -94,13 +84,23 @@ std::optional<Program> mlc::npu::buildQuantizedAddProgram(
   if (!missing.empty()) {
     why = "the vector unit of '" + config.name + "' lacks " + missing +
           ", which this quantized add needs";
-    return std::nullopt;
+    return false;
   }
   if (shape.elements < 1 || !isFinite(shape.lhsScale) ||
       !isFinite(shape.rhsScale) || !isFinite(shape.resultScale)) {
     why = "an empty add or a scale that is not finite";
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
+} // namespace
+
+std::optional<Program> mlc::npu::buildQuantizedAddProgram(
+    const NPUConfig &config, const QuantizedAddShape &shape,
+    const QuantizedAddTiles &tiles, const std::array<uint64_t, 3> &dram,
+    std::string &why) {
+  if (!canRun(config, shape, why))
+    return std::nullopt;
   Layout l = getLayout(config, tiles);
   if (tiles.elements < 1 || tiles.buffers < 2 || !fits(config, l) ||
       tiles.elements > std::numeric_limits<uint32_t>::max()) {
@@ -206,28 +206,17 @@ mlc::npu::chooseQuantizedAddTiles(const NPUConfig &config,
   std::vector<int64_t> choices{shape.elements};
   for (int64_t e = 1024; e < shape.elements; e *= 2)
     choices.push_back(e);
-  std::optional<QuantizedAddTiles> best;
-  int64_t bestCycles = 0;
-  for (int64_t buffers : {2, 3})
-    for (int64_t elements : choices) {
-      QuantizedAddTiles tiles{elements, buffers};
-      if (!fits(config, getLayout(config, tiles)))
-        continue;
-      std::optional<Program> program =
-          buildQuantizedAddProgram(config, shape, tiles, {0, 0, 0}, why);
-      if (!program)
-        return std::nullopt; // what the NPU lacks, whatever the tiles
-      int64_t c = getProgramCycles(config, *program);
-      if (c > 0 && (!best || c < bestCycles)) {
-        best = tiles;
-        bestCycles = c;
-      }
-    }
-  if (!best) {
-    why = "no tile of the add fits '" + config.name + "'";
+  if (!canRun(config, shape, why))
     return std::nullopt;
-  }
-  if (cycles)
-    *cycles = bestCycles;
+  std::optional<QuantizedAddTiles> best = chooseFastestTiles<QuantizedAddTiles>(
+      config, choices,
+      [&](const QuantizedAddTiles &tiles) -> std::optional<Program> {
+        if (!fits(config, getLayout(config, tiles)))
+          return std::nullopt;
+        return buildQuantizedAddProgram(config, shape, tiles, {0, 0, 0}, why);
+      },
+      cycles);
+  if (!best)
+    why = "no tile of the add fits '" + config.name + "'";
   return best;
 }

@@ -125,6 +125,31 @@ bool checkProgram(const NPUConfig &config, const Program &program,
 /// without data), or -1 when it refuses the program.
 int64_t getProgramCycles(const NPUConfig &config, const Program &program);
 
+/// The candidate tiles of `sizes` (in one, two or three buffer sets of
+/// each) whose program `build(tiles)` makes and the simulator runs fastest,
+/// the first on a tie (its cycles in `*cycles` when given); empty when
+/// `build` makes none.
+template <typename Tiles, typename Build>
+std::optional<Tiles> chooseFastestTiles(const NPUConfig &config,
+                                        const std::vector<int64_t> &sizes,
+                                        Build build, int64_t *cycles) {
+  std::optional<Tiles> best;
+  int64_t bestCycles = 0;
+  for (int64_t buffers : {2, 3})
+    for (int64_t size : sizes) {
+      Tiles tiles{size, buffers};
+      std::optional<Program> program = build(tiles);
+      int64_t c = program ? getProgramCycles(config, *program) : -1;
+      if (c > 0 && (!best || c < bestCycles)) {
+        best = tiles;
+        bestCycles = c;
+      }
+    }
+  if (best && cycles)
+    *cycles = bestCycles;
+  return best;
+}
+
 } // namespace mlc::npu
 
 #endif // MLC_TARGET_NPU_MATMULPROGRAM_H

@@ -12,8 +12,8 @@
 include "mlir/Pass/PassBase.td"
 
 def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
-  let summary = "Decide which matmuls, convolutions and quantized adds run "
-                "on the NPU and in which tiles";
+  let summary = "Decide which matmuls, convolutions, quantized adds and max "
+                "poolings run on the NPU and in which tiles";
   let description = [{
     The NPU target's placement, on the loop level before the CPU strategy
     sees the kernels. For each statically shaped `linalg.matmul` it asks
@@ -30,13 +30,17 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     each elementwise add of two dequantized 8-bit tensors that is only
     requantized (a quantized model's residual Add) goes the same way
     (QuantizedAddProgram.h, against 12 CPU operations an element at half
-    `cpu-gflops`) and becomes `mlc_npu.quantized_add`. `placement-file`, a
+    `cpu-gflops`) and becomes `mlc_npu.quantized_add`, and each
+    `linalg.pooling_nchw_max` of an input unpadded or padded with -inf
+    (MaxPoolProgram.h, against one CPU operation per window element at
+    half `cpu-gflops`) becomes `mlc_npu.max_pool` of the unpadded input.
+    `placement-file`, a
     JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
     choice (a forced `"npu"` that the NPU cannot run is an error); its key
     `"*"` sets the choice for the nodes it does not name (with `"npu"`,
     everything the NPU can run goes there, the rest to the CPU);
-    `print-placement` prints one line per matmul, convolution or quantized
-    add: its node, device and why.
+    `print-placement` prints one line per matmul, convolution, quantized
+    add or max pooling: its node, device and why.
     `float-kernels=cpu` keeps f32 kernels on the CPU (only dequantized
     integers go to the NPU), for models bf16's 8-bit mantissa is too coarse
     for.
@@ -64,12 +68,12 @@ def NPULowerKernels : Pass<"mlc-npu-lower-kernels", "mlir::ModuleOp"> {
   let summary = "Each NPU kernel on buffers becomes a command stream and a "
                 "launch";
   let description = [{
-    After bufferization, replaces every `mlc_npu.matmul` and
-    `mlc_npu.quantized_add` on buffers by an `mlc_npu.launch` of a new
-    module-level `mlc_npu.program` built by the NPU lowering
-    (MatmulProgram.h, QuantizedAddProgram.h) in the op's tiles: lhs, rhs
-    and init at
-    64-byte aligned offsets of the NPU's DRAM window, init written. The
+    After bufferization, replaces every `mlc_npu.matmul`,
+    `mlc_npu.quantized_add` and `mlc_npu.max_pool` on buffers by an
+    `mlc_npu.launch` of a new module-level `mlc_npu.program` built by the
+    NPU lowering (MatmulProgram.h, QuantizedAddProgram.h,
+    MaxPoolProgram.h) in the op's tiles: its operands and init at 64-byte
+    aligned offsets of the NPU's DRAM window, init written. The
     program's commands are verified against the NPU's description.
   }];
   let dependentDialects = ["mlc::npu::NPUDialect"];

@@ -128,20 +128,48 @@ LogicalResult MatmulOp::verify() {
   return success();
 }
 
+namespace {
+/// A kernel on buffers reads its other operands and writes `init` (reading
+/// it too when `readsInit`); on tensors it has no effects.
+void getKernelEffects(
+    Operation *op, OpOperand &init, bool readsInit,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!isa<MemRefType>(init.get().getType()))
+    return;
+  for (OpOperand &operand : op->getOpOperands())
+    if (&operand != &init && isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  if (readsInit)
+    effects.emplace_back(MemoryEffects::Read::get(), &init,
+                         SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &init,
+                       SideEffects::DefaultResource::get());
+}
+
+/// What every vector-unit kernel checks: a result of the init's type on
+/// tensors and none on buffers, positive tiles, two buffers or more.
+LogicalResult verifyVectorKernel(Operation *op, Value init, int64_t tile,
+                                 int64_t buffers) {
+  bool tensors = isa<RankedTensorType>(init.getType());
+  if (tensors != (op->getNumResults() == 1) ||
+      (tensors && op->getResult(0).getType() != init.getType()))
+    return op->emitOpError("yields the init's type on tensors and nothing on "
+                           "buffers");
+  if (tile < 1)
+    return op->emitOpError("tiles must be positive, not ") << tile;
+  if (buffers < 2)
+    return op->emitOpError("needs at least two buffers of each tile, not ")
+           << buffers;
+  return success();
+}
+} // namespace
+
 void MatmulOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (!isa<MemRefType>(getInit().getType()))
-    return;
-  for (OpOperand &operand : getOperation()->getOpOperands())
-    if (&operand != &getInitMutable() &&
-        isa<MemRefType>(operand.get().getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                           SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Read::get(), &getInitMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getInitMutable(),
-                       SideEffects::DefaultResource::get());
+  getKernelEffects(*this, getInitMutable(), /*readsInit=*/true, effects);
 }
 
 LogicalResult QuantizedAddOp::verify() {
@@ -153,35 +181,51 @@ LogicalResult QuantizedAddOp::verify() {
                          "not ")
              << v.getType();
   }
-  bool tensors = isa<RankedTensorType>(getInit().getType());
-  if (tensors != (getNumResults() == 1) ||
-      (tensors && getResult()[0].getType() != getInit().getType()))
-    return emitOpError("yields the init's type on tensors and nothing on "
-                       "buffers");
   for (float scale :
        {getLhsScale().convertToFloat(), getRhsScale().convertToFloat(),
         getResultScale().convertToFloat()})
     if (!(scale > 0) || !std::isfinite(scale))
       return emitOpError("scales must be positive and finite, not ") << scale;
-  if (getTile() < 1)
-    return emitOpError("tiles must be positive, not ") << getTile();
-  if (getBuffers() < 2)
-    return emitOpError("needs at least two buffers of each tile, not ")
-           << getBuffers();
-  return success();
+  return verifyVectorKernel(*this, getInit(), getTile(), getBuffers());
 }
 
 void QuantizedAddOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (!isa<MemRefType>(getInit().getType()))
-    return;
-  effects.emplace_back(MemoryEffects::Read::get(), &getLhsMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Read::get(), &getRhsMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getInitMutable(),
-                       SideEffects::DefaultResource::get());
+  getKernelEffects(*this, getInitMutable(), /*readsInit=*/false, effects);
+}
+
+LogicalResult MaxPoolOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  auto init = cast<ShapedType>(getInit().getType());
+  if (!input.hasStaticShape() || !init.hasStaticShape() ||
+      input.getRank() != 4 || init.getRank() != 4 ||
+      input.getElementType() != init.getElementType() ||
+      input.getDimSize(0) != init.getDimSize(0) ||
+      input.getDimSize(1) != init.getDimSize(1))
+    return emitOpError("input and init must be static NCHW arrays of one "
+                       "element type, images and channels, not ")
+           << input << " and " << init;
+  ArrayRef<int64_t> window = getWindow(), strides = getStrides(),
+                    pads = getPads();
+  if (window.size() != 2 || strides.size() != 2 || pads.size() != 2)
+    return emitOpError("window, strides and pads are pairs (rows, columns)");
+  for (int d = 0; d < 2; ++d) {
+    int64_t in = input.getDimSize(2 + d), out = init.getDimSize(2 + d);
+    // Every window reaches into the input.
+    if (window[d] < 1 || strides[d] < 1 || pads[d] < 0 ||
+        pads[d] >= window[d] || (out - 1) * strides[d] - pads[d] >= in)
+      return emitOpError("a window of ")
+             << window[d] << " every " << strides[d] << " from " << -pads[d]
+             << " does not give " << out << " outputs within " << in;
+  }
+  return verifyVectorKernel(*this, getInit(), getTile(), getBuffers());
+}
+
+void MaxPoolOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getKernelEffects(*this, getInitMutable(), /*readsInit=*/false, effects);
 }
 
 LogicalResult LaunchOp::verify() {
@@ -269,6 +313,36 @@ FailureOr<Command> getTransfer(TransferOp op, Opcode opcode) {
   return c;
 }
 
+/// A max_pool command's plane rows and window: pairs that fit their
+/// fields (bytes for the window, its steps and pads; 16 bits for the result
+/// plane).
+LogicalResult getPoolWindow(VectorOp vector, Command &c) {
+  FailureOr<uint32_t> planeRows =
+      getField<uint32_t>(vector, "plane_rows", vector.getPlaneRows());
+  if (failed(planeRows))
+    return failure();
+  c.depth = *planeRows;
+  auto pair = [&](StringRef name, ArrayRef<int64_t> values, int64_t max,
+                  auto &first, auto &second) -> LogicalResult {
+    if (values.size() != 2 ||
+        llvm::any_of(values, [&](int64_t v) { return v < 0 || v > max; }))
+      return vector.emitOpError(name)
+             << " must be two integers in [0, " << max << "]";
+    first = std::remove_reference_t<decltype(first)>(values[0]);
+    second = std::remove_reference_t<decltype(second)>(values[1]);
+    return success();
+  };
+  Window &w = c.window;
+  return success(
+      succeeded(pair("window", vector.getWindow(), 255, w.rows, w.cols)) &&
+      succeeded(pair("window_strides", vector.getWindowStrides(), 255,
+                     w.strideRows, w.strideCols)) &&
+      succeeded(pair("window_pads", vector.getWindowPads(), 255, w.padTop,
+                     w.padLeft)) &&
+      succeeded(pair("result_plane", vector.getResultPlane(), 65535, w.outRows,
+                     w.outCols)));
+}
+
 FailureOr<Command> getCommand(Operation *op) {
   FailureOr<Command> c;
   if (auto load = dyn_cast<LoadOp>(op))
@@ -309,12 +383,13 @@ FailureOr<Command> getCommand(Operation *op) {
             .Case("requantize_columns", VectorKind::RequantizeColumns)
             .Case("requantize_columns_relu", VectorKind::RequantizeColumnsRelu)
             .Case("dequantize", VectorKind::Dequantize)
+            .Case("max_pool", VectorKind::MaxPool)
             .Default(std::nullopt);
     if (!kind)
       return op->emitOpError("op '")
              << vector.getOp()
              << "' is not relu, add, requantize, copy, requantize_columns, "
-                "requantize_columns_relu or dequantize";
+                "requantize_columns_relu, dequantize or max_pool";
     FailureOr<ElementType> type = getElementType(op, vector.getElementType());
     FailureOr<ElementType> resultType =
         getElementType(op, vector.getResultType());
@@ -347,6 +422,15 @@ FailureOr<Command> getCommand(Operation *op) {
     v.cols = *cols;
     v.scale = vector.getScale().convertToFloat();
     v.zeroPoint = int32_t(zeroPoint);
+    if (*kind == VectorKind::MaxPool) {
+      if (failed(getPoolWindow(vector, v)))
+        return failure();
+    } else if (!vector.getWindow().empty() ||
+               !vector.getWindowStrides().empty() ||
+               !vector.getWindowPads().empty() ||
+               !vector.getResultPlane().empty() || vector.getPlaneRows()) {
+      return op->emitOpError("only max_pool has a window");
+    }
     c = v;
   } else {
     return op->emitOpError("is not an NPU command");
@@ -407,6 +491,8 @@ StringRef getVectorName(VectorKind kind) {
     return "requantize_columns_relu";
   case VectorKind::Dequantize:
     return "dequantize";
+  case VectorKind::MaxPool:
+    return "max_pool";
   }
   return "copy";
 }
@@ -443,15 +529,25 @@ void mlc::npu::createCommandOps(OpBuilder &b, Location loc,
                     c.accumulate ? b.getUnitAttr() : UnitAttr(), waitAttr,
                     signal);
       break;
-    case Opcode::Vector:
+    case Opcode::Vector: {
+      const Window &w = c.window;
+      bool pool = c.vectorOp == VectorKind::MaxPool;
+      auto pair = [&](int64_t first, int64_t second) {
+        return b.getDenseI64ArrayAttr(pool ? ArrayRef<int64_t>{first, second}
+                                           : ArrayRef<int64_t>{});
+      };
       VectorOp::create(b, loc, b.getStringAttr(getVectorName(c.vectorOp)), type,
                        TypeAttr::get(getMLIRType(b, c.dstType)), i64(c.local),
                        i64(c.local2), i64(c.local3), i64(c.rows), i64(c.cols),
                        b.getStringAttr(getMemoryName(c.memory)),
                        b.getStringAttr(getMemoryName(c.dstMemory)),
-                       b.getF32FloatAttr(c.scale), i64(c.zeroPoint), waitAttr,
-                       signal);
+                       b.getF32FloatAttr(c.scale), i64(c.zeroPoint),
+                       i64(pool ? c.depth : 0), pair(w.rows, w.cols),
+                       pair(w.strideRows, w.strideCols),
+                       pair(w.padTop, w.padLeft), pair(w.outRows, w.outCols),
+                       waitAttr, signal);
       break;
+    }
     }
   }
 }

@@ -96,34 +96,41 @@ struct MatmulOpInterface
   }
 };
 
-struct QuantizedAddOpInterface
-    : DstBufferizableOpInterfaceExternalModel<QuantizedAddOpInterface,
-                                              QuantizedAddOp> {
+/// A kernel that reads its inputs whole and only writes its init (the
+/// quantized add, max pooling): each input as a contiguous buffer, the
+/// result into one.
+template <typename OpTy>
+struct InputsToInitOpInterface
+    : DstBufferizableOpInterfaceExternalModel<InputsToInitOpInterface<OpTy>,
+                                              OpTy> {
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto sum = cast<QuantizedAddOp>(op);
+    auto kernel = cast<OpTy>(op);
     Location loc = op->getLoc();
     rewriter.setInsertionPoint(op);
-    FailureOr<Value> lhs =
-        getContiguousBuffer(rewriter, loc, sum.getLhs(), true, options, state);
-    FailureOr<Value> rhs =
-        getContiguousBuffer(rewriter, loc, sum.getRhs(), true, options, state);
-    FailureOr<Value> init = getBuffer(rewriter, sum.getInit(), options, state);
-    if (failed(lhs) || failed(rhs) || failed(init))
-      return failure();
-    FailureOr<Value> out = getContiguousBuffer(rewriter, loc, sum.getInit(),
+    SmallVector<Value> operands;
+    for (Value input : kernel.getDpsInputs()) {
+      FailureOr<Value> buffer =
+          getContiguousBuffer(rewriter, loc, input, true, options, state);
+      if (failed(buffer))
+        return failure();
+      operands.push_back(*buffer);
+    }
+    FailureOr<Value> init =
+        getBuffer(rewriter, kernel.getInit(), options, state);
+    FailureOr<Value> out = getContiguousBuffer(rewriter, loc, kernel.getInit(),
                                                false, options, state);
-    if (failed(out))
+    if (failed(init) || failed(out))
       return failure();
-    return replaceWithBufferOp(rewriter, op, {*lhs, *rhs, *out}, *out, *init,
-                               options);
+    operands.push_back(*out);
+    return replaceWithBufferOp(rewriter, op, operands, *out, *init, options);
   }
 
   /// The init is only written.
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &state) const {
-    return &operand != &cast<QuantizedAddOp>(op).getInitMutable();
+    return &operand != &cast<OpTy>(op).getInitMutable();
   }
 };
 } // namespace
@@ -132,6 +139,8 @@ void mlc::npu::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NPUDialect *) {
     MatmulOp::attachInterface<MatmulOpInterface>(*ctx);
-    QuantizedAddOp::attachInterface<QuantizedAddOpInterface>(*ctx);
+    QuantizedAddOp::attachInterface<InputsToInitOpInterface<QuantizedAddOp>>(
+        *ctx);
+    MaxPoolOp::attachInterface<InputsToInitOpInterface<MaxPoolOp>>(*ctx);
   });
 }
