@@ -400,7 +400,7 @@ def write_doc(path, results, counts, total, gpu_ok=None, npu_ok=None):
         if npu_ok is not None:
             on_npu = sum(1 for r in results if r[4])
             f.write(f"**NPU: {npu_ok} of the {on_npu} passing tests that "
-                    "have a matmul, convolution or max pooling the "
+                    "have a matmul, convolution or pooling the "
                     f"`{NPU}` NPU can run "
                     f"pass with it placed there** (`--npu {NPU}`; column "
                     "*npu*): compiled with `--target=npu "

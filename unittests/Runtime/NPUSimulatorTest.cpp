@@ -223,7 +223,8 @@ TEST(NPUProgram, RoundTripsAndRefusesBadStreams) {
   EXPECT_FALSE(parseProgram(wrong.data(), wrong.size(), error));
   EXPECT_EQ(error, "NPU command 0: bad opcode");
   EXPECT_FALSE(parseProgram(bytes.data(), 4, error));
-  // Vector ops 1-8 (7 dequantize, 8 max_pool with its window); 9 is none.
+  // Vector ops 1-9 (7 dequantize, 8 max_pool with its window, 9
+  // average_pool); 10 is none.
   program.commands[2].vectorOp = VectorKind::Dequantize;
   bytes = serializeProgram(program);
   parsed = parseProgram(bytes.data(), bytes.size(), error);
@@ -243,6 +244,10 @@ TEST(NPUProgram, RoundTripsAndRefusesBadStreams) {
             std::vector<int>({3, 2, 2, 1, 1, 0, 1000, 40000}));
   EXPECT_EQ(serializeProgram(*parsed), bytes);
   bytes[16 + 2 * 64 + 3] = 9;
+  parsed = parseProgram(bytes.data(), bytes.size(), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->commands[2].vectorOp, VectorKind::AveragePool);
+  bytes[16 + 2 * 64 + 3] = 10;
   EXPECT_FALSE(parseProgram(bytes.data(), bytes.size(), error));
   EXPECT_EQ(error, "NPU command 2: bad vector op");
 }
@@ -589,13 +594,77 @@ TEST(NPUSimulator, MaxPool) {
   bad.commands[0] = pool;
   bad.commands[0].waitMask = 0;
   bad.commands[0].dstType = ElementType::BF16;
-  EXPECT_NE(fail(large(), bad, dram).find("max_pool keeps the element type"),
+  EXPECT_NE(fail(large(), bad, dram).find("pooling keeps the element type"),
             std::string::npos);
   NPUConfig plain = large();
   plain.vector.ops = {"copy"};
   bad.commands[0] = pool;
   bad.commands[0].waitMask = 0;
   EXPECT_NE(fail(plain, bad, dram).find("has no max_pool"), std::string::npos);
+}
+
+TEST(NPUSimulator, AveragePool) {
+  // The mean of each window's elements inside the plane: the f32 sum in
+  // row-major order times the reciprocal of their count rounded to f32, so
+  // that a clipped window at the edge divides by fewer. A global average
+  // pooling is the window of the whole plane.
+  const int planes = 3, h = 7, w = 7;
+  std::vector<float> x(planes * h * w);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> d(-10, 10);
+  for (float &v : x)
+    v = d(rng);
+  std::vector<uint8_t> dram(8192);
+  put(dram, 0, x);
+  Command in = load(0, 0, planes, h * w, ElementType::F32);
+  in.dramStride = h * w * 4;
+  in.signal = 0;
+  Command global =
+      vector(VectorKind::AveragePool, ElementType::F32, ElementType::F32,
+             Memory::Scratchpad, Memory::Scratchpad, 0, 0, 2048);
+  global.rows = planes;
+  global.depth = h;
+  global.cols = w;
+  global.window = {h, w, 1, 1, 0, 0, 1, 1};
+  global.waitMask = 1;
+  // 3x3 windows every 2 from one before: 4x4 outputs.
+  Command padded = global;
+  padded.local3 = 2112;
+  padded.window = {3, 3, 2, 2, 1, 1, 4, 4};
+  padded.waitMask = 0;
+  padded.signal = 1;
+  Command out = store(4096, 2048, 1, 16 + planes * 16, ElementType::F32,
+                      Memory::Scratchpad);
+  out.waitMask = 1 << 1;
+  Program p;
+  p.commands = {in, global, padded, out};
+  run(large(), p, dram);
+  std::vector<float> got = get<float>(dram, 4096, planes);
+  std::vector<float> windows = get<float>(dram, 4096 + 64, planes * 16);
+  for (int c = 0; c < planes; ++c) {
+    float sum = 0;
+    for (int i = 0; i < h * w; ++i)
+      sum += x[c * h * w + i];
+    EXPECT_EQ(got[c], sum * float(1.0 / 49)) << c;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        float s = 0;
+        int count = 0;
+        for (int y = std::max(2 * i - 1, 0); y < std::min(2 * i + 2, h); ++y)
+          for (int z = std::max(2 * j - 1, 0); z < std::min(2 * j + 2, w);
+               ++z, ++count)
+            s += x[(c * h + y) * w + z];
+        EXPECT_EQ(windows[c * 16 + i * 4 + j], s * float(1.0 / count))
+            << c << " " << i << " " << j;
+      }
+  }
+  // Integers are not averaged.
+  Program bad;
+  bad.commands = {global};
+  bad.commands[0].waitMask = 0;
+  bad.commands[0].type = bad.commands[0].dstType = ElementType::Int8;
+  EXPECT_NE(fail(large(), bad, dram).find("average_pool takes floats"),
+            std::string::npos);
 }
 
 TEST(NPUSimulator, DoubleBufferingOverlapsTransfersWithCompute) {

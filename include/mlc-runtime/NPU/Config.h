@@ -54,7 +54,7 @@ struct NPUConfig {
   struct VectorUnit {
     /// Elements per cycle.
     int64_t width = 16;
-    /// "relu", "add", "requantize", "copy", "max_pool".
+    /// "relu", "add", "requantize", "copy", "max_pool", "average_pool".
     std::vector<std::string> ops;
   } vector;
   struct Memory {

@@ -66,6 +66,10 @@ enum class VectorKind : uint8_t {
   /// a < window.rows, b < window.cols where those are inside the plane
   /// (every window must reach into it). Any element type, kept; exact.
   MaxPool = 8,
+  /// The same windows' mean: the f32 sum of their elements inside the
+  /// plane, in row-major order, times the reciprocal of their count
+  /// rounded to f32 (a unit without a divider). Float types, kept.
+  AveragePool = 9,
 };
 
 /// A pooling command's window (zero for other commands).
@@ -104,12 +108,12 @@ struct Command {
   uint32_t local2 = 0; ///< Matmul: B; Vector: src2 (Add), column table
   uint32_t local3 = 0; ///< Matmul: C (accumulator); Vector: dst
   uint32_t rows = 0, cols = 0;
-  uint32_t depth = 0; ///< Matmul: the depth; MaxPool: rows of each plane
+  uint32_t depth = 0; ///< Matmul: the depth; pools: rows of each plane
   uint32_t dramStride = 0;
   /// Requantize.
   float scale = 1;
   int32_t zeroPoint = 0;
-  /// MaxPool.
+  /// MaxPool, AveragePool.
   Window window;
 
   Queue getQueue() const;

@@ -37,7 +37,8 @@ constexpr std::string_view kEdge = R"({
   "matrix": {"rows": 16, "cols": 16, "types": [["int8", "int32"]],
              "weight_buffers": 2},
   "vector": {"width": 16,
-             "ops": ["relu", "add", "requantize", "copy", "max_pool"]},
+             "ops": ["relu", "add", "requantize", "copy", "max_pool",
+                     "average_pool"]},
   "scratchpad": {"bytes": 262144, "banks": 4},
   "accumulator": {"bytes": 65536, "banks": 2},
   "dma": {"channels": 1, "bytes_per_cycle": 16, "latency_cycles": 100}
@@ -51,7 +52,8 @@ constexpr std::string_view kLarge = R"({
              "types": [["int8", "int32"], ["bf16", "f32"], ["f16", "f32"]],
              "weight_buffers": 2},
   "vector": {"width": 64,
-             "ops": ["relu", "add", "requantize", "copy", "max_pool"]},
+             "ops": ["relu", "add", "requantize", "copy", "max_pool",
+                     "average_pool"]},
   "scratchpad": {"bytes": 8388608, "banks": 16},
   "accumulator": {"bytes": 2097152, "banks": 8},
   "dma": {"channels": 4, "bytes_per_cycle": 64, "latency_cycles": 200}
@@ -200,13 +202,14 @@ std::optional<NPUConfig> mlc::npu::parseNPUConfig(std::string_view text,
     return std::nullopt;
   }
   for (const json &op : *ops) {
-    static const char *const kOps[] = {"relu", "add", "requantize", "copy",
-                                       "max_pool"};
+    static const char *const kOps[] = {"relu", "add",      "requantize",
+                                       "copy", "max_pool", "average_pool"};
     if (!op.is_string() ||
         std::find(std::begin(kOps), std::end(kOps), op.get<std::string>()) ==
             std::end(kOps)) {
       error = source + ": vector.ops: " + op.dump() +
-              " is not one of relu, add, requantize, copy, max_pool";
+              " is not one of relu, add, requantize, copy, max_pool, "
+              "average_pool";
       return std::nullopt;
     }
     config.vector.ops.push_back(op.get<std::string>());

@@ -124,7 +124,7 @@ std::optional<Program> mlc::npu::parseProgram(const uint8_t *data, size_t size,
       return bad("opcode");
     if (type < 1 || type > 5 || dstType < 1 || dstType > 5)
       return bad("element type");
-    if (vectorOp < 1 || vectorOp > 8)
+    if (vectorOp < 1 || vectorOp > 9)
       return bad("vector op");
     if (memory > 1 || dstMemory > 1)
       return bad("memory");

@@ -178,15 +178,20 @@ uint64_t getTileBytes(uint64_t rows, uint64_t cols, uint64_t bytes) {
   return n;
 }
 
-/// Why a max_pool command's window is not one it can run ("" when it is):
+bool isFloat(ElementType type) {
+  return type == ElementType::F32 || type == ElementType::BF16 ||
+         type == ElementType::F16;
+}
+
+/// Why a pooling command's window is not one it can run ("" when it is):
 /// each window must reach into its plane, so that no output is empty.
 std::string checkWindow(const Command &c) {
   const Window &w = c.window;
   if (c.type != c.dstType)
-    return "max_pool keeps the element type";
+    return "pooling keeps the element type";
   if (w.rows == 0 || w.cols == 0 || w.strideRows == 0 || w.strideCols == 0 ||
       w.outRows == 0 || w.outCols == 0 || c.depth == 0)
-    return "max_pool needs a window, steps, input rows and output planes";
+    return "pooling needs a window, steps, input rows and output planes";
   // The first and the last window along each axis.
   auto reaches = [](int64_t out, int64_t stride, int64_t pad, int64_t size,
                     int64_t extent) {
@@ -194,7 +199,7 @@ std::string checkWindow(const Command &c) {
   };
   if (!reaches(w.outRows, w.strideRows, w.padTop, w.rows, c.depth) ||
       !reaches(w.outCols, w.strideCols, w.padLeft, w.cols, c.cols))
-    return "a max_pool window of " + std::to_string(w.rows) + "x" +
+    return "a pooling window of " + std::to_string(w.rows) + "x" +
            std::to_string(w.cols) + " lies outside the " +
            std::to_string(c.depth) + "x" + std::to_string(c.cols) + " plane";
   return "";
@@ -271,9 +276,9 @@ std::string getAccesses(const Command &c, const Machine &m,
     return e;
   }
   case Opcode::Vector: {
-    static const char *const kOps[] = {"",           "relu",       "add",
-                                       "requantize", "copy",       "requantize",
-                                       "requantize", "requantize", "max_pool"};
+    static const char *const kOps[] = {
+        "",           "relu",       "add",        "requantize", "copy",
+        "requantize", "requantize", "requantize", "max_pool",   "average_pool"};
     const char *op = kOps[unsigned(c.vectorOp)];
     if (!config.supportsVector(op))
       return std::string("the vector unit of '") + config.name +
@@ -297,16 +302,20 @@ std::string getAccesses(const Command &c, const Machine &m,
     if ((c.vectorOp == VectorKind::Relu || c.vectorOp == VectorKind::Add) &&
         c.type != c.dstType)
       return std::string(op) + " keeps the element type";
-    if (c.vectorOp == VectorKind::MaxPool) {
+    bool pool = c.vectorOp == VectorKind::MaxPool ||
+                c.vectorOp == VectorKind::AveragePool;
+    if (pool) {
       std::string problem = checkWindow(c);
       if (!problem.empty())
         return problem;
     }
+    if (c.vectorOp == VectorKind::AveragePool && !isFloat(c.type))
+      return "average_pool takes floats";
     if ((c.memory == Memory::Accumulator && bytes != 4) ||
         (c.dstMemory == Memory::Accumulator &&
          getElementBytes(c.dstType) != 4))
       return "the accumulator holds int32 or f32";
-    if (c.vectorOp == VectorKind::MaxPool) {
+    if (pool) {
       const Window &w = c.window;
       std::string e =
           within(c.memory, c.local,
@@ -337,8 +346,10 @@ std::string getAccesses(const Command &c, const Machine &m,
   return "unknown opcode";
 }
 
-/// A max_pool command's planes (checked: every window reaches in).
-void maxPool(const Command &c, const uint8_t *src, uint8_t *dst) {
+/// A pooling command's planes (checked: every window reaches in): the max,
+/// or the f32 mean, of each window's elements inside its plane.
+void pool(const Command &c, const uint8_t *src, uint8_t *dst) {
+  bool average = c.vectorOp == VectorKind::AveragePool;
   const Window &w = c.window;
   int64_t height = c.depth, width = c.cols;
   uint64_t outPlane = uint64_t(w.outRows) * w.outCols;
@@ -351,17 +362,22 @@ void maxPool(const Command &c, const uint8_t *src, uint8_t *dst) {
         int64_t top = i * w.strideRows - w.padTop;
         int64_t left = j * w.strideCols - w.padLeft;
         double best = -std::numeric_limits<double>::infinity();
+        float sum = 0;
+        int64_t count = 0;
         for (int64_t y = std::max<int64_t>(top, 0);
              y < std::min<int64_t>(top + w.rows, height); ++y)
           for (int64_t x = std::max<int64_t>(left, 0);
                x < std::min<int64_t>(left + w.cols, width); ++x) {
             double v =
                 readElement(src, c.type, plane + uint64_t(y * width + x));
+            sum += float(v);
+            ++count;
             // A NaN wins, as the CPU's maximumf propagates it.
             if (!std::isnan(best) && (std::isnan(v) || v > best))
               best = v;
           }
-        out[p * outPlane + uint64_t(i * w.outCols + j)] = best;
+        out[p * outPlane + uint64_t(i * w.outCols + j)] =
+            average ? double(sum * float(1.0 / double(count))) : best;
       }
   }
   for (uint64_t k = 0; k < out.size(); ++k)
@@ -419,8 +435,9 @@ int64_t execute(const Command &c, Machine &m) {
     const uint8_t *src = m.memories[int(c.memory)] + c.local;
     const uint8_t *src2 = m.memories[int(c.memory)] + c.local2;
     uint8_t *dst = m.memories[int(c.dstMemory)] + c.local3;
-    if (c.vectorOp == VectorKind::MaxPool) {
-      maxPool(c, src, dst);
+    if (c.vectorOp == VectorKind::MaxPool ||
+        c.vectorOp == VectorKind::AveragePool) {
+      pool(c, src, dst);
       return 0;
     }
     // Through a copy: the destination may overlap a source.
@@ -459,6 +476,7 @@ int64_t execute(const Command &c, Machine &m) {
         break;
       case VectorKind::Copy:
       case VectorKind::MaxPool: // pooled above
+      case VectorKind::AveragePool:
         values[i] = x;
         break;
       }
@@ -542,8 +560,9 @@ int64_t mlc::npu::getCommandCycles(const NPUConfig &config, const Command &c) {
     return tiles * (r + int64_t(c.rows)) + drain;
   }
   case Opcode::Vector:
-    // A max_pool compares each window's elements, one a lane a cycle.
-    if (c.vectorOp == VectorKind::MaxPool)
+    // A pooling takes each window's elements, one a lane a cycle.
+    if (c.vectorOp == VectorKind::MaxPool ||
+        c.vectorOp == VectorKind::AveragePool)
       return ceilDiv(int64_t(c.rows) * c.window.outRows * c.window.outCols *
                          c.window.rows * c.window.cols,
                      config.vector.width) +

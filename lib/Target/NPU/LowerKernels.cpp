@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/NPU/MatmulProgram.h"
-#include "mlc/Target/NPU/MaxPoolProgram.h"
 #include "mlc/Target/NPU/Passes.h"
+#include "mlc/Target/NPU/PoolProgram.h"
 #include "mlc/Target/NPU/QuantizedAddProgram.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -50,7 +50,7 @@ struct NPULowerKernelsPass
     ModuleOp module = getOperation();
     SmallVector<Operation *> kernels;
     module.walk([&](Operation *op) {
-      if (isa<npu::MatmulOp, npu::QuantizedAddOp, npu::MaxPoolOp>(op))
+      if (isa<npu::MatmulOp, npu::QuantizedAddOp, npu::PoolOp>(op))
         kernels.push_back(op);
     });
     llvm::StringMap<NPUConfig> configs;
@@ -74,7 +74,7 @@ struct NPULowerKernelsPass
       }
       LogicalResult lowered =
           TypeSwitch<Operation *, LogicalResult>(op)
-              .Case<npu::MatmulOp, npu::QuantizedAddOp, npu::MaxPoolOp>(
+              .Case<npu::MatmulOp, npu::QuantizedAddOp, npu::PoolOp>(
                   [&](auto kernel) { return lower(it->second, kernel); });
       if (failed(lowered))
         return signalPassFailure();
@@ -180,7 +180,7 @@ struct NPULowerKernelsPass
     return success();
   }
 
-  LogicalResult lower(const NPUConfig &config, npu::MaxPoolOp pool) {
+  LogicalResult lower(const NPUConfig &config, npu::PoolOp pool) {
     SmallVector<Value> buffers{pool.getInput(), pool.getInit()};
     if (failed(checkContiguous(pool, buffers)))
       return failure();
@@ -189,7 +189,7 @@ struct NPULowerKernelsPass
     std::optional<ElementType> type = getNPUElementType(input.getElementType());
     if (!type)
       return pool.emitError("an element type the NPU does not have");
-    MaxPoolShape shape;
+    PoolShape shape;
     shape.planes = input.getDimSize(0) * input.getDimSize(1);
     shape.height = input.getDimSize(2);
     shape.width = input.getDimSize(3);
@@ -199,11 +199,12 @@ struct NPULowerKernelsPass
     shape.strides = {pool.getStrides()[0], pool.getStrides()[1]};
     shape.pads = {pool.getPads()[0], pool.getPads()[1]};
     shape.type = *type;
+    shape.average = pool.getKind() == "average";
     SmallVector<int64_t> offsets = getDRAMOffsets(buffers);
     std::string why;
-    std::optional<Program> program = buildMaxPoolProgram(
+    std::optional<Program> program = buildPoolProgram(
         config, shape,
-        MaxPoolTiles{int64_t(pool.getTile()), int64_t(pool.getBuffers())},
+        PoolTiles{int64_t(pool.getTile()), int64_t(pool.getBuffers())},
         {uint64_t(offsets[0]), uint64_t(offsets[1])}, why);
     if (!program)
       return pool.emitError("the NPU cannot run this pooling: ") << why;

@@ -14,7 +14,7 @@
 
 #include "ConvolutionAsMatmul.h"
 #include "DirectConvolution.h"
-#include "MaxPool.h"
+#include "Pool.h"
 #include "QuantizedAdd.h"
 #include "QuantizedMatmul.h"
 #include "Requantization.h"
@@ -133,13 +133,24 @@ struct NPUPlaceKernelsPass
       if (failed(placeAdd(*config, op, *q, forced)))
         return signalPassFailure();
     }
-    // And max poolings, on the vector unit too.
-    SmallVector<linalg::PoolingNchwMaxOp> pools;
-    getOperation().walk(
-        [&](linalg::PoolingNchwMaxOp op) { pools.push_back(op); });
-    for (linalg::PoolingNchwMaxOp op : pools)
-      if (failed(placePool(*config, op, forced)))
+    // And max and global average poolings, on the vector unit too.
+    SmallVector<Operation *> pools;
+    getOperation().walk([&](Operation *op) {
+      std::string ignored;
+      if (isa<linalg::PoolingNchwMaxOp>(op) ||
+          (isa<linalg::GenericOp>(op) &&
+           matchGlobalAveragePool(cast<linalg::GenericOp>(op), ignored)))
+        pools.push_back(op);
+    });
+    for (Operation *op : pools) {
+      std::string why;
+      std::optional<Pool> pool =
+          isa<linalg::PoolingNchwMaxOp>(op)
+              ? matchMaxPool(cast<linalg::PoolingNchwMaxOp>(op), why)
+              : matchGlobalAveragePool(cast<linalg::GenericOp>(op), why);
+      if (failed(placePool(*config, op, pool, why, forced)))
         return signalPassFailure();
+    }
   }
 
   /// Operations an element of a quantized add takes on the CPU (two
@@ -178,23 +189,23 @@ struct NPUPlaceKernelsPass
     return success();
   }
 
-  /// A max pooling goes to the NPU's vector unit likewise, its CPU estimate
+  /// A pooling goes to the NPU's vector unit likewise, its CPU estimate
   /// one operation per element of each window at half the CPU's
   /// multiply-add rate.
-  LogicalResult placePool(const NPUConfig &config, linalg::PoolingNchwMaxOp op,
+  LogicalResult placePool(const NPUConfig &config, Operation *op,
+                          const std::optional<Pool> &pool, std::string why,
                           const llvm::StringMap<std::string> &forced) {
-    std::string why;
-    std::optional<MaxPool> pool = matchMaxPool(op, why);
     int64_t cycles = -1;
-    std::optional<MaxPoolTiles> tiles =
-        pool ? chooseMaxPoolTiles(config, pool->shape, why, &cycles)
+    std::optional<PoolTiles> tiles =
+        pool ? choosePoolTiles(config, pool->shape, why, &cycles)
              : std::nullopt;
     std::string what;
     double cpuSeconds = 0;
     if (tiles) {
-      const MaxPoolShape &s = pool->shape;
-      what = "max pool, tiles of " + std::to_string(tiles->planes) +
-             " planes x" + std::to_string(tiles->buffers);
+      const PoolShape &s = pool->shape;
+      what = std::string(s.average ? "average" : "max") + " pool, tiles of " +
+             std::to_string(tiles->planes) + " planes x" +
+             std::to_string(tiles->buffers);
       cpuSeconds = double(s.planes * s.outHeight * s.outWidth * s.window[0] *
                           s.window[1]) /
                    (cpuGflops / 2 * 1e9);
@@ -204,15 +215,7 @@ struct NPUPlaceKernelsPass
     if (failed(onNPU) || !*onNPU)
       return failure(failed(onNPU));
     OpBuilder b(op);
-    Value result = buildNPUMaxPool(b, op, *pool, npu, *tiles);
-    Operation *pad = op.getInputs()[0].getDefiningOp();
-    Operation *fill = op.getOutputs()[0].getDefiningOp();
-    op->getResult(0).replaceAllUsesWith(result);
-    op.erase();
-    // The CPU's padding and fill, when nothing else reads them.
-    for (Operation *dead : {pad, fill})
-      if (dead && dead->use_empty() && isa<tensor::PadOp, linalg::FillOp>(dead))
-        dead->erase();
+    replaceWithNPUPool(b, *pool, npu, *tiles);
     return success();
   }
 

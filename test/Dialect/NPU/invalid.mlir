@@ -146,7 +146,7 @@ func.func @shift_rows(%a: memref<16x8xbf16>, %b: memref<16x16xbf16>, %c: memref<
 
 func.func @pool_channels(%x: tensor<1x4x8x8xf32>, %y: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   // expected-error @+1 {{input and init must be static NCHW arrays of one element type, images and channels, not 'tensor<1x4x8x8xf32>' and 'tensor<1x2x4x4xf32>'}}
-  %r = mlc_npu.max_pool "large" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x2x4x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0>, tile = 4} -> tensor<1x2x4x4xf32>
+  %r = mlc_npu.pool "large" "max" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x2x4x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0>, tile = 4} -> tensor<1x2x4x4xf32>
   return %r : tensor<1x2x4x4xf32>
 }
 
@@ -154,7 +154,7 @@ func.func @pool_channels(%x: tensor<1x4x8x8xf32>, %y: tensor<1x2x4x4xf32>) -> te
 
 func.func @pool_window(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x5x4xf32>) -> tensor<1x4x5x4xf32> {
   // expected-error @+1 {{a window of 2 every 2 from 0 does not give 5 outputs within 8}}
-  %r = mlc_npu.max_pool "large" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x4x5x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0>, tile = 4} -> tensor<1x4x5x4xf32>
+  %r = mlc_npu.pool "large" "max" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x4x5x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0>, tile = 4} -> tensor<1x4x5x4xf32>
   return %r : tensor<1x4x5x4xf32>
 }
 
@@ -162,14 +162,14 @@ func.func @pool_window(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x5x4xf32>) -> tens
 
 func.func @pool_padding(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
   // expected-error @+1 {{a window of 2 every 2 from -2 does not give 4 outputs within 8}}
-  %r = mlc_npu.max_pool "large" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x4x4x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 2>, tile = 4} -> tensor<1x4x4x4xf32>
+  %r = mlc_npu.pool "large" "max" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x4x4x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 2>, tile = 4} -> tensor<1x4x4x4xf32>
   return %r : tensor<1x4x4x4xf32>
 }
 
 // -----
 
 mlc_npu.program "large" {
-  // expected-error @+1 {{only max_pool has a window}}
+  // expected-error @+1 {{only a pooling has a window}}
   mlc_npu.vector {op = "copy", element_type = f32, result_type = f32, source = 0, result = 64, rows = 1, cols = 8, window = array<i64: 2, 2>}
 }
 
@@ -183,6 +183,22 @@ mlc_npu.program "large" {
 // -----
 
 mlc_npu.program "large" {
-  // expected-error @+1 {{on 'large': a max_pool window of 2x2 lies outside the 8x8 plane}}
+  // expected-error @+1 {{on 'large': a pooling window of 2x2 lies outside the 8x8 plane}}
   mlc_npu.vector {op = "max_pool", element_type = f32, result_type = f32, source = 0, result = 4096, rows = 1, cols = 8, plane_rows = 8, window = array<i64: 2, 2>, window_strides = array<i64: 2, 2>, window_pads = array<i64: 0, 0>, result_plane = array<i64: 5, 4>}
+}
+
+// -----
+
+func.func @pool_kind(%x: tensor<1x4x8x8xf32>, %y: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  // expected-error @+1 {{kind must be "max" or "average", not "min"}}
+  %r = mlc_npu.pool "large" "min" ins(%x : tensor<1x4x8x8xf32>) outs(%y : tensor<1x4x4x4xf32>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0>, tile = 4} -> tensor<1x4x4x4xf32>
+  return %r : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+func.func @pool_average_int(%x: tensor<1x4x8x8xi8>, %y: tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8> {
+  // expected-error @+1 {{averages floats, not 'i8'}}
+  %r = mlc_npu.pool "large" "average" ins(%x : tensor<1x4x8x8xi8>) outs(%y : tensor<1x4x4x4xi8>) {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0>, tile = 4} -> tensor<1x4x4x4xi8>
+  return %r : tensor<1x4x4x4xi8>
 }

@@ -4,7 +4,10 @@
 # before the first row and column), "ceil" takes ceil_mode (its last
 # windows reach past the input), "asym" has a 2x3 window, steps of 1 and 2,
 # pads at the top-left and bottom-right that differ, two images and a NaN,
-# and "dilated" has dilations, which the NPU does not run.
+# and "dilated" has dilations, which the NPU does not run. "gap" is a
+# GlobalAveragePool, whose reference is the NPU's arithmetic emulated (each
+# plane summed in f32 in row-major order, times 1 / 49 rounded to f32),
+# with the mean in double beside it (gap.exact.npy).
 import os
 import sys
 
@@ -58,6 +61,18 @@ for name, shape, attributes, spatial in cases:
     inputs.append(h.make_tensor_value_info(name + "_x", T.FLOAT, shape))
     outputs.append(h.make_tensor_value_info(name, T.FLOAT,
                                             shape[:2] + spatial))
+
+x = rng.randn(1, 32, 7, 7).astype(np.float32)
+np.save(os.path.join(out, "gap.x.npy"), x)
+planes = x.reshape(1, 32, 49)
+sums = np.cumsum(planes, axis=2, dtype=np.float32)[:, :, -1]
+np.save(os.path.join(out, "gap.ref.npy"),
+        (sums * np.float32(1.0 / 49)).reshape(1, 32, 1, 1))
+np.save(os.path.join(out, "gap.exact.npy"),
+        planes.astype(np.float64).mean(axis=2).reshape(1, 32, 1, 1))
+nodes.append(h.make_node("GlobalAveragePool", ["gap_x"], ["gap"], name="gap"))
+inputs.append(h.make_tensor_value_info("gap_x", T.FLOAT, x.shape))
+outputs.append(h.make_tensor_value_info("gap", T.FLOAT, (1, 32, 1, 1)))
 
 graph = h.make_graph(nodes, "pool", inputs, outputs)
 model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)])

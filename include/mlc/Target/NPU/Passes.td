@@ -12,7 +12,7 @@
 include "mlir/Pass/PassBase.td"
 
 def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
-  let summary = "Decide which matmuls, convolutions, quantized adds and max "
+  let summary = "Decide which matmuls, convolutions, quantized adds and "
                 "poolings run on the NPU and in which tiles";
   let description = [{
     The NPU target's placement, on the loop level before the CPU strategy
@@ -32,15 +32,17 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     (QuantizedAddProgram.h, against 12 CPU operations an element at half
     `cpu-gflops`) and becomes `mlc_npu.quantized_add`, and each
     `linalg.pooling_nchw_max` of an input unpadded or padded with -inf
-    (MaxPoolProgram.h, against one CPU operation per window element at
-    half `cpu-gflops`) becomes `mlc_npu.max_pool` of the unpadded input.
+    (PoolProgram.h, against one CPU operation per window element at
+    half `cpu-gflops`) becomes `mlc_npu.pool` "max" of the unpadded input,
+    and a global average pooling (the sum over each plane times 1 / (H x
+    W)) `mlc_npu.pool` "average".
     `placement-file`, a
     JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
     choice (a forced `"npu"` that the NPU cannot run is an error); its key
     `"*"` sets the choice for the nodes it does not name (with `"npu"`,
     everything the NPU can run goes there, the rest to the CPU);
     `print-placement` prints one line per matmul, convolution, quantized
-    add or max pooling: its node, device and why.
+    add or pooling: its node, device and why.
     `float-kernels=cpu` keeps f32 kernels on the CPU (only dequantized
     integers go to the NPU), for models bf16's 8-bit mantissa is too coarse
     for.
@@ -69,10 +71,10 @@ def NPULowerKernels : Pass<"mlc-npu-lower-kernels", "mlir::ModuleOp"> {
                 "launch";
   let description = [{
     After bufferization, replaces every `mlc_npu.matmul`,
-    `mlc_npu.quantized_add` and `mlc_npu.max_pool` on buffers by an
+    `mlc_npu.quantized_add` and `mlc_npu.pool` on buffers by an
     `mlc_npu.launch` of a new module-level `mlc_npu.program` built by the
     NPU lowering (MatmulProgram.h, QuantizedAddProgram.h,
-    MaxPoolProgram.h) in the op's tiles: its operands and init at 64-byte
+    PoolProgram.h) in the op's tiles: its operands and init at 64-byte
     aligned offsets of the NPU's DRAM window, init written. The
     program's commands are verified against the NPU's description.
   }];

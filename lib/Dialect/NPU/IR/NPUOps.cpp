@@ -195,7 +195,7 @@ void QuantizedAddOp::getEffects(
   getKernelEffects(*this, getInitMutable(), /*readsInit=*/false, effects);
 }
 
-LogicalResult MaxPoolOp::verify() {
+LogicalResult PoolOp::verify() {
   auto input = cast<ShapedType>(getInput().getType());
   auto init = cast<ShapedType>(getInit().getType());
   if (!input.hasStaticShape() || !init.hasStaticShape() ||
@@ -206,6 +206,11 @@ LogicalResult MaxPoolOp::verify() {
     return emitOpError("input and init must be static NCHW arrays of one "
                        "element type, images and channels, not ")
            << input << " and " << init;
+  if (getKind() != "max" && getKind() != "average")
+    return emitOpError("kind must be \"max\" or \"average\", not \"")
+           << getKind() << "\"";
+  if (getKind() == "average" && !isa<FloatType>(input.getElementType()))
+    return emitOpError("averages floats, not ") << input.getElementType();
   ArrayRef<int64_t> window = getWindow(), strides = getStrides(),
                     pads = getPads();
   if (window.size() != 2 || strides.size() != 2 || pads.size() != 2)
@@ -222,7 +227,7 @@ LogicalResult MaxPoolOp::verify() {
   return verifyVectorKernel(*this, getInit(), getTile(), getBuffers());
 }
 
-void MaxPoolOp::getEffects(
+void PoolOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   getKernelEffects(*this, getInitMutable(), /*readsInit=*/false, effects);
@@ -384,12 +389,14 @@ FailureOr<Command> getCommand(Operation *op) {
             .Case("requantize_columns_relu", VectorKind::RequantizeColumnsRelu)
             .Case("dequantize", VectorKind::Dequantize)
             .Case("max_pool", VectorKind::MaxPool)
+            .Case("average_pool", VectorKind::AveragePool)
             .Default(std::nullopt);
     if (!kind)
       return op->emitOpError("op '")
              << vector.getOp()
              << "' is not relu, add, requantize, copy, requantize_columns, "
-                "requantize_columns_relu, dequantize or max_pool";
+                "requantize_columns_relu, dequantize, max_pool or "
+                "average_pool";
     FailureOr<ElementType> type = getElementType(op, vector.getElementType());
     FailureOr<ElementType> resultType =
         getElementType(op, vector.getResultType());
@@ -422,14 +429,14 @@ FailureOr<Command> getCommand(Operation *op) {
     v.cols = *cols;
     v.scale = vector.getScale().convertToFloat();
     v.zeroPoint = int32_t(zeroPoint);
-    if (*kind == VectorKind::MaxPool) {
+    if (*kind == VectorKind::MaxPool || *kind == VectorKind::AveragePool) {
       if (failed(getPoolWindow(vector, v)))
         return failure();
     } else if (!vector.getWindow().empty() ||
                !vector.getWindowStrides().empty() ||
                !vector.getWindowPads().empty() ||
                !vector.getResultPlane().empty() || vector.getPlaneRows()) {
-      return op->emitOpError("only max_pool has a window");
+      return op->emitOpError("only a pooling has a window");
     }
     c = v;
   } else {
@@ -493,6 +500,8 @@ StringRef getVectorName(VectorKind kind) {
     return "dequantize";
   case VectorKind::MaxPool:
     return "max_pool";
+  case VectorKind::AveragePool:
+    return "average_pool";
   }
   return "copy";
 }
@@ -531,7 +540,8 @@ void mlc::npu::createCommandOps(OpBuilder &b, Location loc,
       break;
     case Opcode::Vector: {
       const Window &w = c.window;
-      bool pool = c.vectorOp == VectorKind::MaxPool;
+      bool pool = c.vectorOp == VectorKind::MaxPool ||
+                  c.vectorOp == VectorKind::AveragePool;
       auto pair = [&](int64_t first, int64_t second) {
         return b.getDenseI64ArrayAttr(pool ? ArrayRef<int64_t>{first, second}
                                            : ArrayRef<int64_t>{});

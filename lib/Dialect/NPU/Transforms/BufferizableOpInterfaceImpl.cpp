@@ -141,6 +141,6 @@ void mlc::npu::registerBufferizableOpInterfaceExternalModels(
     MatmulOp::attachInterface<MatmulOpInterface>(*ctx);
     QuantizedAddOp::attachInterface<InputsToInitOpInterface<QuantizedAddOp>>(
         *ctx);
-    MaxPoolOp::attachInterface<InputsToInitOpInterface<MaxPoolOp>>(*ctx);
+    PoolOp::attachInterface<InputsToInitOpInterface<PoolOp>>(*ctx);
   });
 }

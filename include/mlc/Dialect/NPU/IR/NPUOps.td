@@ -138,29 +138,33 @@ def NPU_QuantizedAddOp : NPU_Op<"quantized_add", [
   let hasVerifier = 1;
 }
 
-def NPU_MaxPoolOp : NPU_Op<"max_pool", [
+def NPU_PoolOp : NPU_Op<"pool", [
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
-  let summary = "A 2-D max pooling placed on the NPU's vector unit";
+  let summary = "A 2-D max or average pooling placed on the NPU's vector "
+                "unit";
   let description = [{
-    `init[n, c, i, j]` = the max of `input[n, c, i * strides[0] + a -
-    pads[0], j * strides[1] + b - pads[1]]` over `a < window[0]`,
-    `b < window[1]` where those are inside the input (ONNX MaxPool, NCHW,
-    without dilations; its padding never wins a max). `input` and `init`
-    are static NCHW arrays of one element type; the NPU `npu` runs them in
-    tiles of `tile` planes (images times channels), `buffers` of each
-    rotating, as `mlc-npu-place-kernels` chose them. On tensors it yields
-    the result; after bufferization it writes `init`.
+    With `kind` "max", `init[n, c, i, j]` = the max of `input[n, c,
+    i * strides[0] + a - pads[0], j * strides[1] + b - pads[1]]` over
+    `a < window[0]`, `b < window[1]` where those are inside the input
+    (ONNX MaxPool, NCHW, without dilations; its padding never wins a max);
+    with "average", their f32 mean (the sum times the reciprocal of their
+    count; GlobalAveragePool is the window of the whole plane). `input` and
+    `init` are static NCHW arrays of one element type (a float one for
+    "average"); the NPU `npu` runs them in tiles of `tile` planes (images
+    times channels), `buffers` of each rotating, as
+    `mlc-npu-place-kernels` chose them. On tensors it yields the result;
+    after bufferization it writes `init`.
   }];
   let arguments = (ins AnyShaped:$input,
                        AnyShaped:$init,
-                       StrAttr:$npu, DenseI64ArrayAttr:$window,
+                       StrAttr:$npu, StrAttr:$kind, DenseI64ArrayAttr:$window,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                        I64Attr:$tile,
                        DefaultValuedAttr<I64Attr, "2">:$buffers);
   let results = (outs Variadic<AnyRankedTensor>:$result);
   let assemblyFormat = [{
-    $npu `ins` `(` $input `:` type($input) `)`
+    $npu $kind `ins` `(` $input `:` type($input) `)`
     `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($result)^)?
   }];
   let extraClassDeclaration = [{
@@ -261,7 +265,8 @@ def NPU_VectorOp : NPU_CommandOp<"vector",
          DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$result_plane)> {
   let summary = "Vector unit: relu, add, requantize (one scale, or a scale "
                 "per column read at source2), dequantize or copy over rows x "
-                "cols; max_pool over rows planes of plane_rows x cols";
+                "cols; max_pool or average_pool over rows planes of "
+                "plane_rows x cols";
 }
 
 def NPU_BinaryOp : NPU_Op<"binary"> {

@@ -17,6 +17,6 @@
 // CHECK-NEXT: mlc_npu.load {cols = 12544 : i64, dram = 200704 : i64, dram_stride = 50176 : i64, element_type = f32, local = 524288 : i64, rows = 4 : i64, signal = 0 : i64}
 
 func.func @stem(%x: memref<1x8x112x112xf32>, %y: memref<1x8x56x56xf32>) {
-  mlc_npu.max_pool "large" ins(%x : memref<1x8x112x112xf32>) outs(%y : memref<1x8x56x56xf32>) {window = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1>, tile = 4}
+  mlc_npu.pool "large" "max" ins(%x : memref<1x8x112x112xf32>) outs(%y : memref<1x8x56x56xf32>) {window = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1>, tile = 4}
   return
 }

@@ -1,4 +1,4 @@
-//===- MaxPoolProgram.h - Max pooling on the NPU ----------------*- C++ -*-===//
+//===- PoolProgram.h - Pooling on the NPU -----------------------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -6,15 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The NPU lowering of a 2-D max pooling (ONNX MaxPool, NCHW) on the vector
-// unit: whether the NPU can run it, the tile that runs fastest, and the
+// The NPU lowering of a 2-D max or average pooling (ONNX MaxPool and
+// GlobalAveragePool, NCHW) on the vector unit: whether the NPU can run it,
+// the tile that runs fastest, and the
 // double-buffered command stream. Placement asks the same functions, as it
 // does for matmuls.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_TARGET_NPU_MAXPOOLPROGRAM_H
-#define MLC_TARGET_NPU_MAXPOOLPROGRAM_H
+#ifndef MLC_TARGET_NPU_POOLPROGRAM_H
+#define MLC_TARGET_NPU_POOLPROGRAM_H
 
 #include "mlc-runtime/NPU/Config.h"
 #include "mlc-runtime/NPU/Program.h"
@@ -29,15 +30,17 @@ namespace mlc::npu {
 /// `planes` planes (images times channels) of height x width elements of
 /// `type`, packed, pooled into planes of outHeight x outWidth: windows of
 /// window[0] x window[1], strides[] apart, starting pads[] before the
-/// first row and column (the padding never wins).
-struct MaxPoolShape {
+/// first row and column, each output the max (or with `average` the mean)
+/// of the window's elements inside the plane.
+struct PoolShape {
   int64_t planes = 0, height = 0, width = 0, outHeight = 0, outWidth = 0;
   std::array<int64_t, 2> window{1, 1}, strides{1, 1}, pads{0, 0};
   ElementType type = ElementType::F32;
+  bool average = false;
 };
 
 /// Tiles of `planes` whole planes, `buffers` of each rotating.
-struct MaxPoolTiles {
+struct PoolTiles {
   int64_t planes = 0;
   int64_t buffers = 2;
 };
@@ -45,21 +48,21 @@ struct MaxPoolTiles {
 /// The tiles whose program the simulator's timing finds fastest among those
 /// whose buffers fit (its cycles in `*cycles` when given), or empty with
 /// the reason in `why`.
-std::optional<MaxPoolTiles> chooseMaxPoolTiles(const NPUConfig &config,
-                                               const MaxPoolShape &shape,
-                                               std::string &why,
-                                               int64_t *cycles = nullptr);
+std::optional<PoolTiles> choosePoolTiles(const NPUConfig &config,
+                                         const PoolShape &shape,
+                                         std::string &why,
+                                         int64_t *cycles = nullptr);
 
 /// The command stream for `shape` in `tiles`, reading the input and writing
 /// the output at byte offsets `dram[0..1]`; empty, with the reason in
-/// `why`, when the NPU lacks max_pool, a window does not fit a command's
+/// `why`, when the NPU lacks the pooling, a window does not fit a command's
 /// fields or the tiles do not fit.
-std::optional<Program> buildMaxPoolProgram(const NPUConfig &config,
-                                           const MaxPoolShape &shape,
-                                           const MaxPoolTiles &tiles,
-                                           const std::array<uint64_t, 2> &dram,
-                                           std::string &why);
+std::optional<Program> buildPoolProgram(const NPUConfig &config,
+                                        const PoolShape &shape,
+                                        const PoolTiles &tiles,
+                                        const std::array<uint64_t, 2> &dram,
+                                        std::string &why);
 
 } // namespace mlc::npu
 
-#endif // MLC_TARGET_NPU_MAXPOOLPROGRAM_H
+#endif // MLC_TARGET_NPU_POOLPROGRAM_H

@@ -1,4 +1,4 @@
-//===- MaxPoolProgram.cpp - Max pooling as an NPU command stream ----------===//
+//===- PoolProgram.cpp - Pooling as an NPU command stream -----------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -10,10 +10,10 @@
 // i = t % n of the scratchpad:
 //
 //   load queue:   the tile's input planes -> I[i]
-//   vector queue: max_pool I[i] -> O[i]
+//   vector queue: max_pool or average_pool I[i] -> O[i]
 //   store queue:  O[i] to the output planes
 //
-// Three tokens order them: the load signals L for the max_pool, which
+// Three tokens order them: the load signals L for the pooling, which
 // signals P for the store; the store of tile t signals S, which the load of
 // tile t + n waits for, so that I[i] and O[i] are reused only after the
 // commands that last used them. Each buffer set starts a bank of its own
@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Target/NPU/MaxPoolProgram.h"
+#include "mlc/Target/NPU/PoolProgram.h"
 
 #include "LocalLayout.h"
 #include "mlc/Target/NPU/MatmulProgram.h"
@@ -44,8 +44,8 @@ struct Layout {
   int64_t scratchpad = 0;
 };
 
-Layout getLayout(const NPUConfig &config, const MaxPoolShape &shape,
-                 const MaxPoolTiles &tiles) {
+Layout getLayout(const NPUConfig &config, const PoolShape &shape,
+                 const PoolTiles &tiles) {
   int64_t bytes = getElementBytes(shape.type);
   Layout l;
   l.in = alignUp(tiles.planes * shape.height * shape.width * bytes,
@@ -61,12 +61,12 @@ Layout getLayout(const NPUConfig &config, const MaxPoolShape &shape,
 }
 } // namespace
 
-std::optional<Program> mlc::npu::buildMaxPoolProgram(
-    const NPUConfig &config, const MaxPoolShape &shape,
-    const MaxPoolTiles &tiles, const std::array<uint64_t, 2> &dram,
-    std::string &why) {
-  if (!config.supportsVector("max_pool")) {
-    why = "the vector unit of '" + config.name + "' has no max_pool";
+std::optional<Program> mlc::npu::buildPoolProgram(
+    const NPUConfig &config, const PoolShape &shape, const PoolTiles &tiles,
+    const std::array<uint64_t, 2> &dram, std::string &why) {
+  const char *op = shape.average ? "average_pool" : "max_pool";
+  if (!config.supportsVector(op)) {
+    why = "the vector unit of '" + config.name + "' has no " + op;
     return std::nullopt;
   }
   constexpr int64_t kByte = 255, kHalf = 65535;
@@ -134,7 +134,8 @@ std::optional<Program> mlc::npu::buildMaxPoolProgram(
 
     Command pool;
     pool.opcode = Opcode::Vector;
-    pool.vectorOp = VectorKind::MaxPool;
+    pool.vectorOp =
+        shape.average ? VectorKind::AveragePool : VectorKind::MaxPool;
     pool.type = pool.dstType = shape.type;
     pool.local = uint32_t(set);
     pool.local3 = uint32_t(set + l.in);
@@ -161,9 +162,10 @@ std::optional<Program> mlc::npu::buildMaxPoolProgram(
   return program;
 }
 
-std::optional<MaxPoolTiles>
-mlc::npu::chooseMaxPoolTiles(const NPUConfig &config, const MaxPoolShape &shape,
-                             std::string &why, int64_t *cycles) {
+std::optional<PoolTiles> mlc::npu::choosePoolTiles(const NPUConfig &config,
+                                                   const PoolShape &shape,
+                                                   std::string &why,
+                                                   int64_t *cycles) {
   // All planes at once, or powers of two: more tiles overlap more of their
   // transfers with the vector unit, larger ones pay each command's fixed
   // cycles less often.
@@ -171,15 +173,15 @@ mlc::npu::chooseMaxPoolTiles(const NPUConfig &config, const MaxPoolShape &shape,
   for (int64_t p = 1; p < shape.planes; p *= 2)
     choices.push_back(p);
   std::string problem;
-  std::optional<MaxPoolTiles> best = chooseFastestTiles<MaxPoolTiles>(
+  std::optional<PoolTiles> best = chooseFastestTiles<PoolTiles>(
       config, choices,
-      [&](const MaxPoolTiles &tiles) {
-        return buildMaxPoolProgram(config, shape, tiles, {0, 0}, problem);
+      [&](const PoolTiles &tiles) {
+        return buildPoolProgram(config, shape, tiles, {0, 0}, problem);
       },
       cycles);
   // Else the reason the smallest tiles give: a missing op, a window that
   // does not fit a command, or planes larger than the scratchpad.
   if (!best)
-    buildMaxPoolProgram(config, shape, MaxPoolTiles{1, 2}, {0, 0}, why);
+    buildPoolProgram(config, shape, PoolTiles{1, 2}, {0, 0}, why);
   return best;
 }
