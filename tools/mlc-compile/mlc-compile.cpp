@@ -143,7 +143,7 @@ cl::opt<std::string> npuConfig(
 cl::opt<bool> printPlacement(
     "print-placement",
     cl::desc("With --target=npu: print the device (npu or cpu) of each "
-             "matmul, convolution and quantized residual add and "
+             "matmul, convolution, quantized residual add and pooling and "
              "why (the NPU lowering's tiles and the simulator's time for "
              "its stream against the CPU's estimate, or what the NPU "
              "lacks) to stdout while compiling"),
@@ -151,8 +151,8 @@ cl::opt<bool> printPlacement(
 cl::opt<std::string> npuPlacement(
     "npu-placement",
     cl::desc("With --target=npu: a JSON file {\"node\": \"cpu\"|\"npu\"} "
-             "that forces the placement of the matmuls and convolutions of "
-             "those ONNX nodes (a forced npu the NPU cannot run is an "
+             "that forces the placement of the kernels (matmuls, "
+             "convolutions, quantized adds, poolings) of those ONNX nodes (a forced npu the NPU cannot run is an "
              "error); the key \"*\" sets it for the nodes not named "
              "(\"*\": \"npu\" puts everything the NPU can run there)"),
     cl::value_desc("FILE"), cl::cat(category));
