@@ -308,6 +308,8 @@ llvm::Expected<Artifacts> mlc::compile(const ModelSource &source,
     DialectRegistry registry;
     registerEverything(registry);
     ownContext = std::make_unique<MLIRContext>(registry);
+    // Errors name the file, node and op without the op's IR.
+    ownContext->printOpOnDiagnostic(false);
     context = ownContext.get();
   }
   std::string errors;

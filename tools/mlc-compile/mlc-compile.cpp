@@ -576,6 +576,12 @@ int main(int argc, char **argv) {
       "phase (input, graph, loop, kernels, llvm), or an object file, shared "
       "library or assembly with a C header\n");
   MLIRContext context(registry);
+  // An error names the file, node and op; the op's IR after it is for
+  // compiler developers, who ask for it with --mlir-print-op-on-diagnostic.
+  cl::Option *printOp =
+      cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (!printOp || !printOp->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
   context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
     printDiagnostic(diagnostic);
     return success();
