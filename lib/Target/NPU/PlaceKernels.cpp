@@ -133,21 +133,32 @@ struct NPUPlaceKernelsPass
       if (failed(placeAdd(*config, op, *q, forced)))
         return signalPassFailure();
     }
-    // And max and global average poolings, on the vector unit too.
+    // And max and average poolings, on the vector unit too.
+    auto matchPool = [](Operation *op,
+                        std::string &why) -> std::optional<Pool> {
+      if (auto max = dyn_cast<linalg::PoolingNchwMaxOp>(op))
+        return matchMaxPool(max, why);
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (!generic)
+        return std::nullopt;
+      if (std::optional<Pool> global = matchGlobalAveragePool(generic, why))
+        return global;
+      return matchAveragePool(generic, why);
+    };
+    // (Every max pooling and every generic that reads a sum pooling is
+    // reported, those the NPU does not run with the reason.)
     SmallVector<Operation *> pools;
     getOperation().walk([&](Operation *op) {
       std::string ignored;
-      if (isa<linalg::PoolingNchwMaxOp>(op) ||
-          (isa<linalg::GenericOp>(op) &&
-           matchGlobalAveragePool(cast<linalg::GenericOp>(op), ignored)))
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      if (isa<linalg::PoolingNchwMaxOp>(op) || matchPool(op, ignored) ||
+          (generic && generic.getNumDpsInputs() > 0 &&
+           generic.getDpsInputs()[0].getDefiningOp<linalg::PoolingNchwSumOp>()))
         pools.push_back(op);
     });
     for (Operation *op : pools) {
       std::string why;
-      std::optional<Pool> pool =
-          isa<linalg::PoolingNchwMaxOp>(op)
-              ? matchMaxPool(cast<linalg::PoolingNchwMaxOp>(op), why)
-              : matchGlobalAveragePool(cast<linalg::GenericOp>(op), why);
+      std::optional<Pool> pool = matchPool(op, why);
       if (failed(placePool(*config, op, pool, why, forced)))
         return signalPassFailure();
     }

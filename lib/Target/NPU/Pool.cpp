@@ -180,6 +180,130 @@ std::optional<Pool> mlc::npu::matchGlobalAveragePool(linalg::GenericOp op,
   return pool;
 }
 
+namespace {
+/// A constant float fill's value, or nothing.
+std::optional<double> getFillValue(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  FloatAttr attr;
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&attr)))
+    return std::nullopt;
+  return attr.getValueAsDouble();
+}
+
+/// The source of `value` padded with `padding` on its rows and columns
+/// only (`pads` its low rows, low columns, high rows, high columns), or
+/// `value` itself with no pads; null when it is padded otherwise.
+Value getUnpadded(Value value, double padding, SmallVector<int64_t> &pads,
+                  SmallVector<Operation *> &producers) {
+  pads.assign(4, 0);
+  auto pad = value.getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return value;
+  FloatAttr attr;
+  Value constant = pad.getConstantPaddingValue();
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  if (!constant || !matchPattern(constant, m_Constant(&attr)) ||
+      attr.getValueAsDouble() != padding || low.size() != 4 || low[0] ||
+      low[1] || high[0] || high[1] ||
+      llvm::any_of(llvm::concat<const int64_t>(low, high),
+                   ShapedType::isDynamic))
+    return nullptr;
+  pads = {low[2], low[3], high[2], high[3]};
+  producers.push_back(pad);
+  return pad.getSource();
+}
+} // namespace
+
+std::optional<Pool> mlc::npu::matchAveragePool(linalg::GenericOp op,
+                                               std::string &why) {
+  why = "not an average pooling the NPU runs";
+  auto isIdentity = [](AffineMap m) { return m.isIdentity(); };
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 4 ||
+      op.getNumParallelLoops() != 4 ||
+      !llvm::all_of(op.getIndexingMapsArray(), isIdentity))
+    return std::nullopt;
+  Block *body = op.getBody();
+  auto div = cast<linalg::YieldOp>(body->getTerminator())
+                 .getValues()[0]
+                 .getDefiningOp<arith::DivFOp>();
+  if (!div || div.getLhs() != body->getArgument(0) ||
+      div.getRhs() != body->getArgument(1))
+    return std::nullopt;
+  auto sum = op.getDpsInputs()[0].getDefiningOp<linalg::PoolingNchwSumOp>();
+  if (!sum || !sum.hasPureTensorSemantics() ||
+      getFillValue(sum.getOutputs()[0]) != 0.0 ||
+      llvm::any_of(sum.getDilations().getValues<int64_t>(),
+                   [](int64_t d) { return d != 1; }))
+    return std::nullopt;
+  Pool pool;
+  pool.root = op;
+  pool.producers.push_back(sum);
+  SmallVector<int64_t> pads;
+  pool.input = getUnpadded(sum.getInputs()[0], 0.0, pads, pool.producers);
+  auto window = cast<ShapedType>(sum.getInputs()[1].getType());
+  if (!pool.input)
+    return std::nullopt;
+  auto input = cast<RankedTensorType>(pool.input.getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<ElementType> type = getNPUElementType(result.getElementType());
+  if (!input.hasStaticShape() || !result.hasStaticShape() ||
+      !window.hasStaticShape() || !type ||
+      !isa<FloatType>(result.getElementType()))
+    return std::nullopt;
+  // The divisor counts the input's elements in each window: a sum pooling
+  // of ones padded as the input is, or the window's size without padding.
+  Value count = op.getDpsInputs()[1];
+  bool padded = llvm::any_of(pads, [](int64_t p) { return p != 0; });
+  if (std::optional<double> size = getFillValue(count)) {
+    if (padded || *size != double(window.getNumElements())) {
+      why = "an average that counts the padding (count_include_pad)";
+      return std::nullopt;
+    }
+    pool.producers.push_back(count.getDefiningOp());
+  } else {
+    auto counted = count.getDefiningOp<linalg::PoolingNchwSumOp>();
+    SmallVector<int64_t> countPads;
+    SmallVector<Operation *> countProducers{counted};
+    Value ones = counted ? getUnpadded(counted.getInputs()[0], 0.0, countPads,
+                                       countProducers)
+                         : Value();
+    if (!ones || getFillValue(ones) != 1.0 || countPads != pads ||
+        ones.getType() != pool.input.getType() ||
+        counted.getInputs()[1].getType() != sum.getInputs()[1].getType() ||
+        counted.getStrides() != sum.getStrides() ||
+        counted.getDilations() != sum.getDilations() ||
+        getFillValue(counted.getOutputs()[0]) != 0.0)
+      return std::nullopt;
+    countProducers.push_back(ones.getDefiningOp());
+    countProducers.push_back(counted.getOutputs()[0].getDefiningOp());
+    llvm::append_range(pool.producers, countProducers);
+  }
+  PoolShape &s = pool.shape;
+  s.planes = input.getDimSize(0) * input.getDimSize(1);
+  s.height = input.getDimSize(2);
+  s.width = input.getDimSize(3);
+  s.outHeight = result.getDimSize(2);
+  s.outWidth = result.getDimSize(3);
+  s.window = {window.getDimSize(0), window.getDimSize(1)};
+  SmallVector<int64_t> strides(sum.getStrides().getValues<int64_t>());
+  s.strides = {strides[0], strides[1]};
+  s.pads = {pads[0], pads[1]};
+  s.type = *type;
+  s.average = true;
+  int64_t in[2] = {s.height, s.width}, out[2] = {s.outHeight, s.outWidth};
+  for (int d = 0; d < 2; ++d)
+    if (s.pads[d] >= s.window[d] ||
+        (out[d] - 1) * s.strides[d] - s.pads[d] >= in[d]) {
+      why = "a window that lies wholly in the padding";
+      return std::nullopt;
+    }
+  // The fills of the sums' inits, when nothing else reads them.
+  pool.producers.push_back(sum.getOutputs()[0].getDefiningOp());
+  why.clear();
+  return pool;
+}
+
 void mlc::npu::replaceWithNPUPool(OpBuilder &b, const Pool &pool, StringRef npu,
                                   const PoolTiles &tiles) {
   Operation *root = pool.root;

@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// 2-D poolings as ONNX MaxPool and GlobalAveragePool lower to the loop
-// level, matched for the NPU's vector unit: a linalg.pooling_nchw_max of
-// the input padded with -inf into a fill of -inf (the NPU reads the input
-// unpadded and skips what the padding would have held), and the sum over
-// each plane into a fill of 0 times the constant 1 / (H x W) (the mean of
-// a window of the whole plane).
+// 2-D poolings as ONNX MaxPool, AveragePool and GlobalAveragePool lower to
+// the loop level, matched for the NPU's vector unit: a
+// linalg.pooling_nchw_max of the input padded with -inf into a fill of -inf
+// (the NPU reads the input unpadded and skips what the padding would have
+// held), a sum pooling of the input padded with 0 divided by the count of
+// the input's elements in each window, and the sum over each plane into a
+// fill of 0 times the constant 1 / (H x W) (the mean of a window of the
+// whole plane).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +52,15 @@ std::optional<Pool> matchMaxPool(mlir::linalg::PoolingNchwMaxOp op,
 /// sum of a static float NCHW tensor over its H x W into a fill of 0.
 std::optional<Pool> matchGlobalAveragePool(mlir::linalg::GenericOp op,
                                            std::string &why);
+
+/// The average pooling `op` finishes, or nothing with the reason in `why`:
+/// the quotient of a sum pooling of a static float NCHW input (unpadded,
+/// or padded with 0 on its rows and columns) and the count of the input's
+/// elements in each window (a sum pooling of ones padded likewise, or the
+/// window's size where the input is not padded), as ONNX AveragePool
+/// without count_include_pad lowers.
+std::optional<Pool> matchAveragePool(mlir::linalg::GenericOp op,
+                                     std::string &why);
 
 /// `pool` on the NPU `npu` in `tiles` in place of its root, which it erases
 /// with the producers nothing else reads.

@@ -7,7 +7,8 @@
 # and "dilated" has dilations, which the NPU does not run. "gap" is a
 # GlobalAveragePool, whose reference is the NPU's arithmetic emulated (each
 # plane summed in f32 in row-major order, times 1 / 49 rounded to f32),
-# with the mean in double beside it (gap.exact.npy).
+# with the mean in double beside it (gap.exact.npy). "avg" and "avg_incl"
+# are AveragePools without and with count_include_pad.
 import os
 import sys
 
@@ -73,6 +74,32 @@ np.save(os.path.join(out, "gap.exact.npy"),
 nodes.append(h.make_node("GlobalAveragePool", ["gap_x"], ["gap"], name="gap"))
 inputs.append(h.make_tensor_value_info("gap_x", T.FLOAT, x.shape))
 outputs.append(h.make_tensor_value_info("gap", T.FLOAT, (1, 32, 1, 1)))
+
+# AveragePool 3x3 every 2 from one before: "avg" without count_include_pad
+# (each window's mean over the input's elements in it; the reference is the
+# NPU's arithmetic emulated: the f32 sum in row-major order times the
+# reciprocal of the count rounded to f32), "avg_incl" with it (the CPU's).
+for name, include in (("avg", 0), ("avg_incl", 1)):
+    x = rng.randn(1, 8, 15, 15).astype(np.float32)
+    np.save(os.path.join(out, name + ".x.npy"), x)
+    y = np.empty((1, 8, 8, 8), np.float32)
+    exact = np.empty((1, 8, 8, 8))
+    for i in range(8):
+        for j in range(8):
+            r0, r1 = max(2 * i - 1, 0), min(2 * i + 2, 15)
+            c0, c1 = max(2 * j - 1, 0), min(2 * j + 2, 15)
+            window = x[0, :, r0:r1, c0:c1].reshape(8, -1)
+            count = window.shape[1] if not include else 9
+            sums = np.cumsum(window, axis=1, dtype=np.float32)[:, -1]
+            y[0, :, i, j] = sums * np.float32(1.0 / count)
+            exact[0, :, i, j] = window.astype(np.float64).sum(axis=1) / count
+    np.save(os.path.join(out, name + ".ref.npy"), y)
+    np.save(os.path.join(out, name + ".exact.npy"), exact)
+    nodes.append(h.make_node("AveragePool", [name + "_x"], [name], name=name,
+                             kernel_shape=[3, 3], strides=[2, 2],
+                             pads=[1, 1, 1, 1], count_include_pad=include))
+    inputs.append(h.make_tensor_value_info(name + "_x", T.FLOAT, x.shape))
+    outputs.append(h.make_tensor_value_info(name, T.FLOAT, (1, 8, 8, 8)))
 
 graph = h.make_graph(nodes, "pool", inputs, outputs)
 model = h.make_model(graph, opset_imports=[h.make_opsetid("", 13)])

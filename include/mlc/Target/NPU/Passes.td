@@ -34,8 +34,10 @@ def NPUPlaceKernels : Pass<"mlc-npu-place-kernels", "mlir::func::FuncOp"> {
     `linalg.pooling_nchw_max` of an input unpadded or padded with -inf
     (PoolProgram.h, against one CPU operation per window element at
     half `cpu-gflops`) becomes `mlc_npu.pool` "max" of the unpadded input,
-    and a global average pooling (the sum over each plane times 1 / (H x
-    W)) `mlc_npu.pool` "average".
+    and an average pooling (a sum pooling of the input padded with 0
+    divided by the count of the input's elements in each window) or a
+    global one (the sum over each plane times 1 / (H x W)) `mlc_npu.pool`
+    "average".
     `placement-file`, a
     JSON object from ONNX node names to `"cpu"` or `"npu"`, forces the
     choice (a forced `"npu"` that the NPU cannot run is an error); its key
