@@ -19,64 +19,80 @@ using namespace mlc;
 using namespace mlc::npu;
 
 namespace {
-/// Whether `value` is a float constant of -inf.
-bool isMinusInfinity(Value value) {
+/// A constant float fill's value, or nothing.
+std::optional<double> getFillValue(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
   FloatAttr attr;
-  return matchPattern(value, m_Constant(&attr)) &&
-         attr.getValue().isInfinity() && attr.getValue().isNegative();
-}
-} // namespace
-
-std::optional<Pool> mlc::npu::matchMaxPool(linalg::PoolingNchwMaxOp op,
-                                           std::string &why) {
-  why = "not a static float max pooling on tensors";
-  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1)
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&attr)))
     return std::nullopt;
-  Value padded = op.getInputs()[0];
+  return attr.getValueAsDouble();
+}
+
+/// The source of `value` padded with `padding` on its rows and columns
+/// only (`pads` its low rows, low columns, high rows, high columns; the
+/// pad op added to `producers`), or `value` itself with no pads; null when
+/// it is padded otherwise.
+Value getUnpadded(Value value, double padding, SmallVector<int64_t> &pads,
+                  SmallVector<Operation *> &producers) {
+  pads.assign(4, 0);
+  auto pad = value.getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return value;
+  FloatAttr attr;
+  Value constant = pad.getConstantPaddingValue();
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  if (!constant || !matchPattern(constant, m_Constant(&attr)) ||
+      attr.getValueAsDouble() != padding || low.size() != 4 || low[0] ||
+      low[1] || high[0] || high[1] ||
+      llvm::any_of(llvm::concat<const int64_t>(low, high),
+                   ShapedType::isDynamic))
+    return nullptr;
+  pads = {low[2], low[3], high[2], high[3]};
+  producers.push_back(pad);
+  return pad.getSource();
+}
+
+/// The pooling `op` (max or sum) of an input padded with `padding`, into a
+/// fill of `init`, as a Pool rooted at `root` (the input unpadded, the
+/// pooling, its padding and its fill among the producers); nothing, with
+/// the reason in `why`, when it is not one the NPU's stream computes.
+template <typename PoolingOp>
+std::optional<Pool> matchPooling(PoolingOp op, Operation *root, double padding,
+                                 double init, bool average, std::string &why) {
+  if (!op.hasPureTensorSemantics())
+    return std::nullopt;
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   auto window = cast<ShapedType>(op.getInputs()[1].getType());
-  auto paddedType = cast<RankedTensorType>(padded.getType());
-  if (!result.hasStaticShape() || !paddedType.hasStaticShape() ||
-      !window.hasStaticShape() || !isa<FloatType>(result.getElementType()))
+  if (!result.hasStaticShape() || !window.hasStaticShape() ||
+      !isa<FloatType>(result.getElementType()))
     return std::nullopt;
   std::optional<ElementType> type = getNPUElementType(result.getElementType());
   if (!type) {
     why = "an element type the NPU does not have";
     return std::nullopt;
   }
-  if (llvm::any_of(op.getDilations().getValues<int64_t>(),
+  if (llvm::any_of(op.getDilations().template getValues<int64_t>(),
                    [](int64_t d) { return d != 1; })) {
     why = "a dilated pooling";
     return std::nullopt;
   }
-  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-  if (!fill || !isMinusInfinity(fill.getInputs()[0])) {
-    why = "a pooling into something other than -inf";
+  if (getFillValue(op.getOutputs()[0]) != init) {
+    why = "a pooling into a tensor other than its identity's fill";
     return std::nullopt;
   }
   Pool pool;
-  pool.input = padded;
-  pool.root = op;
-  std::array<int64_t, 2> pads{0, 0};
-  if (auto pad = padded.getDefiningOp<tensor::PadOp>()) {
-    Value constant = pad.getConstantPaddingValue();
-    ArrayRef<int64_t> low = pad.getStaticLow();
-    if (!constant || !isMinusInfinity(constant) || low.size() != 4 ||
-        low[0] != 0 || low[1] != 0 || pad.getStaticHigh()[0] != 0 ||
-        pad.getStaticHigh()[1] != 0 || ShapedType::isDynamic(low[2]) ||
-        ShapedType::isDynamic(low[3])) {
-      why = "an input padded with something other than -inf on its rows and "
-            "columns";
-      return std::nullopt;
-    }
-    pool.input = pad.getSource();
-    pool.producers.push_back(pad);
-    pads = {low[2], low[3]};
+  pool.root = root;
+  pool.producers.push_back(op);
+  SmallVector<int64_t> pads;
+  pool.input = getUnpadded(op.getInputs()[0], padding, pads, pool.producers);
+  if (!pool.input) {
+    why = "an input padded with other values or on other dims";
+    return std::nullopt;
   }
+  pool.producers.push_back(op.getOutputs()[0].getDefiningOp());
   auto input = cast<RankedTensorType>(pool.input.getType());
   if (!input.hasStaticShape())
     return std::nullopt;
-  pool.producers.push_back(fill);
   PoolShape &s = pool.shape;
   s.planes = input.getDimSize(0) * input.getDimSize(1);
   s.height = input.getDimSize(2);
@@ -84,42 +100,71 @@ std::optional<Pool> mlc::npu::matchMaxPool(linalg::PoolingNchwMaxOp op,
   s.outHeight = result.getDimSize(2);
   s.outWidth = result.getDimSize(3);
   s.window = {window.getDimSize(0), window.getDimSize(1)};
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
   s.strides = {strides[0], strides[1]};
-  s.pads = pads;
+  s.pads = {pads[0], pads[1]};
   s.type = *type;
-  // A window wholly in the padding would give -inf, which the NPU's
-  // pooling, skipping the padding, has no element for.
+  s.average = average;
+  // A window wholly in the padding has no element of the input, which the
+  // NPU's pooling, skipping the padding, would need.
   int64_t in[2] = {s.height, s.width}, out[2] = {s.outHeight, s.outWidth};
   for (int d = 0; d < 2; ++d)
-    if (pads[d] >= s.window[d] ||
-        (out[d] - 1) * s.strides[d] - pads[d] >= in[d]) {
+    if (s.pads[d] >= s.window[d] ||
+        (out[d] - 1) * s.strides[d] - s.pads[d] >= in[d]) {
       why = "a window that lies wholly in the padding";
       return std::nullopt;
     }
-  why.clear();
+  return pool;
+}
+
+/// The binary op of `T` on the block's arguments 0 and 1 (in either order
+/// when `commutes`) that `op` yields, when `op` is a 4-D elementwise generic
+/// on tensors of `inputs` inputs with identity maps; else null.
+template <typename T>
+T getElementwiseOp(linalg::GenericOp op, unsigned inputs, bool commutes) {
+  auto isIdentity = [](AffineMap m) { return m.isIdentity(); };
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != inputs ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 4 ||
+      op.getNumParallelLoops() != 4 ||
+      !llvm::all_of(op.getIndexingMapsArray(), isIdentity))
+    return nullptr;
+  Block *body = op.getBody();
+  auto binary = cast<linalg::YieldOp>(body->getTerminator())
+                    .getValues()[0]
+                    .getDefiningOp<T>();
+  if (!binary || binary->getBlock() != body)
+    return nullptr;
+  Value a = body->getArgument(0);
+  Value b = inputs > 1 ? body->getArgument(1) : Value();
+  if (inputs == 1)
+    return binary.getLhs() == a || binary.getRhs() == a ? binary : nullptr;
+  if ((binary.getLhs() == a && binary.getRhs() == b) ||
+      (commutes && binary.getLhs() == b && binary.getRhs() == a))
+    return binary;
+  return nullptr;
+}
+} // namespace
+
+std::optional<Pool> mlc::npu::matchMaxPool(linalg::PoolingNchwMaxOp op,
+                                           std::string &why) {
+  why = "not a static float max pooling on tensors";
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  std::optional<Pool> pool =
+      matchPooling(op, op, -kInfinity, -kInfinity, /*average=*/false, why);
+  if (pool)
+    why.clear();
   return pool;
 }
 
 std::optional<Pool> mlc::npu::matchGlobalAveragePool(linalg::GenericOp op,
                                                      std::string &why) {
   why = "not the mean of each plane of a static float NCHW tensor";
-  auto isIdentity = [](AffineMap m) { return m.isIdentity(); };
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 4 ||
-      op.getNumParallelLoops() != 4 ||
-      !llvm::all_of(op.getIndexingMapsArray(), isIdentity))
-    return std::nullopt;
   // The product: the block's argument times a constant.
-  Block *body = op.getBody();
-  auto mul = cast<linalg::YieldOp>(body->getTerminator())
-                 .getValues()[0]
-                 .getDefiningOp<arith::MulFOp>();
+  auto mul = getElementwiseOp<arith::MulFOp>(op, 1, true);
   if (!mul)
     return std::nullopt;
-  Value scale = mul.getLhs() == body->getArgument(0)   ? mul.getRhs()
-                : mul.getRhs() == body->getArgument(0) ? mul.getLhs()
-                                                       : Value();
+  Value scale = mul.getLhs() == op.getBody()->getArgument(0) ? mul.getRhs()
+                                                             : mul.getLhs();
   FloatAttr factor;
   if (!scale || !matchPattern(scale, m_Constant(&factor)))
     return std::nullopt;
@@ -148,10 +193,7 @@ std::optional<Pool> mlc::npu::matchGlobalAveragePool(linalg::GenericOp op,
       !llvm::is_contained(ValueRange{add.getLhs(), add.getRhs()},
                           sumBody->getArgument(1)))
     return std::nullopt;
-  auto fill = sum.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  FloatAttr init;
-  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&init)) ||
-      !init.getValue().isZero())
+  if (getFillValue(sum.getDpsInits()[0]) != 0.0)
     return std::nullopt;
   auto input = cast<RankedTensorType>(sum.getDpsInputs()[0].getType());
   std::optional<ElementType> type = getNPUElementType(input.getElementType());
@@ -167,7 +209,7 @@ std::optional<Pool> mlc::npu::matchGlobalAveragePool(linalg::GenericOp op,
   Pool pool;
   pool.input = sum.getDpsInputs()[0];
   pool.root = op;
-  pool.producers = {sum, fill};
+  pool.producers = {sum, sum.getDpsInits()[0].getDefiningOp()};
   PoolShape &s = pool.shape;
   s.planes = input.getDimSize(0) * input.getDimSize(1);
   s.height = h;
@@ -180,77 +222,21 @@ std::optional<Pool> mlc::npu::matchGlobalAveragePool(linalg::GenericOp op,
   return pool;
 }
 
-namespace {
-/// A constant float fill's value, or nothing.
-std::optional<double> getFillValue(Value value) {
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  FloatAttr attr;
-  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&attr)))
-    return std::nullopt;
-  return attr.getValueAsDouble();
-}
-
-/// The source of `value` padded with `padding` on its rows and columns
-/// only (`pads` its low rows, low columns, high rows, high columns), or
-/// `value` itself with no pads; null when it is padded otherwise.
-Value getUnpadded(Value value, double padding, SmallVector<int64_t> &pads,
-                  SmallVector<Operation *> &producers) {
-  pads.assign(4, 0);
-  auto pad = value.getDefiningOp<tensor::PadOp>();
-  if (!pad)
-    return value;
-  FloatAttr attr;
-  Value constant = pad.getConstantPaddingValue();
-  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-  if (!constant || !matchPattern(constant, m_Constant(&attr)) ||
-      attr.getValueAsDouble() != padding || low.size() != 4 || low[0] ||
-      low[1] || high[0] || high[1] ||
-      llvm::any_of(llvm::concat<const int64_t>(low, high),
-                   ShapedType::isDynamic))
-    return nullptr;
-  pads = {low[2], low[3], high[2], high[3]};
-  producers.push_back(pad);
-  return pad.getSource();
-}
-} // namespace
-
 std::optional<Pool> mlc::npu::matchAveragePool(linalg::GenericOp op,
                                                std::string &why) {
   why = "not an average pooling the NPU runs";
-  auto isIdentity = [](AffineMap m) { return m.isIdentity(); };
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 4 ||
-      op.getNumParallelLoops() != 4 ||
-      !llvm::all_of(op.getIndexingMapsArray(), isIdentity))
-    return std::nullopt;
-  Block *body = op.getBody();
-  auto div = cast<linalg::YieldOp>(body->getTerminator())
-                 .getValues()[0]
-                 .getDefiningOp<arith::DivFOp>();
-  if (!div || div.getLhs() != body->getArgument(0) ||
-      div.getRhs() != body->getArgument(1))
+  if (!getElementwiseOp<arith::DivFOp>(op, 2, false))
     return std::nullopt;
   auto sum = op.getDpsInputs()[0].getDefiningOp<linalg::PoolingNchwSumOp>();
-  if (!sum || !sum.hasPureTensorSemantics() ||
-      getFillValue(sum.getOutputs()[0]) != 0.0 ||
-      llvm::any_of(sum.getDilations().getValues<int64_t>(),
-                   [](int64_t d) { return d != 1; }))
+  std::optional<Pool> pool =
+      sum ? matchPooling(sum, op, 0.0, 0.0, /*average=*/true, why)
+          : std::nullopt;
+  if (!pool)
     return std::nullopt;
-  Pool pool;
-  pool.root = op;
-  pool.producers.push_back(sum);
-  SmallVector<int64_t> pads;
-  pool.input = getUnpadded(sum.getInputs()[0], 0.0, pads, pool.producers);
   auto window = cast<ShapedType>(sum.getInputs()[1].getType());
-  if (!pool.input)
-    return std::nullopt;
-  auto input = cast<RankedTensorType>(pool.input.getType());
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
-  std::optional<ElementType> type = getNPUElementType(result.getElementType());
-  if (!input.hasStaticShape() || !result.hasStaticShape() ||
-      !window.hasStaticShape() || !type ||
-      !isa<FloatType>(result.getElementType()))
-    return std::nullopt;
+  SmallVector<int64_t> pads;
+  SmallVector<Operation *> ignored;
+  getUnpadded(sum.getInputs()[0], 0.0, pads, ignored);
   // The divisor counts the input's elements in each window: a sum pooling
   // of ones padded as the input is, or the window's size without padding.
   Value count = op.getDpsInputs()[1];
@@ -260,7 +246,7 @@ std::optional<Pool> mlc::npu::matchAveragePool(linalg::GenericOp op,
       why = "an average that counts the padding (count_include_pad)";
       return std::nullopt;
     }
-    pool.producers.push_back(count.getDefiningOp());
+    pool->producers.push_back(count.getDefiningOp());
   } else {
     auto counted = count.getDefiningOp<linalg::PoolingNchwSumOp>();
     SmallVector<int64_t> countPads;
@@ -269,7 +255,7 @@ std::optional<Pool> mlc::npu::matchAveragePool(linalg::GenericOp op,
                                        countProducers)
                          : Value();
     if (!ones || getFillValue(ones) != 1.0 || countPads != pads ||
-        ones.getType() != pool.input.getType() ||
+        ones.getType() != pool->input.getType() ||
         counted.getInputs()[1].getType() != sum.getInputs()[1].getType() ||
         counted.getStrides() != sum.getStrides() ||
         counted.getDilations() != sum.getDilations() ||
@@ -277,29 +263,8 @@ std::optional<Pool> mlc::npu::matchAveragePool(linalg::GenericOp op,
       return std::nullopt;
     countProducers.push_back(ones.getDefiningOp());
     countProducers.push_back(counted.getOutputs()[0].getDefiningOp());
-    llvm::append_range(pool.producers, countProducers);
+    llvm::append_range(pool->producers, countProducers);
   }
-  PoolShape &s = pool.shape;
-  s.planes = input.getDimSize(0) * input.getDimSize(1);
-  s.height = input.getDimSize(2);
-  s.width = input.getDimSize(3);
-  s.outHeight = result.getDimSize(2);
-  s.outWidth = result.getDimSize(3);
-  s.window = {window.getDimSize(0), window.getDimSize(1)};
-  SmallVector<int64_t> strides(sum.getStrides().getValues<int64_t>());
-  s.strides = {strides[0], strides[1]};
-  s.pads = {pads[0], pads[1]};
-  s.type = *type;
-  s.average = true;
-  int64_t in[2] = {s.height, s.width}, out[2] = {s.outHeight, s.outWidth};
-  for (int d = 0; d < 2; ++d)
-    if (s.pads[d] >= s.window[d] ||
-        (out[d] - 1) * s.strides[d] - s.pads[d] >= in[d]) {
-      why = "a window that lies wholly in the padding";
-      return std::nullopt;
-    }
-  // The fills of the sums' inits, when nothing else reads them.
-  pool.producers.push_back(sum.getOutputs()[0].getDefiningOp());
   why.clear();
   return pool;
 }
