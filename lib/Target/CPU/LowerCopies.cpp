@@ -10,7 +10,8 @@
 // unit stride on both sides becomes loops over its outer dimensions around
 // a `memref.copy` of the longest run that is contiguous in both; the LLVM
 // lowering emits that as `llvm.memcpy`. Other non-contiguous copies become
-// `linalg.copy`, which later becomes element loops.
+// `linalg.copy`, which later becomes element loops. A copy of a view onto
+// the same view goes away.
 //
 //===----------------------------------------------------------------------===//
 
@@ -223,13 +224,30 @@ Value gatherSourceView(OpBuilder &b, linalg::GenericOp op) {
                                            sizes, strides);
 }
 
+/// Whether `a` and `b` are the same elements: one buffer, or views made by
+/// identical ops of one buffer (what bufferization writes for a tile that
+/// a loop computed in place and inserts where it was extracted from).
+bool isSameView(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto viewA = a.getDefiningOp<memref::SubViewOp>();
+  auto viewB = b.getDefiningOp<memref::SubViewOp>();
+  return viewA && viewB &&
+         OperationEquivalence::isEquivalentTo(
+             viewA, viewB, OperationEquivalence::exactValueMatch,
+             /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
 struct CPULowerCopiesPass
     : mlc::target::impl::CPULowerCopiesBase<CPULowerCopiesPass> {
   void runOnOperation() override {
     SmallVector<Operation *> copies;
     getOperation().walk([&](Operation *op) {
       if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-        if (!isContiguous(copy.getSource()) || !isContiguous(copy.getTarget()))
+        if (isSameView(copy.getSource(), copy.getTarget()))
+          copies.push_back(op);
+        else if (!isContiguous(copy.getSource()) ||
+                 !isContiguous(copy.getTarget()))
           copies.push_back(op);
       } else if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
         if (copy.hasPureBufferSemantics())
@@ -249,6 +267,10 @@ struct CPULowerCopiesPass
         continue;
       }
       Value source = op->getOperand(0), target = op->getOperand(1);
+      if (isa<memref::CopyOp>(op) && isSameView(source, target)) {
+        op->erase();
+        continue;
+      }
       if (buildRowCopies(b, op->getLoc(), source, target)) {
         op->erase();
         continue;

@@ -72,3 +72,40 @@ func.func @register_only(%a: tensor<8x16xf32>, %b: tensor<16x16xf32>, %c: tensor
   %m = linalg.matmul {mlc_loop.schedule = #mlc_loop.schedule<tile_sizes = [[4, 16, 1]], vector_sizes = [4, 16, 1], parallel_dims = []>} ins(%a, %b : tensor<8x16xf32>, tensor<16x16xf32>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %m : tensor<8x16xf32>
 }
+
+// -----
+
+// A quantized convolution's scaling changes the element type (i32 sums ->
+// i8) and reads a per-channel scale: it cannot run in place, so it is
+// fused as a consumer of the threads' chunks: the forall carries the i8
+// result and each chunk scales its own i32 sums right after computing
+// them. Its iteration space is the contraction's (the expand_shape is
+// applied to the result).
+// CHECK-LABEL: func.func @quantized_scaling
+// CHECK: %[[OUT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2, 3]] : tensor<1x16x16x16xi8> into tensor<16x256xi8>
+// CHECK: %[[R:.*]] = scf.forall (%[[J:.*]]) = (0) to (256) step (64) shared_outs(%[[S:.*]] = %[[OUT]]) -> (tensor<16x256xi8>)
+// CHECK: %[[SUMS:.*]] = scf.for
+// CHECK: linalg.matmul
+// CHECK: %[[PART:.*]] = tensor.extract_slice %[[S]][0, %[[J]]] [16, 64] [1, 1]
+// CHECK: %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[SUMS]], %arg3 : tensor<16x64xi32>, tensor<16xf32>) outs(%[[PART]] : tensor<16x64xi8>)
+// CHECK: tensor.parallel_insert_slice %[[SCALED]] into %[[S]][0, %[[J]]] [16, 64]
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.expand_shape %[[R]] {{\[}}[0, 1], [2, 3]]
+// NOFUSE-LABEL: func.func @quantized_scaling
+// NOFUSE: scf.forall.in_parallel
+// NOFUSE: linalg.generic {{.*}} ins(%{{.*}}, %arg3 : tensor<1x16x16x16xi32>, tensor<16xf32>) outs(%{{.*}} : tensor<1x16x16x16xi8>)
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @quantized_scaling(%a: tensor<16x64xi32>, %b: tensor<64x256xi32>, %c: tensor<16x256xi32>, %s: tensor<16xf32>) -> tensor<1x16x16x16xi8> {
+  %m = linalg.matmul {mlc_loop.schedule = #mlc_loop.schedule<tile_sizes = [[0, 64, 0], [8, 32, 16], [2, 16, 1]], vector_sizes = [2, 16, 1], parallel_dims = [1], loop_order = [1, 0, 2]>} ins(%a, %b : tensor<16x64xi32>, tensor<64x256xi32>) outs(%c : tensor<16x256xi32>) -> tensor<16x256xi32>
+  %x = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 16, 16, 16] : tensor<16x256xi32> into tensor<1x16x16x16xi32>
+  %e = tensor.empty() : tensor<1x16x16x16xi8>
+  %r = linalg.generic {indexing_maps = [#id4, #ch, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %s : tensor<1x16x16x16xi32>, tensor<16xf32>) outs(%e : tensor<1x16x16x16xi8>) {
+  ^bb0(%v: i32, %sc: f32, %o: i8):
+    %f = arith.sitofp %v : i32 to f32
+    %g = arith.mulf %f, %sc : f32
+    %h = arith.fptosi %g : f32 to i8
+    linalg.yield %h : i8
+  } -> tensor<1x16x16x16xi8>
+  return %r : tensor<1x16x16x16xi8>
+}

@@ -81,3 +81,26 @@ func.func @gathers(%x: memref<1x8x9x9xf32>, %col: memref<1x8x3x3x7x7xf32>, %col2
   }
   return
 }
+
+// -----
+
+// A thread's chunk computed in place is "inserted" where it was taken
+// from: two identical subviews of one buffer. That copy is no copy and
+// goes away; one into another place of the buffer stays.
+// CHECK-LABEL: func.func @self_copy
+// CHECK: %[[A:.*]] = memref.subview %arg0[0, %arg1] [16, 64] [1, 1]
+// CHECK: %[[B:.*]] = memref.subview %arg0[0, %arg1] [16, 64] [1, 1]
+// CHECK: %[[C:.*]] = memref.subview %arg0[0, %arg2] [16, 64] [1, 1]
+// CHECK-NOT: memref.copy %[[A]], %[[B]]
+// CHECK: scf.for
+// CHECK: memref.copy
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @self_copy(%buffer: memref<16x256xf32>, %j: index, %k: index) {
+  %a = memref.subview %buffer[0, %j] [16, 64] [1, 1] : memref<16x256xf32> to memref<16x64xf32, strided<[256, 1], offset: ?>>
+  %b = memref.subview %buffer[0, %j] [16, 64] [1, 1] : memref<16x256xf32> to memref<16x64xf32, strided<[256, 1], offset: ?>>
+  %c = memref.subview %buffer[0, %k] [16, 64] [1, 1] : memref<16x256xf32> to memref<16x64xf32, strided<[256, 1], offset: ?>>
+  memref.copy %a, %b : memref<16x64xf32, strided<[256, 1], offset: ?>> to memref<16x64xf32, strided<[256, 1], offset: ?>>
+  memref.copy %a, %c : memref<16x64xf32, strided<[256, 1], offset: ?>> to memref<16x64xf32, strided<[256, 1], offset: ?>>
+  return
+}

@@ -10,7 +10,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 
@@ -188,4 +190,148 @@ linalg::GenericOp mlc::loop::fuseEpilogue(RewriterBase &rewriter,
   // epilogue; otherwise the enclosing loops now yield the updated tiles.
   rewriter.replaceOp(epilogue, whole == result ? updated : result);
   return cast<linalg::GenericOp>(tiled);
+}
+
+namespace {
+/// The operand of `epilogue` that reads `consumed`, once and with an
+/// identity map, when `epilogue` is an elementwise op the tiles of a
+/// contraction can run: all loops parallel, no indices, one init written
+/// with an identity map, every other input read with a projected
+/// permutation (a tensor of the same shape or a broadcast one).
+std::optional<unsigned> getConsumedOperand(linalg::GenericOp epilogue,
+                                           Value consumed) {
+  if (epilogue->hasAttr(mlc::loop::LoopDialect::getScheduleAttrName()) ||
+      !epilogue.hasPureTensorSemantics() || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      epilogue.hasIndexSemantics() ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
+           .isIdentity())
+    return std::nullopt;
+  std::optional<unsigned> from;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (input->get() == consumed) {
+      if (from || !map.isIdentity())
+        return std::nullopt;
+      from = input->getOperandNumber();
+    } else if (!map.isProjectedPermutation()) {
+      return std::nullopt;
+    }
+  }
+  return from;
+}
+} // namespace
+
+linalg::GenericOp
+mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
+                                   linalg::LinalgOp contraction) {
+  if (contraction->getNumResults() != 1)
+    return {};
+  Value result = contraction->getResult(0);
+  if (!result.hasOneUse())
+    return {};
+  Operation *user = *result.getUsers().begin();
+  Value consumed = result;
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user)) {
+    if (!expand.getResult().hasOneUse())
+      return {};
+    user = *expand->getUsers().begin();
+    consumed = expand.getResult();
+  }
+  auto epilogue = dyn_cast<linalg::GenericOp>(user);
+  if (!epilogue)
+    return {};
+  std::optional<unsigned> from = getConsumedOperand(epilogue, consumed);
+  if (!from)
+    return {};
+  if (consumed == result)
+    return epilogue;
+
+  // Onto the contraction's iteration space: unit dims dropped first (a
+  // per-channel operand's map then keeps the groups the collapse needs),
+  // then the dims the expand_shape made collapsed again.
+  OpBuilder::InsertionGuard guard(rewriter);
+  Location loc = epilogue.getLoc();
+  linalg::GenericOp target = epilogue;
+  rewriter.setInsertionPoint(target);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, target, linalg::ControlDropUnitDims());
+  if (succeeded(dropped)) {
+    rewriter.replaceOp(target, dropped->replacements);
+    target = dyn_cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+    if (!target)
+      return {};
+  }
+  auto accType = cast<RankedTensorType>(result.getType());
+  auto readType =
+      cast<RankedTensorType>(target.getDpsInputOperand(*from)->get().getType());
+  if (readType != accType) {
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        getReassociationIndicesForReshape(accType, readType);
+    if (!groups || readType.getRank() < accType.getRank())
+      return {};
+    rewriter.setInsertionPoint(target);
+    Value expanded =
+        tensor::ExpandShapeOp::create(rewriter, loc, readType, result, *groups);
+    rewriter.modifyOpInPlace(target,
+                             [&] { target->setOperand(*from, expanded); });
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(target, *groups, rewriter);
+    if (failed(collapsed))
+      return {};
+    rewriter.replaceOp(target, collapsed->results);
+    target = dyn_cast<linalg::GenericOp>(collapsed->collapsedOp.getOperation());
+    if (!target || target.getDpsInputOperand(*from)->get().getType() != accType)
+      return {};
+  }
+  rewriter.modifyOpInPlace(target, [&] { target->setOperand(*from, result); });
+  if (getConsumedOperand(target, result) != from)
+    return {};
+  return target;
+}
+
+bool mlc::loop::fuseConsumerEpilogue(RewriterBase &rewriter,
+                                     linalg::GenericOp epilogue,
+                                     scf::ForallOp forall,
+                                     const TiledNest &nest) {
+  Operation *consumer = epilogue;
+  bool moved = false;
+  // The loops take the epilogue's init and other operands as their own:
+  // what defines them moves above the outermost loop.
+  Operation *outermost = forall ? forall.getOperation()
+                         : nest.loops.empty()
+                             ? nullptr
+                             : scf::ForOp(nest.loops.front()).getOperation();
+  if (!outermost)
+    return false;
+  SmallVector<Value> operands;
+  for (Value operand : epilogue->getOperands())
+    if (Operation *def = operand.getDefiningOp();
+        def && def->getBlock() == outermost->getBlock() &&
+        outermost->isBeforeInBlock(def))
+      operands.push_back(operand);
+  if (failed(moveValueDefinitions(rewriter, operands, outermost)))
+    return false;
+  if (forall) {
+    SmallVector<LoopLikeOpInterface> loops{forall};
+    FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+        scf::tileAndFuseConsumer(rewriter, consumer, loops);
+    if (failed(fused) || fused->tiledOps.empty())
+      return false;
+    consumer = fused->tiledOps.front();
+    moved = true;
+  }
+  // Without a reduction loop in the nest each of its tiles is finished
+  // where it is computed (consumer fusion takes loops that insert the
+  // tiles they compute; a reduction loop's partial sums are not those).
+  bool reduces = llvm::any_of(nest.loopDims, [&](unsigned d) {
+    return nest.iterators[d] == utils::IteratorType::reduction;
+  });
+  if (!nest.loops.empty() && nest.tile && !reduces) {
+    SmallVector<LoopLikeOpInterface> loops;
+    for (scf::ForOp loop : nest.loops)
+      loops.push_back(loop);
+    moved |= succeeded(scf::tileAndFuseConsumer(rewriter, consumer, loops));
+  }
+  return moved;
 }

@@ -157,10 +157,15 @@ LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
   policy.beforeTiling(rewriter, root, schedule);
   // Sequential levels make finished parts of the result an epilogue can
   // run on; thread chunks alone do not.
-  linalg::GenericOp epilogue;
+  linalg::GenericOp epilogue, consumer;
   if (loopLevels >= 2 && policy.fuseEpilogues())
     epilogue = prepareEpilogue(rewriter, root);
+  // One that cannot run in place (another element type, per-channel
+  // operands) is fused as a consumer of the loops once they exist.
+  if (!epilogue && policy.fuseEpilogues())
+    consumer = prepareConsumerEpilogue(rewriter, root);
 
+  scf::ForallOp chunks;
   linalg::LinalgOp current = root;
   TiledNest nest;
   for (int64_t level = 0; level < loopLevels; ++level) {
@@ -175,6 +180,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
       return root->emitError()
              << "kernel '" << name << "': cannot tile level " << level;
     auto next = cast<linalg::LinalgOp>(*tiled);
+    if (forall && next != current)
+      chunks = dyn_cast<scf::ForallOp>(next->getParentOp());
     policy.afterLevel(rewriter, schedule, level, current, next);
     if (last && epilogue && !forall) {
       Value result = epilogue.getDpsInitOperand(0)->get();
@@ -183,6 +190,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
     }
     current = next;
   }
+  if (consumer)
+    fuseConsumerEpilogue(rewriter, consumer, chunks, nest);
   if (registerLevel >= 0) {
     current->setAttr(kRegisterTilesAttr, rewriter.getDenseI64ArrayAttr(
                                              schedule.getTileLevel(

@@ -50,6 +50,28 @@ mlir::linalg::GenericOp fuseEpilogue(mlir::RewriterBase &rewriter,
                                      mlir::linalg::GenericOp epilogue,
                                      mlir::Value result, const TiledNest &nest);
 
+/// When `contraction`'s only use is an elementwise `linalg.generic` that
+/// prepareEpilogue cannot run in place (it changes the element type, as a
+/// quantized contraction's scaling does, or reads per-channel tensors),
+/// rewrites that op onto the contraction's own iteration space (through
+/// the `tensor.expand_shape` a convolution's result is read by, with unit
+/// dims dropped first) so that it reads the contraction's result directly,
+/// and returns it; otherwise returns null. Its other operands may be any
+/// tensors its indexing maps slice with the tile.
+mlir::linalg::GenericOp
+prepareConsumerEpilogue(mlir::RewriterBase &rewriter,
+                        mlir::linalg::LinalgOp contraction);
+
+/// Fuses `epilogue` (from prepareConsumerEpilogue) into the loops that
+/// tiled its contraction: into `forall` (the threads' chunks, null when
+/// none), then into the loops of `nest` above its outermost reduction loop,
+/// with MLIR's consumer fusion: each loop then carries the epilogue's
+/// result beside the contraction's, and the epilogue runs on each finished
+/// part of the result while it is in cache. Returns whether it moved.
+bool fuseConsumerEpilogue(mlir::RewriterBase &rewriter,
+                          mlir::linalg::GenericOp epilogue,
+                          mlir::scf::ForallOp forall, const TiledNest &nest);
+
 } // namespace mlc::loop
 
 #endif // MLC_DIALECT_LOOP_TRANSFORMS_EPILOGUES_H
