@@ -197,7 +197,7 @@ namespace {
 /// identity map, when `epilogue` is an elementwise op the tiles of a
 /// contraction can run: all loops parallel, no indices, one init written
 /// with an identity map, every other input read with a projected
-/// permutation (a tensor of the same shape or a broadcast one).
+/// permutation: a broadcast tensor (per-channel scales) or a constant.
 std::optional<unsigned> getConsumedOperand(linalg::GenericOp epilogue,
                                            Value consumed) {
   if (epilogue->hasAttr(mlc::loop::LoopDialect::getScheduleAttrName()) ||
@@ -214,7 +214,11 @@ std::optional<unsigned> getConsumedOperand(linalg::GenericOp epilogue,
       if (from || !map.isIdentity())
         return std::nullopt;
       from = input->getOperandNumber();
-    } else if (!map.isProjectedPermutation()) {
+    } else if (!map.isProjectedPermutation() ||
+               (map.getNumResults() == epilogue.getNumLoops() &&
+                !matchPattern(input->get(), m_Constant()))) {
+      // A full-size tensor another kernel computes (a residual) stays
+      // with its own pass: its producer need not come before the loops.
       return std::nullopt;
     }
   }

@@ -56,8 +56,9 @@ mlir::linalg::GenericOp fuseEpilogue(mlir::RewriterBase &rewriter,
 /// rewrites that op onto the contraction's own iteration space (through
 /// the `tensor.expand_shape` a convolution's result is read by, with unit
 /// dims dropped first) so that it reads the contraction's result directly,
-/// and returns it; otherwise returns null. Its other operands may be any
-/// tensors its indexing maps slice with the tile.
+/// and returns it; otherwise returns null. Its other operands may be
+/// broadcast tensors (per-channel scales, biases) or constants, which its
+/// indexing maps slice with each tile.
 mlir::linalg::GenericOp
 prepareConsumerEpilogue(mlir::RewriterBase &rewriter,
                         mlir::linalg::LinalgOp contraction);
