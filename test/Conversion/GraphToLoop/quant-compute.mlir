@@ -48,3 +48,26 @@ func.func @conv_integer(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %z: te
   %0 = mlc_graph.conv_integer %x, %w input_zero_point %z {pads = array<i64: 1, 1, 0, 0>} : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>, tensor<ui8>) -> tensor<1x1x3x3xi32>
   return %0 : tensor<1x1x3x3xi32>
 }
+
+// -----
+
+// QuantizeLinear: divide, round to even, add the zero point, clamp with
+// maxnumf/minnumf (a NaN saturates to the low end, as ONNX Runtime's
+// kernels give), convert. DequantizeLinear: convert, subtract, scale.
+// CHECK-LABEL: func.func @quantize_dequantize
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK: math.roundeven
+// CHECK: arith.addf
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.minnumf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.fptoui %{{.*}} : f32 to i8
+// CHECK: linalg.generic
+// CHECK: arith.uitofp
+// CHECK: arith.subf
+// CHECK: arith.mulf
+func.func @quantize_dequantize(%x: tensor<2x4xf32>, %s: tensor<f32>, %zp: tensor<ui8>) -> tensor<2x4xf32> {
+  %q = mlc_graph.quantize_linear %x, %s, %zp : (tensor<2x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x4xui8>
+  %d = mlc_graph.dequantize_linear %q, %s, %zp : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x4xf32>
+  return %d : tensor<2x4xf32>
+}

@@ -132,3 +132,61 @@ func.func @bias_through_expand(%a: tensor<6x4xf32>, %b: tensor<4x5xf32>, %bias: 
   } -> tensor<2x3x5xf32>
   return %r : tensor<2x3x5xf32>
 }
+
+// A QuantizeLinear and its DequantizeLinear fused: the clamped integral
+// value is used as it is, not converted to 8 bits and back. A bound outside
+// the integer's range (300 for ui8) keeps the conversions.
+// CHECK-LABEL: func.func @quantize_round_trip
+// CHECK: linalg.generic
+// CHECK: %[[R:.*]] = math.roundeven
+// CHECK: %[[Z:.*]] = arith.addf %[[R]]
+// CHECK: %[[LO:.*]] = arith.maxnumf %[[Z]]
+// CHECK: %[[HI:.*]] = arith.minnumf %[[LO]]
+// CHECK-NOT: arith.fptoui
+// CHECK: arith.subf %[[HI]]
+// CHECK: linalg.yield
+// CHECK: linalg.generic
+// CHECK: arith.fptoui
+// CHECK: arith.uitofp
+// CHECK: return
+#id1 = affine_map<(d0) -> (d0)>
+func.func @quantize_round_trip(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %s = arith.constant 0.5 : f32
+  %zp = arith.constant 3.0 : f32
+  %lo = arith.constant 0.0 : f32
+  %hi = arith.constant 255.0 : f32
+  %wide = arith.constant 300.0 : f32
+  %e8 = tensor.empty() : tensor<16xi8>
+  %ef = tensor.empty() : tensor<16xf32>
+  %q = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e8 : tensor<16xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %d = arith.divf %v, %s : f32
+    %r = math.roundeven %d : f32
+    %a = arith.addf %r, %zp : f32
+    %m = arith.maxnumf %a, %lo : f32
+    %n = arith.minnumf %m, %hi : f32
+    %i = arith.fptoui %n : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<16xi8>
+  %dq = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%q : tensor<16xi8>) outs(%ef : tensor<16xf32>) {
+  ^bb0(%i: i8, %o: f32):
+    %f = arith.uitofp %i : i8 to f32
+    %b = arith.subf %f, %zp : f32
+    %y = arith.mulf %b, %s : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %q2 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e8 : tensor<16xi8>) {
+  ^bb0(%v: f32, %o: i8):
+    %r = math.roundeven %v : f32
+    %m = arith.maxnumf %r, %lo : f32
+    %n = arith.minnumf %m, %wide : f32
+    %i = arith.fptoui %n : f32 to i8
+    linalg.yield %i : i8
+  } -> tensor<16xi8>
+  %dq2 = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%q2 : tensor<16xi8>) outs(%ef : tensor<16xf32>) {
+  ^bb0(%i: i8, %o: f32):
+    %f = arith.uitofp %i : i8 to f32
+    linalg.yield %f : f32
+  } -> tensor<16xf32>
+  return %dq, %dq2 : tensor<16xf32>, tensor<16xf32>
+}

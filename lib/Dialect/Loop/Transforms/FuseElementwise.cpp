@@ -9,6 +9,7 @@
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -234,6 +235,103 @@ bool shouldFuse(OpOperand *operand) {
          consumer.getMatchingIndexingMap(operand).isPermutation();
 }
 
+/// Whether `v` holds an integer (or an infinity or NaN) whatever its
+/// inputs: a rounding, an exact integer conversion, an integral constant,
+/// or a sum or difference of such (rounding an integer-valued sum to a
+/// float gives an integer-valued float).
+bool isIntegral(Value v, int depth = 0) {
+  if (depth > 4)
+    return false;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<math::RoundEvenOp, math::RoundOp, math::FloorOp, math::CeilOp,
+          math::TruncOp>(def))
+    return true;
+  if (isa<arith::SIToFPOp, arith::UIToFPOp>(def)) {
+    auto from = dyn_cast<IntegerType>(def->getOperand(0).getType());
+    auto to = dyn_cast<FloatType>(v.getType());
+    return from && to &&
+           from.getWidth() <= static_cast<unsigned>(to.getFPMantissaWidth());
+  }
+  FloatAttr constant;
+  if (matchPattern(v, m_Constant(&constant)))
+    return constant.getValue().isInteger();
+  if (isa<arith::AddFOp, arith::SubFOp>(def))
+    return isIntegral(def->getOperand(0), depth + 1) &&
+           isIntegral(def->getOperand(1), depth + 1);
+  return false;
+}
+
+/// The constant bound of a min or max `op` and its other operand.
+std::optional<std::pair<double, Value>> getBound(Operation *op) {
+  for (unsigned i : {0u, 1u}) {
+    FloatAttr bound;
+    if (matchPattern(op->getOperand(i), m_Constant(&bound)) &&
+        bound.getValue().isInteger())
+      return std::make_pair(bound.getValueAsDouble(), op->getOperand(1 - i));
+  }
+  return std::nullopt;
+}
+
+/// Whether `v` is an integral value clamped into [lo, hi]: min(max(w, a),
+/// b) or max(min(w, b), a) with constant bounds inside [lo, hi].
+bool isClampedIntegral(Value v, double lo, double hi) {
+  auto isMin = [](Operation *op) {
+    return isa_and_nonnull<arith::MinimumFOp, arith::MinNumFOp>(op);
+  };
+  auto isMax = [](Operation *op) {
+    return isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(op);
+  };
+  Operation *outer = v.getDefiningOp();
+  if (!isMin(outer) && !isMax(outer))
+    return false;
+  std::optional<std::pair<double, Value>> first = getBound(outer);
+  if (!first)
+    return false;
+  Operation *inner = first->second.getDefiningOp();
+  if (!inner || isMin(inner) == isMin(outer) ||
+      (!isMin(inner) && !isMax(inner)))
+    return false;
+  std::optional<std::pair<double, Value>> second = getBound(inner);
+  if (!second)
+    return false;
+  double low = isMax(outer) ? first->first : second->first;
+  double high = isMin(outer) ? first->first : second->first;
+  return lo <= low && high <= hi && isIntegral(second->second);
+}
+
+/// `uitofp(fptoui(v))` (or the signed pair) is `v` when `v` is an integer
+/// already clamped into the integer type's range: what a QuantizeLinear
+/// followed by its DequantizeLinear computes once fused (round, add the
+/// zero point, clamp, convert, convert back, subtract it, scale).
+void foldIntegerRoundTrips(func::FuncOp func) {
+  func.walk([](Operation *op) {
+    if (!isa<arith::UIToFPOp, arith::SIToFPOp>(op))
+      return WalkResult::advance();
+    Operation *cast = op->getOperand(0).getDefiningOp();
+    if (!isa_and_nonnull<arith::FPToUIOp, arith::FPToSIOp>(cast) ||
+        isa<arith::FPToUIOp>(cast) != isa<arith::UIToFPOp>(op))
+      return WalkResult::advance();
+    Value v = cast->getOperand(0);
+    auto integer = dyn_cast<IntegerType>(cast->getResult(0).getType());
+    if (!integer || v.getType() != op->getResult(0).getType())
+      return WalkResult::advance();
+    unsigned width = integer.getWidth();
+    bool isUnsigned = isa<arith::FPToUIOp>(cast);
+    double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+    double hi = isUnsigned ? std::ldexp(1.0, width) - 1
+                           : std::ldexp(1.0, width - 1) - 1;
+    if (!isClampedIntegral(v, lo, hi))
+      return WalkResult::advance();
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+    if (cast->use_empty())
+      cast->erase();
+    return WalkResult::skip();
+  });
+}
+
 struct LoopFuseElementwisePass
     : mlc::loop::impl::LoopFuseElementwiseBase<LoopFuseElementwisePass> {
   void runOnOperation() override {
@@ -264,6 +362,7 @@ struct LoopFuseElementwisePass
           return signalPassFailure();
       }
     }
+    foldIntegerRoundTrips(getOperation());
   }
 };
 } // namespace

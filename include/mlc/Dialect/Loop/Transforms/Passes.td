@@ -39,6 +39,11 @@ def LoopFuseElementwise : Pass<"mlc-loop-fuse-elementwise",
        permutation: activation chains (GELU, SiLU, add + relu) become one
        loop nest, nothing is recomputed per broadcast element and nothing is
        pulled into a reduction.
+
+    Then, in the fused bodies, `uitofp(fptoui(v))` (or `sitofp(fptosi(v))`)
+    becomes `v` when `v` is an integral value clamped by constants into the
+    integer type's range: a QuantizeLinear fused with its
+    DequantizeLinear no longer converts to 8 bits and back.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
