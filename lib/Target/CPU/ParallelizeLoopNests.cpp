@@ -32,9 +32,9 @@ namespace mlc::target {
 using namespace mlir;
 using namespace mlc;
 
-void mlc::target::parallelizeLoopNest(RewriterBase &rewriter,
-                                      linalg::LinalgOp op,
-                                      loop::ScheduleAttr decided) {
+Operation *mlc::target::parallelizeLoopNest(RewriterBase &rewriter,
+                                            linalg::LinalgOp op,
+                                            loop::ScheduleAttr decided) {
   auto registerTiles =
       op->getAttrOfType<DenseI64ArrayAttr>(loop::kRegisterTilesAttr);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -54,21 +54,53 @@ void mlc::target::parallelizeLoopNest(RewriterBase &rewriter,
         op, registerTiles ? registerTiles.asArrayRef() : ArrayRef<int64_t>());
   }
   if (!sizes || llvm::all_of(*sizes, [](int64_t s) { return s == 0; }))
-    return;
+    return nullptr;
   auto loopOrder = op->getAttr(loop::kLoopOrderAttr);
   SmallVector<int64_t> identity = llvm::to_vector(
       llvm::seq<int64_t>(0, static_cast<int64_t>(ranges.size())));
   FailureOr<Operation *> chunk =
       loop::tileLoops(rewriter, op, *sizes, identity, /*forall=*/true);
-  if (failed(chunk) || !registerTiles)
-    return;
-  (*chunk)->setAttr(loop::kRegisterTilesAttr, registerTiles);
-  (*chunk)->setAttr(loop::kLoopOrderAttr, loopOrder);
+  if (failed(chunk) || *chunk == op.getOperation())
+    return nullptr;
+  if (registerTiles) {
+    (*chunk)->setAttr(loop::kRegisterTilesAttr, registerTiles);
+    (*chunk)->setAttr(loop::kLoopOrderAttr, loopOrder);
+  }
+  return *chunk;
+}
+
+/// Runs the epilogue of `forall`'s result on each of its chunks when it
+/// can (loop::prepareConsumerEpilogue); returns whether it moved.
+static bool fuseChunkEpilogue(RewriterBase &rewriter, scf::ForallOp forall) {
+  linalg::GenericOp epilogue = loop::prepareConsumerEpilogue(rewriter, forall);
+  return epilogue && loop::fuseConsumerEpilogue(rewriter, epilogue, forall, {});
 }
 
 LogicalResult mlc::target::parallelizeLoopNests(func::FuncOp func,
                                                 bool parallel) {
   IRRewriter rewriter(func.getContext());
+  if (parallel) {
+    // Chunks already on threads (strided windows) run the epilogues that
+    // could not run in place on their tiles (a quantized result's
+    // scaling) while they are in cache.
+    SmallVector<scf::ForallOp> foralls;
+    for (auto forall : func.getBody().front().getOps<scf::ForallOp>())
+      foralls.push_back(forall);
+    for (scf::ForallOp forall : foralls)
+      (void)fuseChunkEpilogue(rewriter, forall);
+    // So do windows, once on threads (before the epilogues' rows are
+    // collapsed below).
+    SmallVector<linalg::LinalgOp> windows;
+    for (auto op : func.getBody().front().getOps<linalg::LinalgOp>())
+      if (op->hasAttr(loop::kRegisterTilesAttr) &&
+          loop::findConsumerEpilogue(op))
+        windows.push_back(op);
+    for (linalg::LinalgOp op : windows)
+      if (Operation *chunk =
+              parallelizeLoopNest(rewriter, op, loop::getDecidedSchedule(op)))
+        if (auto forall = dyn_cast<scf::ForallOp>(chunk->getParentOp()))
+          (void)fuseChunkEpilogue(rewriter, forall);
+  }
   loop::rewritePadsAsFillAndCopy(rewriter, func);
   collapseElementwiseRows(rewriter, func, kLongRow);
   if (parallel) {

@@ -62,10 +62,11 @@ createCPUTilingPolicy(mlir::func::FuncOp func, bool fuseEpilogues);
 
 /// Splits `op` into chunks for threads: by `decided`'s first level when it
 /// is a loop nest's schedule (LoopNestStrategy.h), else by the same rule.
-/// Register tile marks move to the chunk's op.
-void parallelizeLoopNest(mlir::RewriterBase &rewriter,
-                         mlir::linalg::LinalgOp op,
-                         loop::ScheduleAttr decided = {});
+/// Register tile marks move to the chunk's op, which is returned (null
+/// when `op` stays whole).
+mlir::Operation *parallelizeLoopNest(mlir::RewriterBase &rewriter,
+                                     mlir::linalg::LinalgOp op,
+                                     loop::ScheduleAttr decided = {});
 
 /// Pads as fills and copies, long elementwise rows collapsed, and, with
 /// `parallel`, every other large loop nest of `func`'s body on threads;

@@ -201,6 +201,7 @@ namespace {
 std::optional<unsigned> getConsumedOperand(linalg::GenericOp epilogue,
                                            Value consumed) {
   if (epilogue->hasAttr(mlc::loop::LoopDialect::getScheduleAttrName()) ||
+      epilogue->hasAttr(mlc::loop::kEpilogueAttr) ||
       !epilogue.hasPureTensorSemantics() || epilogue.getNumDpsInits() != 1 ||
       epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
       epilogue.hasIndexSemantics() ||
@@ -226,12 +227,9 @@ std::optional<unsigned> getConsumedOperand(linalg::GenericOp epilogue,
 }
 } // namespace
 
-linalg::GenericOp
-mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
-                                   linalg::LinalgOp contraction) {
-  if (contraction->getNumResults() != 1)
-    return {};
-  Value result = contraction->getResult(0);
+/// The elementwise op that reads `result` (through an expand_shape or
+/// not) and what it reads, when the consumer fusion can take it.
+static std::pair<linalg::GenericOp, Value> findConsumer(Value result) {
   if (!result.hasOneUse())
     return {};
   Operation *user = *result.getUsers().begin();
@@ -243,11 +241,26 @@ mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
     consumed = expand.getResult();
   }
   auto epilogue = dyn_cast<linalg::GenericOp>(user);
+  if (!epilogue || !getConsumedOperand(epilogue, consumed))
+    return {};
+  return {epilogue, consumed};
+}
+
+linalg::GenericOp mlc::loop::findConsumerEpilogue(Operation *producer) {
+  if (producer->getNumResults() != 1)
+    return {};
+  return findConsumer(producer->getResult(0)).first;
+}
+
+linalg::GenericOp mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
+                                                     Operation *producer) {
+  if (producer->getNumResults() != 1)
+    return {};
+  Value result = producer->getResult(0);
+  auto [epilogue, consumed] = findConsumer(result);
   if (!epilogue)
     return {};
   std::optional<unsigned> from = getConsumedOperand(epilogue, consumed);
-  if (!from)
-    return {};
   if (consumed == result)
     return epilogue;
 
@@ -317,6 +330,27 @@ bool mlc::loop::fuseConsumerEpilogue(RewriterBase &rewriter,
   if (failed(moveValueDefinitions(rewriter, operands, outermost)))
     return false;
   if (forall) {
+    // The fusion slices the epilogue like the chunks' inserts: rank-reduced
+    // ones (a window's chunk of one plane) insert their unit dims again.
+    for (Operation &op : forall.getTerminator().getYieldingOps()) {
+      auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(&op);
+      if (!insert)
+        return false;
+      RankedTensorType full = insert.getSourceType();
+      RankedTensorType sliceType = tensor::ExtractSliceOp::inferResultType(
+          insert.getDestType(), insert.getStaticSizes());
+      if (full.getRank() == sliceType.getRank())
+        continue;
+      std::optional<SmallVector<ReassociationIndices>> groups =
+          getReassociationIndicesForReshape(full, sliceType);
+      if (!groups || !sliceType.hasStaticShape())
+        return false;
+      rewriter.setInsertionPoint(forall.getTerminator());
+      Value expanded = tensor::ExpandShapeOp::create(
+          rewriter, insert.getLoc(), sliceType, insert.getSource(), *groups);
+      rewriter.modifyOpInPlace(
+          insert, [&] { insert.getSourceMutable().assign(expanded); });
+    }
     SmallVector<LoopLikeOpInterface> loops{forall};
     FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
         scf::tileAndFuseConsumer(rewriter, consumer, loops);

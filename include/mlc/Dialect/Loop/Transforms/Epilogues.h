@@ -29,7 +29,11 @@ namespace mlc::loop {
 constexpr llvm::StringLiteral kEpilogueAttr =
     LoopDialect::EpilogueAttrHelper::getNameStr();
 
-/// When `contraction`'s only use is an elementwise `linalg.generic` that
+/// The elementwise op prepareConsumerEpilogue would take for `producer`,
+/// without changing anything, or null.
+mlir::linalg::GenericOp findConsumerEpilogue(mlir::Operation *producer);
+
+/// When `producer`'s only use is an elementwise `linalg.generic` that
 /// reads it (directly or through a `tensor.expand_shape`, as a convolution's
 /// im2col contraction is read) with an identity map and has no other
 /// inputs but scalars, rewrites that op to read and write the
@@ -50,22 +54,25 @@ mlir::linalg::GenericOp fuseEpilogue(mlir::RewriterBase &rewriter,
                                      mlir::linalg::GenericOp epilogue,
                                      mlir::Value result, const TiledNest &nest);
 
-/// When `contraction`'s only use is an elementwise `linalg.generic` that
+/// The elementwise op prepareConsumerEpilogue would take for `producer`,
+/// without changing anything, or null.
+mlir::linalg::GenericOp findConsumerEpilogue(mlir::Operation *producer);
+
+/// When `producer`'s only use is an elementwise `linalg.generic` that
 /// prepareEpilogue cannot run in place (it changes the element type, as a
 /// quantized contraction's scaling does, or reads per-channel tensors),
-/// rewrites that op onto the contraction's own iteration space (through
+/// rewrites that op onto the producer's own iteration space (through
 /// the `tensor.expand_shape` a convolution's result is read by, with unit
-/// dims dropped first) so that it reads the contraction's result directly,
+/// dims dropped first) so that it reads the producer's result directly,
 /// and returns it; otherwise returns null. Its other operands may be
 /// broadcast tensors (per-channel scales, biases) or constants, which its
 /// indexing maps slice with each tile.
-mlir::linalg::GenericOp
-prepareConsumerEpilogue(mlir::RewriterBase &rewriter,
-                        mlir::linalg::LinalgOp contraction);
+mlir::linalg::GenericOp prepareConsumerEpilogue(mlir::RewriterBase &rewriter,
+                                                mlir::Operation *producer);
 
 /// Fuses `epilogue` (from prepareConsumerEpilogue) into the loops that
-/// tiled its contraction: into `forall` (the threads' chunks, null when
-/// none), then into the loops of `nest` above its outermost reduction loop,
+/// tiled its producer: into `forall` (the threads' chunks, null when
+/// none), then into the loops of `nest` when none of them is a reduction's,
 /// with MLIR's consumer fusion: each loop then carries the epilogue's
 /// result beside the contraction's, and the epilogue runs on each finished
 /// part of the result while it is in cache. Returns whether it moved.
