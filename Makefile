@@ -15,6 +15,8 @@
 #   make gpu-check     the bench models for --target=gpu: PTX through ptxas,
 #                      the emulated launches against PyTorch (docs/GPU.md)
 #   make quantized-check  QDQ-quantized bench models, mlc against ONNX Runtime
+#                      (whole models on the CPU; each layer on the NPU
+#                      simulator within one quantization step)
 #   make wild-check    paddle2onnx, tf2onnx, TorchScript models from npm vs ORT
 #   make bench         mlc against ONNX Runtime, f32 and QDQ-quantized
 #                      models -> docs/Performance.md
@@ -94,6 +96,8 @@ gpu-check: build
 quantized-check: build ort
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/check_quantized.py $(BUILD_DIR)
+	/usr/bin/python3 utils/check_quantized_layers.py $(BUILD_DIR) \
+	    --models bert_small,resnet18,mobilenet_v2
 
 wild-check: build
 	@bash utils/install-deps.sh --bench

@@ -8,7 +8,7 @@
 # ===------------------------------------------------------------------=== #
 #
 #   quantized_bench.py BUILD_DIR [--models resnet18,mobilenet_v2,bert_small]
-#                      [--threads 1,2] [--rounds 3] [--write-doc FILE]
+#                      [--threads 1,2] [--rounds 5] [--write-doc FILE]
 #
 # Times, in the same run and interleaved, each bench model in f32 and
 # quantized by models/quantize_qdq.py (QDQ, as ONNX Runtime's quantizer
@@ -37,24 +37,34 @@ import run_bench  # noqa: E402
 from bench_models import ensure_exported  # noqa: E402
 
 
-def time_model(build, model, workdir, threads, rounds):
-    """Median ms of mlc and of ONNX Runtime on `model`, per thread count:
-    {threads: (mlc_ms, ort_ms)}, with the compile's seconds."""
-    lib = os.path.join(workdir, os.path.basename(model) + ".so")
-    seconds, _, _ = run_bench.compile_model(build, model, lib)
-    npys, specs = run_bench.make_inputs(model, workdir,
-                                        prefix=os.path.basename(model) + "-")
-    estimate = run_bench.mlc_round(build, lib, npys, 1, 1)
-    iterations = run_bench.round_iterations(estimate, 5, 300.0)
+def time_models(build, models, workdir, threads, rounds):
+    """Median ms of mlc and of ONNX Runtime on each of `models` (the f32
+    model and its QDQ form), per thread count: {threads: [(mlc_ms,
+    ort_ms) per model]}. Every round times each model with both, one after
+    another, so that a machine whose speed drifts (a shared core) slows
+    the models it compares alike."""
+    prepared = []
+    for model in models:
+        lib = os.path.join(workdir, os.path.basename(model) + ".so")
+        run_bench.compile_model(build, model, lib)
+        npys, specs = run_bench.make_inputs(
+            model, workdir, prefix=os.path.basename(model) + "-")
+        estimate = run_bench.mlc_round(build, lib, npys, 1, 1)
+        iterations = run_bench.round_iterations(estimate, 5, 300.0)
+        prepared.append((model, lib, npys, specs, iterations))
     times = {}
     for t in threads:
-        mlc, ort = [], []
+        samples = [([], []) for _ in models]
         for _ in range(rounds):
-            mlc.append(run_bench.mlc_round(build, lib, npys, t, iterations))
-            ort.append(run_bench.ort_round(model, specs, t, iterations,
-                                           workdir)["median_ms"])
-        times[t] = (statistics.median(mlc), statistics.median(ort))
-    return times, seconds
+            for (model, lib, npys, specs, iterations), (mlc, ort) in zip(
+                    prepared, samples):
+                mlc.append(run_bench.mlc_round(build, lib, npys, t,
+                                               iterations))
+                ort.append(run_bench.ort_round(model, specs, t, iterations,
+                                               workdir)["median_ms"])
+        times[t] = [(statistics.median(mlc), statistics.median(ort))
+                    for mlc, ort in samples]
+    return times
 
 
 def main():
@@ -62,7 +72,7 @@ def main():
     parser.add_argument("build")
     parser.add_argument("--models", default="resnet18,mobilenet_v2,bert_small")
     parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--write-doc")
     args = parser.parse_args()
     build = os.path.abspath(args.build)
@@ -76,10 +86,11 @@ def main():
             source = os.path.join(models_dir, f"{name}-opset13.onnx")
             qdq = os.path.join(tmp, f"{name}-qdq.onnx")
             _, count = quantize_qdq.quantize_file(source, qdq)
-            f32, _ = time_model(build, source, tmp, threads, args.rounds)
-            q, _ = time_model(build, qdq, tmp, threads, args.rounds)
+            times = time_models(build, [source, qdq], tmp, threads,
+                                args.rounds)
             for t in threads:
-                row = (name, count, t, f32[t][0], q[t][0], f32[t][1], q[t][1])
+                (mf, of), (mq, oq) = times[t]
+                row = (name, count, t, mf, mq, of, oq)
                 rows.append(row)
                 print(f"{name} ({count} quantized), {t} thread(s): mlc f32 "
                       f"{row[3]:.2f} ms, QDQ {row[4]:.2f} ms; ORT f32 "
@@ -87,8 +98,9 @@ def main():
     lines = [
         f"Measured by `bench/quantized_bench.py build --models "
         f"{','.join(names)}` on {run_bench.machine()}: median ms per run, "
-        f"mlc (`--mcpu=native`) and ONNX Runtime 1.30 (npm, CPU) timed in "
-        f"the same run, {args.rounds} interleaved rounds. QDQ is the model "
+        f"mlc (`--mcpu=native`) and ONNX Runtime 1.30 (npm, CPU), f32 and "
+        f"QDQ, timed in the same run, {args.rounds} interleaved rounds. "
+        f"QDQ is the model "
         f"quantized by models/quantize_qdq.py (uint8 activations, int8 "
         f"weights per channel), which mlc computes as exact i16-pair "
         f"contractions (vpmaddwd) and ONNX Runtime with its fused int8 "

@@ -73,7 +73,9 @@ Operation *mlc::target::parallelizeLoopNest(RewriterBase &rewriter,
 /// can (loop::prepareConsumerEpilogue); returns whether it moved.
 static bool fuseChunkEpilogue(RewriterBase &rewriter, scf::ForallOp forall) {
   linalg::GenericOp epilogue = loop::prepareConsumerEpilogue(rewriter, forall);
-  return epilogue && loop::fuseConsumerEpilogue(rewriter, epilogue, forall, {});
+  // The chunk's part of the result becomes a buffer on its stack.
+  return epilogue && loop::fuseConsumerEpilogue(rewriter, epilogue, forall, {},
+                                                target::kMaxStackScratchBytes);
 }
 
 LogicalResult mlc::target::parallelizeLoopNests(func::FuncOp func,

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/CPU/Passes.h"
+#include "mlc/Target/CPU/TargetInfo.h"
 
 #include "AccumulatorInits.h"
 #include "Im2colChunkGathers.h"
@@ -45,6 +46,11 @@ struct CPUTilingPolicy : loop::TilingPolicy {
   }
 
   bool fuseEpilogues() const override { return fuse; }
+
+  /// A chunk's own part of a result lives on its thread's stack.
+  std::optional<int64_t> getMaxChunkBytes() const override {
+    return target::kMaxStackScratchBytes;
+  }
 
   /// Accumulators can start in registers when no loop above the register
   /// tiles splits the reduction.

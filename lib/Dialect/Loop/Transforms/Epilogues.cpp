@@ -307,10 +307,19 @@ linalg::GenericOp mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
   return target;
 }
 
+/// The bytes of a tensor of `type`, or none when its shape is not static.
+static std::optional<int64_t> getStaticBytes(RankedTensorType type) {
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return type.getNumElements() * static_cast<int64_t>(llvm::divideCeil(
+                                     type.getElementTypeBitWidth(), 8));
+}
+
 bool mlc::loop::fuseConsumerEpilogue(RewriterBase &rewriter,
                                      linalg::GenericOp epilogue,
                                      scf::ForallOp forall,
-                                     const TiledNest &nest) {
+                                     const TiledNest &nest,
+                                     std::optional<int64_t> maxChunkBytes) {
   Operation *consumer = epilogue;
   bool moved = false;
   // The loops take the epilogue's init and other operands as their own:
@@ -335,6 +344,9 @@ bool mlc::loop::fuseConsumerEpilogue(RewriterBase &rewriter,
     for (Operation &op : forall.getTerminator().getYieldingOps()) {
       auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(&op);
       if (!insert)
+        return false;
+      std::optional<int64_t> bytes = getStaticBytes(insert.getSourceType());
+      if (maxChunkBytes && (!bytes || *bytes > *maxChunkBytes))
         return false;
       RankedTensorType full = insert.getSourceType();
       RankedTensorType sliceType = tensor::ExtractSliceOp::inferResultType(

@@ -191,7 +191,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
     current = next;
   }
   if (consumer)
-    fuseConsumerEpilogue(rewriter, consumer, chunks, nest);
+    fuseConsumerEpilogue(rewriter, consumer, chunks, nest,
+                         policy.getMaxChunkBytes());
   if (registerLevel >= 0) {
     current->setAttr(kRegisterTilesAttr, rewriter.getDenseI64ArrayAttr(
                                              schedule.getTileLevel(

@@ -75,10 +75,13 @@ mlir::linalg::GenericOp prepareConsumerEpilogue(mlir::RewriterBase &rewriter,
 /// none), then into the loops of `nest` when none of them is a reduction's,
 /// with MLIR's consumer fusion: each loop then carries the epilogue's
 /// result beside the contraction's, and the epilogue runs on each finished
-/// part of the result while it is in cache. Returns whether it moved.
+/// part of the result while it is in cache; each chunk's part of the
+/// producer's result becomes a buffer of its own, so a chunk whose part
+/// takes more than `maxChunkBytes` is left alone. Returns whether it moved.
 bool fuseConsumerEpilogue(mlir::RewriterBase &rewriter,
                           mlir::linalg::GenericOp epilogue,
-                          mlir::scf::ForallOp forall, const TiledNest &nest);
+                          mlir::scf::ForallOp forall, const TiledNest &nest,
+                          std::optional<int64_t> maxChunkBytes);
 
 } // namespace mlc::loop
 

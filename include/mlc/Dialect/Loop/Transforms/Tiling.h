@@ -92,6 +92,12 @@ public:
   virtual ~TilingPolicy();
   /// Whether the root's elementwise epilogue runs on its finished tiles.
   virtual bool fuseEpilogues() const { return true; }
+  /// The most bytes a thread chunk's part of the root's result may take
+  /// when an epilogue that cannot run in place is fused into the chunks:
+  /// that part then becomes the chunk's own buffer. None: no limit.
+  virtual std::optional<int64_t> getMaxChunkBytes() const {
+    return std::nullopt;
+  }
   /// Called on `root` before it is tiled by `schedule`.
   virtual void beforeTiling(mlir::RewriterBase &rewriter,
                             mlir::linalg::LinalgOp root,
