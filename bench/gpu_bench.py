@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# ===- gpu_bench.py - The bench models on an NVIDIA GPU, against PyTorch --=== #
+# ===- gpu_bench.py - The bench models on an NVIDIA GPU, against ORT ------=== #
 #
 # Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 # See LICENSE for license information.
@@ -10,40 +10,52 @@
 # GPU machines may have no LLVM or MLIR, so this runs in two steps:
 #
 #   gpu_bench.py prepare BUILD_DIR OUT [--models a,b] [--gpu-arch sm_90]
-#       where mlc builds: compiles each bench model for --target=gpu into
-#       OUT/NAME/ (model.so, model.weights), saves the exporter's inputs and
-#       PyTorch's CPU outputs for them (seed 0, as
-#       utils/check_model_numerics.py), and copies the runtime-only mlc-run
+#       where mlc builds: redraws each bench model's large weights from a
+#       seed (bench/seeded_weights.py: the weights travel as a seed and
+#       statistics, not as 0.1-0.4 GB), compiles it for --target=gpu and
+#       writes to OUT/NAME/ the library, the model without those weights,
+#       the recipe for mlc's weight file and the exporter's inputs (seed 0,
+#       as utils/check_model_numerics.py); copies the runtime-only mlc-run
 #       to OUT/mlc-run with the protobuf libraries it reads .pb files with
 #       (OUT/lib).
-#   gpu_bench.py run OUT [--iterations N] [--write-doc FILE]
-#       on the GPU machine (numpy; PyTorch optional): runs each model with
-#       `mlc-run --device=cuda`, compares with PyTorch's CPU outputs
-#       (max |mlc - ref| <= 1e-3 max |ref|), times it (`--bench`, CUDA
-#       events) and, when torch with CUDA and torchvision import, times
-#       PyTorch eager and torch.compile on the same card in the same run.
-#       Prints a Markdown table (and writes it to FILE); exits 1 when a
-#       model fails or differs.
+#   gpu_bench.py run OUT [--iterations N] [--torch-compile a,b]
+#                        [--write-doc FILE]
+#       on the GPU machine (numpy, onnx, onnxruntime; PyTorch optional):
+#       rebuilds each model and its weight file (checked by SHA-256), runs
+#       ONNX Runtime's CPU provider for the reference, runs the model with
+#       `mlc-run --device=cuda` and compares (max |mlc - ort| <= 1e-3 max
+#       |ort|), times it (`--bench`, CUDA events) and, when PyTorch has
+#       CUDA and torchvision, times PyTorch eager (and torch.compile for
+#       the models named) on the same card in the same run. Prints a
+#       Markdown table (and writes it to FILE); exits 1 when a model fails
+#       or differs.
 #
 # ===--------------------------------------------------------------------=== #
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
+import onnx
+from onnx import numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from bench_models import BENCH_MODELS, ensure_exported  # noqa: E402
+import seeded_weights  # noqa: E402
+from bench_models import BENCH_MODELS  # noqa: E402
 
 
 def prepare(args):
+    from bench_models import ensure_exported
     sys.path.insert(0, os.path.join(ROOT, "models"))
     import torch
     import export_torch_models
@@ -62,25 +74,67 @@ def prepare(args):
     for name in names:
         folder = os.path.join(args.out, name)
         os.makedirs(folder, exist_ok=True)
-        subprocess.run([os.path.join(args.build_dir, "bin", "mlc-compile"),
-                        os.path.join(models_dir, f"{name}-opset13.onnx"),
-                        "--target=gpu", f"--gpu-arch={args.gpu_arch}",
-                        "-o", os.path.join(folder, "model.so")], check=True)
+        model = onnx.load(os.path.join(models_dir, f"{name}-opset13.onnx"))
+        params = seeded_weights.reseed(model)
+        arrays = {t.name: numpy_helper.to_array(t)
+                  for t in model.graph.initializer if t.name in params}
+        with tempfile.TemporaryDirectory(prefix="mlc-gpu-bench-") as tmp:
+            onnx.save(model, os.path.join(tmp, "model.onnx"))
+            subprocess.run([os.path.join(args.build_dir, "bin",
+                                         "mlc-compile"),
+                            os.path.join(tmp, "model.onnx"), "--target=gpu",
+                            f"--gpu-arch={args.gpu_arch}", "-o",
+                            os.path.join(folder, "model.so")], check=True)
+            os.remove(os.path.join(folder, "model.h"))
+        weights = os.path.join(folder, "model.weights")
+        with open(weights, "rb") as f:
+            blob = f.read()
+        os.remove(weights)
+        plan, literal = seeded_weights.recipe(blob, arrays)
+        with open(os.path.join(folder, "weights.json"), "w") as f:
+            json.dump(plan, f)
+        with open(os.path.join(folder, "weights.literal"), "wb") as f:
+            f.write(literal)
+        seeded_weights.save_params(os.path.join(folder, "params.json"),
+                                   params)
+        onnx.save(seeded_weights.strip(model, params),
+                  os.path.join(folder, "model.onnx"))
         torch.manual_seed(0)
-        make, inputs = export_torch_models.MODELS[name]
-        model = make().eval()
+        _, inputs = export_torch_models.MODELS[name]
         examples, _ = inputs()
-        with torch.no_grad():
-            np.save(os.path.join(folder, "reference.npy"),
-                    model(*examples).numpy())
         for k, e in enumerate(examples):
             np.save(os.path.join(folder, f"input_{k}.npy"),
                     np.ascontiguousarray(e.numpy()))
-        print(f"prepared {folder}")
+        print(f"prepared {folder}: {len(blob) >> 20} MiB of weights from "
+              f"{len(literal) >> 10} KiB and a seed")
     return 0
 
 
-def torch_timings(name, folder, iterations):
+def rebuild(folder):
+    """Writes model.weights beside the library and returns the model with
+    its weights."""
+    model = onnx.load(os.path.join(folder, "model.onnx"))
+    arrays = seeded_weights.regenerate(
+        model, seeded_weights.load_params(os.path.join(folder,
+                                                       "params.json")))
+    with open(os.path.join(folder, "weights.json")) as f:
+        plan = json.load(f)
+    with open(os.path.join(folder, "weights.literal"), "rb") as f:
+        literal = f.read()
+    with open(os.path.join(folder, "model.weights"), "wb") as f:
+        f.write(seeded_weights.rebuild(plan, literal, arrays))
+    return model
+
+
+def ort_outputs(model, inputs):
+    import onnxruntime
+    session = onnxruntime.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    return session.run(None, dict(zip(names, inputs)))
+
+
+def torch_timings(name, inputs, iterations, compile_too):
     """(eager ms, torch.compile ms) on the GPU, or Nones without PyTorch's
     CUDA or torchvision."""
     try:
@@ -94,12 +148,7 @@ def torch_timings(name, folder, iterations):
     torch.manual_seed(0)
     make, _ = export_torch_models.MODELS[name]
     model = make().eval().cuda()
-    inputs = []
-    k = 0
-    while os.path.exists(os.path.join(folder, f"input_{k}.npy")):
-        inputs.append(torch.from_numpy(
-            np.load(os.path.join(folder, f"input_{k}.npy"))).cuda())
-        k += 1
+    inputs = [torch.from_numpy(i).cuda() for i in inputs]
 
     def median_ms(fn):
         with torch.no_grad():
@@ -117,11 +166,12 @@ def torch_timings(name, folder, iterations):
         return float(np.median(times))
 
     eager = median_ms(model)
-    try:
-        compiled = median_ms(torch.compile(model))
-    except Exception as e:  # no Triton or no compiler on the machine
-        print(f"{name}: torch.compile failed: {e}", file=sys.stderr)
-        compiled = None
+    compiled = None
+    if compile_too:
+        try:
+            compiled = median_ms(torch.compile(model))
+        except Exception as e:  # no Triton or no compiler on the machine
+            print(f"{name}: torch.compile failed: {e}", file=sys.stderr)
     return eager, compiled
 
 
@@ -130,36 +180,51 @@ def run(args):
     os.environ["LD_LIBRARY_PATH"] = os.path.join(args.out, "lib") + (
         ":" + os.environ["LD_LIBRARY_PATH"]
         if os.environ.get("LD_LIBRARY_PATH") else "")
+    compile_models = set(args.torch_compile.split(","))
     rows, failed, device = [], 0, "?"
-    for name in sorted(d for d in os.listdir(args.out)
-                       if os.path.isdir(os.path.join(args.out, d))):
+    names = [n for n in BENCH_MODELS
+             if os.path.isdir(os.path.join(args.out, n))]
+    for name in names:
         folder = os.path.join(args.out, name)
-        inputs = []
+        try:
+            model = rebuild(folder)
+        except Exception as e:
+            failed += 1
+            rows.append(f"| {name} | rebuild failed: {e} |")
+            print(rows[-1], flush=True)
+            continue
+        paths = []
         k = 0
         while os.path.exists(os.path.join(folder, f"input_{k}.npy")):
-            inputs += ["-i", os.path.join(folder, f"input_{k}.npy")]
+            paths.append(os.path.join(folder, f"input_{k}.npy"))
             k += 1
+        inputs = [np.load(p) for p in paths]
+        flags = [a for p in paths for a in ("-i", p)]
         library = os.path.join(folder, "model.so")
         out = os.path.join(folder, "out")
         proc = subprocess.run([mlc_run, library, "--device=cuda", "-o", out] +
-                              inputs, capture_output=True, text=True)
+                              flags, capture_output=True, text=True)
         found = re.search(r"^device: (.*)$", proc.stdout, re.M)
         device = found.group(1) if found else device
         if proc.returncode != 0:
             failed += 1
-            rows.append(f"| {name} | failed: {proc.stderr.strip()[:150]} |")
+            rows.append(f"| {name} | failed: {proc.stderr.strip()[:300]} |")
+            print(rows[-1], flush=True)
             continue
+        ref = ort_outputs(model, inputs)[0]
+        print(f"{name}: ONNX Runtime's output {ref.shape}, max |ort| "
+              f"{np.abs(ref).max():.3g}, std {ref.std():.3g}", flush=True)
         got = np.load(os.path.join(out, "output_0.npy"))
-        ref = np.load(os.path.join(folder, "reference.npy"))
         rel = float(np.abs(got - ref).max() / max(np.abs(ref).max(), 1e-30))
-        ok = rel <= 1e-3
+        ok = rel <= 1e-3 and got.shape == ref.shape
         failed += not ok
         proc = subprocess.run([mlc_run, library, "--device=cuda", "--bench",
-                               str(args.iterations)] + inputs,
+                               str(args.iterations)] + flags,
                               capture_output=True, text=True)
         found = re.search(r"median_ms: ([0-9.]+)", proc.stdout)
         mlc_ms = float(found.group(1)) if found else float("nan")
-        eager, compiled = torch_timings(name, folder, args.iterations)
+        eager, compiled = torch_timings(name, inputs, args.iterations,
+                                        name in compile_models)
 
         def fmt(ms):
             return f"{ms:.3f}" if ms else "-"
@@ -173,8 +238,8 @@ def run(args):
     text = (f"Measured {time.strftime('%Y-%m-%d')} on {device} by "
             "`bench/gpu_bench.py run`: batch 1, f32, median of "
             f"{args.iterations} runs timed with CUDA events.\n\n"
-            "| model | mlc vs PyTorch (CPU) | mlc ms | PyTorch eager ms | "
-            "mlc/eager | torch.compile ms | mlc/compile |\n"
+            "| model | mlc vs ONNX Runtime (CPU) | mlc ms | PyTorch eager ms "
+            "| mlc/eager | torch.compile ms | mlc/compile |\n"
             "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
     print(text)
     if args.write_doc:
@@ -194,6 +259,8 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("out")
     r.add_argument("--iterations", type=int, default=50)
+    r.add_argument("--torch-compile", default="",
+                   help="also time torch.compile for these models")
     r.add_argument("--write-doc")
     args = parser.parse_args()
     return prepare(args) if args.command == "prepare" else run(args)
