@@ -70,6 +70,12 @@ class GPUTargetBackend final : public TargetBackend {
 public:
   explicit GPUTargetBackend(TargetOptions options)
       : options(std::move(options)) {
+    // The host code only computes launch sizes, so by default it is built
+    // for the triple's baseline and runs on any GPU server, not only on a
+    // machine like the one that compiled it. The host emulation runs the
+    // kernels themselves on this CPU and keeps its default.
+    if (this->options.cpu.empty() && !this->options.gpuHostEmulation)
+      this->options.cpu = "generic";
     host = createCPUTargetBackend(this->options);
   }
 
