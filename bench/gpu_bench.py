@@ -183,7 +183,8 @@ def run(args):
     compile_models = set(args.torch_compile.split(","))
     rows, failed, device = [], 0, "?"
     names = [n for n in BENCH_MODELS
-             if os.path.isdir(os.path.join(args.out, n))]
+             if os.path.isdir(os.path.join(args.out, n)) and
+             (not args.models or n in args.models.split(","))]
     for name in names:
         folder = os.path.join(args.out, name)
         try:
@@ -223,8 +224,12 @@ def run(args):
                               capture_output=True, text=True)
         found = re.search(r"median_ms: ([0-9.]+)", proc.stdout)
         mlc_ms = float(found.group(1)) if found else float("nan")
-        eager, compiled = torch_timings(name, inputs, args.iterations,
-                                        name in compile_models)
+        try:
+            eager, compiled = torch_timings(name, inputs, args.iterations,
+                                            name in compile_models)
+        except Exception as e:
+            print(f"{name}: PyTorch failed: {e}", file=sys.stderr)
+            eager = compiled = None
 
         def fmt(ms):
             return f"{ms:.3f}" if ms else "-"
@@ -258,6 +263,8 @@ def main():
     p.add_argument("--gpu-arch", default="sm_90")
     r = sub.add_parser("run")
     r.add_argument("out")
+    r.add_argument("--models", default="",
+                   help="only these models (default: all in OUT)")
     r.add_argument("--iterations", type=int, default=50)
     r.add_argument("--torch-compile", default="",
                    help="also time torch.compile for these models")

@@ -66,7 +66,7 @@ class BertEncoder(nn.Module):
                                     for _ in range(layers))
 
     def forward(self, ids, attention_mask):
-        pos = torch.arange(ids.shape[1]).unsqueeze(0)
+        pos = torch.arange(ids.shape[1], device=ids.device).unsqueeze(0)
         x = self.ln(self.tok(ids) + self.pos(pos))
         mask = (1.0 - attention_mask[:, None, None, :].float()) * -10000.0
         for layer in self.layers:

@@ -138,9 +138,13 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
   }
   driver->cuCtxSetCurrent(impl.context);
   // A NUL-terminated PTX, which the driver compiles for this device, or a
-  // fatbin.
+  // fatbin. A model with nothing to compute (all its tensors empty) has no
+  // kernels and an image the driver would refuse: nothing to load.
   std::string image(model.getGPUImage(), model.getGPUImageSize());
-  if (CUresult r = driver->cuModuleLoadData(&impl.module, image.c_str())) {
+  bool hasKernels = !signature.gpu->kernels.empty();
+  if (CUresult r = hasKernels ? driver->cuModuleLoadData(&impl.module,
+                                                         image.c_str())
+                              : 0) {
     impl.module = nullptr;
     error = describe(*driver, "cuModuleLoadData", r) +
             " (the model's code is for " + signature.gpu->arch + "; this is " +
