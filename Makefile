@@ -14,6 +14,8 @@
 #   make models-check  export real PyTorch models, compile, run, compare (slow)
 #   make gpu-check     the bench models for --target=gpu: PTX through ptxas,
 #                      the emulated launches against PyTorch (docs/GPU.md)
+#   make gpu-bundle    what a GPU machine without LLVM runs
+#                      (bench/gpu_machine_check.sh): build/gpu-bundle.tar.xz
 #   make quantized-check  QDQ-quantized bench models, mlc against ONNX Runtime
 #                      (whole models on the CPU; each layer on the NPU
 #                      simulator within one quantization step)
@@ -38,7 +40,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build check ort demo install docs conformance models-check gpu-check quantized-check wild-check bench asan-check fuzz clean
+.PHONY: all deps configure build check ort demo install docs conformance models-check gpu-check gpu-bundle quantized-check wild-check bench asan-check fuzz clean
 
 all: build
 
@@ -92,6 +94,13 @@ models-check: build ort
 gpu-check: build
 	@bash utils/install-deps.sh --models
 	/usr/bin/python3 utils/gpu_models_check.py $(BUILD_DIR) --emulate
+
+gpu-bundle: build
+	@bash utils/install-deps.sh --models
+	rm -rf $(BUILD_DIR)/gpu-bundle
+	/usr/bin/python3 utils/gpu_node_tests.py prepare $(BUILD_DIR) $(BUILD_DIR)/gpu-bundle/nodes
+	/usr/bin/python3 bench/gpu_bench.py prepare $(BUILD_DIR) $(BUILD_DIR)/gpu-bundle/models
+	tar cJf $(BUILD_DIR)/gpu-bundle.tar.xz -C $(BUILD_DIR)/gpu-bundle nodes models
 
 quantized-check: build ort
 	@bash utils/install-deps.sh --models

@@ -16,7 +16,10 @@
 # against ONNX's stored outputs, the error a wrong input shape gives, and
 # the bench models against ONNX Runtime's CPU outputs with their timings
 # beside PyTorch eager (and torch.compile for COMPILE_MODELS, comma
-# separated). Writes RESULTS/{device,nodes,errors,models}.txt.
+# separated); and, when BUNDLE/default_arch holds a library compiled
+# without --gpu-arch with its model.onnx and input_0.npy, that library
+# against ONNX Runtime (the driver compiles its PTX for a newer card).
+# Writes RESULTS/{device,nodes,errors,models}.txt and models.md.
 #
 # ===--------------------------------------------------------------------=== #
 

@@ -394,9 +394,11 @@ def write_doc(path, results, counts, total, gpu_ok=None, npu_ok=None):
                        "(ptxas was not installed: the PTX is unchecked)")
             f.write(f"**GPU: {gpu_ok} of the {counts['passed']} passing tests "
                     f"compile for `--target=gpu --gpu-arch={GPU_ARCH}`** "
-                    f"{checked} (`--gpu {GPU_ARCH}`; column *gpu*). They "
-                    "have not run on a GPU; `--gpu-host-emulation` runs the "
-                    "same launches as loops on the CPU (docs/GPU.md).\n\n")
+                    f"{checked} (`--gpu {GPU_ARCH}`; column *gpu*). "
+                    "`--gpu-host-emulation` runs the same launches as loops "
+                    "on the CPU; on a GPU machine, `utils/gpu_node_tests.py` "
+                    "runs them against the same stored outputs (docs/GPU.md "
+                    "has the last run's card and count).\n\n")
         if npu_ok is not None:
             on_npu = sum(1 for r in results if r[4])
             f.write(f"**NPU: {npu_ok} of the {on_npu} passing tests that "
