@@ -142,9 +142,9 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
   // kernels and an image the driver would refuse: nothing to load.
   std::string image(model.getGPUImage(), model.getGPUImageSize());
   bool hasKernels = !signature.gpu->kernels.empty();
-  if (CUresult r = hasKernels ? driver->cuModuleLoadData(&impl.module,
-                                                         image.c_str())
-                              : 0) {
+  if (CUresult r = hasKernels
+                       ? driver->cuModuleLoadData(&impl.module, image.c_str())
+                       : 0) {
     impl.module = nullptr;
     error = describe(*driver, "cuModuleLoadData", r) +
             " (the model's code is for " + signature.gpu->arch + "; this is " +

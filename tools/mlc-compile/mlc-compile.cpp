@@ -106,13 +106,14 @@ cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),
             cl::cat(category));
 cl::opt<std::string>
-    mcpu("mcpu", cl::desc("Target CPU (default: this machine's CPU and "
-                       "features when compiling for this machine's triple, "
-                       "else the triple's baseline; for --target=gpu "
-                       "the baseline, as its host code only launches "
-                       "kernels; 'native' = this "
-                       "machine's; 'generic' = the triple's baseline, e.g. "
-                       "x86-64 without AVX/FMA, for a portable object)"),
+    mcpu("mcpu",
+         cl::desc("Target CPU (default: this machine's CPU and "
+                  "features when compiling for this machine's triple, "
+                  "else the triple's baseline; for --target=gpu "
+                  "the baseline, as its host code only launches "
+                  "kernels; 'native' = this "
+                  "machine's; 'generic' = the triple's baseline, e.g. "
+                  "x86-64 without AVX/FMA, for a portable object)"),
          cl::cat(category));
 cl::opt<std::string>
     mattr("mattr",
