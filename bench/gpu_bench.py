@@ -225,8 +225,9 @@ def run(args):
         found = re.search(r"median_ms: ([0-9.]+)", proc.stdout)
         mlc_ms = float(found.group(1)) if found else float("nan")
         try:
-            eager, compiled = torch_timings(name, inputs, args.iterations,
-                                            name in compile_models)
+            eager, compiled = (None, None) if args.no_torch else \
+                torch_timings(name, inputs, args.iterations,
+                              name in compile_models)
         except Exception as e:
             print(f"{name}: PyTorch failed: {e}", file=sys.stderr)
             eager = compiled = None
@@ -268,6 +269,8 @@ def main():
     r.add_argument("--iterations", type=int, default=50)
     r.add_argument("--torch-compile", default="",
                    help="also time torch.compile for these models")
+    r.add_argument("--no-torch", action="store_true",
+                   help="time mlc alone")
     r.add_argument("--write-doc")
     args = parser.parse_args()
     return prepare(args) if args.command == "prepare" else run(args)

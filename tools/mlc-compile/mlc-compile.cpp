@@ -131,6 +131,12 @@ cl::opt<std::string>
                       "functions (default: /usr/local/cuda); nothing from it "
                       "is needed to build mlc"),
              cl::cat(category));
+cl::opt<std::string> gpuRegisterTile(
+    "gpu-register-tile",
+    cl::desc("With --target=gpu: the output elements one thread of a "
+             "reduction (a matmul, a convolution) accumulates in registers, "
+             "as ROWSxCOLS of its output's last two dims (default 1x1)"),
+    cl::value_desc("RxC"), cl::init("1x1"), cl::cat(category));
 cl::opt<bool> gpuHostEmulation(
     "gpu-host-emulation",
     cl::desc("With --target=gpu: compile the GPU's kernels for this CPU, "
@@ -506,6 +512,20 @@ int run(MLIRContext &context) {
   target.gpuArch = gpuArch;
   target.cudaPath = cudaPath;
   target.gpuHostEmulation = gpuHostEmulation;
+  {
+    llvm::StringRef rows, cols;
+    std::tie(rows, cols) = llvm::StringRef(gpuRegisterTile).split('x');
+    if (rows.getAsInteger(10, target.gpuRegisterRows) ||
+        cols.getAsInteger(10, target.gpuRegisterCols) ||
+        target.gpuRegisterRows < 1 || target.gpuRegisterCols < 1 ||
+        target.gpuRegisterRows * target.gpuRegisterCols > 16) {
+      llvm::errs() << "mlc-compile: error: --gpu-register-tile="
+                   << gpuRegisterTile
+                   << ": expected ROWSxCOLS, each at least 1, at most 16 "
+                      "elements (e.g. 2x4)\n";
+      return 1;
+    }
+  }
   target.printSchedules = printSchedules;
   target.profile = profileKernels;
   target.scheduleFile = scheduleFile;

@@ -105,6 +105,10 @@ struct TargetOptions {
   /// GPU: the CUDA toolkit whose libdevice, ptxas and fatbinary are used
   /// when present; empty: `/usr/local/cuda`.
   std::string cudaPath = "";
+  /// GPU: the output rows and columns of a reduction's register tile (one
+  /// thread's accumulators; mlc-gpu-set-schedules).
+  int64_t gpuRegisterRows = 1;
+  int64_t gpuRegisterCols = 1;
   /// GPU: compile the GPU's kernels for the CPU instead, their blocks and
   /// threads as loops (a check of the GPU strategy that needs no GPU).
   bool gpuHostEmulation = false;

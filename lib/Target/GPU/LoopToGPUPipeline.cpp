@@ -59,8 +59,11 @@ void mlc::target::buildGPUKernelPipeline(OpPassManager &pm,
   loops.addPass(loop::createLoopFoldWeightTransposes());
   loops.addPass(loop::createLoopFuseElementwise());
   loops.addPass(loop::createLoopFormKernels());
-  loops.addPass(createGPUSetSchedules(
-      GPUSetSchedulesOptions{options.printSchedules}));
+  GPUSetSchedulesOptions schedules;
+  schedules.printSchedules = options.printSchedules;
+  schedules.registerRows = options.gpuRegisterRows;
+  schedules.registerCols = options.gpuRegisterCols;
+  loops.addPass(createGPUSetSchedules(schedules));
   loops.addPass(loop::createLoopVerifyKernels());
 }
 

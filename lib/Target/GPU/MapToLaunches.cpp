@@ -18,6 +18,7 @@
 
 #include "KernelBodies.h"
 #include "LaunchGroups.h"
+#include "RegisterAccumulators.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -74,6 +75,9 @@ FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
   return c;
 }
 
+/// The most output elements a thread accumulates in registers.
+constexpr size_t kMaxRegisterElements = 16;
+
 /// How many loop nests an accumulator init may wait behind for its root.
 constexpr size_t kMaxDeferral = 4;
 
@@ -84,6 +88,28 @@ bool hasChunks(linalg::LinalgOp op) {
   return schedule && schedule.getNumLevels() > 0 &&
          llvm::any_of(schedule.getTileLevel(0),
                       [](int64_t size) { return size > 1; });
+}
+
+/// Whether each thread of `op` accumulates its elements in registers
+/// (target::buildRegisterReduction): a reduction with a chunk of at most
+/// kMaxRegisterElements elements.
+bool usesRegisters(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || !target::canBuildRegisterReduction(op))
+    return false;
+  auto schedule = op->getAttrOfType<loop::ScheduleAttr>(
+      loop::LoopDialect::getScheduleAttrName());
+  int64_t elements = 1;
+  if (schedule && schedule.getNumLevels() > 0)
+    for (int64_t size : schedule.getTileLevel(0))
+      elements *= std::max<int64_t>(size, 1);
+  return elements <= static_cast<int64_t>(kMaxRegisterElements);
+}
+
+/// Whether the threads of `op` each own whole elements of its result, so
+/// that an accumulator init before it and elementwise epilogues after it
+/// can run in its launch: one element each, or a register tile.
+bool ownsWholeElements(linalg::LinalgOp op) {
+  return !hasChunks(op) || usesRegisters(op);
 }
 
 struct GPUMapToLaunchesPass
@@ -196,21 +222,66 @@ struct GPUMapToLaunchesPass
                             arith::ConstantIndexOp::create(b, loc, c.chunks[d]))
                             .getResult();
     }
-    // With a group, each thread owns one element of the root's result: the
-    // init writes it first, the epilogues run on it after.
-    SmallVector<Value> element;
-    for (AffineExpr e :
-         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        element.push_back(starts[dim.getPosition()]);
-    auto runElementwise = [&](linalg::LinalgOp member) {
-      Operation *clone = b.clone(*member, mapping);
+    // The root's result element at the loop values `ivs`: with a group,
+    // each thread owns its elements of the root's result, the init writes
+    // them first, the epilogues run on them after.
+    auto resultElement = [&](ArrayRef<Value> ivs) {
+      SmallVector<Value> element;
+      for (AffineExpr e :
+           op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          element.push_back(ivs[dim.getPosition()]);
+      return element;
+    };
+    auto runElementwise = [&](linalg::LinalgOp member,
+                              ArrayRef<Value> element) {
+      // A mapping of its own: the clone's region values are erased with it.
+      IRMapping local = mapping;
+      Operation *clone = b.clone(*member, local);
       LogicalResult done = cast<TilingInterface>(clone)
                                .generateScalarImplementation(b, loc, element);
       clone->erase();
       return done;
     };
-    if (group.init && failed(runElementwise(group.init)))
+    // A reduction: the accumulators of the thread's elements in registers.
+    if (usesRegisters(op)) {
+      SmallVector<SmallVector<Value>> elements{starts};
+      for (int64_t d = 0; d < numLoops; ++d) {
+        if (!c.parallel[d] || c.chunks[d] == 1)
+          continue;
+        SmallVector<SmallVector<Value>> more;
+        for (int64_t offset = 0; offset < c.chunks[d]; ++offset)
+          for (const SmallVector<Value> &element : elements) {
+            more.push_back(element);
+            if (offset > 0)
+              more.back()[d] = arith::AddIOp::create(
+                  b, loc, element[d],
+                  arith::ConstantIndexOp::create(b, loc, offset));
+          }
+        elements = std::move(more);
+      }
+      if (group.init)
+        for (const SmallVector<Value> &ivs : elements)
+          if (failed(runElementwise(group.init, resultElement(ivs))))
+            return op->emitError("cannot generate the GPU thread's code");
+      // A mapping of its own: the clone's region values are erased with it.
+      IRMapping attempt = mapping;
+      auto clone = cast<linalg::LinalgOp>(b.clone(*op, attempt));
+      LogicalResult built =
+          target::buildRegisterReduction(b, loc, clone, elements);
+      clone->erase();
+      if (failed(built))
+        return op->emitError("cannot generate the GPU thread's code");
+      for (linalg::LinalgOp epilogue : group.epilogues)
+        for (const SmallVector<Value> &ivs : elements)
+          if (failed(runElementwise(epilogue, resultElement(ivs))))
+            return op->emitError("cannot generate the GPU thread's code");
+      for (linalg::LinalgOp member : members)
+        member->erase();
+      return success();
+    }
+    SmallVector<Value> element = resultElement(starts);
+    if (group.init && failed(runElementwise(group.init, element)))
       return op->emitError("cannot generate the GPU thread's code");
     Block *after = b.getInsertionBlock();
     Block::iterator afterPoint = b.getInsertionPoint();
@@ -240,7 +311,7 @@ struct GPUMapToLaunchesPass
     clone->erase();
     b.setInsertionPoint(after, afterPoint);
     for (linalg::LinalgOp epilogue : group.epilogues)
-      if (failed(runElementwise(epilogue)))
+      if (failed(runElementwise(epilogue, element)))
         return op->emitError("cannot generate the GPU thread's code");
     for (linalg::LinalgOp member : members)
       member->erase();
@@ -339,7 +410,7 @@ struct GPUMapToLaunchesPass
           auto between = dyn_cast<linalg::LinalgOp>(ops[j - 1]);
           if (!candidate || !between || !target::canSwap(init, between))
             break;
-          if (!hasChunks(candidate) && !deferredInits.count(candidate) &&
+          if (ownsWholeElements(candidate) && !deferredInits.count(candidate) &&
               target::ownsResultElements(candidate) &&
               target::canStartAccumulator(init, candidate)) {
             root = candidate;
@@ -372,7 +443,7 @@ struct GPUMapToLaunchesPass
       if (!hasChunks(linalgOp) && !group.init) {
         auto next = dyn_cast_or_null<linalg::LinalgOp>(
             i + 1 < ops.size() ? ops[i + 1] : nullptr);
-        if (next && !hasChunks(next) && !deferredInits.count(next) &&
+        if (next && ownsWholeElements(next) && !deferredInits.count(next) &&
             target::ownsResultElements(next) &&
             target::canStartAccumulator(linalgOp, next)) {
           group.init = linalgOp;
@@ -380,7 +451,8 @@ struct GPUMapToLaunchesPass
           ++i;
         }
       }
-      if (!hasChunks(group.root) && target::ownsResultElements(group.root)) {
+      if (ownsWholeElements(group.root) &&
+          target::ownsResultElements(group.root)) {
         while (i + 1 < ops.size()) {
           auto after = dyn_cast<linalg::LinalgOp>(ops[i + 1]);
           if (!after || hasChunks(after) || deferredInits.count(after) ||

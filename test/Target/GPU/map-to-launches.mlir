@@ -39,15 +39,19 @@ func.func @relu(%a: memref<3x40xf32>, %b: memref<3x40xf32>) {
 // -----
 
 // A reduction: each thread owns one output and runs the reduction loop
-// whole; the view it reads through is cloned into the launch, so that only
-// the arena crosses into the kernel.
+// whole, its accumulator a loop-carried value: the output is loaded before
+// the loop and stored after it, once. The view it reads through is cloned
+// into the launch, so that only the arena crosses into the kernel.
 // CHECK-LABEL: func.func @row_sums
 // CHECK: gpu.launch
 // CHECK:   memref.view
-// CHECK:   scf.for %[[K:.*]] = %c0{{.*}} to %c16
-// CHECK:     memref.load
-// CHECK:     arith.addf
-// CHECK:     memref.store
+// CHECK:   %[[FIRST:.*]] = memref.load %{{.*}} : memref<8xf32>
+// CHECK:   %[[SUM:.*]] = scf.for %[[K:.*]] = %c0{{.*}} to %c16{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32)
+// CHECK:     %[[X:.*]] = memref.load %{{.*}} : memref<8x16xf32>
+// CHECK:     %[[NEXT:.*]] = arith.addf %[[X]], %[[ACC]]
+// CHECK-NOT: memref.store
+// CHECK:     scf.yield %[[NEXT]]
+// CHECK:   memref.store %[[SUM]], %{{.*}} : memref<8xf32>
 func.func @row_sums(%arena: memref<1024xi8>, %out: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %in = memref.view %arena[%c0][] : memref<1024xi8> to memref<8x16xf32>
@@ -70,6 +74,30 @@ func.func @row_sums(%arena: memref<1024xi8>, %out: memref<8xf32>) {
 func.func @chunks(%a: memref<4x16xf32>, %b: memref<4x16xf32>) {
   linalg.copy {mlc_loop.schedule = #mlc_loop.schedule<tile_sizes = [[1, 4]], vector_sizes = [], parallel_dims = [0, 1]>}
       ins(%a : memref<4x16xf32>) outs(%b : memref<4x16xf32>)
+  return
+}
+
+// -----
+
+// A reduction's register tile: each thread accumulates 2 columns of 2 rows,
+// four accumulators carried through one reduction loop, the fill before
+// the matmul written at each of the four elements first.
+// CHECK-LABEL: func.func @register_tile
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-4: memref.store %{{.*}}, %{{.*}} : memref<4x16xf32>
+// CHECK-COUNT-4: memref.load %{{.*}} : memref<4x16xf32>
+// CHECK: %[[SUMS:.*]]:4 = scf.for {{.*}} = %c0{{.*}} to %c8{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK-COUNT-4: arith.mulf
+// CHECK-NOT: memref.store
+// CHECK: scf.yield
+// CHECK-COUNT-4: memref.store %[[SUMS]]#{{[0-3]}}
+// CHECK: gpu.terminator
+func.func @register_tile(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %acc: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%acc : memref<4x16xf32>)
+  linalg.matmul {mlc_loop.schedule = #mlc_loop.schedule<tile_sizes = [[2, 2, 0]], vector_sizes = [], parallel_dims = [0, 1]>}
+      ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%acc : memref<4x16xf32>)
   return
 }
 
@@ -102,10 +130,12 @@ func.func @sequential(%a: memref<4xf32>, %b: memref<4xf32>) {
 // CHECK-COUNT-1: gpu.launch
 // CHECK-NOT: gpu.launch
 // CHECK: memref.store %{{.*}}, %[[ACC:.*]][
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
 // CHECK:   arith.mulf
 // CHECK:   arith.addf
+// CHECK-NOT: memref.store
 // CHECK: }
+// CHECK: memref.store
 // CHECK: arith.maximumf
 // CHECK: gpu.terminator
 func.func @fused(%arena: memref<4096xi8>, %a: memref<4x8xf32>, %b: memref<8x16xf32>, %out: memref<4x16xf32>) {

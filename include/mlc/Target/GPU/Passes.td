@@ -18,14 +18,25 @@ def GPUSetSchedules : Pass<"mlc-gpu-set-schedules", "mlir::func::FuncOp"> {
     kernel whose root is a linalg op gets a `#mlc_loop.schedule` with one
     tile level: the chunk of the root's parallel loops one GPU thread
     computes (the reduction loops, size 0, run whole inside the thread),
-    and those loops as `parallel_dims`. Today every chunk is one element:
-    one thread per element of the result, the innermost dim fastest so
-    that neighbouring threads touch neighbouring elements.
+    and those loops as `parallel_dims`. An elementwise kernel's chunk is
+    one element: one thread per element of the result, the innermost dim
+    fastest so that neighbouring threads touch neighbouring elements. A
+    reduction's (a matmul, a convolution) is a register tile of
+    `register-tile` rows by columns of its output (its last two dims),
+    each side where it divides the dim and leaves at least `min-threads`
+    threads, else one element: the thread keeps the tile's accumulators in
+    registers and loads each operand value once for the whole tile.
     `mlc-gpu-map-to-launches` does what the schedule says.
   }];
   let options = [
     Option<"printSchedules", "print-schedules", "bool", /*default=*/"false",
            "Print each kernel's name, loop ranges and schedule to stdout">,
+    Option<"registerRows", "register-rows", "int64_t", /*default=*/"1",
+           "Output rows of a reduction's register tile">,
+    Option<"registerCols", "register-cols", "int64_t", /*default=*/"1",
+           "Output columns of a reduction's register tile">,
+    Option<"minThreads", "min-threads", "int64_t", /*default=*/"16384",
+           "Threads a register tile must leave a reduction kernel">,
   ];
 }
 
