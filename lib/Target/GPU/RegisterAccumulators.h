@@ -1,4 +1,5 @@
-//===- RegisterAccumulators.h - A thread's reduction in a register -*- C++ -*-===//
+//===- RegisterAccumulators.h - A thread's reduction in a register -*- C++
+//-*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -32,9 +33,10 @@ bool canBuildRegisterReduction(mlir::linalg::LinalgOp op);
 /// `elements` (each the parallel loops' values; entries of reduction loops
 /// are ignored), each element's accumulator a loop-carried value. Fails,
 /// building nothing, for ops canBuildRegisterReduction does not take.
-mlir::LogicalResult buildRegisterReduction(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::LinalgOp op,
-    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> elements);
+mlir::LogicalResult
+buildRegisterReduction(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::linalg::LinalgOp op,
+                       llvm::ArrayRef<llvm::SmallVector<mlir::Value>> elements);
 
 } // namespace mlc::target
 
