@@ -1,5 +1,4 @@
-//===- RegisterAccumulators.h - A thread's reduction in a register -*- C++
-//-*-===//
+//===- RegisterAccumulators.h - Reductions in registers ---------*- C++ -*-===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
