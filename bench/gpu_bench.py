@@ -175,11 +175,25 @@ def torch_timings(name, inputs, iterations, compile_too):
     return eager, compiled
 
 
-def run(args):
-    mlc_run = os.path.join(args.out, "mlc-run")
-    os.environ["LD_LIBRARY_PATH"] = os.path.join(args.out, "lib") + (
+def use_bundle(out):
+    """The bundle's runtime-only mlc-run, with the libraries it loads from
+    OUT/lib found."""
+    os.environ["LD_LIBRARY_PATH"] = os.path.join(out, "lib") + (
         ":" + os.environ["LD_LIBRARY_PATH"]
         if os.environ.get("LD_LIBRARY_PATH") else "")
+    return os.path.join(out, "mlc-run")
+
+
+def input_paths(folder):
+    """A prepared model's inputs, input_0.npy, input_1.npy, ..."""
+    paths = []
+    while os.path.exists(os.path.join(folder, f"input_{len(paths)}.npy")):
+        paths.append(os.path.join(folder, f"input_{len(paths)}.npy"))
+    return paths
+
+
+def run(args):
+    mlc_run = use_bundle(args.out)
     compile_models = set(args.torch_compile.split(","))
     rows, failed, device = [], 0, "?"
     names = [n for n in BENCH_MODELS
@@ -194,11 +208,7 @@ def run(args):
             rows.append(f"| {name} | rebuild failed: {e} |")
             print(rows[-1], flush=True)
             continue
-        paths = []
-        k = 0
-        while os.path.exists(os.path.join(folder, f"input_{k}.npy")):
-            paths.append(os.path.join(folder, f"input_{k}.npy"))
-            k += 1
+        paths = input_paths(folder)
         inputs = [np.load(p) for p in paths]
         flags = [a for p in paths for a in ("-i", p)]
         library = os.path.join(folder, "model.so")

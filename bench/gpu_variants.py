@@ -83,10 +83,7 @@ def prepare(args):
 
 
 def run(args):
-    mlc_run = os.path.join(args.models_dir, "mlc-run")
-    os.environ["LD_LIBRARY_PATH"] = os.path.join(args.models_dir, "lib") + (
-        ":" + os.environ["LD_LIBRARY_PATH"]
-        if os.environ.get("LD_LIBRARY_PATH") else "")
+    mlc_run = gpu_bench.use_bundle(args.models_dir)
     variants = [("prepared", args.models_dir)] + [
         (v, os.path.join(args.out, v)) for v in sorted(os.listdir(args.out))
         if os.path.isdir(os.path.join(args.out, v))]
@@ -95,10 +92,7 @@ def run(args):
         folder = os.path.join(args.models_dir, model)
         onnx_model = gpu_bench.rebuild(folder)
         weights = os.path.join(folder, "model.weights")
-        paths = sorted((p for p in os.listdir(folder)
-                        if re.match(r"input_\d+\.npy$", p)),
-                       key=lambda p: int(re.findall(r"\d+", p)[0]))
-        paths = [os.path.join(folder, p) for p in paths]
+        paths = gpu_bench.input_paths(folder)
         inputs = [np.load(p) for p in paths]
         ref = gpu_bench.ort_outputs(onnx_model, inputs)[0]
         flags = [a for p in paths for a in ("-i", p)]
