@@ -42,7 +42,9 @@ public:
   const std::string &getDeviceDescription() const { return description; }
 
   /// Copies the inputs (host buffers, in graph order) to the device, runs,
-  /// and copies the outputs back. Returns 0, or MLC_ERROR_DEVICE with the
+  /// and copies the outputs back; an output whose size the data decides is
+  /// a record (address, dims) that gets a host copy the caller frees with
+  /// free(). Returns 0, or MLC_ERROR_CHECK or MLC_ERROR_DEVICE with the
   /// reason in `error`.
   int32_t run(const void *const *inputs, void *const *outputs,
               std::string &error);
@@ -50,7 +52,14 @@ public:
   /// Runs on device buffers (CUdeviceptr values, one per input and output)
   /// on `stream` (a CUstream of the device's primary context; null: the
   /// default stream), and waits for the end. With `milliseconds`, also times
-  /// the run with CUDA events.
+  /// the run with CUDA events. For an output whose size the data decides,
+  /// the value is the host address of its record (int64: the data's device
+  /// address, then the dims), which the run fills; the caller frees that
+  /// data with cuMemFree (for the context's own records, the next run or
+  /// the context's end does). A model whose host code reads device memory
+  /// (ModelSignature's gpu.hostAccess) reads its inputs from the context's
+  /// own buffers: others are copied there first. Returns 0, MLC_ERROR_CHECK
+  /// with the failed check's message, or MLC_ERROR_DEVICE.
   int32_t runOnDevice(const uint64_t *inputs, const uint64_t *outputs,
                       std::string &error, float *milliseconds = nullptr,
                       void *stream = nullptr);

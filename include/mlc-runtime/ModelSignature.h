@@ -148,6 +148,10 @@ struct GPUCode {
   std::string format;
   /// The image's kernels, by the index the host code launches them with.
   std::vector<std::string> kernels;
+  /// Whether the host code reads memory the kernels write (a model whose
+  /// sizes the data decides, or with run-time checks): then the arena,
+  /// weights, inputs and outputs are host-visible (managed) memory.
+  bool hostAccess = false;
 };
 
 /// What the host code of a GPU model calls to start kernel `kernel` of its
@@ -157,10 +161,17 @@ struct GPUCode {
 /// runtime keeps; the model's code goes on, and the runtime reports the
 /// first failure after the run.
 /// The layout is the C header's `mlc_gpu_launcher`.
+/// A model with `GPUCode::hostAccess` also calls `allocate` for
+/// host-visible device memory (null when there is none), `release` to free
+/// it, and `synchronize` to wait for the kernels it started before reading
+/// what they wrote.
 struct GPULauncher {
   void *context;
   int32_t (*launch)(void *context, int32_t kernel, const uint32_t *dims,
                     void **args);
+  void *(*allocate)(void *context, int64_t bytes);
+  void (*release)(void *context, void *address);
+  int32_t (*synchronize)(void *context);
 };
 
 /// Code for the NPU (`mlc-compile --target=npu`): the host code runs the

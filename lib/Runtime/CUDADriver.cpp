@@ -55,9 +55,11 @@ Loaded load() {
   need(d.cuModuleUnload, "cuModuleUnload");
   need(d.cuModuleGetFunction, "cuModuleGetFunction");
   need(d.cuMemAlloc, "cuMemAlloc_v2");
+  need(d.cuMemAllocManaged, "cuMemAllocManaged");
   need(d.cuMemFree, "cuMemFree_v2");
   need(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
   need(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  need(d.cuMemcpyDtoD, "cuMemcpyDtoD_v2");
   need(d.cuLaunchKernel, "cuLaunchKernel");
   need(d.cuStreamSynchronize, "cuStreamSynchronize");
   need(d.cuEventCreate, "cuEventCreate");

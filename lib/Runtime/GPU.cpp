@@ -10,6 +10,7 @@
 #include "CUDADriver.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace mlc;
 using namespace mlc::runtime;
@@ -35,12 +36,22 @@ struct GPUContext::Impl {
   /// The first launch that failed in the current run.
   CUresult launchError = 0;
   std::string launchWhat;
+  /// Whether the model's host code reads what its kernels write: all its
+  /// memory is managed (host-visible).
+  bool hostAccess = false;
+  /// The records of the context's own outputs of data-decided sizes (the
+  /// model fills in a device address and the dims), by output.
+  std::vector<std::vector<int64_t>> records;
+  /// Where a failed allocation of a few bytes points the host code, which
+  /// goes on to its end without launching anything.
+  alignas(16) char fallback[64] = {};
 
   ~Impl() {
     if (!driver)
       return;
     if (context)
       driver->cuCtxSetCurrent(context);
+    releaseRecords();
     for (CUdeviceptr b : buffers)
       driver->cuMemFree(b);
     if (arena)
@@ -60,12 +71,62 @@ struct GPUContext::Impl {
   /// A device buffer of `bytes` (at least one byte: empty tensors still
   /// get a valid pointer).
   bool allocate(CUdeviceptr &out, int64_t bytes, std::string &error) {
-    if (CUresult r = driver->cuMemAlloc(&out, std::max<int64_t>(bytes, 1))) {
-      error = describe(*driver, "cuMemAlloc", r) + " (" +
-              std::to_string(bytes) + " bytes)";
+    size_t size = std::max<int64_t>(bytes, 1);
+    if (CUresult r =
+            hostAccess ? driver->cuMemAllocManaged(&out, size, kMemAttachGlobal)
+                       : driver->cuMemAlloc(&out, size)) {
+      error = describe(*driver, hostAccess ? "cuMemAllocManaged" : "cuMemAlloc",
+                       r) +
+              " (" + std::to_string(bytes) + " bytes)";
       return false;
     }
     return true;
+  }
+
+  /// Frees the device data the context's own output records hold.
+  void releaseRecords() {
+    for (std::vector<int64_t> &record : records)
+      if (!record.empty() && record[0]) {
+        driver->cuMemFree(static_cast<CUdeviceptr>(record[0]));
+        record[0] = 0;
+      }
+  }
+
+  /// Records the first failure of a run.
+  void fail(CUresult r, std::string what) {
+    if (launchError)
+      return;
+    launchError = r ? r : -1;
+    launchWhat = std::move(what);
+  }
+
+  static void *allocateFor(void *self, int64_t bytes) {
+    auto *impl = static_cast<Impl *>(self);
+    CUdeviceptr out = 0;
+    std::string error;
+    if (bytes < 0)
+      impl->fail(-1, "the model asked for a buffer of " +
+                         std::to_string(bytes) + " bytes");
+    else if (!impl->launchError && impl->allocate(out, bytes, error))
+      return reinterpret_cast<void *>(out);
+    else
+      impl->fail(-1, error);
+    return bytes >= 0 && bytes <= static_cast<int64_t>(sizeof(fallback))
+               ? impl->fallback
+               : nullptr;
+  }
+
+  static void release(void *self, void *address) {
+    auto *impl = static_cast<Impl *>(self);
+    if (address && address != impl->fallback)
+      impl->driver->cuMemFree(reinterpret_cast<CUdeviceptr>(address));
+  }
+
+  static int32_t synchronize(void *self) {
+    auto *impl = static_cast<Impl *>(self);
+    if (CUresult r = impl->driver->cuStreamSynchronize(impl->stream))
+      impl->fail(r, describe(*impl->driver, "running the model", r));
+    return impl->launchError;
   }
 
   static int32_t launch(void *self, int32_t kernel, const uint32_t *dims,
@@ -109,6 +170,7 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
   Impl &impl = *ctx->impl;
   impl.driver = driver;
   impl.model = &model;
+  impl.hostAccess = signature.gpu->hostAccess;
   int count = 0;
   if (CUresult r = driver->cuDeviceGetCount(&count)) {
     error = describe(*driver, "cuDeviceGetCount", r);
@@ -130,6 +192,14 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
   driver->cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, impl.device);
   ctx->description = std::string(name) + ", sm_" + std::to_string(major) +
                      std::to_string(minor);
+  int managed = 0;
+  driver->cuDeviceGetAttribute(&managed, kManagedMemory, impl.device);
+  if (impl.hostAccess && !managed) {
+    error = "the model reads device memory from its host code (sizes the "
+            "data decides, or run-time checks), which needs managed memory; " +
+            ctx->description + " has none";
+    return nullptr;
+  }
   if (CUresult r = driver->cuDevicePrimaryCtxRetain(&impl.context,
                                                     impl.device)) {
     impl.context = nullptr;
@@ -171,8 +241,16 @@ std::unique_ptr<GPUContext> GPUContext::create(const Model &model, int device,
       error = describe(*driver, "cuMemcpyHtoD", r) + " (the weights)";
       return nullptr;
     }
+  impl.records.resize(signature.outputs.size());
   for (const auto *list : {&signature.inputs, &signature.outputs})
     for (const abi::TensorSignature &t : *list) {
+      if (list == &signature.outputs && t.isDynamic()) {
+        // The model allocates the data; the context keeps its record.
+        std::vector<int64_t> &record = impl.records[ctx->outputs.size()];
+        record.assign(1 + t.shape.size(), 0);
+        ctx->outputs.push_back(reinterpret_cast<uintptr_t>(record.data()));
+        continue;
+      }
       CUdeviceptr b = 0;
       if (!impl.allocate(b, t.getNumBytes(), error))
         return nullptr;
@@ -198,23 +276,37 @@ int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
   const Driver &d = *impl.driver;
   const abi::ModelSignature &signature = impl.model->getSignature();
   d.cuCtxSetCurrent(impl.context);
-  // The entry point takes arrays of pointers to the buffers.
-  std::vector<const void *> in, out;
-  for (size_t i = 0; i < signature.inputs.size(); ++i)
-    in.push_back(reinterpret_cast<const void *>(inputBuffers[i]));
-  for (size_t i = 0; i < signature.outputs.size(); ++i)
-    out.push_back(reinterpret_cast<void *>(outputBuffers[i]));
-  abi::GPULauncher launcher{&impl, &Impl::launch};
   impl.launchError = 0;
   impl.launchWhat.clear();
   impl.stream = static_cast<CUstream>(stream);
+  // The entry point takes arrays of pointers to the buffers. Host code that
+  // reads the inputs reads them from the context's managed buffers.
+  std::vector<const void *> in, out;
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    CUdeviceptr given = inputBuffers[i];
+    if (impl.hostAccess && given != inputs[i])
+      if (int64_t bytes = signature.inputs[i].getNumBytes())
+        if (CUresult r = d.cuMemcpyDtoD(inputs[i], given, bytes)) {
+          error = describe(d, "cuMemcpyDtoD", r) + " (input '" +
+                  signature.inputs[i].name + "')";
+          return abi::kErrorDevice;
+        }
+    in.push_back(
+        reinterpret_cast<const void *>(impl.hostAccess ? inputs[i] : given));
+  }
+  // The context's own records: the last run's data goes.
+  impl.releaseRecords();
+  for (size_t i = 0; i < signature.outputs.size(); ++i)
+    out.push_back(reinterpret_cast<void *>(outputBuffers[i]));
+  abi::GPULauncher launcher{&impl, &Impl::launch, &Impl::allocateFor,
+                            &Impl::release, &Impl::synchronize};
   if (milliseconds)
     d.cuEventRecord(impl.start, impl.stream);
   auto run = reinterpret_cast<RunGPUFn>(
       const_cast<void *>(impl.model->getGPUEntry()));
-  run(&launcher, reinterpret_cast<const void *>(impl.weights),
-      reinterpret_cast<void *>(impl.arena), in.data(),
-      const_cast<void *const *>(out.data()));
+  int32_t rc = run(&launcher, reinterpret_cast<const void *>(impl.weights),
+                   reinterpret_cast<void *>(impl.arena), in.data(),
+                   const_cast<void *const *>(out.data()));
   if (milliseconds)
     d.cuEventRecord(impl.stop, impl.stream);
   if (impl.launchError) {
@@ -224,6 +316,15 @@ int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
   if (CUresult r = d.cuStreamSynchronize(impl.stream)) {
     error = describe(d, "running the model", r);
     return abi::kErrorDevice;
+  }
+  if (rc == abi::kErrorCheck) {
+    // The status word is in the (managed) arena, final after the wait.
+    error = impl.model->getCheckMessage(reinterpret_cast<void *>(impl.arena));
+    return rc;
+  }
+  if (rc) {
+    error = "the model returned error code " + std::to_string(rc);
+    return rc;
   }
   if (milliseconds)
     d.cuEventElapsedTime(milliseconds, impl.start, impl.stop);
@@ -243,10 +344,47 @@ int32_t GPUContext::run(const void *const *hostInputs,
                 signature.inputs[i].name + "')";
         return abi::kErrorDevice;
       }
-  if (int32_t code = runOnDevice(inputs.data(), outputs.data(), error))
+  // An output of data-decided size: the caller's record, filled with a
+  // device address that becomes a host copy (malloc, the caller frees).
+  std::vector<uint64_t> outs(outputs);
+  for (size_t i = 0; i < signature.outputs.size(); ++i)
+    if (signature.outputs[i].isDynamic())
+      outs[i] = reinterpret_cast<uintptr_t>(hostOutputs[i]);
+  int32_t code = runOnDevice(inputs.data(), outs.data(), error);
+  for (size_t i = 0; i < signature.outputs.size(); ++i) {
+    const abi::TensorSignature &t = signature.outputs[i];
+    if (!t.isDynamic())
+      continue;
+    auto *record = static_cast<int64_t *>(hostOutputs[i]);
+    auto device = static_cast<CUdeviceptr>(record[0]);
+    record[0] = 0;
+    if (!device)
+      continue;
+    int64_t bytes = abi::getDTypeSize(t.dtype);
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      bytes *= record[1 + d];
+    void *host = code ? nullptr : std::malloc(std::max<int64_t>(bytes, 1));
+    if (!code && !host) {
+      error = "out of host memory for output '" + t.name + "' (" +
+              std::to_string(bytes) + " bytes)";
+      code = abi::kErrorDevice;
+    }
+    if (host && bytes)
+      if (CUresult r = d.cuMemcpyDtoH(host, device, bytes)) {
+        error = describe(d, "cuMemcpyDtoH", r) + " (output '" + t.name + "')";
+        code = abi::kErrorDevice;
+        std::free(host);
+        host = nullptr;
+      }
+    record[0] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(host));
+    d.cuMemFree(device);
+  }
+  if (code)
     return code;
   for (size_t i = 0; i < signature.outputs.size(); ++i)
-    if (int64_t bytes = signature.outputs[i].getNumBytes())
+    if (signature.outputs[i].isDynamic())
+      continue;
+    else if (int64_t bytes = signature.outputs[i].getNumBytes())
       if (CUresult r = d.cuMemcpyDtoH(hostOutputs[i], outputs[i], bytes)) {
         error = describe(d, "cuMemcpyDtoH", r) + " (output '" +
                 signature.outputs[i].name + "')";

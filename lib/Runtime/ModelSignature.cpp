@@ -388,6 +388,13 @@ bool mlc::abi::parseModelSignature(std::string_view text,
       return false;
     }
     GPUCode gpu{*arch, *format, {}};
+    if (auto h = g->find("host_access"); h != g->end()) {
+      if (!h->is_boolean()) {
+        error = "malformed 'host_access' in the model metadata's 'gpu'";
+        return false;
+      }
+      gpu.hostAccess = h->get<bool>();
+    }
     for (const json &k : *kernels) {
       if (!k.is_string()) {
         error = "malformed kernel name in the model metadata's 'gpu'";

@@ -16,6 +16,7 @@
 #include "mlc/Target/GPU/Passes.h"
 #include "mlc/Target/Host/ModelFunctions.h"
 
+#include "HostAccess.h"
 #include "KernelBodies.h"
 #include "LaunchGroups.h"
 #include "RegisterAccumulators.h"
@@ -47,8 +48,9 @@ struct Chunking {
 };
 
 /// The chunks of `op`'s schedule (level 0, sizes that divide their loops),
-/// one element where it has none. Fails with a diagnostic on dynamic loops
-/// or a count of chunks that does not fit 63 bits.
+/// one element where it has none or the loop's size is known only at run
+/// time. Fails with a diagnostic on a count of chunks that does not fit 63
+/// bits (`total` counts the loops of known size).
 FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
   Chunking c;
   c.ranges = op.getStaticLoopRanges();
@@ -60,16 +62,15 @@ FailureOr<Chunking> getChunking(linalg::LinalgOp op) {
     given = schedule.getTileLevel(0);
   for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
     int64_t range = c.ranges[d];
-    if (ShapedType::isDynamic(range))
-      return op->emitError("a loop of unknown size cannot be mapped to GPU "
-                           "threads");
     bool parallel = iterator == utils::IteratorType::parallel;
     int64_t chunk = 1;
-    if (parallel && !given.empty() && given[d] > 0 && range % given[d] == 0)
+    if (parallel && !ShapedType::isDynamic(range) && !given.empty() &&
+        given[d] > 0 && range % given[d] == 0)
       chunk = given[d];
     c.parallel.push_back(parallel);
     c.chunks.push_back(parallel ? chunk : 0);
-    if (parallel && llvm::MulOverflow(c.total, range / chunk, c.total))
+    if (parallel && !ShapedType::isDynamic(range) &&
+        llvm::MulOverflow(c.total, range / chunk, c.total))
       return op->emitError("more than 2^63 GPU threads");
   }
   return c;
@@ -94,7 +95,8 @@ bool hasChunks(linalg::LinalgOp op) {
 /// (target::buildRegisterReduction): a reduction with a chunk of at most
 /// kMaxRegisterElements elements.
 bool usesRegisters(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0 || !target::canBuildRegisterReduction(op))
+  if (op.getNumReductionLoops() == 0 || op.hasDynamicShape() ||
+      !target::canBuildRegisterReduction(op))
     return false;
   auto schedule = op->getAttrOfType<loop::ScheduleAttr>(
       loop::LoopDialect::getScheduleAttrName());
@@ -119,10 +121,9 @@ struct GPUMapToLaunchesPass
   /// Builds the loops over blocks and threads (`emulate`) or the launch of
   /// `grid` blocks of `block` threads before `op`, and returns the linear
   /// number of the thread, with `b` inside the body.
-  Value buildLaunch(OpBuilder &b, Operation *op, int64_t grid, int64_t block,
+  Value buildLaunch(OpBuilder &b, Operation *op, Value gridSize, int64_t block,
                     StringRef kernelName) {
     Location loc = op->getLoc();
-    Value gridSize = arith::ConstantIndexOp::create(b, loc, grid);
     Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value blockId, threadId;
@@ -142,6 +143,7 @@ struct GPUMapToLaunchesPass
           /*privateAttributions=*/{}, nullptr, nullptr, nullptr,
           FlatSymbolRefAttr::get(b.getContext(), moduleName),
           FlatSymbolRefAttr::get(b.getContext(), kernelName));
+      launches.push_back(launch);
       Block &body = launch.getBody().front();
       b.setInsertionPointToEnd(&body);
       gpu::TerminatorOp::create(b, loc);
@@ -173,14 +175,45 @@ struct GPUMapToLaunchesPass
         member->erase();
       return success();
     }
-    int64_t block = std::min<int64_t>(threadsPerBlock, c.total);
-    int64_t grid = llvm::divideCeil(c.total, block);
-    if (grid > std::numeric_limits<int32_t>::max())
-      return op->emitError() << "needs " << grid
-                             << " GPU blocks, more than a launch can have";
-
     OpBuilder b(op);
     Location loc = op->getLoc();
+    // Loops whose sizes the host knows only when it runs: their sizes are
+    // the operands' (memref.dim), the grid covers their product, and a
+    // launch of nothing is skipped.
+    bool dynamic = llvm::any_of(c.ranges, ShapedType::isDynamic);
+    int64_t block = std::min<int64_t>(threadsPerBlock, c.total);
+    Value grid;
+    SmallVector<Value> hostSizes;
+    Value hostTotal;
+    if (dynamic) {
+      block = threadsPerBlock;
+      for (Range range : op.createLoopRanges(b, loc))
+        hostSizes.push_back(
+            getValueOrCreateConstantIndexOp(b, loc, range.size));
+      hostTotal = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t d = 0; d < static_cast<int64_t>(c.ranges.size()); ++d)
+        if (c.parallel[d])
+          hostTotal =
+              arith::MulIOp::create(b, loc, hostTotal,
+                                    ShapedType::isDynamic(c.ranges[d])
+                                        ? hostSizes[d]
+                                        : arith::ConstantIndexOp::create(
+                                              b, loc, c.ranges[d] / c.chunks[d])
+                                              .getResult());
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                        hostTotal, zero);
+      auto some = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+      b.setInsertionPointToStart(&some.getThenRegion().front());
+      grid = arith::CeilDivUIOp::create(
+          b, loc, hostTotal, arith::ConstantIndexOp::create(b, loc, block));
+    } else {
+      int64_t blocks = llvm::divideCeil(c.total, block);
+      if (blocks > std::numeric_limits<int32_t>::max())
+        return op->emitError() << "needs " << blocks
+                               << " GPU blocks, more than a launch can have";
+      grid = arith::ConstantIndexOp::create(b, loc, blocks);
+    }
     Value linear = buildLaunch(b, op, grid, block, kernelName);
     // The views and scalars the op reads, made once per thread.
     IRMapping mapping;
@@ -189,8 +222,14 @@ struct GPUMapToLaunchesPass
       collectCaptured(member, captured);
     for (Value value : captured)
       cloneIntoBody(value, mapping, b, readOnly);
-    if (c.total % block != 0) {
-      Value total = arith::ConstantIndexOp::create(b, loc, c.total);
+    // The loop sizes as the thread sees them.
+    SmallVector<Value> sizes;
+    for (Value size : hostSizes)
+      sizes.push_back(cloneIntoBody(size, mapping, b, readOnly));
+    if (dynamic || c.total % block != 0) {
+      Value total =
+          dynamic ? cloneIntoBody(hostTotal, mapping, b, readOnly)
+                  : arith::ConstantIndexOp::create(b, loc, c.total).getResult();
       Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             linear, total);
       auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
@@ -205,13 +244,16 @@ struct GPUMapToLaunchesPass
     for (int64_t d = numLoops - 1; d >= 0; --d) {
       if (!c.parallel[d])
         continue;
-      int64_t count = c.ranges[d] / c.chunks[d];
+      bool unknown = ShapedType::isDynamic(c.ranges[d]);
+      int64_t count = unknown ? 2 : c.ranges[d] / c.chunks[d];
       Value index = arith::ConstantIndexOp::create(b, loc, 0);
       if (d == outermost && count > 1) {
         // What is left is below `count`: the thread is in range.
         index = rest;
       } else if (count > 1) {
-        Value countValue = arith::ConstantIndexOp::create(b, loc, count);
+        Value countValue =
+            unknown ? sizes[d]
+                    : arith::ConstantIndexOp::create(b, loc, count).getResult();
         index = arith::RemUIOp::create(b, loc, rest, countValue);
         rest = arith::DivUIOp::create(b, loc, rest, countValue);
       }
@@ -295,7 +337,10 @@ struct GPUMapToLaunchesPass
         ivs.push_back(c.parallel[d] ? starts[d] : zero);
         continue;
       }
-      Value upper = arith::ConstantIndexOp::create(b, loc, extent);
+      Value upper =
+          ShapedType::isDynamic(extent)
+              ? sizes[d]
+              : arith::ConstantIndexOp::create(b, loc, extent).getResult();
       auto loop = scf::ForOp::create(b, loc, zero, upper, one);
       b.setInsertionPointToStart(loop.getBody());
       Value iv = loop.getInductionVar();
@@ -318,6 +363,19 @@ struct GPUMapToLaunchesPass
     return success();
   }
 
+  /// Whether `yielded`, a buffer a loop's body yields, is its iteration
+  /// argument `arg` (directly or through the branches of an `if`).
+  static bool isSameBuffer(Value yielded, Value arg) {
+    if (yielded == arg)
+      return true;
+    auto branch = yielded.getDefiningOp<scf::IfOp>();
+    if (!branch || branch.getElseRegion().empty())
+      return false;
+    unsigned number = cast<OpResult>(yielded).getResultNumber();
+    return isSameBuffer(branch.thenYield().getOperand(number), arg) &&
+           isSameBuffer(branch.elseYield().getOperand(number), arg);
+  }
+
   /// Runs `op`, which touches memory but is no loop nest of its own (a
   /// sequential loop, an `if`), as a launch of one thread.
   LogicalResult mapSingleThread(Operation *op, StringRef kernelName) {
@@ -330,19 +388,49 @@ struct GPUMapToLaunchesPass
       for (auto [result, init, arg, yielded] :
            llvm::zip(loop.getResults(), loop.getInitArgs(),
                      loop.getRegionIterArgs(), loop.getYieldedValues()))
-        if (isa<BaseMemRefType>(result.getType()) && yielded == arg)
+        if (isa<BaseMemRefType>(result.getType()) && isSameBuffer(yielded, arg))
           result.replaceAllUsesWith(init);
-    if (!op->use_empty())
+    if (!op->use_empty() && !hostAccess)
       return op->emitError("its results would be needed on the host, which "
                            "does not run on the GPU target's data");
+    // Results the host needs (a count that sizes a buffer) go through
+    // one-element buffers it reads after the launch.
     OpBuilder b(op);
-    buildLaunch(b, op, 1, 1, kernelName);
+    Location loc = op->getLoc();
+    SmallVector<Value> slots;
+    for (Value result : op->getResults()) {
+      if (result.use_empty()) {
+        slots.push_back(nullptr);
+        continue;
+      }
+      if (!MemRefType::isValidElementType(result.getType()) ||
+          isa<BaseMemRefType>(result.getType()))
+        return op->emitError("its result of type ")
+               << result.getType()
+               << " would be needed on the host, which the GPU target "
+                  "cannot pass back";
+      slots.push_back(memref::AllocOp::create(
+          b, loc, MemRefType::get({}, result.getType())));
+    }
+    buildLaunch(b, op, arith::ConstantIndexOp::create(b, loc, 1), 1,
+                kernelName);
     IRMapping mapping;
     SetVector<Value> captured;
     collectCaptured(op, captured);
     for (Value value : captured)
       cloneIntoBody(value, mapping, b, readOnly);
-    scratchOnStack(b.clone(*op, mapping));
+    Operation *clone = b.clone(*op, mapping);
+    scratchOnStack(clone);
+    for (auto [result, slot] : llvm::zip(clone->getResults(), slots))
+      if (slot)
+        memref::StoreOp::create(b, loc, result, slot);
+    b.setInsertionPoint(op);
+    for (auto [result, slot] : llvm::zip(op->getResults(), slots)) {
+      if (!slot)
+        continue;
+      result.replaceAllUsesWith(memref::LoadOp::create(b, loc, slot));
+      memref::DeallocOp::create(b, loc, slot);
+    }
     op->erase();
     return success();
   }
@@ -351,30 +439,14 @@ struct GPUMapToLaunchesPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    // The status word of run-time checks would live in device memory,
-    // where the entry point cannot read it.
-    if (auto checks = func->getAttrOfType<ArrayAttr>("mlc_loop.check_messages");
-        checks && !emulate) {
-      emitError(func.getLoc(), "the GPU target cannot report run-time checks "
-                               "yet (compile for the CPU); this model checks: ")
-          << checks;
-      return signalPassFailure();
-    }
-    // An output the model allocates would be device memory the caller
-    // cannot free or read.
-    WalkResult owned = func.walk([&](memref::AllocOp alloc) {
-      if (!alloc->hasAttr("mlc_loop.caller_owned") || emulate)
-        return WalkResult::advance();
-      emitError(alloc.getLoc(), "the GPU target does not support outputs "
-                                "whose sizes depend on the data yet "
-                                "(compile for the CPU)");
-      return WalkResult::interrupt();
-    });
-    if (owned.wasInterrupted())
-      return signalPassFailure();
+    // Sizes the data decides, run-time checks, outputs the model
+    // allocates: the host reads memory the kernels write (which the runtime
+    // allocates host-visible) and runs the loads and stores of scalars.
+    hostAccess = !emulate && needsHostAccess(func);
     reshapesAsViews(func);
     readOnly = getReadOnlyBuffers(func);
     reads.clear();
+    launches.clear();
     // The ops that touch memory, in order; copies as linalg copies.
     SmallVector<Operation *> ops;
     for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
@@ -386,6 +458,9 @@ struct GPUMapToLaunchesPass
         reads.push_back(&op);
         continue;
       }
+      if (hostAccess &&
+          isa<memref::LoadOp, memref::StoreOp, memref::ReshapeOp>(op))
+        continue;
       if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         OpBuilder b(copy);
         ops.push_back(linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
@@ -472,6 +547,8 @@ struct GPUMapToLaunchesPass
           isMemoryEffectFree(&op))
         op.erase();
     for (Operation *read : llvm::reverse(reads)) {
+      if (!read->use_empty() && hostAccess)
+        continue;
       if (!read->use_empty()) {
         read->emitError("its result would be needed on the host, which does "
                         "not run on the GPU target's data");
@@ -479,7 +556,19 @@ struct GPUMapToLaunchesPass
       }
       read->erase();
     }
+    for (gpu::LaunchOp launch : launches)
+      if (failed(passHostValues(launch)))
+        return signalPassFailure();
+    if (hostAccess) {
+      insertHostWaits(func);
+      func->setAttr("mlc_loop.gpu_host_access", UnitAttr::get(&getContext()));
+    }
   }
+
+  /// Whether the host code reads memory the kernels write.
+  bool hostAccess = false;
+  /// The launches built.
+  SmallVector<gpu::LaunchOp> launches;
 
   /// The buffers of the function no op writes.
   llvm::DenseSet<Value> readOnly;

@@ -328,11 +328,6 @@ struct HostEmitEntryPointsPass
           f.emitError("mlc_loop.status_offset without mlc_loop.check_messages");
           return signalPassFailure();
         }
-        if (gpu) {
-          f.emitError("the GPU target cannot report run-time checks yet: ")
-              << messages;
-          return signalPassFailure();
-        }
         statusOffset = offset.getInt();
         mlc::abi::RunTimeChecks checks{*statusOffset, {}};
         for (Attribute m : messages)
@@ -345,8 +340,10 @@ struct HostEmitEntryPointsPass
       shape.weights = weights;
       shape.launcher = launcher;
       shape.statusOffset = statusOffset;
+      // A GPU model's outputs of run-time sizes are device memory the
+      // runtime releases.
       for (auto [k, output] : llvm::enumerate(signature->outputs))
-        if (output.isDynamic())
+        if (output.isDynamic() && !gpu)
           shape.dynamicOutputs.push_back(k);
       shape.numSymbols = numSymbols;
       if (!signature->symbols.empty() && !numSymbols) {

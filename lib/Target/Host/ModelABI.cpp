@@ -95,6 +95,8 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
         {"format", g->format},
         {"kernels", std::move(kernels)},
     };
+    if (g->hostAccess)
+      root["gpu"].getAsObject()->try_emplace("host_access", true);
   }
   if (const std::optional<NPUCode> &n = signature.npu) {
     llvm::json::Array programs;
@@ -144,7 +146,8 @@ mlc::abi::parseModelSignature(llvm::StringRef json) {
 
 /// The declarations every model header shares, guarded so that several
 /// headers can be included together.
-static constexpr llvm::StringLiteral kCommonDeclarations = R"(#ifndef MLC_ABI_COMMON_DEFINED
+static constexpr llvm::StringLiteral kCommonDeclarations =
+    R"(#ifndef MLC_ABI_COMMON_DEFINED
 #define MLC_ABI_COMMON_DEFINED
 /* Element types, numbered as ONNX's TensorProto.DataType. */
 enum {
@@ -172,12 +175,18 @@ enum {
 };
 /* What a GPU model's code calls to start kernel `kernel` of its image on
    dims[0..2] blocks of dims[3..5] threads with `args` (a pointer to each
-   kernel parameter's value, then NULL). mlc's runtime provides one
-   (mlc_runtime.h). */
+   kernel parameter's value, then NULL). A model whose sizes the data
+   decides (<MODEL>_GPU_HOST_ACCESS) also allocates device memory the host
+   can read (its outputs of such sizes and buffers of run-time sizes),
+   releases it, and waits for the kernels started so far before its host
+   code reads what they wrote. mlc's runtime provides one (mlc_runtime.h). */
 typedef struct mlc_gpu_launcher {
   void *context;
   int32_t (*launch)(void *context, int32_t kernel, const uint32_t *dims,
                     void **args);
+  void *(*allocate)(void *context, int64_t bytes);
+  void (*release)(void *context, void *address);
+  int32_t (*synchronize)(void *context);
 } mlc_gpu_launcher;
 /* What an NPU model's code calls to run program `program` of its image on
    `buffers` (one host address per buffer the program names). mlc's runtime
@@ -273,6 +282,10 @@ static void writeGPUEntry(llvm::raw_ostream &os, llvm::StringRef p,
   writeCString(os, gpu.arch);
   os << "\n#define " << upper << "_GPU_IMAGE_FORMAT ";
   writeCString(os, gpu.format);
+  os << "\n/* 1: the host code reads memory the kernels write (the arena,\n"
+        "   weights, inputs and outputs must be host-visible, as\n"
+        "   cuMemAllocManaged makes them). */\n#define "
+     << upper << "_GPU_HOST_ACCESS " << (gpu.hostAccess ? 1 : 0);
   os << "\n#define " << upper << "_GPU_NUM_KERNELS " << gpu.kernels.size()
      << "\nstatic const char *const " << p << "_gpu_kernels[] = {";
   if (gpu.kernels.empty())

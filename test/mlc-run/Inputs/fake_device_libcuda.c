@@ -71,6 +71,15 @@ CUresult cuMemAlloc_v2(CUdeviceptr *out, size_t bytes) {
   *out = (CUdeviceptr)(uintptr_t)calloc(1, bytes);
   return *out ? 0 : 2;
 }
+CUresult cuMemAllocManaged(CUdeviceptr *out, size_t bytes, unsigned flags) {
+  fprintf(stderr, "fake: cuMemAllocManaged %zu flags %u\n", bytes, flags);
+  *out = (CUdeviceptr)(uintptr_t)calloc(1, bytes);
+  return *out ? 0 : 2;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes) {
+  memmove((void *)(uintptr_t)to, (const void *)(uintptr_t)from, bytes);
+  return 0;
+}
 CUresult cuMemFree_v2(CUdeviceptr p) {
   free((void *)(uintptr_t)p);
   return 0;

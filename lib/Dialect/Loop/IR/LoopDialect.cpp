@@ -259,6 +259,7 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == StatusAttrHelper::getNameStr() ||
       name == CallerOwnedAttrHelper::getNameStr() ||
       name == GpuLauncherAttrHelper::getNameStr() ||
+      name == GpuHostAccessAttrHelper::getNameStr() ||
       name == NpuLauncherAttrHelper::getNameStr() ||
       name == DequantizeAttrHelper::getNameStr() ||
       name == QuantizeAttrHelper::getNameStr())

@@ -65,6 +65,10 @@ def Loop_Dialect : Dialect {
     // A GPU model function that takes the runtime's kernel launcher first
     // (mlc-gpu-lower-launches).
     "::mlir::UnitAttr":$gpu_launcher,
+    // A GPU model function whose host code reads memory its kernels write
+    // (sizes the data decides, run-time checks): the runtime allocates
+    // host-visible memory for it (mlc-gpu-map-to-launches).
+    "::mlir::UnitAttr":$gpu_host_access,
     // An NPU model function that takes the runtime's NPU launcher first
     // (mlc-npu-lower-launches).
     "::mlir::UnitAttr":$npu_launcher,

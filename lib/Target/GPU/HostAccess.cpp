@@ -1,0 +1,149 @@
+//===- HostAccess.cpp - Host code that reads what kernels wrote -----------===//
+//
+// Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+// See LICENSE for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+
+bool mlc::target::needsHostAccess(func::FuncOp func) {
+  if (func->hasAttr("mlc_loop.check_messages"))
+    return true;
+  WalkResult found = func.walk([](Operation *op) {
+    if (op->hasAttr("mlc_loop.caller_owned"))
+      return WalkResult::interrupt();
+    for (Type type : op->getResultTypes())
+      if (auto buffer = dyn_cast<MemRefType>(type);
+          buffer && !buffer.hasStaticShape())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+bool mlc::target::touchesModelMemory(Operation *op) {
+  return isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp,
+             memref::ReshapeOp, memref::CopyOp, memref::AtomicRMWOp>(op);
+}
+
+void mlc::target::insertHostWaits(func::FuncOp func) {
+  bool checks = func->hasAttr("mlc_loop.check_messages");
+  bool pending = false;
+  for (Operation &op : func.getBody().front()) {
+    bool launches = op.walk([](gpu::LaunchOp) {
+                        return WalkResult::interrupt();
+                      }).wasInterrupted();
+    if (launches) {
+      pending = true;
+      continue;
+    }
+    // The entry point reads the status word after the return.
+    bool reads = touchesModelMemory(&op) ||
+                 (checks && op.hasTrait<OpTrait::IsTerminator>());
+    if (!pending || !reads)
+      continue;
+    OpBuilder b(&op);
+    gpu::WaitOp::create(b, op.getLoc(), Type(), ValueRange());
+    pending = false;
+  }
+}
+
+/// Replaces the uses of `value` inside `launch` by `replacement`.
+static void replaceInside(gpu::LaunchOp launch, Value value,
+                          Value replacement) {
+  value.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+    return launch->isProperAncestor(use.getOwner());
+  });
+}
+
+LogicalResult mlc::target::passHostValues(gpu::LaunchOp launch) {
+  Location loc = launch.getLoc();
+  Block &body = launch.getBody().front();
+  OpBuilder host(launch);
+  OpBuilder inside = OpBuilder::atBlockBegin(&body);
+  // A size of a buffer of run-time sizes: kernel outlining would move the
+  // `memref.dim` into the kernel, and the buffer with it.
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(launch.getBody(), above);
+  for (Value value : above) {
+    auto dim = value.getDefiningOp<memref::DimOp>();
+    if (!dim)
+      continue;
+    auto type = dyn_cast<MemRefType>(dim.getSource().getType());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!type || type.hasStaticShape() || !index || !type.isStrided())
+      continue;
+    OpBuilder at(dim);
+    auto metadata = memref::ExtractStridedMetadataOp::create(at, dim.getLoc(),
+                                                             dim.getSource());
+    replaceInside(launch, value, metadata.getSizes()[*index]);
+  }
+  above.clear();
+  getUsedValuesDefinedAbove(launch.getBody(), above);
+  for (Value value : above) {
+    if (auto integer = dyn_cast<IntegerType>(value.getType());
+        integer && integer.getWidth() < 32) {
+      Value wide = arith::ExtUIOp::create(host, loc, host.getI32Type(), value);
+      replaceInside(launch, value,
+                    arith::TruncIOp::create(inside, loc, integer, wide));
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type || type.hasStaticShape())
+      continue;
+    if (!type.getLayout().isIdentity())
+      return launch.emitError("a kernel would take a buffer of run-time "
+                              "sizes with a layout other than row-major: ")
+             << type;
+    // The host passes the address as a one-element buffer, and the sizes.
+    auto metadata = memref::ExtractStridedMetadataOp::create(host, loc, value);
+    Value address = memref::ReinterpretCastOp::create(
+        host, loc, MemRefType::get({1}, type.getElementType()), value,
+        /*offset=*/0, ArrayRef<int64_t>{1}, ArrayRef<int64_t>{1});
+    // The kernel views it with those sizes, row-major.
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> sizes(rank), strides(rank);
+    SmallVector<int64_t> staticStrides(rank);
+    OpFoldResult stride = inside.getIndexAttr(1);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      sizes[d] = type.isDynamicDim(d)
+                     ? OpFoldResult(metadata.getSizes()[d])
+                     : OpFoldResult(inside.getIndexAttr(type.getDimSize(d)));
+      strides[d] = stride;
+      std::optional<int64_t> constant = getConstantIntValue(stride);
+      staticStrides[d] = constant ? *constant : ShapedType::kDynamic;
+      if (d == 0)
+        break;
+      std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+      if (constant && size) {
+        stride = inside.getIndexAttr(*constant * *size);
+        continue;
+      }
+      auto asValue = [&](OpFoldResult v) -> Value {
+        if (auto attr = dyn_cast<Attribute>(v))
+          return arith::ConstantIndexOp::create(
+              inside, loc, cast<IntegerAttr>(attr).getInt());
+        return cast<Value>(v);
+      };
+      stride =
+          arith::MulIOp::create(inside, loc, asValue(stride), asValue(sizes[d]))
+              .getResult();
+    }
+    auto viewType = MemRefType::get(
+        type.getShape(), type.getElementType(),
+        StridedLayoutAttr::get(inside.getContext(), 0, staticStrides));
+    Value view = memref::ReinterpretCastOp::create(
+        inside, loc, viewType, address, inside.getIndexAttr(0), sizes, strides);
+    replaceInside(launch, value,
+                  memref::CastOp::create(inside, loc, type, view));
+  }
+  return success();
+}
