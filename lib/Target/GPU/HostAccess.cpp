@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -34,26 +35,49 @@ bool mlc::target::touchesModelMemory(Operation *op) {
              memref::ReshapeOp, memref::CopyOp, memref::AtomicRMWOp>(op);
 }
 
-void mlc::target::insertHostWaits(func::FuncOp func) {
-  bool checks = func->hasAttr("mlc_loop.check_messages");
-  bool pending = false;
-  for (Operation &op : func.getBody().front()) {
-    bool launches = op.walk([](gpu::LaunchOp) {
-                        return WalkResult::interrupt();
-                      }).wasInterrupted();
+/// Inserts the waits of `block`, given whether kernels may be running when
+/// it starts; returns whether they may be when it ends.
+static bool insertWaits(Block &block, bool pending, bool checks) {
+  for (Operation &op : block) {
+    // A branch the host takes: either branch's kernels may run after it.
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      bool after = branch.getElseRegion().empty() && pending;
+      for (Region &region : branch->getRegions())
+        if (!region.empty())
+          after |= insertWaits(region.front(), pending, checks);
+      pending = after;
+      continue;
+    }
+    bool launches =
+        op.walk([](gpu::LaunchOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    // A loop the host runs: its last iteration's kernels may be running
+    // when the next starts.
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      pending |= launches;
+      insertWaits(loop.getBefore().front(), pending, checks);
+      insertWaits(loop.getAfter().front(), pending, checks);
+      continue;
+    }
     if (launches) {
       pending = true;
       continue;
     }
     // The entry point reads the status word after the return.
-    bool reads = touchesModelMemory(&op) ||
-                 (checks && op.hasTrait<OpTrait::IsTerminator>());
+    bool reads = mlc::target::touchesModelMemory(&op) ||
+                 (checks && isa<func::ReturnOp>(op));
     if (!pending || !reads)
       continue;
     OpBuilder b(&op);
     gpu::WaitOp::create(b, op.getLoc(), Type(), ValueRange());
     pending = false;
   }
+  return pending;
+}
+
+void mlc::target::insertHostWaits(func::FuncOp func) {
+  insertWaits(func.getBody().front(), /*pending=*/false,
+              func->hasAttr("mlc_loop.check_messages"));
 }
 
 /// Replaces the uses of `value` inside `launch` by `replacement`.

@@ -32,8 +32,9 @@ bool needsHostAccess(mlir::func::FuncOp func);
 bool touchesModelMemory(mlir::Operation *op);
 
 /// Inserts a `gpu.wait` (the host waits for the kernels started so far)
-/// before each top-level op of `func` that touches model memory after a
-/// launch, and before the return when `func` has run-time checks.
+/// before each op the host runs (in `func`'s body and the branches of its
+/// `scf.if`s) that touches model memory while kernels may be running, and
+/// before the return when `func` has run-time checks.
 void insertHostWaits(mlir::func::FuncOp func);
 
 /// Makes what `launch` captures from the host passable as kernel

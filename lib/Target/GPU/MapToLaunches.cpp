@@ -368,6 +368,13 @@ struct GPUMapToLaunchesPass
   static bool isSameBuffer(Value yielded, Value arg) {
     if (yielded == arg)
       return true;
+    // A loop that yields the buffer it was given.
+    if (auto loop = yielded.getDefiningOp<scf::ForOp>()) {
+      unsigned number = cast<OpResult>(yielded).getResultNumber();
+      return isSameBuffer(loop.getInitArgs()[number], arg) &&
+             isSameBuffer(loop.getYieldedValues()[number],
+                          loop.getRegionIterArgs()[number]);
+    }
     auto branch = yielded.getDefiningOp<scf::IfOp>();
     if (!branch || branch.getElseRegion().empty())
       return false;
@@ -447,9 +454,41 @@ struct GPUMapToLaunchesPass
     readOnly = getReadOnlyBuffers(func);
     reads.clear();
     launches.clear();
+    kernelIndex = 0;
+    if (failed(mapBlock(func.getBody().front())))
+      return signalPassFailure();
+    // What the kernels took copies of.
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::reverse(func.getBody().front())))
+      if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>() &&
+          isMemoryEffectFree(&op))
+        op.erase();
+    for (Operation *read : llvm::reverse(reads)) {
+      if (!read->use_empty() && hostAccess)
+        continue;
+      if (!read->use_empty()) {
+        read->emitError("its result would be needed on the host, which does "
+                        "not run on the GPU target's data");
+        return signalPassFailure();
+      }
+      read->erase();
+    }
+    for (gpu::LaunchOp launch : launches)
+      if (failed(passHostValues(launch)))
+        return signalPassFailure();
+    if (hostAccess) {
+      insertHostWaits(func);
+      func->setAttr("mlc_loop.gpu_host_access", UnitAttr::get(&getContext()));
+    }
+  }
+
+  /// Maps the ops of `block` (the function's body, or a branch the host
+  /// takes) to launches.
+  LogicalResult mapBlock(Block &block) {
+    func::FuncOp func = getOperation();
     // The ops that touch memory, in order; copies as linalg copies.
     SmallVector<Operation *> ops;
-    for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
       if (op.hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(&op) ||
           isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op))
         continue;
@@ -461,6 +500,23 @@ struct GPUMapToLaunchesPass
       if (hostAccess &&
           isa<memref::LoadOp, memref::StoreOp, memref::ReshapeOp>(op))
         continue;
+      // An `if` on a value the host has (an ONNX If, a Dropout's training
+      // mode, a failed check's update of the status word): the host takes
+      // the branch, whose ops become launches.
+      if (auto branch = dyn_cast<scf::IfOp>(op); branch && hostAccess) {
+        for (Region &region : branch->getRegions())
+          if (!region.empty() && failed(mapBlock(region.front())))
+            return failure();
+        continue;
+      }
+      // A loop whose condition the data decides (an ONNX Loop): the host
+      // runs it, its body's ops become launches.
+      if (auto loop = dyn_cast<scf::WhileOp>(op); loop && hostAccess) {
+        if (failed(mapBlock(loop.getBefore().front())) ||
+            failed(mapBlock(loop.getAfter().front())))
+          return failure();
+        continue;
+      }
       if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         OpBuilder b(copy);
         ops.push_back(linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
@@ -474,7 +530,6 @@ struct GPUMapToLaunchesPass
     // before the padding of its input) waits for the root, when the nests
     // between are independent of it, and runs in the root's threads.
     llvm::DenseMap<Operation *, linalg::LinalgOp> deferredInits;
-    int64_t index = 0;
     for (size_t i = 0; i < ops.size(); ++i) {
       Operation *op = ops[i];
       if (auto init = dyn_cast<linalg::LinalgOp>(op);
@@ -501,14 +556,14 @@ struct GPUMapToLaunchesPass
       // launch.
       auto nameAfter = [&](Operation *named) {
         std::string name =
-            (func.getSymName() + "_k" + Twine(index++)).str();
+            (func.getSymName() + "_k" + Twine(kernelIndex++)).str();
         std::string suffix = host::getNodeSymbolSuffix(named->getLoc());
         return suffix.empty() ? name : name + "_" + suffix;
       };
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
       if (!linalgOp || !linalgOp.hasPureBufferSemantics()) {
         if (failed(mapSingleThread(op, nameAfter(op))))
-          return signalPassFailure();
+          return failure();
         continue;
       }
       // The loop nests this one's threads can run too.
@@ -538,35 +593,15 @@ struct GPUMapToLaunchesPass
         }
       }
       if (failed(mapGroup(group, nameAfter(group.root))))
-        return signalPassFailure();
+        return failure();
     }
-    // What the kernels took copies of.
-    for (Operation &op : llvm::make_early_inc_range(
-             llvm::reverse(func.getBody().front())))
-      if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>() &&
-          isMemoryEffectFree(&op))
-        op.erase();
-    for (Operation *read : llvm::reverse(reads)) {
-      if (!read->use_empty() && hostAccess)
-        continue;
-      if (!read->use_empty()) {
-        read->emitError("its result would be needed on the host, which does "
-                        "not run on the GPU target's data");
-        return signalPassFailure();
-      }
-      read->erase();
-    }
-    for (gpu::LaunchOp launch : launches)
-      if (failed(passHostValues(launch)))
-        return signalPassFailure();
-    if (hostAccess) {
-      insertHostWaits(func);
-      func->setAttr("mlc_loop.gpu_host_access", UnitAttr::get(&getContext()));
-    }
+    return success();
   }
 
   /// Whether the host code reads memory the kernels write.
   bool hostAccess = false;
+  /// The number of the next kernel.
+  int64_t kernelIndex = 0;
   /// The launches built.
   SmallVector<gpu::LaunchOp> launches;
 
