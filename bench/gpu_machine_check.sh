@@ -16,7 +16,8 @@
 # against ONNX's stored outputs, the error a wrong input shape gives, and
 # the bench models against ONNX Runtime's CPU outputs with their timings
 # beside PyTorch eager (and torch.compile for COMPILE_MODELS, comma
-# separated); and, when BUNDLE/default_arch holds a library compiled
+# separated); the node tests BUNDLE/nodes/first.txt names run first; and,
+# when BUNDLE/default_arch holds a library compiled
 # without --gpu-arch with its model.onnx and input_0.npy, that library
 # against ONNX Runtime (the driver compiles its PTX for a newer card).
 # Writes RESULTS/{device,nodes,errors,models}.txt and models.md.
@@ -40,9 +41,11 @@ status=0
 'onnxruntime', onnxruntime.__version__)"
 } 2>&1 | tee "$results/device.txt"
 
+first=()
+if [ -f "$bundle/nodes/first.txt" ]; then first=(--first "$bundle/nodes/first.txt"); fi
 "$python" utils/gpu_node_tests.py run "$bundle/nodes" "$mlc_run" --jobs 12 \
-  --write "$results/nodes.txt" > /dev/null || status=1
-tail -n 40 "$results/nodes.txt"
+  --write "$results/nodes.txt" "${first[@]}" > /dev/null || status=1
+grep -v '^ok ' "$results/nodes.txt" | tail -n 40
 
 # A wrong input shape and a model compiled for the CPU on this machine.
 {

@@ -15,11 +15,13 @@
 #       compiles it for --target=gpu into OUT/TEST/model.so and copies its
 #       test_data_set_* folders beside it (bfloat16 inputs as .npy, as the
 #       CPU run passes them); OUT/tests.txt lists them.
-#   gpu_node_tests.py run OUT MLC_RUN [--jobs N] [--write FILE]
+#   gpu_node_tests.py run OUT MLC_RUN [--jobs N] [--write FILE] [--first F]
 #       on the GPU machine (numpy and onnx): runs every data set of every
-#       listed test with `MLC_RUN --device=cuda` and compares the outputs
-#       with the stored ones by onnx_conformance.py's rule. Prints each
-#       failure and the count; exits 1 when a test fails or crashes.
+#       listed test (those named in F first) with `MLC_RUN --device=cuda`
+#       and compares the outputs with the stored ones by
+#       onnx_conformance.py's rule. Prints each failure and the count,
+#       writes each outcome to FILE as it is known; exits 1 when a test
+#       fails or crashes.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -132,17 +134,36 @@ def run_test(out, mlc_run, test):
 def run(args):
     with open(os.path.join(args.out, "tests.txt")) as f:
         tests = [t for t in f.read().split() if args.filter in t]
+    if args.first:
+        # Some tests first (those a change is about), then the rest.
+        with open(args.first) as f:
+            first = set(f.read().split())
+        tests = [t for t in tests if t in first] + \
+            [t for t in tests if t not in first]
+    # Each outcome is written when it is known: a run cut short still says
+    # how far it got.
+    out = open(args.write, "w") if args.write else None
+    failed = []
+    done = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(lambda t: run_test(args.out, args.mlc_run,
-                                                   t), tests))
-    failed = [(t, why) for t, why in results if why]
-    lines = [f"FAILED {t}: {why}" for t, why in failed]
-    lines.append(f"node tests on the GPU: {len(tests) - len(failed)} of "
-                 f"{len(tests)} match ONNX's stored outputs")
-    print("\n".join(lines))
-    if args.write:
-        with open(args.write, "w") as f:
-            f.write("\n".join(lines) + "\n")
+        futures = [pool.submit(run_test, args.out, args.mlc_run, t)
+                   for t in tests]
+        for future in futures:
+            test, why = future.result()
+            done += 1
+            line = f"FAILED {test}: {why}" if why else f"ok {test}"
+            if why:
+                failed.append(test)
+                print(line, flush=True)
+            if out:
+                out.write(line + "\n")
+                out.flush()
+    summary = (f"node tests on the GPU: {done - len(failed)} of "
+               f"{len(tests)} match ONNX's stored outputs")
+    print(summary)
+    if out:
+        out.write(summary + "\n")
+        out.close()
     return 1 if failed else 0
 
 
@@ -160,7 +181,8 @@ def main():
     r.add_argument("mlc_run")
     r.add_argument("--filter", default="")
     r.add_argument("--jobs", type=int, default=8)
-    r.add_argument("--write")
+    r.add_argument("--write", help="write each test's outcome here")
+    r.add_argument("--first", help="a file of test names to run first")
     args = parser.parse_args()
     return prepare(args) if args.command == "prepare" else run(args)
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 using namespace mlc;
 using namespace mlc::runtime;
@@ -294,6 +295,13 @@ int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
     in.push_back(
         reinterpret_cast<const void *>(impl.hostAccess ? inputs[i] : given));
   }
+  // Copies between device buffers do not wait for the host: they must be
+  // done before the host code reads the inputs.
+  if (impl.hostAccess)
+    if (CUresult r = d.cuStreamSynchronize(nullptr)) {
+      error = describe(d, "copying the inputs", r);
+      return abi::kErrorDevice;
+    }
   // The context's own records: the last run's data goes.
   impl.releaseRecords();
   for (size_t i = 0; i < signature.outputs.size(); ++i)
@@ -338,12 +346,20 @@ int32_t GPUContext::run(const void *const *hostInputs,
   const abi::ModelSignature &signature = impl.model->getSignature();
   d.cuCtxSetCurrent(impl.context);
   for (size_t i = 0; i < signature.inputs.size(); ++i)
-    if (int64_t bytes = signature.inputs[i].getNumBytes())
+    if (int64_t bytes = signature.inputs[i].getNumBytes()) {
+      // Managed memory the host code may read: written by the host, so
+      // that no copy is still in flight when it does (the last run's
+      // kernels are done).
+      if (impl.hostAccess) {
+        std::memcpy(reinterpret_cast<void *>(inputs[i]), hostInputs[i], bytes);
+        continue;
+      }
       if (CUresult r = d.cuMemcpyHtoD(inputs[i], hostInputs[i], bytes)) {
         error = describe(d, "cuMemcpyHtoD", r) + " (input '" +
                 signature.inputs[i].name + "')";
         return abi::kErrorDevice;
       }
+    }
   // An output of data-decided size: the caller's record, filled with a
   // device address that becomes a host copy (malloc, the caller frees).
   std::vector<uint64_t> outs(outputs);

@@ -61,8 +61,21 @@ def GPUMapToLaunches : Pass<"mlc-gpu-map-to-launches", "mlir::func::FuncOp"> {
     from the arena plan's byte ranges).
 
     Any other top-level op that touches memory (a sequential `scf.for`, an
-    `scf.if`, a load) runs as a launch of one thread; one whose results the
-    host would need is an error naming its ONNX node.
+    `scf.if`, a load) runs as a launch of one thread. A loop nest whose
+    sizes are known only at run time gets a grid the host computes from
+    them (none when they are 0); a buffer of run-time sizes reaches the
+    kernel as a one-element view of its address and its sizes.
+
+    A function whose host code must read memory the kernels write (it has
+    run-time checks, outputs it allocates or buffers of run-time sizes) is
+    marked `mlc_loop.gpu_host_access` (its memory is host-visible at run
+    time): the host runs its scalar loads and stores, takes the branches of
+    its `scf.if`s and runs its `scf.while`s, mapping the ops inside; the
+    scalar results of a one-thread launch come back through one-element
+    buffers; and a `gpu.wait` goes before each host op that touches memory
+    while kernels may be running, and before the return when the function
+    has run-time checks. Without the mark, an op whose results the host
+    would need is an error naming its ONNX node.
 
     With `emulate`, the blocks and threads are `scf.for` loops instead of
     a launch, with the same bodies: compiled for the CPU, the result runs
@@ -92,8 +105,11 @@ def GPULowerLaunches : Pass<"mlc-gpu-lower-launches", "mlir::ModuleOp"> {
     header's `mlc_gpu_launcher`), and is marked `mlc_loop.gpu_launcher`;
     each `gpu.launch_func` becomes an indirect call of the launcher's
     `launch` with the kernel's index (in the order of first launch), its
-    grid and block sizes and a pointer to each argument's value (buffers,
-    which must be identity-layout memrefs, as device pointers). The model's
+    grid and block sizes (constants, or a grid the host computed) and a
+    pointer to each argument's value (buffers, which must be static
+    identity-layout memrefs, as device pointers; scalars, `index` as i64).
+    The host's `memref.alloc`/`memref.dealloc` become the launcher's
+    `allocate`/`release` and `gpu.wait` its `synchronize`. The model's
     signature records the architecture, the image's format and the kernel
     names by index (`mlc_loop.signature`'s `gpu`). The device image
     becomes the constant global `<model>_gpu_image` (NUL-terminated) with
