@@ -9,6 +9,7 @@
 #include "HostAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -28,6 +29,49 @@ bool mlc::target::needsHostAccess(func::FuncOp func) {
     return WalkResult::advance();
   });
   return found.wasInterrupted();
+}
+
+/// Whether `use` hands its buffer on through host control flow: the yield
+/// of a branch or loop the host runs, or a loop's initial value.
+static bool handsOn(OpOperand &use, func::FuncOp func) {
+  Operation *user = use.getOwner();
+  // The op whose results or iteration values the buffer becomes.
+  Operation *holder = nullptr;
+  if (isa<scf::WhileOp>(user))
+    holder = user;
+  else if (isa<scf::YieldOp, scf::ConditionOp>(user))
+    holder = user->getParentOp();
+  else
+    return false;
+  for (Operation *op = holder; op != func.getOperation();
+       op = op->getParentOp())
+    if (!isa<scf::IfOp, scf::WhileOp>(op))
+      return false;
+  return true;
+}
+
+void mlc::target::copyHandedOnConstants(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  for (auto global :
+       llvm::make_early_inc_range(body.getOps<memref::GetGlobalOp>())) {
+    SmallVector<OpOperand *> handed;
+    for (OpOperand &use : global->getUses())
+      if (handsOn(use, func))
+        handed.push_back(&use);
+    auto type = cast<MemRefType>(global.getType());
+    if (handed.empty() || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity())
+      continue;
+    OpBuilder b(global);
+    b.setInsertionPointAfter(global);
+    Location loc = global.getLoc();
+    Value copy = memref::AllocOp::create(b, loc, type);
+    linalg::CopyOp::create(b, loc, global.getResult(), copy);
+    for (OpOperand *use : handed)
+      use->set(copy);
+    b.setInsertionPoint(body.getTerminator());
+    memref::DeallocOp::create(b, loc, copy);
+  }
 }
 
 bool mlc::target::touchesModelMemory(Operation *op) {

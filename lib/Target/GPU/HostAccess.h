@@ -27,6 +27,13 @@ namespace mlc::target {
 /// whose sizes are only known when it runs.
 bool needsHostAccess(mlir::func::FuncOp func);
 
+/// Gives each constant buffer (a `memref.get_global`) that the host code
+/// hands on as a value (an If's result, a Loop's initial value) a copy in
+/// device memory, made by a `linalg.copy` after it and released before the
+/// return: the global itself is host memory (a kernel that names it gets
+/// the device image's copy).
+void copyHandedOnConstants(mlir::func::FuncOp func);
+
 /// Whether `op`, run by the host, reads or writes model memory (a load, a
 /// store, a reshape that reads its shape, a buffer released).
 bool touchesModelMemory(mlir::Operation *op);

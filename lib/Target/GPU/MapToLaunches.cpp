@@ -455,6 +455,8 @@ struct GPUMapToLaunchesPass
     reads.clear();
     launches.clear();
     kernelIndex = 0;
+    if (hostAccess)
+      copyHandedOnConstants(func);
     if (failed(mapBlock(func.getBody().front())))
       return signalPassFailure();
     // What the kernels took copies of.

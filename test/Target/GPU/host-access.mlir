@@ -75,3 +75,30 @@ func.func @count(%flags: memref<16xi1>, %record: memref<2xi64>) {
   memref.store %size, %record[%c1] : memref<2xi64>
   return
 }
+
+// -----
+
+// A constant the host code hands on as an If's result is host memory: it
+// gets a copy in device memory (made by a kernel, released before the
+// return), which is what the If yields (here in the kernel that reads it).
+// CHECK-LABEL: func.func @pick
+// CHECK: %[[COPY:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: gpu.launch
+// CHECK:   memref.get_global @ones
+// CHECK: gpu.launch
+// CHECK:   scf.if %{{.*}} -> (memref<4xf32>) {
+// CHECK:     scf.yield %[[COPY]]
+// CHECK: gpu.wait
+// CHECK-NEXT: memref.dealloc %[[COPY]]
+memref.global "private" constant @ones : memref<4xf32> = dense<1.0>
+func.func @pick(%flag: memref<i1>, %x: memref<4xf32>, %y: memref<4xf32>) attributes {mlc_loop.check_messages = ["never"]} {
+  %ones = memref.get_global @ones : memref<4xf32>
+  %f = memref.load %flag[] : memref<i1>
+  %picked = scf.if %f -> (memref<4xf32>) {
+    scf.yield %ones : memref<4xf32>
+  } else {
+    scf.yield %x : memref<4xf32>
+  }
+  memref.copy %picked, %y : memref<4xf32> to memref<4xf32>
+  return
+}
