@@ -54,6 +54,19 @@ import seeded_weights  # noqa: E402
 from bench_models import BENCH_MODELS  # noqa: E402
 
 
+def copy_runtime(build_dir, out):
+    """Copies the runtime-only mlc-run to OUT/mlc-run, with the libraries it
+    reads .pb tensors with (OUT/lib), which a GPU machine may not have (it
+    has the C and C++ runtimes)."""
+    os.makedirs(os.path.join(out, "lib"), exist_ok=True)
+    mlc_run = os.path.join(build_dir, "bin", "mlc-run")
+    shutil.copy(mlc_run, out)
+    ldd = subprocess.run(["ldd", mlc_run], capture_output=True, text=True)
+    for path in re.findall(r"=> (\S+)", ldd.stdout):
+        if re.match(r"lib(onnx_proto|protobuf|z)\.so", os.path.basename(path)):
+            shutil.copy(path, os.path.join(out, "lib"))
+
+
 def prepare(args):
     from bench_models import ensure_exported
     sys.path.insert(0, os.path.join(ROOT, "models"))
@@ -62,15 +75,7 @@ def prepare(args):
     models_dir = os.path.join(args.build_dir, "models")
     names = args.models.split(",")
     ensure_exported(models_dir, names)
-    os.makedirs(os.path.join(args.out, "lib"), exist_ok=True)
-    mlc_run = os.path.join(args.build_dir, "bin", "mlc-run")
-    shutil.copy(mlc_run, args.out)
-    # The libraries mlc-run reads .pb tensors with, which a GPU machine may
-    # not have; the C and C++ runtimes it has.
-    ldd = subprocess.run(["ldd", mlc_run], capture_output=True, text=True)
-    for path in re.findall(r"=> (\S+)", ldd.stdout):
-        if re.match(r"lib(onnx_proto|protobuf|z)\.so", os.path.basename(path)):
-            shutil.copy(path, os.path.join(args.out, "lib"))
+    copy_runtime(args.build_dir, args.out)
     for name in names:
         folder = os.path.join(args.out, name)
         os.makedirs(folder, exist_ok=True)
