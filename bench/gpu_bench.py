@@ -197,6 +197,33 @@ def input_paths(folder):
     return paths
 
 
+def run_library(mlc_run, library, flags, out):
+    """Runs `library` once on the GPU, outputs to `out`: (the finished
+    process, the device mlc-run names or None)."""
+    proc = subprocess.run([mlc_run, library, "--device=cuda", "-o", out] +
+                          flags, capture_output=True, text=True)
+    found = re.search(r"^device: (.*)$", proc.stdout, re.M)
+    return proc, found.group(1) if found else None
+
+
+def bench_library(mlc_run, library, flags, iterations):
+    """mlc-run --bench's median ms for `library` on the GPU (NaN when it
+    failed)."""
+    proc = subprocess.run([mlc_run, library, "--device=cuda", "--bench",
+                           str(iterations)] + flags,
+                          capture_output=True, text=True)
+    found = re.search(r"median_ms: ([0-9.]+)", proc.stdout)
+    return float(found.group(1)) if found else float("nan")
+
+
+def write_table(text, path):
+    """Prints a measurement's Markdown and writes it to `path` if given."""
+    print(text)
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+
+
 def run(args):
     mlc_run = use_bundle(args.out)
     compile_models = set(args.torch_compile.split(","))
@@ -218,10 +245,8 @@ def run(args):
         flags = [a for p in paths for a in ("-i", p)]
         library = os.path.join(folder, "model.so")
         out = os.path.join(folder, "out")
-        proc = subprocess.run([mlc_run, library, "--device=cuda", "-o", out] +
-                              flags, capture_output=True, text=True)
-        found = re.search(r"^device: (.*)$", proc.stdout, re.M)
-        device = found.group(1) if found else device
+        proc, named = run_library(mlc_run, library, flags, out)
+        device = named or device
         if proc.returncode != 0:
             failed += 1
             rows.append(f"| {name} | failed: {proc.stderr.strip()[:300]} |")
@@ -234,11 +259,7 @@ def run(args):
         rel = float(np.abs(got - ref).max() / max(np.abs(ref).max(), 1e-30))
         ok = rel <= 1e-3 and got.shape == ref.shape
         failed += not ok
-        proc = subprocess.run([mlc_run, library, "--device=cuda", "--bench",
-                               str(args.iterations)] + flags,
-                              capture_output=True, text=True)
-        found = re.search(r"median_ms: ([0-9.]+)", proc.stdout)
-        mlc_ms = float(found.group(1)) if found else float("nan")
+        mlc_ms = bench_library(mlc_run, library, flags, args.iterations)
         try:
             eager, compiled = (None, None) if args.no_torch else \
                 torch_timings(name, inputs, args.iterations,
@@ -262,10 +283,7 @@ def run(args):
             "| model | mlc vs ONNX Runtime (CPU) | mlc ms | PyTorch eager ms "
             "| mlc/eager | torch.compile ms | mlc/compile |\n"
             "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
-    print(text)
-    if args.write_doc:
-        with open(args.write_doc, "w") as f:
-            f.write(text)
+    write_table(text, args.write_doc)
     return 1 if failed else 0
 
 

@@ -106,10 +106,8 @@ def run(args):
         flags = [a for p in paths for a in ("-i", p)]
         library = os.path.join(folder, "model.so")
         out = os.path.join(folder, "out")
-        proc = subprocess.run([mlc_run, library, "--device=cuda", "-o", out] +
-                              flags, capture_output=True, text=True)
-        found = re.search(r"^device: (.*)$", proc.stdout, re.M)
-        device = found.group(1) if found else device
+        proc, named = gpu_bench.run_library(mlc_run, library, flags, out)
+        device = named or device
         if proc.returncode != 0:
             failed += 1
             rows.append(f"| {dtype} | {n} | failed: "
@@ -119,11 +117,8 @@ def run(args):
         ref, torch_ms = cublas_ms(*inputs, args.iterations)
         got = np.load(os.path.join(out, "output_0.npy")).astype(np.float32)
         rel = float(np.abs(got - ref).max() / np.abs(ref).max())
-        proc = subprocess.run([mlc_run, library, "--device=cuda", "--bench",
-                               str(args.iterations)] + flags,
-                              capture_output=True, text=True)
-        found = re.search(r"median_ms: ([0-9.]+)", proc.stdout)
-        mlc_ms = float(found.group(1)) if found else float("nan")
+        mlc_ms = gpu_bench.bench_library(mlc_run, library, flags,
+                                         args.iterations)
         flops = 2.0 * n ** 3
         rows.append(f"| {dtype} | {n} | {rel:.1e} | {mlc_ms:.3f} | "
                     f"{flops / mlc_ms / 1e9:.2f} | {torch_ms:.3f} | "
@@ -137,10 +132,7 @@ def run(args):
             "| dtype | N | max \\|mlc - cuBLAS\\| / max \\|cuBLAS\\| | mlc ms | "
             "mlc TFLOP/s | cuBLAS ms | cuBLAS TFLOP/s | mlc / cuBLAS speed |\n"
             "|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
-    print(text)
-    if args.write_doc:
-        with open(args.write_doc, "w") as f:
-            f.write(text)
+    gpu_bench.write_table(text, args.write_doc)
     return 1 if failed else 0
 
 
