@@ -56,7 +56,8 @@ public:
   /// the value is the host address of its record (int64: the data's device
   /// address, then the dims), which the run fills; the caller frees that
   /// data with cuMemFree (for the context's own records, the next run or
-  /// the context's end does). A model whose host code reads device memory
+  /// the context's end does; a failed run leaves the records' addresses
+  /// null). A model whose host code reads device memory
   /// (ModelSignature's gpu.hostAccess) reads its inputs from the context's
   /// own buffers: others are copied there first. Returns 0, MLC_ERROR_CHECK
   /// with the failed check's message, or MLC_ERROR_DEVICE.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 using namespace mlc;
 using namespace mlc::runtime;
@@ -43,9 +44,10 @@ struct GPUContext::Impl {
   /// The records of the context's own outputs of data-decided sizes (the
   /// model fills in a device address and the dims), by output.
   std::vector<std::vector<int64_t>> records;
-  /// Where a failed allocation of a few bytes points the host code, which
-  /// goes on to its end without launching anything.
-  alignas(16) char fallback[64] = {};
+  /// Host memory given in place of device memory after a failure of the
+  /// run: the host code goes on to its end, launching nothing, and may
+  /// still read and write its scalars.
+  std::set<void *> fallbacks;
 
   ~Impl() {
     if (!driver)
@@ -53,6 +55,8 @@ struct GPUContext::Impl {
     if (context)
       driver->cuCtxSetCurrent(context);
     releaseRecords();
+    for (void *host : fallbacks)
+      std::free(host);
     for (CUdeviceptr b : buffers)
       driver->cuMemFree(b);
     if (arena)
@@ -88,7 +92,7 @@ struct GPUContext::Impl {
   void releaseRecords() {
     for (std::vector<int64_t> &record : records)
       if (!record.empty() && record[0]) {
-        driver->cuMemFree(static_cast<CUdeviceptr>(record[0]));
+        release(this, reinterpret_cast<void *>(record[0]));
         record[0] = 0;
       }
   }
@@ -112,14 +116,18 @@ struct GPUContext::Impl {
       return reinterpret_cast<void *>(out);
     else
       impl->fail(-1, error);
-    return bytes >= 0 && bytes <= static_cast<int64_t>(sizeof(fallback))
-               ? impl->fallback
-               : nullptr;
+    void *host =
+        bytes < 0 ? nullptr : std::calloc(1, std::max<int64_t>(bytes, 1));
+    if (host)
+      impl->fallbacks.insert(host);
+    return host;
   }
 
   static void release(void *self, void *address) {
     auto *impl = static_cast<Impl *>(self);
-    if (address && address != impl->fallback)
+    if (impl->fallbacks.erase(address))
+      std::free(address);
+    else if (address)
       impl->driver->cuMemFree(reinterpret_cast<CUdeviceptr>(address));
   }
 
@@ -317,22 +325,32 @@ int32_t GPUContext::runOnDevice(const uint64_t *inputBuffers,
                    const_cast<void *const *>(out.data()));
   if (milliseconds)
     d.cuEventRecord(impl.stop, impl.stream);
+  // A failed run hands over no outputs of data-decided size.
+  auto failed = [&](int32_t code) {
+    for (size_t i = 0; i < signature.outputs.size(); ++i)
+      if (signature.outputs[i].isDynamic()) {
+        auto *record = reinterpret_cast<int64_t *>(outputBuffers[i]);
+        Impl::release(&impl, reinterpret_cast<void *>(record[0]));
+        record[0] = 0;
+      }
+    return code;
+  };
   if (impl.launchError) {
     error = impl.launchWhat;
-    return abi::kErrorDevice;
+    return failed(abi::kErrorDevice);
   }
   if (CUresult r = d.cuStreamSynchronize(impl.stream)) {
     error = describe(d, "running the model", r);
-    return abi::kErrorDevice;
+    return failed(abi::kErrorDevice);
   }
   if (rc == abi::kErrorCheck) {
     // The status word is in the (managed) arena, final after the wait.
     error = impl.model->getCheckMessage(reinterpret_cast<void *>(impl.arena));
-    return rc;
+    return failed(rc);
   }
   if (rc) {
     error = "the model returned error code " + std::to_string(rc);
-    return rc;
+    return failed(rc);
   }
   if (milliseconds)
     d.cuEventElapsedTime(milliseconds, impl.start, impl.stop);
@@ -393,7 +411,7 @@ int32_t GPUContext::run(const void *const *hostInputs,
         host = nullptr;
       }
     record[0] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(host));
-    d.cuMemFree(device);
+    Impl::release(&impl, reinterpret_cast<void *>(device));
   }
   if (code)
     return code;
