@@ -131,7 +131,9 @@ void mlc_model_reset_profile(mlc_model *model);
    uploads the weights once. The CUDA driver is loaded at run time
    (libcuda.so.1): without it or without a device, creating a context
    returns NULL with the reason in `error`. mlc_gpu_run copies host inputs
-   in, runs and copies host outputs out; mlc_gpu_run_device runs on device
+   in, runs and copies host outputs out (an output whose size the data
+   decides is a record whose address is host memory the caller frees with
+   mlc_free); mlc_gpu_run_device runs on device
    buffers (CUdeviceptr values; NULL: the context's own) on `stream` (a
    CUstream of the device's primary context; NULL: the default stream) and
    waits for it, timing the run with CUDA events when `milliseconds` is not

@@ -262,6 +262,9 @@ class Model:
             if code != 0:
                 raise MLCError("mlc runtime",
                                error.value.decode(errors="replace"))
+            for k, o in enumerate(self.outputs):
+                if -1 in o.shape:
+                    outputs[k] = self._take(outputs[k], o.dtype)
             return {o.name: a for o, a in zip(self.outputs, outputs)}
         if self._npu:
             error = ctypes.create_string_buffer(4096)

@@ -138,6 +138,35 @@ class RuntimeTest(unittest.TestCase):
         out = model.run([self.images])[model.outputs[0].name]
         np.testing.assert_allclose(out, self.reference, atol=1e-4)
 
+    def test_gpu_output_of_data_decided_size(self):
+        """A GPU model's output whose size the data decides comes back as
+        an array, with a pretend driver whose kernels do nothing (NonZero
+        finds no element)."""
+        source = os.path.join(os.path.dirname(__file__), "..", "..", "test",
+                              "mlc-run", "Inputs", "fake_device_libcuda.c")
+        node = "/usr/share/libonnx-testdata/data/node/test_nonzero_example"
+        if not os.path.isdir(node):
+            self.skipTest("libonnx-testdata is not installed")
+        driver = os.path.join(self.tmp.name, "pretend")
+        os.makedirs(driver, exist_ok=True)
+        subprocess.run(["cc", "-shared", "-fPIC", source, "-o",
+                        os.path.join(driver, "libcuda.so.1")], check=True)
+        library = os.path.join(self.tmp.name, "nonzero_gpu.so")
+        subprocess.run([mlc.find_tool("mlc-compile"),
+                        os.path.join(node, "model.onnx"), "--target=gpu",
+                        "-o", library], check=True, capture_output=True)
+        script = ("import sys, numpy as np; sys.path.insert(0, sys.argv[1]); "
+                  "import mlc; m = mlc.load(sys.argv[2], device='cuda'); "
+                  "out = m.run([np.ones((2, 2), bool)])['result']; "
+                  "print(type(out).__name__, out.dtype, out.shape)")
+        env = dict(os.environ, LD_LIBRARY_PATH=driver)
+        run = subprocess.run([sys.executable, "-c", script,
+                              os.path.join(os.path.dirname(__file__), ".."),
+                              library], env=env, capture_output=True,
+                             text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout.strip(), "ndarray int64 (2, 0)")
+
     def test_npu_models_run_in_the_simulator(self):
         # The digits MLP at batch 8 is too small to be worth the NPU's
         # trip; the placement file's default puts every matmul there.
