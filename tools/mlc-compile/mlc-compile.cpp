@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Compiler/Compile.h"
+#include "mlc/Compiler/CrashGuard.h"
 #include "mlc/Frontend/ONNX/Importer.h"
 #include "mlc/InitAll.h"
 #include "mlc/Target/GPU/GPUTarget.h"
@@ -305,6 +306,12 @@ cl::opt<bool> dumpPassPipeline(
     cl::desc("Print the pass pipeline from the input's phase to the last "
              "one to stderr, in the form mlc-opt --pass-pipeline takes"),
     cl::cat(category));
+cl::opt<std::string> testCrash(
+    "test-crash-in-pass",
+    cl::desc("Testing only: crash on purpose when the pass of this "
+             "argument starts (PASS or PASS:deadlock, whose crash handler "
+             "then blocks)"),
+    cl::Hidden, cl::cat(category));
 cl::OptionCategory limitsCategory(
     "Limits",
     "What a model may ask for; over a limit, it is refused with a message "
@@ -540,6 +547,7 @@ int run(MLIRContext &context) {
   hooks.context = &context;
   hooks.onDiagnostic = printDiagnostic;
   hooks.onPassManager = [](PassManager &pm) {
+    pm.addInstrumentation(mlc::createCrashContextInstrumentation(testCrash));
     if (dumpPassPipeline) {
       pm.printAsTextualPipeline(llvm::errs());
       llvm::errs() << "\n";
@@ -579,6 +587,7 @@ int run(MLIRContext &context) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  mlc::installCrashGuard("mlc-compile");
   // Passes are registered before the options are parsed:
   // --mlir-print-ir-after=PASS looks them up.
   DialectRegistry registry;

@@ -10,12 +10,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Compiler/CrashGuard.h"
 #include "mlc/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/InitLLVM.h"
+
 int main(int argc, char **argv) {
+  // LLVM's crash handler first, then the guard in front of it (a crash ends
+  // the process within seconds even when that handler blocks);
+  // MlirOptMain's own InitLLVM keeps the handlers registered here.
+  llvm::InitLLVM init(argc, argv);
+  mlc::installCrashGuard("mlc-opt");
   mlir::DialectRegistry registry;
   mlc::registerEverything(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
