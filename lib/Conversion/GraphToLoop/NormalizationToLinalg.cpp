@@ -35,11 +35,14 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
   LogicalResult
   matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Dims but the channels' may be known at run time only.
+    // Inference batch normalization is a per-channel affine on dim 1 for
+    // every rank from 2 (after Flatten or Gemm) to 5; dims but the channels'
+    // may be known at run time only.
     auto type = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
-    if (!type || type.getRank() != 4 || type.isDynamicDim(1) ||
+    if (!type || type.getRank() < 2 || type.isDynamicDim(1) ||
         !isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "only 4-D float input");
+      return rewriter.notifyMatchFailure(op, "needs a float input of rank >= 2 "
+                                             "with static channels");
     double eps = op.getEpsilon().convertToDouble();
     Type element = type.getElementType();
     rewriter.replaceOp(
