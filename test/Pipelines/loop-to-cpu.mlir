@@ -1,4 +1,5 @@
-// RUN: mlc-opt %s --mlc-loop-to-cpu-pipeline | FileCheck %s
+// RUN: mlc-opt %s --mlc-loop-to-cpu-pipeline="mcpu=znver3" | FileCheck %s
+// RUN: mlc-opt %s --mlc-loop-to-cpu-pipeline="mcpu=znver4" | FileCheck %s
 
 // Loop-level IR (linalg on tensors) reaches the LLVM dialect with the model
 // C ABI: the function takes (arena, inputs..., outputs...) as bare pointers
