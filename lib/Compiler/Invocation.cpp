@@ -179,6 +179,10 @@ LogicalResult Invocation::buildPipeline(OpPassManager &pm,
     graphOptions.keepBatch = options.target != "gpu";
     // The CPU's code takes other symbolic dims at run time.
     graphOptions.dynamicDims = options.target == "cpu";
+    // CPUs compute half-precision models in f32, as ONNX Runtime's CPU
+    // provider does (the NPU's kernels take f32 and round to bf16
+    // themselves); the GPU keeps them.
+    graphOptions.computeHalfInF32 = options.target != "gpu";
     buildGraphOptimizePipeline(pm, graphOptions);
     if (!options.testingPerturbNode.empty())
       pm.nest<func::FuncOp>().addPass(graph::createGraphTestPerturbNode(

@@ -60,6 +60,8 @@ void mlc::buildGraphOptimizePipeline(
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   if (options.inferShapes) {
     funcPm.addPass(graph::createGraphInferShapes());
+    if (options.computeHalfInF32)
+      funcPm.addPass(graph::createGraphComputeHalfInF32());
     funcPm.addPass(graph::createGraphFoldChannelScales());
   }
   funcPm.addPass(createCanonicalizerPass());

@@ -72,6 +72,12 @@ struct GraphOptimizePipelineOptions
       llvm::cl::desc("Refuse symbolic dims that are not a separable batch "
                      "instead of keeping them"),
       llvm::cl::init(true)};
+  Option<bool> computeHalfInF32{
+      *this, "compute-half-in-f32",
+      llvm::cl::desc("Compute float16 and bfloat16 values in f32 "
+                     "(mlc-graph-compute-half-in-f32), as ONNX Runtime's CPU "
+                     "provider does"),
+      llvm::cl::init(false)};
 };
 
 /// Graph-level cleanup on each function: canonicalize (folding constants and

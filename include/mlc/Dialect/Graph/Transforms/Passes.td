@@ -190,4 +190,42 @@ def GraphFoldChannelScales : Pass<"mlc-graph-fold-channel-scales",
   let dependentDialects = ["mlc::graph::GraphDialect"];
 }
 
+def GraphComputeHalfInF32 : Pass<"mlc-graph-compute-half-in-f32",
+                                  "mlir::func::FuncOp"> {
+  let summary = "Compute float16 and bfloat16 graphs in f32";
+  let description = [{
+    For targets without fast half-precision arithmetic (the CPU), the
+    values of type f16 or bf16 inside a function become f32: its f16 and
+    bf16 constants (weights) are converted once, at compile time; Casts
+    between f32 and the half types inside the function disappear; a half
+    argument is widened where the function starts and a half result
+    rounded where it returns. Every convolution, matmul and reduction then
+    accumulates in f32 on the same packed, vectorized kernels as an f32
+    model, and the weights are read as f32 without converting them at each
+    load.
+
+    This is what ONNX Runtime's CPU provider computes for such models: it
+    runs the ops it has no half kernel for in f32 behind inserted Casts
+    (InsertCastTransformer) and then removes each f32 -> f16 -> f32 pair
+    of Casts (RemoveDuplicateCastTransformer), so intermediate values are
+    never rounded to f16. Rounding every intermediate value, as the ONNX
+    type rules ask, would move the outputs away from that reference by the
+    rounding of each layer.
+
+    Before:
+    ```mlir
+    %h = mlc_graph.cast %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf16>
+    %y = mlc_graph.conv %h, %w : (tensor<1x3x8x8xf16>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf16>
+    %o = mlc_graph.cast %y : (tensor<1x4x6x6xf16>) -> tensor<1x4x6x6xf32>
+    ```
+    After:
+    ```mlir
+    %y = mlc_graph.conv %x, %w32 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+    ```
+    A function holding an op this pass does not know to be free of
+    element-type attributes (a random generator's dtype) is left as it is.
+  }];
+  let dependentDialects = ["mlc::graph::GraphDialect"];
+}
+
 #endif // MLC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
