@@ -457,17 +457,20 @@ void mlc::target::lowerStride2Windows(RewriterBase &rewriter,
                                       bool parallel) {
   if (lanes < 4)
     return;
-  SmallVector<std::tuple<linalg::LinalgOp, Window, int64_t>> windows;
+  SmallVector<std::pair<linalg::LinalgOp, int64_t>> windows;
   func.walk([&](linalg::LinalgOp op) {
     // The strategy's columns per vector, when it decided them.
     int64_t opLanes = lanes;
     if (std::optional<WindowTile> tile = getWindowTile(op))
       opLanes = tile->columns;
-    if (opLanes < 4)
-      return;
-    if (auto win = matchWindow(op, opLanes))
-      windows.emplace_back(op, *win, opLanes);
+    if (opLanes >= 4 && matchWindow(op, opLanes))
+      windows.emplace_back(op, opLanes);
   });
-  for (auto &[op, win, opLanes] : windows)
-    lowerWindow(rewriter, op, win, opLanes, parallel);
+  // Each window is matched again just before it is lowered: lowering one
+  // replaces its op, and a window that reads its result (a stride-2
+  // depthwise convolution after a stride-2 max pool, as in ShuffleNet) must
+  // see the replacement, not the erased op's value.
+  for (auto &[op, opLanes] : windows)
+    if (std::optional<Window> win = matchWindow(op, opLanes))
+      lowerWindow(rewriter, op, *win, opLanes, parallel);
 }

@@ -77,3 +77,35 @@ func.func @narrow(%x: tensor<1x64x14x14xf32>, %w: tensor<64x3x3xf32>) -> tensor<
   %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w : tensor<1x64x16x16xf32>, tensor<64x3x3xf32>) outs(%f : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
   return %r : tensor<1x64x7x7xf32>
 }
+
+// -----
+
+// A window that reads another's result (ShuffleNet's stem: a stride-2 max
+// pool, then a stride-2 depthwise convolution of its output) is matched
+// after the first is lowered, and reads the loops that replace it.
+// CHECK-LABEL: func.func @pool_then_depthwise
+// CHECK: %[[POOL:.*]] = scf.forall {{.*}} -> (tensor<1x16x28x28xf32>)
+// CHECK: scf.forall {{.*}} -> (tensor<1x16x14x14xf32>)
+// CHECK: tensor.extract_slice %[[POOL]][%{{.*}}, %{{.*}}, 0, 0] [1, 1, 28, 28]
+// CHECK-NOT: linalg.pooling_nchw_max
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+func.func @pool_then_depthwise(%x: tensor<1x16x56x56xf32>, %w: tensor<16x3x3xf32>) -> tensor<1x16x14x14xf32> {
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %px = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x16x56x56xf32> to tensor<1x16x58x58xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %e0 = tensor.empty() : tensor<1x16x28x28xf32>
+  %f0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<1x16x28x28xf32>) -> tensor<1x16x28x28xf32>
+  %pool = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%px, %win : tensor<1x16x58x58xf32>, tensor<3x3xf32>) outs(%f0 : tensor<1x16x28x28xf32>) -> tensor<1x16x28x28xf32>
+  %pp = tensor.pad %pool low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %z : f32
+  } : tensor<1x16x28x28xf32> to tensor<1x16x30x30xf32>
+  %e1 = tensor.empty() : tensor<1x16x14x14xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%pp, %w : tensor<1x16x30x30xf32>, tensor<16x3x3xf32>) outs(%f1 : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+  return %r : tensor<1x16x14x14xf32>
+}
