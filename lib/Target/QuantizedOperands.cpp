@@ -25,8 +25,8 @@ struct Dequantize {
   linalg::GenericOp op;
   /// The scale is null for a widening (a scale of one, an i32 result).
   Value integers, scale, zeroPoint;
-  /// The scale's indexing map.
-  AffineMap scaleMap;
+  /// The scale's and the zero point's indexing maps.
+  AffineMap scaleMap, zeroPointMap;
 };
 
 /// A generic marked mlc_loop.dequantize: a DequantizeLinear reading
@@ -39,7 +39,8 @@ std::optional<Dequantize> getDequantize(Value v) {
       op.getNumDpsInputs() < 1 || op.getNumDpsInputs() > 3 ||
       op.getNumResults() != 1)
     return std::nullopt;
-  Dequantize d{op, op.getDpsInputs()[0], Value(), Value(), AffineMap()};
+  Dequantize d{op, op.getDpsInputs()[0], Value(), Value(), AffineMap(),
+               AffineMap()};
   for (unsigned i = 1; i < op.getNumDpsInputs(); ++i) {
     Value input = op.getDpsInputs()[i];
     if (isa<FloatType>(getElementTypeOrSelf(input.getType())) && !d.scale) {
@@ -47,6 +48,7 @@ std::optional<Dequantize> getDequantize(Value v) {
       d.scaleMap = op.getIndexingMapsArray()[i];
     } else if (!d.zeroPoint) {
       d.zeroPoint = input;
+      d.zeroPointMap = op.getIndexingMapsArray()[i];
     }
   }
   return d;
@@ -63,7 +65,8 @@ template <typename T> std::optional<T> getUniform(ArrayRef<T> values) {
 } // namespace
 
 std::optional<Activations> mlc::target::getActivations(Value v,
-                                                       std::string &why) {
+                                                       std::string &why,
+                                                       bool runTimeZeroPoint) {
   std::optional<Dequantize> a = getDequantize(v);
   if (!a) {
     why = "its activations are not dequantized integers";
@@ -86,6 +89,17 @@ std::optional<Activations> mlc::target::getActivations(Value v,
       scales ? getUniform<float>(*scales) : std::nullopt;
   std::optional<int64_t> zero =
       zeros ? getUniform<int64_t>(*zeros) : std::nullopt;
+  // A widening (ConvInteger, MatMulInteger) by one zero point known at run
+  // time only: DynamicQuantizeLinear's.
+  if (runTimeZeroPoint && !a->scale && a->zeroPoint && !zeros) {
+    auto zpType = dyn_cast<RankedTensorType>(a->zeroPoint.getType());
+    if (zpType && zpType.hasStaticShape() && zpType.getNumElements() == 1 &&
+        zpType.getElementType() == type.getElementType()) {
+      Activations result{a->integers, integer.isUnsigned(), 1, 0, true};
+      result.zeroPointValue = a->zeroPoint;
+      return result;
+    }
+  }
   if (!scale || !zero) {
     why = "activations quantized with other than one constant scale and "
           "zero point";
@@ -106,9 +120,13 @@ struct Weights {
   bool widened = false;
 };
 
-std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
+std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why,
+                                  bool wide) {
   std::optional<Dequantize> w = getDequantize(v);
-  why = "weights that are not constant int8 values with a zero point of 0";
+  why = wide ? "weights that are not constant 8-bit values with constant zero "
+               "points"
+             : "weights that are not constant int8 values with a zero point "
+               "of 0";
   if (!w)
     return std::nullopt;
   auto type = cast<RankedTensorType>(w->integers.getType());
@@ -122,13 +140,30 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
           ? getIntegers(w->zeroPoint)
           : std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{0});
   MLIRContext *ctx = v.getContext();
-  if (!integer || integer.getWidth() != 8 || integer.isUnsigned() || !values ||
-      !scales || !zeros || axis >= type.getRank() ||
+  if (!integer || integer.getWidth() != 8 ||
+      (integer.isUnsigned() && !wide) || !values || !scales || !zeros ||
+      axis >= type.getRank() ||
       w->op.getIndexingMapsArray()[0] !=
           AffineMap::getMultiDimIdentityMap(type.getRank(), ctx) ||
-      llvm::any_of(*zeros, [](int64_t z) { return z != 0; }))
+      (!wide && llvm::any_of(*zeros, [](int64_t z) { return z != 0; })))
     return std::nullopt;
   int64_t count = type.getDimSize(axis);
+  if (llvm::any_of(*zeros, [](int64_t z) { return z != 0; })) {
+    // Weights minus their zero points, per tensor or per index `axis`:
+    // within [-255, 255], the i16 pairs' range.
+    bool perAxis = int64_t(zeros->size()) == count && count > 1 &&
+                   w->zeroPointMap.getNumResults() == 1 &&
+                   w->zeroPointMap.getResult(0) == getAffineDimExpr(axis, ctx);
+    if (zeros->size() != 1 && !perAxis) {
+      why = "weights with zero points along another axis than the outputs'";
+      return std::nullopt;
+    }
+    int64_t inner = 1;
+    for (int64_t d = axis + 1; d < type.getRank(); ++d)
+      inner *= type.getDimSize(d);
+    for (size_t i = 0; i < values->size(); ++i)
+      (*values)[i] -= (*zeros)[perAxis ? (int64_t(i) / inner) % count : 0];
+  }
   AffineMap scaleMap = w->scaleMap;
   Weights weights{*values, {}, type, !w->scale};
   if (scales->size() == 1) {
@@ -147,15 +182,16 @@ std::optional<Weights> getWeights(Value v, unsigned axis, std::string &why) {
 
 /// A matmul's weights [K, N]: dequantized as [K, N], or as [N, K] under a
 /// linalg.transpose (a Gemm's transB).
-std::optional<Weights> getMatmulWeights(Value v, std::string &why) {
+std::optional<Weights> getMatmulWeights(Value v, std::string &why,
+                                        bool wide) {
   auto transpose = v.getDefiningOp<linalg::TransposeOp>();
   if (!transpose)
-    return getWeights(v, 1, why);
+    return getWeights(v, 1, why, wide);
   if (transpose.getPermutation() != ArrayRef<int64_t>{1, 0}) {
     why = "weights transposed other than [1, 0]";
     return std::nullopt;
   }
-  std::optional<Weights> w = getWeights(transpose.getInput(), 0, why);
+  std::optional<Weights> w = getWeights(transpose.getInput(), 0, why, wide);
   if (!w)
     return std::nullopt;
   int64_t n = w->type.getDimSize(0), k = w->type.getDimSize(1);
@@ -233,7 +269,8 @@ std::optional<SmallVector<int64_t>> mlc::target::getIntegers(Value value) {
 }
 
 std::optional<QuantizedMatmul>
-mlc::target::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
+mlc::target::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why,
+                                  bool wide) {
   Type out = getElementTypeOrSelf(op.getOutputs()[0].getType());
   if (!op.hasPureTensorSemantics() || op.getInputs().size() != 2 ||
       !isZeroFill(op.getOutputs()[0]) || !(out.isF32() || out.isInteger(32))) {
@@ -256,10 +293,10 @@ mlc::target::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
     q.reshapes.insert(q.reshapes.begin(), def);
     lhs = def->getOperand(0);
   }
-  std::optional<Activations> a = getActivations(lhs, why);
+  std::optional<Activations> a = getActivations(lhs, why, wide);
   if (!a)
     return std::nullopt;
-  std::optional<Weights> w = getMatmulWeights(op.getInputs()[1], why);
+  std::optional<Weights> w = getMatmulWeights(op.getInputs()[1], why, wide);
   if (!w)
     return std::nullopt;
   if (w->type.getRank() != 2) {
@@ -275,18 +312,19 @@ mlc::target::matchQuantizedMatmul(linalg::MatmulOp op, std::string &why) {
   q.activationsUnsigned = a->isUnsigned;
   q.activationScale = a->scale;
   q.activationZeroPoint = a->zeroPoint;
+  q.activationZeroPointValue = a->zeroPointValue;
   q.k = w->type.getDimSize(0);
   q.n = w->type.getDimSize(1);
   q.m = cast<ShapedType>(op.getInputs()[0].getType()).getDimSize(0);
   q.weightScales = w->scales;
   for (int64_t v : w->values)
-    q.weights.push_back(int8_t(v));
+    q.weights.push_back(int16_t(v));
   return q;
 }
 
 std::optional<QuantizedConvolution>
 mlc::target::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
-                                    std::string &why) {
+                                       std::string &why, bool wide) {
   auto input = cast<ShapedType>(conv.getInputs()[0].getType());
   auto output = cast<ShapedType>(conv.getOutputs()[0].getType());
   if (!conv.hasPureTensorSemantics() || !input.hasStaticShape() ||
@@ -310,10 +348,10 @@ mlc::target::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
     q.pad = pad;
     x = pad.getSource();
   }
-  std::optional<Activations> a = getActivations(x, why);
+  std::optional<Activations> a = getActivations(x, why, wide);
   if (!a)
     return std::nullopt;
-  std::optional<Weights> w = getWeights(conv.getInputs()[1], 0, why);
+  std::optional<Weights> w = getWeights(conv.getInputs()[1], 0, why, wide);
   if (!w)
     return std::nullopt;
   if (a->widened != w->widened ||
@@ -328,6 +366,7 @@ mlc::target::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
   q.activationsUnsigned = a->isUnsigned;
   q.activationScale = a->scale;
   q.activationZeroPoint = a->zeroPoint;
+  q.activationZeroPointValue = a->zeroPointValue;
   q.filters = f;
   q.depth = k;
   q.pixels = output.getDimSize(2) * output.getDimSize(3);
@@ -336,7 +375,7 @@ mlc::target::matchQuantizedConvolution(linalg::Conv2DNchwFchwOp conv,
   for (int64_t row = 0; row < f; ++row)
     for (int64_t col = 0; col < k; ++col)
       q.weights[size_t(col * f + row)] =
-          int8_t(w->values[size_t(row * k + col)]);
+          int16_t(w->values[size_t(row * k + col)]);
   return q;
 }
 

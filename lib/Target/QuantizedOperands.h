@@ -56,11 +56,16 @@ struct Activations {
   int64_t zeroPoint = 0;
   /// Widened, not dequantized: the consumer works on int32.
   bool widened = false;
+  /// A widening's zero point known at run time only (a one-element tensor,
+  /// DynamicQuantizeLinear's), in place of `zeroPoint`.
+  mlir::Value zeroPointValue;
 };
 
 /// The 8-bit integers `v` dequantizes per tensor (a DequantizeLinear, or a
-/// widening with a zero point), or nothing with the reason in `why`.
-std::optional<Activations> getActivations(mlir::Value v, std::string &why);
+/// widening with a zero point), or nothing with the reason in `why`. With
+/// `runTimeZeroPoint`, a widening's zero point may be known at run time only.
+std::optional<Activations> getActivations(mlir::Value v, std::string &why,
+                                          bool runTimeZeroPoint = false);
 
 /// The integers of a matmul's or convolution's operands: 8-bit activations
 /// with one scale and zero point, and constant int8 weights as the matmul's
@@ -70,7 +75,13 @@ struct QuantizedOperands {
   bool activationsUnsigned = false;
   float activationScale = 1;
   int64_t activationZeroPoint = 0;
-  llvm::SmallVector<int8_t> weights;
+  /// With wide matching: the activations' zero point known at run time only
+  /// (a one-element tensor), in place of `activationZeroPoint`.
+  mlir::Value activationZeroPointValue;
+  /// The weights minus their zero points: int8 values, or with wide
+  /// matching (uint8 weights or zero points other than 0) within
+  /// [-255, 255].
+  llvm::SmallVector<int16_t> weights;
   llvm::SmallVector<float> weightScales;
   /// The operands were widened by their zero points (MatMulInteger,
   /// ConvInteger, QLinear*), not dequantized: the result is the int32 sums.
@@ -90,8 +101,12 @@ struct QuantizedMatmul : QuantizedOperands {
 /// DequantizeLinear of constant int8 weights with a zero point of 0 (per
 /// tensor or per column, directly or under a [1, 0] transpose), its init
 /// zero.
+/// With `wide` (a target that computes in i16 pairs), weights may be uint8
+/// or have constant zero points, and a widening's activation zero point may
+/// be known at run time only.
 std::optional<QuantizedMatmul> matchQuantizedMatmul(mlir::linalg::MatmulOp op,
-                                                    std::string &why);
+                                                    std::string &why,
+                                                    bool wide = false);
 
 /// A batch-1 convolution of dequantized integers: its activations (before
 /// a zero pad) per tensor, its filter constant int8 with a zero point of 0
@@ -105,7 +120,7 @@ struct QuantizedConvolution : QuantizedOperands {
 
 std::optional<QuantizedConvolution>
 matchQuantizedConvolution(mlir::linalg::Conv2DNchwFchwOp conv,
-                          std::string &why);
+                          std::string &why, bool wide = false);
 
 /// The im2col matrix of `conv` read from `input` (of the shape of its
 /// input, of any element type): [OH * OW, C * KH * KW] of `elementType`,

@@ -48,12 +48,24 @@ using namespace mlc::target;
 
 namespace {
 /// The activations as i16 with their zero point subtracted: exact, since
-/// both are 8-bit.
+/// both are 8-bit. A zero point known at run time only (DynamicQuantize-
+/// Linear's) is read once, as a scalar, before the loops.
 Value buildWidened(OpBuilder &b, Location loc, const QuantizedOperands &q) {
   Type i8 = b.getIntegerType(8), i16 = b.getIntegerType(16);
   auto type = cast<RankedTensorType>(q.activations.getType());
   int64_t rank = type.getRank();
   Value init = tensor::EmptyOp::create(b, loc, type.getShape(), i16);
+  Value runTimeZero;
+  if (Value zp = q.activationZeroPointValue) {
+    auto zpType = cast<RankedTensorType>(zp.getType());
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value at = tensor::ExtractOp::create(
+        b, loc, zp, SmallVector<Value>(zpType.getRank(), c0));
+    at = castTo(b, loc, at, i8);
+    runTimeZero = q.activationsUnsigned
+                      ? Value(arith::ExtUIOp::create(b, loc, i16, at))
+                      : Value(arith::ExtSIOp::create(b, loc, i16, at));
+  }
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{q.activations},
              ValueRange{init},
@@ -65,7 +77,9 @@ Value buildWidened(OpBuilder &b, Location loc, const QuantizedOperands &q) {
                v = q.activationsUnsigned
                        ? Value(arith::ExtUIOp::create(nb, nloc, i16, v))
                        : Value(arith::ExtSIOp::create(nb, nloc, i16, v));
-               if (q.activationZeroPoint)
+               if (runTimeZero)
+                 v = arith::SubIOp::create(nb, nloc, v, runTimeZero);
+               else if (q.activationZeroPoint)
                  v = arith::SubIOp::create(
                      nb, nloc, v,
                      arith::ConstantOp::create(
@@ -86,9 +100,9 @@ void multiplyAccumulate(OpBuilder &b, Location loc, ValueRange args) {
   linalg::YieldOp::create(b, loc, sum);
 }
 
-/// The weights [k, n] (row-major int8) as i16 [padded / panel, k / 2,
-/// panel, 2], columns from n to `padded` zero.
-Value buildPackedWeights(OpBuilder &b, Location loc, ArrayRef<int8_t> weights,
+/// The weights [k, n] (row-major, minus their zero points) as i16
+/// [padded / panel, k / 2, panel, 2], columns from n to `padded` zero.
+Value buildPackedWeights(OpBuilder &b, Location loc, ArrayRef<int16_t> weights,
                          int64_t k, int64_t n, int64_t padded, int64_t panel) {
   SmallVector<int16_t> packed(size_t(k * padded));
   size_t next = 0;
@@ -160,11 +174,15 @@ Value buildMatmulResult(OpBuilder &b, Location loc, Value sums, Value scales,
 }
 
 /// Whether sums over `depth` products of a widened 8-bit activation (at
-/// most 255 away from its zero point) and an int8 weight (at most 128)
-/// always fit in i32: up to a depth of 65793. Deeper ones stay in floats,
-/// where the i32 sums could wrap.
-bool sumsFit(int64_t depth) {
-  return depth <= std::numeric_limits<int32_t>::max() / (255 * 128);
+/// most 255 away from its zero point) and a weight (at most 128 from zero
+/// for int8 weights, 255 for uint8 ones or with a zero point) always fit in
+/// i32: up to a depth of 65793, or 33025. Deeper ones stay in floats, where
+/// the i32 sums could wrap.
+bool sumsFit(int64_t depth, ArrayRef<int16_t> weights) {
+  int64_t largest = 128;
+  for (int16_t w : weights)
+    largest = std::max<int64_t>(largest, std::abs(int64_t(w)));
+  return depth <= std::numeric_limits<int32_t>::max() / (255 * largest);
 }
 
 /// The first `n` columns of `sums` [m, padded].
@@ -349,10 +367,11 @@ struct CPUIntegerContractionsPass
       Location loc = op->getLoc();
       std::string why;
       if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
-        std::optional<QuantizedMatmul> q = matchQuantizedMatmul(matmul, why);
+        std::optional<QuantizedMatmul> q =
+            matchQuantizedMatmul(matmul, why, /*wide=*/true);
         // Pairs need an even depth; columns are padded to whole panels
         // (a 1000-class classifier computes 1008).
-        if (!q || panel <= 0 || q->k % 2 != 0 || !sumsFit(q->k))
+        if (!q || panel <= 0 || q->k % 2 != 0 || !sumsFit(q->k, q->weights))
           continue;
         int64_t padded = llvm::divideCeil(q->n, panel) * panel;
         Value rows = applyReshapes(b, loc, buildWidened(b, loc, *q), q->reshapes);
@@ -368,8 +387,8 @@ struct CPUIntegerContractionsPass
       }
       auto conv = cast<linalg::Conv2DNchwFchwOp>(op);
       std::optional<QuantizedConvolution> q =
-          matchQuantizedConvolution(conv, why);
-      if (!q || panel <= 0 || !sumsFit(q->depth))
+          matchQuantizedConvolution(conv, why, /*wide=*/true);
+      if (!q || panel <= 0 || !sumsFit(q->depth, q->weights))
         continue;
       Value scales = buildScales(b, loc, *q);
       if (hasPixelRows(conv, *q)) {

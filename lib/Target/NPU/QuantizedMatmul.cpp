@@ -58,7 +58,7 @@ namespace {
 /// n]), as an int32 constant [n] (the weights row-major [k, n]); null when
 /// `zero` is 0.
 Value buildZeroPointShare(OpBuilder &b, Location loc, int64_t n, int64_t k,
-                          ArrayRef<int8_t> weights, int64_t zero) {
+                          ArrayRef<int16_t> weights, int64_t zero) {
   if (zero == 0)
     return nullptr;
   SmallVector<int32_t> share(size_t(n), 0);
@@ -78,10 +78,12 @@ Value buildIntegerProduct(OpBuilder &b, Location loc, Value lhs,
                           const QuantizedOperands &q, int64_t m, int64_t n,
                           int64_t k, StringRef npu, const MatmulTiles &tiles) {
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
+  // The NPU's operands match without wide weights: int8 values.
+  SmallVector<int8_t> narrow(q.weights.begin(), q.weights.end());
   Value weights = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({k, n}, i8),
-                             ArrayRef<int8_t>(q.weights)));
+                             ArrayRef<int8_t>(narrow)));
   Value empty = tensor::EmptyOp::create(b, loc, {m, n}, i32);
   return npu::MatmulOp::create(b, loc, TypeRange{empty.getType()}, lhs,
                                weights, empty, Value(), npu, tiles.rows,
@@ -104,10 +106,12 @@ Value buildRequantizedProduct(OpBuilder &b, Location loc, Value lhs,
                               int64_t k, const RequantizedProduct &p,
                               StringRef npu, const MatmulTiles &tiles) {
   Type i8 = b.getIntegerType(8), i32 = b.getI32Type();
+  // The NPU's operands match without wide weights: int8 values.
+  SmallVector<int8_t> narrow(q.weights.begin(), q.weights.end());
   Value weights = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({k, n}, i8),
-                             ArrayRef<int8_t>(q.weights)));
+                             ArrayRef<int8_t>(narrow)));
   // Each column's int32 bias and the bits of its f32 scale.
   SmallVector<int32_t> table;
   for (int64_t c = 0; c < n; ++c) {
