@@ -45,26 +45,43 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
                                              "with static channels");
     double eps = op.getEpsilon().convertToDouble();
     Type element = type.getElementType();
+    Location loc = op.getLoc();
+    // Per channel first, once: a = scale / sqrt(var + eps) and
+    // b = bias - mean * a; then each element is x * a + b (one FMA, no
+    // square root or division per element).
+    Value scale = adaptor.getScale();
+    auto paramType = dyn_cast<RankedTensorType>(scale.getType());
+    if (!paramType || paramType.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs 1-D parameters");
+    MLIRContext *ctx = rewriter.getContext();
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, scale), element);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+    auto factors = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{empty.getType(), empty.getType()},
+        ValueRange{scale, adaptor.getBias(), adaptor.getMean(),
+                   adaptor.getVariance()},
+        ValueRange{empty, empty}, SmallVector<AffineMap>(6, id),
+        SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value e = arith::ConstantOp::create(b, l, element,
+                                              b.getFloatAttr(element, eps));
+          // 1 / sqrt: libm has no rsqrtf for math.rsqrt.
+          Value one = arith::ConstantOp::create(b, l, element,
+                                                b.getFloatAttr(element, 1.0));
+          Value inv = arith::DivFOp::create(
+              b, l, one,
+              math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, a[3], e)));
+          Value factor = arith::MulFOp::create(b, l, a[0], inv);
+          Value shift = arith::SubFOp::create(
+              b, l, a[1], arith::MulFOp::create(b, l, a[2], factor));
+          linalg::YieldOp::create(b, l, ValueRange{factor, shift});
+        });
     rewriter.replaceOp(
-        op, channelwise(rewriter, op.getLoc(), adaptor.getInput(),
-                        {adaptor.getScale(), adaptor.getBias(),
-                         adaptor.getMean(), adaptor.getVariance()},
+        op, channelwise(rewriter, loc, adaptor.getInput(),
+                        {factors.getResult(0), factors.getResult(1)},
                         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
-                          Value e = arith::ConstantOp::create(
-                              b, l, element, b.getFloatAttr(element, eps));
-                          // 1 / sqrt: libm has no rsqrtf for math.rsqrt.
-                          Value one = arith::ConstantOp::create(
-                              b, l, element, b.getFloatAttr(element, 1.0));
-                          Value inv = arith::DivFOp::create(
-                              b, l, one,
-                              math::SqrtOp::create(
-                                  b, l, arith::AddFOp::create(b, l, a[4], e)));
-                          Value centered =
-                              arith::SubFOp::create(b, l, a[0], a[3]);
-                          Value scaled = arith::MulFOp::create(
-                              b, l, centered,
-                              arith::MulFOp::create(b, l, a[1], inv));
-                          return arith::AddFOp::create(b, l, scaled, a[2]);
+                          return math::FmaOp::create(b, l, a[0], a[1], a[2]);
                         }));
     return success();
   }

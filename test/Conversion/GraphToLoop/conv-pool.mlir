@@ -139,3 +139,18 @@ func.func @one_pixel(%x: tensor<1x16x1x1xf32>, %w: tensor<8x16x1x1xf32>, %b: ten
   %0 = mlc_graph.conv %x, %w, %b : (tensor<1x16x1x1xf32>, tensor<8x16x1x1xf32>, tensor<8xf32>) -> tensor<1x8x1x1xf32>
   return %0 : tensor<1x8x1x1xf32>
 }
+
+// Batch normalization of any rank from 2 (after Flatten or Gemm): the
+// per-channel factor and shift are computed once over the channels, then
+// each element is one FMA.
+// CHECK-LABEL: func @batch_norm_rank2
+// CHECK: %[[F:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel"]
+// CHECK: math.sqrt
+// CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, f32
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[F]]#0, %[[F]]#1 : tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK-NOT: math.sqrt
+// CHECK: math.fma
+func.func @batch_norm_rank2(%x: tensor<8x16xf32>, %p: tensor<16xf32>) -> tensor<8x16xf32> {
+  %0 = mlc_graph.batch_norm %x, %p, %p, %p, %p : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
