@@ -72,17 +72,17 @@ struct CPUTilingPolicy : loop::TilingPolicy {
   /// reduction's cache blocks when they split it; each block then gathers
   /// its own rows.
   void afterLevel(RewriterBase &rewriter, loop::ScheduleAttr schedule,
-                  int64_t level, linalg::LinalgOp before,
-                  linalg::LinalgOp tiled) override {
-    if (!isContractionSchedule(schedule) || tiled == before)
+                  int64_t level, ArrayRef<int64_t> rangesBefore,
+                  linalg::LinalgOp tiled, bool changed) override {
+    if (!isContractionSchedule(schedule) || !changed)
       return;
+    // Tiling keeps the iterator types.
     SmallVector<utils::IteratorType> iterators =
-        before.getIteratorTypesArray();
-    SmallVector<int64_t> ranges = before.getStaticLoopRanges();
+        tiled.getIteratorTypesArray();
     int64_t kBlock = 0;
     for (auto [d, size] : llvm::enumerate(schedule.getTileLevel(1)))
       if (iterators[d] == utils::IteratorType::reduction && size > 0 &&
-          size < ranges[d])
+          size < rangesBefore[d])
         kBlock = size;
     if (level == 0)
       (void)target::gatherInChunk(rewriter, tiled, kBlock);

@@ -173,6 +173,7 @@ LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
     // The nest of the last sequential level is where the epilogue goes.
     bool last = level == loopLevels - 1;
     nest = TiledNest();
+    SmallVector<int64_t> rangesBefore = current.getStaticLoopRanges();
     FailureOr<Operation *> tiled =
         tileLoops(rewriter, current, schedule.getTileLevel(level), order,
                   forall, forall ? nullptr : &nest);
@@ -182,7 +183,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, linalg::LinalgOp root,
     auto next = cast<linalg::LinalgOp>(*tiled);
     if (forall && next != current)
       chunks = dyn_cast<scf::ForallOp>(next->getParentOp());
-    policy.afterLevel(rewriter, schedule, level, current, next);
+    policy.afterLevel(rewriter, schedule, level, rangesBefore, next,
+                      next != current);
     if (last && epilogue && !forall) {
       Value result = epilogue.getDpsInitOperand(0)->get();
       if (nest.tile && next->getResult(0) != result)

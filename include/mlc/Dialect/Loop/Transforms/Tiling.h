@@ -102,11 +102,13 @@ public:
   virtual void beforeTiling(mlir::RewriterBase &rewriter,
                             mlir::linalg::LinalgOp root,
                             ScheduleAttr schedule) {}
-  /// Called after level `level` of `schedule` turned `before` into `tiled`
-  /// (the same op when that level tiles nothing).
+  /// Called after level `level` of `schedule` tiled an op whose static loop
+  /// ranges were `rangesBefore` into `tiled` (`changed` false when that
+  /// level tiles nothing). The op before tiling is erased by then, so only
+  /// its ranges are passed.
   virtual void afterLevel(mlir::RewriterBase &rewriter, ScheduleAttr schedule,
-                          int64_t level, mlir::linalg::LinalgOp before,
-                          mlir::linalg::LinalgOp tiled) {}
+                          int64_t level, llvm::ArrayRef<int64_t> rangesBefore,
+                          mlir::linalg::LinalgOp tiled, bool changed) {}
 };
 
 /// Applies the loop levels of every decided schedule in `func` whose root
