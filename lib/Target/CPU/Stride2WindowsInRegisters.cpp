@@ -243,10 +243,13 @@ Value planeMaxRows(OpBuilder &b, Location loc, const Window &win, Value n,
               }
               Value even = vector::ShuffleOp::create(
                   cb, loc, columns[0], columns[1], reader.evens);
-              Value acc = arith::MaximumFOp::create(
-                  cb, loc, even,
-                  vector::ShuffleOp::create(cb, loc, columns[0], columns[1],
-                                            reader.odds));
+              // A window one column wide has tap 0 only.
+              Value acc = even;
+              if (win.kw >= 2)
+                acc = arith::MaximumFOp::create(
+                    cb, loc, even,
+                    vector::ShuffleOp::create(cb, loc, columns[0], columns[1],
+                                              reader.odds));
               if (vectors == 3)
                 acc = arith::MaximumFOp::create(
                     cb, loc, acc,

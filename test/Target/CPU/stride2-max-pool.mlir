@@ -86,3 +86,17 @@ func.func @wide(%x: tensor<1x16x56x56xf32>) -> tensor<1x16x26x26xf32> {
   %r = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %win : tensor<1x16x56x56xf32>, tensor<5x5xf32>) outs(%f : tensor<1x16x26x26xf32>) -> tensor<1x16x26x26xf32>
   return %r : tensor<1x16x26x26xf32>
 }
+
+// -----
+
+// A window one column wide (kernel 2x1, strides 1x2) takes the even lanes
+// only: its odd lanes are the columns between the windows.
+// CHECK-LABEL: func.func @pool2x1s12
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK-NOT: vector.shuffle
+// CHECK: vector.transfer_write
+func.func @pool2x1s12(%x: tensor<2x16x16x32xf32>, %init: tensor<2x16x15x16xf32>) -> tensor<2x16x15x16xf32> {
+  %win = tensor.empty() : tensor<2x1xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%x, %win : tensor<2x16x16x32xf32>, tensor<2x1xf32>) outs(%init : tensor<2x16x15x16xf32>) -> tensor<2x16x15x16xf32>
+  return %r : tensor<2x16x15x16xf32>
+}
