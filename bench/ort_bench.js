@@ -28,6 +28,8 @@ const ort = require('onnxruntime-node');
 const ARRAYS = {
   float32: Float32Array, float64: Float64Array, int64: BigInt64Array,
   int32: Int32Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
+  // float16 as its bits (Node 20 has no Float16Array).
+  float16: Uint16Array,
 };
 
 async function main() {
@@ -43,7 +45,11 @@ async function main() {
   });
   const feeds = {};
   for (const spec of specs) {
-    const [name, dtype, dims, file] = spec.split(':');
+    // NAME may hold colons (tf2onnx's `input:0`): the last three fields are
+    // split off from the right.
+    const fields = spec.split(':');
+    const [dtype, dims, file] = fields.slice(-3);
+    const name = fields.slice(0, -3).join(':');
     const bytes = fs.readFileSync(file);
     const Array = ARRAYS[dtype];
     const data = new Array(bytes.buffer, bytes.byteOffset,

@@ -66,6 +66,9 @@ mlc::loop::prepareEpilogue(RewriterBase &rewriter,
   if (expand) {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(epilogue);
+    if (!linalg::areDimSequencesPreserved(epilogue.getIndexingMapsArray(),
+                                          expand.getReassociationIndices()))
+      return {};
     FailureOr<linalg::CollapseResult> collapsed =
         linalg::collapseOpIterationDims(
             epilogue, expand.getReassociationIndices(), rewriter);
@@ -290,6 +293,12 @@ linalg::GenericOp mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
     rewriter.setInsertionPoint(target);
     Value expanded =
         tensor::ExpandShapeOp::create(rewriter, loc, readType, result, *groups);
+    // A per-channel operand whose dim the collapse would merge with
+    // another (BatchNorm's parameters after a MatMul whose rows are
+    // [batch, channel, ...]) cannot follow the contraction's rows.
+    if (!linalg::areDimSequencesPreserved(target.getIndexingMapsArray(),
+                                          *groups))
+      return {};
     rewriter.modifyOpInPlace(target,
                              [&] { target->setOperand(*from, expanded); });
     FailureOr<linalg::CollapseResult> collapsed =
