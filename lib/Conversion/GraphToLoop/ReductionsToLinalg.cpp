@@ -466,11 +466,38 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
       return success();
     }
     if (reversed) {
+      // The axes of positive steps are sliced first, so that the copy's
+      // input map is the plain dim only where the sizes agree (linalg
+      // infers loop sizes from such dims); the negative-step axes are read
+      // backwards by the copy.
+      Location loc = op.getLoc();
+      SmallVector<int64_t> sliceOffsets(rank, 0), sliceStrides(rank, 1);
+      SmallVector<int64_t> sliceSizes(in.getShape());
+      Value source = adaptor.getInput();
+      bool sliced = false;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (strides[d] < 0 || (offsets[d] == 0 && strides[d] == 1 &&
+                               result.getDimSize(d) == in.getDimSize(d)))
+          continue;
+        sliceOffsets[d] = offsets[d];
+        sliceStrides[d] = strides[d];
+        sliceSizes[d] = result.getDimSize(d);
+        sliced = true;
+      }
+      if (sliced)
+        source = tensor::ExtractSliceOp::create(
+            rewriter, loc,
+            RankedTensorType::get(sliceSizes, in.getElementType()), source,
+            ValueRange{}, ValueRange{}, ValueRange{},
+            rewriter.getDenseI64ArrayAttr(sliceOffsets),
+            rewriter.getDenseI64ArrayAttr(sliceSizes),
+            rewriter.getDenseI64ArrayAttr(sliceStrides));
       SmallVector<AffineExpr> exprs;
       for (int64_t d = 0; d < rank; ++d)
-        exprs.push_back(rewriter.getAffineDimExpr(d) * strides[d] +
-                        offsets[d]);
-      Location loc = op.getLoc();
+        exprs.push_back(strides[d] < 0 ? rewriter.getAffineDimExpr(d) *
+                                                 strides[d] +
+                                             offsets[d]
+                                       : rewriter.getAffineDimExpr(d));
       Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
                                            result.getElementType());
       SmallVector<AffineMap> maps = {
@@ -478,7 +505,7 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
           rewriter.getMultiDimIdentityMap(rank)};
       rewriter.replaceOp(
           op, linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{result}, adaptor.getInput(), init,
+                  rewriter, loc, TypeRange{result}, source, init,
                   maps,
                   SmallVector<utils::IteratorType>(
                       rank, utils::IteratorType::parallel),
