@@ -19,7 +19,9 @@
 # Corpora grow in BUILD_DIR/corpus/<harness>, logs go to BUILD_DIR/logs; a
 # crash leaves its input in BUILD_DIR/findings and fails the script. The
 # same build's mlc-compile also compiles the malformed-model corpus under
-# the sanitizers (utils/check_malformed.py).
+# the sanitizers (utils/check_malformed.py), and its mlc-compile and mlc-run
+# take FUZZ_MODELS (default 200) random valid models compared with ONNX
+# Runtime (utils/fuzz_models.py; FUZZ_MODELS=0 skips them).
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -35,7 +37,7 @@ cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" > /dev/null
 HARNESSES=(mlc-fuzz-import mlc-fuzz-graph mlc-fuzz-compile mlc-fuzz-signature
   mlc-fuzz-tensor-file mlc-fuzz-checked-run)
-cmake --build "$BUILD_DIR" --target "${HARNESSES[@]}" mlc-compile
+cmake --build "$BUILD_DIR" --target "${HARNESSES[@]}" mlc-compile mlc-run
 export ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0
 export UBSAN_OPTIONS=print_stacktrace=1
 
@@ -104,4 +106,15 @@ run mlc-fuzz-tensor-file "$SEEDS/tensors" || status=1
 run mlc-fuzz-checked-run "$SEEDS/none" 4096 || status=1
 /usr/bin/python3 "$ROOT/utils/check_malformed.py" "$BUILD_DIR/bin/mlc-compile" \
   "$SEEDS/malformed" --timeout 600 || status=1
+# Valid random models through the sanitized compiler and runtime, compared
+# with ONNX Runtime (utils/fuzz_models.py): FUZZ_MODELS of them (default
+# 200) from FUZZ_MODELS_SEED (default: the run's date), findings kept in
+# BUILD_DIR/findings/models.
+if [ "${FUZZ_MODELS:-200}" -gt 0 ]; then
+  /usr/bin/python3 "$ROOT/utils/fuzz_models.py" \
+    --mlc-compile "$BUILD_DIR/bin/mlc-compile" --mlc-run "$BUILD_DIR/bin/mlc-run" \
+    --seed "${FUZZ_MODELS_SEED:-$(date +%Y%m%d)}" --count "${FUZZ_MODELS:-200}" \
+    --timeout 600 --findings "$BUILD_DIR/findings/models" \
+    --summary-json "$BUILD_DIR/logs/models.$RUN_ID.json" --quiet || status=1
+fi
 exit $status
