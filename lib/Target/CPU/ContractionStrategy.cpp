@@ -268,6 +268,13 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   if (gather && dims->k.size() == 1 && parallel)
     if ((gatherKBlock = mlc::target::chooseIm2colKBlock(gather, kTile)))
       schedule.cacheTiles[dims->k[0]] = gatherKBlock;
+  // Rows too wide for one output row of the whole matrix to fit a chunk's
+  // gather (a segmentation network's 3x3 convolution of 32 channels on
+  // 1024-pixel rows) are gathered in blocks of channels that fit, rather
+  // than the whole 1.2 GB matrix written out and read back.
+  if (gather && dims->k.size() == 1 && parallel && !gatherKBlock)
+    if ((gatherKBlock = mlc::target::chooseIm2colRowFitBlock(gather)))
+      schedule.cacheTiles[dims->k[0]] = gatherKBlock;
 
   // Threads take chunks of columns, or of rows, that divide evenly (so that
   // every chunk keeps static shapes) and leave at least two chunks.

@@ -43,6 +43,23 @@ int64_t mlc::target::chooseIm2colKBlock(linalg::GenericOp gather,
   return 0;
 }
 
+int64_t mlc::target::chooseIm2colRowFitBlock(linalg::GenericOp gather) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(gather->getResult(0).getType()).getShape();
+  int64_t channels = shape[1], window = shape[2] * shape[3];
+  int64_t oh = shape[4], ow = shape[5];
+  // A batch keeps its whole gather, by a thread loop over the images.
+  if (shape[0] != 1 || oh < 2 ||
+      chunkBytes(gather, shape[0], ow) <= kMaxStackScratchBytes)
+    return 0;
+  for (int64_t perBlock = channels / 2; perBlock >= 1; --perBlock)
+    if (channels % perBlock == 0 &&
+        chunkBytes(gather, shape[0], ow, perBlock * window) <=
+            kMaxStackScratchBytes)
+      return perBlock * window;
+  return 0;
+}
+
 int64_t mlc::target::chooseRowChunk(linalg::GenericOp gather, int64_t nTile,
                                     int64_t lanes, double maxLost,
                                     int64_t kBlock) {

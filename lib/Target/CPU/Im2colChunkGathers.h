@@ -39,6 +39,14 @@ using loop::kIm2colAttr;
 /// on their own (gatherInChunk).
 int64_t chooseIm2colKBlock(mlir::linalg::GenericOp gather, int64_t kTile);
 
+/// Rows of the im2col matrix of `gather` per reduction block when one
+/// output row of all of them is over kMaxStackScratchBytes (a 3x3
+/// convolution of 32 channels on 1024-pixel rows gathers 1.2 MB a row): the
+/// most channels' worth that divide the channels and fit one row's block
+/// in the stack's share. 0 when a whole row fits, no block does, or the
+/// matrix is a batch's (gathered whole by a thread loop over the images).
+int64_t chooseIm2colRowFitBlock(mlir::linalg::GenericOp gather);
+
 /// Columns per thread chunk for the contraction reading `gather`'s matrix
 /// with register tiles `nTile` wide (`lanes` per vector): a whole number of
 /// output rows, so that each chunk can gather its own columns, with at most

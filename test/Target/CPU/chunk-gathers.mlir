@@ -5,6 +5,7 @@
 // CHECK: "?" loops = [1, 32, 1024, 144] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 0, 32, 0]
 // CHECK: "?" loops = [1, 32, 900, 144] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 0, 450, 0]
 // CHECK: "?" loops = [1, 32, 289, 144] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 4, 0, 0]
+// CHECK: "?" loops = [1, 16, 4096, 288] #mlc_loop.schedule<tile_sizes = {{\[}}[0, 0, 1024, 0], [0, 0, 0, 72]
 
 // A 3x3 convolution with 32-wide output rows: the contraction's thread
 // chunks are whole output rows (32 columns, two register tiles), and each
@@ -82,4 +83,22 @@ func.func @batched(%x: tensor<64x16x34x34xf32>) -> tensor<64x32x32x32xf32> {
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x32x32x32xf32>) -> tensor<64x32x32x32xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<64x16x34x34xf32>, tensor<32x16x3x3xf32>) outs(%f : tensor<64x32x32x32xf32>) -> tensor<64x32x32x32xf32>
   return %r : tensor<64x32x32x32xf32>
+}
+
+// One image on rows so wide (1024 pixels) that one output row of the whole
+// matrix (288 x 1024 floats, 1.2 MB) is over a thread's stack share: the
+// reduction is blocked by whole channels that fit (8 channels, 72 rows),
+// and each chunk of one output row gathers one block at a time.
+// (Its schedule is checked with the others, at the top.)
+// CHECK-LABEL: func.func @wide_rows
+// CHECK: scf.forall (%{{.*}}) = (0) to (4096) step (1024)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x3x3x1x1024xf32>)
+// CHECK: return
+func.func @wide_rows(%x: tensor<1x32x6x1026xf32>) -> tensor<1x16x4x1024xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x32x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x4x1024xf32>) -> tensor<1x16x4x1024xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x32x6x1026xf32>, tensor<16x32x3x3xf32>) outs(%f : tensor<1x16x4x1024xf32>) -> tensor<1x16x4x1024xf32>
+  return %r : tensor<1x16x4x1024xf32>
 }
