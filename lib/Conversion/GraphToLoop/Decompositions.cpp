@@ -127,6 +127,29 @@ struct GlobalMaxPoolDecomposition : OpConversionPattern<GlobalMaxPoolOp> {
   }
 };
 
+/// GlobalAveragePool of 1-D and 3-D maps (2-D ones have a lowering of
+/// their own, for sizes known at run time too): the mean over the spatial
+/// axes, kept as unit dims.
+struct GlobalAveragePoolDecomposition
+    : OpConversionPattern<GlobalAveragePoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GlobalAveragePoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = getStaticType(adaptor.getInput());
+    if (!type || type.getRank() < 3 || type.getRank() == 4 ||
+        !isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(
+          op, "needs a static float N,C,D... shape of rank 3 or 5 and more");
+    rewriter.replaceOp(
+        op, ReduceMeanOp::create(rewriter, op.getLoc(), adaptor.getInput(),
+                                 getSpatialAxes(rewriter, type.getRank()),
+                                 rewriter.getBoolAttr(true))
+                .getResult());
+    return success();
+  }
+};
+
 struct InstanceNormDecomposition : OpConversionPattern<InstanceNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -210,7 +233,7 @@ struct DynamicQuantizeLinearDecomposition
 
 void mlc::populateGraphDecompositionPatterns(RewritePatternSet &patterns) {
   patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition,
-               GlobalMaxPoolDecomposition, InstanceNormDecomposition,
+               GlobalMaxPoolDecomposition, GlobalAveragePoolDecomposition, InstanceNormDecomposition,
                DynamicQuantizeLinearDecomposition>(
       patterns.getContext());
 }

@@ -64,6 +64,58 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
   }
 };
 
+/// A vector operand (numpy's rule, as ONNX MatMul has it): a 1-D lhs [K]
+/// is the row [1, K], a 1-D rhs [K] the column [K, 1], and the unit dim is
+/// dropped from the product. The matmul of the matrices is made again as a
+/// graph op and lowered by the other patterns.
+struct VectorMatMulLowering : OpConversionPattern<MatMulOp> {
+  VectorMatMulLowering(MLIRContext *ctx)
+      : OpConversionPattern<MatMulOp>(ctx, /*benefit=*/3) {}
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto lhs = getStaticType(adaptor.getLhs()),
+         rhs = getStaticType(adaptor.getRhs());
+    auto result = getStaticType(op.getResult());
+    if (!lhs || !rhs || !result || (lhs.getRank() != 1 && rhs.getRank() != 1))
+      return rewriter.notifyMatchFailure(op, "needs a static 1-D operand");
+    Location loc = op.getLoc();
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    SmallVector<int64_t> shape(result.getShape());
+    if (lhs.getRank() == 1) {
+      a = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({1, lhs.getDimSize(0)}, lhs.getElementType()),
+          a, SmallVector<ReassociationIndices>{{0, 1}});
+      // The product's M = 1 before its last dim (N, or nothing when the
+      // rhs is a vector too).
+      shape.insert(shape.end() - (rhs.getRank() == 1 ? 0 : 1), 1);
+    }
+    if (rhs.getRank() == 1) {
+      b = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({rhs.getDimSize(0), 1}, rhs.getElementType()),
+          b, SmallVector<ReassociationIndices>{{0, 1}});
+      shape.push_back(1);
+    }
+    auto productType = RankedTensorType::get(shape, result.getElementType());
+    Value product = MatMulOp::create(rewriter, loc, productType, a, b);
+    // The unit dims join their neighbours: the last two dims (M or N and
+    // the inserted 1) become one, or the 1x1 product of two vectors a
+    // scalar.
+    int64_t rank = productType.getRank();
+    SmallVector<ReassociationIndices> groups;
+    if (result.getRank() > 0) {
+      for (int64_t d = 0; d < rank - 2; ++d)
+        groups.push_back({d});
+      groups.push_back({rank - 2, rank - 1});
+    }
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, result, product,
+                                                         groups);
+    return success();
+  }
+};
+
 /// [b..., M, K] x [K, N]: every row of every batch meets the same
 /// right-hand side, so the batch dims are rows too: one [b...*M, K] x [K, N]
 /// matmul between reshapes. A batched contraction would tile M alone, and
@@ -280,7 +332,8 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
 } // namespace
 
 void mlc::populateGraphStructuredToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<SharedRhsMatMulLowering>(patterns.getContext());
+  patterns.add<SharedRhsMatMulLowering, VectorMatMulLowering>(
+      patterns.getContext());
   patterns.add<ConstantLowering, ConcatLowering, MatMulLowering, GemmLowering,
                SoftmaxLowering, TransposeLowering, ReshapeLowering<ReshapeOp>,
                ReshapeLowering<FlattenOp>, ReshapeLowering<SqueezeOp>,

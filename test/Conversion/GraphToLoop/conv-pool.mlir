@@ -154,3 +154,13 @@ func.func @batch_norm_rank2(%x: tensor<8x16xf32>, %p: tensor<16xf32>) -> tensor<
   %0 = mlc_graph.batch_norm %x, %p, %p, %p, %p : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// GlobalAveragePool of a 3-D map: the mean over its three spatial axes.
+// CHECK-LABEL: func @global_average_pool_3d
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: arith.divf
+// CHECK-NOT: mlc_graph.global_average_pool
+func.func @global_average_pool_3d(%x: tensor<1x6x3x5x2xf32>) -> tensor<1x6x1x1x1xf32> {
+  %0 = mlc_graph.global_average_pool %x : (tensor<1x6x3x5x2xf32>) -> tensor<1x6x1x1x1xf32>
+  return %0 : tensor<1x6x1x1x1xf32>
+}

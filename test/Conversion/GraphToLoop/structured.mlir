@@ -69,3 +69,20 @@ func.func @if_runtime(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
   } : (tensor<i1>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// A vector operand of MatMul is a row (lhs) or a column (rhs) of a matrix
+// product, and the unit dim leaves the result.
+// CHECK-LABEL: func @matmul_vectors
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [1, 6] : tensor<6xf32> into tensor<1x6xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x6xf32>, tensor<6x9xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<1x9xf32> into tensor<9xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [12, 1] : tensor<12xf32> into tensor<12x1xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<5x4x1xf32> into tensor<5x4xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x6xf32>, tensor<6x1xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} [] : tensor<1x1xf32> into tensor<f32>
+func.func @matmul_vectors(%v: tensor<6xf32>, %m: tensor<6x9xf32>, %b: tensor<5x4x12xf32>, %c: tensor<12xf32>) -> (tensor<9xf32>, tensor<5x4xf32>, tensor<f32>) {
+  %0 = mlc_graph.matmul %v, %m : (tensor<6xf32>, tensor<6x9xf32>) -> tensor<9xf32>
+  %1 = mlc_graph.matmul %b, %c : (tensor<5x4x12xf32>, tensor<12xf32>) -> tensor<5x4xf32>
+  %2 = mlc_graph.matmul %v, %v : (tensor<6xf32>, tensor<6xf32>) -> tensor<f32>
+  return %0, %1, %2 : tensor<9xf32>, tensor<5x4xf32>, tensor<f32>
+}
