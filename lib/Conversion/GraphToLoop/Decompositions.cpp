@@ -218,9 +218,13 @@ struct DynamicQuantizeLinearDecomposition
         rewriter, loc, ReduceMaxOp::create(rewriter, loc, x,
                                            DenseI64ArrayAttr(), drop),
         zero);
-    Value scale = DivOp::create(rewriter, loc,
-                                SubOp::create(rewriter, loc, hi, lo),
-                                scalar(255.0));
+    Value range = SubOp::create(rewriter, loc, hi, lo);
+    Value scale = DivOp::create(rewriter, loc, range, scalar(255.0));
+    // An input of zeros has no range, and the spec's zero point would
+    // divide by a zero scale: ONNX Runtime takes a scale of 1 there.
+    scale = WhereOp::create(rewriter, loc,
+                            EqualOp::create(rewriter, loc, range, zero),
+                            scalar(1.0), scale);
     IntegerAttr axis = rewriter.getI64IntegerAttr(1);
     Value zeroPoint = QuantizeLinearOp::create(
         rewriter, loc, NegOp::create(rewriter, loc, lo), scale, Value(), axis);

@@ -195,6 +195,13 @@ void markAccumulatorInit(RewriterBase &rewriter, linalg::LinalgOp contraction,
   if (generic && collapse) {
     // Rebuild the broadcast on the collapsed shape, so that the tiles'
     // offsets index it directly.
+    // Only when every operand reads whole groups: a bias broadcast along
+    // the last of the dims the reshape merges (ONNX's broadcasting of a
+    // [W] addend onto a convolution's [N, C, H, W]) stays a pass of its
+    // own.
+    if (!linalg::areDimSequencesPreserved(generic.getIndexingMapsArray(),
+                                          collapse.getReassociationIndices()))
+      return;
     rewriter.setInsertionPoint(generic);
     FailureOr<linalg::CollapseResult> collapsed =
         linalg::collapseOpIterationDims(

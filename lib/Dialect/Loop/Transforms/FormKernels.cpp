@@ -114,8 +114,14 @@ bool isOnlyDestination(Value value) {
 
 bool mlc::loop::isDestinationInitialization(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  // A fill or a broadcast (the body only yields): what mlc-loop-verify-
+  // kernels accepts outside kernels. An init that computes (a bias plus a
+  // constant that elementwise fusion moved into it) is a kernel of its own.
   if (!linalgOp || op->getNumResults() != 1 ||
-      !(isa<linalg::FillOp>(op) || isElementwise(linalgOp)))
+      !(isa<linalg::FillOp>(op) ||
+        (isElementwise(linalgOp) && op->getNumRegions() == 1 &&
+         !op->getRegion(0).empty() &&
+         llvm::hasSingleElement(*linalgOp.getBlock()))))
     return false;
   return isOnlyDestination(op->getResult(0));
 }
