@@ -334,15 +334,16 @@ def main():
 
 
 def write_doc(path, rows, threads, args, micro):
-    # Sections other tools write (bench/compare_builds.py) stay.
+    # Sections other tools write (bench/compare_builds.py, the GPU,
+    # symbolic-size, quantized, wild-model and user-model benchmarks) stay;
+    # the matmul section is this run's when it measured one.
     kept = ""
     if os.path.exists(path):
         old = open(path).read()
-        marker = "\n## Before and after a compiler change"
-        if marker in old:
-            start = old.index(marker)
-            end = old.find("\n## ", start + len(marker))
-            kept = old[start:end if end >= 0 else len(old)]
+        own = {"## f32 matmul, one thread"} if micro else set()
+        sections = old.split("\n## ")[1:]
+        kept = "".join("\n## " + section for section in sections
+                       if "## " + section.split("\n", 1)[0] not in own)
     with open(path, "w") as f:
         f.write("# Performance\n\n")
         f.write(f"Measured {datetime.date.today()} on {machine()} by "
