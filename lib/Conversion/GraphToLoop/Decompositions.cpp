@@ -110,41 +110,24 @@ DenseI64ArrayAttr getSpatialAxes(Builder &b, int64_t rank) {
   return b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(2, rank)));
 }
 
-struct GlobalMaxPoolDecomposition : OpConversionPattern<GlobalMaxPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// GlobalMaxPool and GlobalAveragePool as the reduction over the spatial
+/// axes, kept as unit dims. GlobalAveragePool of 2-D maps has a lowering of
+/// its own (for sizes known at run time too) that goes first: these have a
+/// benefit of 0.
+template <typename PoolOp, typename ReduceOp>
+struct GlobalPoolDecomposition : OpConversionPattern<PoolOp> {
+  GlobalPoolDecomposition(MLIRContext *ctx)
+      : OpConversionPattern<PoolOp>(ctx, /*benefit=*/0) {}
   LogicalResult
-  matchAndRewrite(GlobalMaxPoolOp op, OpAdaptor adaptor,
+  matchAndRewrite(PoolOp op, typename PoolOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = getStaticType(adaptor.getInput());
     if (!type || type.getRank() < 3)
       return rewriter.notifyMatchFailure(op, "needs a static N,C,D... shape");
     rewriter.replaceOp(
-        op, ReduceMaxOp::create(rewriter, op.getLoc(), adaptor.getInput(),
-                                getSpatialAxes(rewriter, type.getRank()),
-                                rewriter.getBoolAttr(true))
-                .getResult());
-    return success();
-  }
-};
-
-/// GlobalAveragePool of 1-D and 3-D maps (2-D ones have a lowering of
-/// their own, for sizes known at run time too): the mean over the spatial
-/// axes, kept as unit dims.
-struct GlobalAveragePoolDecomposition
-    : OpConversionPattern<GlobalAveragePoolOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(GlobalAveragePoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = getStaticType(adaptor.getInput());
-    if (!type || type.getRank() < 3 || type.getRank() == 4 ||
-        !isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(
-          op, "needs a static float N,C,D... shape of rank 3 or 5 and more");
-    rewriter.replaceOp(
-        op, ReduceMeanOp::create(rewriter, op.getLoc(), adaptor.getInput(),
-                                 getSpatialAxes(rewriter, type.getRank()),
-                                 rewriter.getBoolAttr(true))
+        op, ReduceOp::create(rewriter, op.getLoc(), adaptor.getInput(),
+                             getSpatialAxes(rewriter, type.getRank()),
+                             rewriter.getBoolAttr(true))
                 .getResult());
     return success();
   }
@@ -237,7 +220,9 @@ struct DynamicQuantizeLinearDecomposition
 
 void mlc::populateGraphDecompositionPatterns(RewritePatternSet &patterns) {
   patterns.add<LogSoftmaxDecomposition, HardmaxDecomposition,
-               GlobalMaxPoolDecomposition, GlobalAveragePoolDecomposition, InstanceNormDecomposition,
-               DynamicQuantizeLinearDecomposition>(
+               InstanceNormDecomposition,
+               DynamicQuantizeLinearDecomposition,
+               GlobalPoolDecomposition<GlobalMaxPoolOp, ReduceMaxOp>,
+               GlobalPoolDecomposition<GlobalAveragePoolOp, ReduceMeanOp>>(
       patterns.getContext());
 }
