@@ -106,17 +106,17 @@ bool buildRowCopies(OpBuilder &b, Location loc, Value source, Value target) {
     b.setInsertionPoint(loop.getBody()->getTerminator());
     offsets[d] = loop.getInductionVar();
   }
-  SmallVector<int64_t> runShape(sourceType.getShape().drop_front(start));
+  // The view keeps every dim (the leading ones of size 1) and one
+  // collapse_shape folds it to the run: a rank-reducing subview would have to
+  // guess which unit dims it drops, and a guess that differs from the
+  // verifier's stride matching (unit dims with equal strides) is rejected.
   auto slice = [&](Value buffer) -> Value {
     auto type = cast<MemRefType>(buffer.getType());
-    auto reducedType = memref::SubViewOp::inferRankReducedResultType(
-        runShape, type, offsets, sizes, strides);
-    Value view = memref::SubViewOp::create(b, loc, cast<MemRefType>(reducedType),
-                                           buffer, offsets, sizes, strides);
-    if (runShape.size() == 1)
-      return view;
-    ReassociationIndices all =
-        llvm::to_vector(llvm::seq<int64_t>(0, runShape.size()));
+    auto viewType = memref::SubViewOp::inferResultType(type, offsets, sizes,
+                                                        strides);
+    Value view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
+                                           sizes, strides);
+    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     return memref::CollapseShapeOp::create(b, loc, view,
                                            ArrayRef<ReassociationIndices>{all});
   };
