@@ -30,6 +30,9 @@ llvm_config.add_tool_substitutions(["not", "count", "split-file"],
 tools = ["mlc-opt", "mlc-compile", "mlc-run", "mlc-npu-sim"]
 llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 config.substitutions.append(("%python", config.python_executable))
+# The CPU code without --mcpu is for: the build's default, else the host's.
+config.substitutions.append(
+    ("%mlc_default_cpu", getattr(config, "mlc_default_cpu", "") or "native"))
 config.substitutions.append(
     ("%onnx_node", "/usr/share/libonnx-testdata/data/node"))
 # The C interfaces' headers and shared libraries (libmlc_compiler.so,

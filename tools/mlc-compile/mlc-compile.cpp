@@ -22,6 +22,7 @@
 #include "mlc/Compiler/CrashGuard.h"
 #include "mlc/Frontend/ONNX/Importer.h"
 #include "mlc/InitAll.h"
+#include "mlc/Target/CPU/TargetInfo.h"
 #include "mlc/Target/GPU/GPUTarget.h"
 #include "mlc/Pipelines/Pipelines.h"
 
@@ -106,15 +107,19 @@ cl::list<std::string>
 cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),
             cl::cat(category));
+/// `--mcpu`'s help names the build's default CPU when it has one.
+const std::string mcpuHelp =
+    "Target CPU (default: " +
+    (mlc::target::defaultCPU({}).empty()
+         ? std::string("this machine's CPU and features")
+         : "'" + mlc::target::defaultCPU({}) + "' (this build's default)") +
+    " when compiling for this machine's triple, "
+    "else the triple's baseline; for --target=gpu the baseline, as its host "
+    "code only launches kernels; 'native' = this machine's; 'generic' = the "
+    "triple's baseline, e.g. x86-64 without AVX/FMA, for a portable object)";
 cl::opt<std::string>
     mcpu("mcpu",
-         cl::desc("Target CPU (default: this machine's CPU and "
-                  "features when compiling for this machine's triple, "
-                  "else the triple's baseline; for --target=gpu "
-                  "the baseline, as its host code only launches "
-                  "kernels; 'native' = this "
-                  "machine's; 'generic' = the triple's baseline, e.g. "
-                  "x86-64 without AVX/FMA, for a portable object)"),
+         cl::desc(mcpuHelp),
          cl::cat(category));
 cl::opt<std::string>
     mattr("mattr",

@@ -63,22 +63,45 @@ createSubtarget(const llvm::Triple &triple, const ResolvedCPU &resolved) {
 }
 } // namespace
 
-bool mlc::target::compilesForHostCPU(const CPUTargetOptions &options) {
-  if (options.cpu == "native")
-    return true;
-  if (!options.cpu.empty())
-    return false;
-  // No CPU named: the host's when the code is for the host's triple.
+/// The CPU the build names for code without `--mcpu` (CMake's
+/// MLC_DEFAULT_CPU, as GCC's `--with-arch`); empty: the host's CPU.
+#ifndef MLC_DEFAULT_CPU
+#define MLC_DEFAULT_CPU ""
+#endif
+
+namespace {
+/// Whether `options` name the host's triple (or none).
+bool targetsHostTriple(const CPUTargetOptions &options) {
   llvm::Triple host(llvm::sys::getDefaultTargetTriple());
   return options.triple.empty() ||
          llvm::Triple(llvm::Triple::normalize(options.triple)) == host;
+}
+} // namespace
+
+std::string mlc::target::defaultCPU(const CPUTargetOptions &options) {
+  if (!options.cpu.empty())
+    return options.cpu;
+  if (llvm::StringRef(MLC_DEFAULT_CPU).empty() || !targetsHostTriple(options))
+    return std::string();
+  return MLC_DEFAULT_CPU;
+}
+
+bool mlc::target::compilesForHostCPU(const CPUTargetOptions &options) {
+  std::string cpu = defaultCPU(options);
+  if (cpu == "native")
+    return true;
+  if (!cpu.empty())
+    return false;
+  // No CPU named: the host's when the code is for the host's triple.
+  return targetsHostTriple(options);
 }
 
 ResolvedCPU mlc::target::resolveCPU(const CPUTargetOptions &options) {
   initializeTargets();
   ResolvedCPU resolved;
   // `generic` is LLVM's default CPU for the triple (x86-64 without AVX).
-  resolved.cpu = options.cpu == "generic" ? std::string() : options.cpu;
+  std::string cpu = defaultCPU(options);
+  resolved.cpu = cpu == "generic" ? std::string() : cpu;
   llvm::SubtargetFeatures features;
   if (compilesForHostCPU(options)) {
     resolved.cpu = llvm::sys::getHostCPUName().str();

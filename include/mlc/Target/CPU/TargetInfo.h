@@ -65,6 +65,10 @@ struct ContractionTiles {
   int64_t registerColumns = 0;
 };
 
+/// The CPU `options` name: `--mcpu`, else the build's default CPU
+/// (CMake's MLC_DEFAULT_CPU) for the host's triple, else empty (the host's).
+std::string defaultCPU(const CPUTargetOptions &options);
+
 /// Whether `options` compile for the CPU of the machine running the
 /// compiler: cpu `native`, or no cpu and the host's triple (or none).
 bool compilesForHostCPU(const CPUTargetOptions &options);
