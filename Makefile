@@ -19,8 +19,9 @@
 #   make quantized-check  QDQ-quantized bench models, mlc against ONNX Runtime
 #                      (whole models on the CPU; each layer on the NPU
 #                      simulator within one quantization step)
-#   make wild-check    34 pretrained models from npm (paddle2onnx, tf2onnx,
-#                      PyTorch, spox; fp16 and dynamically quantized) vs ORT
+#   make wild-check    38 pretrained models from npm (paddle2onnx, tf2onnx,
+#                      PyTorch, spox; fp16, dynamically quantized, four
+#                      quantized to QDQ here) vs ORT
 #   make bench         mlc against ONNX Runtime, f32 and QDQ-quantized
 #                      models -> docs/Performance.md
 #   make asan-check    import every test model under AddressSanitizer
