@@ -229,12 +229,11 @@ SYMBOLIC = [
      [(1, 3, 48, 192), (3, 3, 48, 320)]),
     ("oww-embedding", "oww", "embedding_model.onnx", "input_1",
      [(1, 76, 32, 1), (4, 76, 32, 1)]),
+    # Its STFT is two 1-D convolutions (kernel 512, stride 160) over the
+    # run-time length.
+    ("oww-melspectrogram", "oww", "melspectrogram.onnx", "input",
+     [(1, 1280), (2, 1760), (1, 16000)]),
 ]
-# Not yet: openWakeWord's mel-spectrogram with its samples symbolic. Its
-# STFT is two 1-D convolutions (kernel 512, stride 160) over a run-time
-# length, which the CPU does not lower yet ("'mlc_graph.conv' ... has no
-# lowering to the loop level for these types and shapes yet"); it runs
-# with the length pinned (MODELS above).
 
 # A model whose error is over the bound passes when, output by output, it is
 # within SPREAD_FACTOR times ONNX Runtime's own spread (ort_spread): the

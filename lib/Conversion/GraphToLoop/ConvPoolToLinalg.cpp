@@ -6,16 +6,20 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// 2-D NCHW convolution (plain, depthwise and grouped), max/average pooling
-// and global average pooling to linalg named ops and generics (batch
-// normalization and LRN: NormalizationToLinalg.cpp). Padding is an explicit tensor.pad; auto_pad and
-// ceil_mode are resolved to explicit pads from the static shapes.
+// Convolution (1-D, 2-D and 3-D; plain, depthwise and grouped), max/average
+// pooling and global average pooling to linalg named ops and generics
+// (batch normalization and LRN: NormalizationToLinalg.cpp), for every
+// shape: batch and spatial sizes static or known at run time (a detector
+// compiled for images of any size), channels and weights static. Padding is
+// an explicit tensor.pad; Windows.h resolves auto_pad and ceil_mode, as
+// constants where the sizes are static and at run time where they are not.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 
 #include "LoweringUtils.h"
+#include "Windows.h"
 
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 #include "mlc/Dialect/Graph/Utils/ShapeUtils.h"
@@ -30,78 +34,15 @@
 
 using namespace mlir;
 using namespace mlc::graph;
-using mlc::detail::createFilledTensor;
 using mlc::detail::channelwise;
 using mlc::detail::getStaticType;
-using mlc::detail::static4d;
+using mlc::detail::createFilled;
+using mlc::detail::padWindows;
+using mlc::detail::planWindows;
+using mlc::detail::splitChannels;
+using mlc::detail::WindowPlan;
 
 namespace {
-/// The explicit pads of the spatial dims (all begins, then all ends, as
-/// ONNX orders them), with auto_pad and ceil_mode resolved against the
-/// static input.
-FailureOr<SmallVector<int64_t, 4>>
-resolvePads(RankedTensorType input, ArrayRef<int64_t> kernel,
-            ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
-            std::optional<ArrayRef<int64_t>> pads, AutoPad autoPad,
-            bool ceilMode) {
-  size_t spatial = kernel.size();
-  if (strides.size() != spatial || dilations.size() != spatial ||
-      (pads && pads->size() != 2 * spatial) ||
-      input.getRank() != static_cast<int64_t>(spatial) + 2)
-    return failure();
-  SmallVector<int64_t, 4> out(2 * spatial, 0);
-  for (size_t i = 0; i < spatial; ++i) {
-    WindowDim dim;
-    dim.input = input.getDimSize(i + 2);
-    dim.kernel = kernel[i];
-    dim.stride = strides[i];
-    dim.dilation = dilations[i];
-    dim.padBegin = pads ? (*pads)[i] : 0;
-    dim.padEnd = pads ? (*pads)[i + spatial] : 0;
-    auto r = computeWindowDim(dim, getWindowPadding(autoPad), ceilMode);
-    if (!r) {
-      llvm::consumeError(r.takeError());
-      return failure();
-    }
-    out[i] = r->padBegin;
-    // ceil_mode: pad the end so that the last window fits.
-    int64_t effective = (kernel[i] - 1) * dilations[i] + 1;
-    int64_t needed =
-        (r->output - 1) * strides[i] + effective - dim.input - r->padBegin;
-    out[i + spatial] = std::max(r->padEnd, needed);
-  }
-  return out;
-}
-
-/// `input` padded on its spatial dims (all but the first two) with
-/// `fillValue` (an element value); `pads` as resolvePads returns them.
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, Value fill) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-    return input;
-  auto type = cast<RankedTensorType>(input.getType());
-  size_t spatial = pads.size() / 2;
-  SmallVector<int64_t> low(2, 0), high(2, 0);
-  llvm::append_range(low, pads.take_front(spatial));
-  llvm::append_range(high, pads.drop_front(spatial));
-  SmallVector<int64_t> shape(type.getShape());
-  for (size_t i = 2; i < shape.size(); ++i)
-    shape[i] += low[i] + high[i];
-  return tensor::PadOp::create(
-             b, loc, RankedTensorType::get(shape, type.getElementType()), input,
-             getAsIndexOpFoldResult(b.getContext(), low),
-             getAsIndexOpFoldResult(b.getContext(), high), fill)
-      .getResult();
-}
-
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, TypedAttr fillValue) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-    return input;
-  return padSpatial(b, loc, input, pads,
-                    arith::ConstantOp::create(b, loc, fillValue).getResult());
-}
-
 /// The smallest value of an integer type (unsigned types as their signless
 /// view: arith constants are signless).
 Value integerMin(OpBuilder &b, Location loc, IntegerType type) {
@@ -115,10 +56,20 @@ Value integerMin(OpBuilder &b, Location loc, IntegerType type) {
   return mlc::detail::viewAs(b, loc, v, type);
 }
 
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, double value) {
-  Type element = cast<RankedTensorType>(input.getType()).getElementType();
-  return padSpatial(b, loc, input, pads, b.getFloatAttr(element, value));
+/// A constant of the element type of `value`'s tensor type.
+Value elementConstant(OpBuilder &b, Location loc, Value value, double v) {
+  Type element = cast<RankedTensorType>(value.getType()).getElementType();
+  return arith::ConstantOp::create(b, loc, element, b.getFloatAttr(element, v));
+}
+
+/// `input` padded as `plan` says with the float `value`.
+Value padWithFloat(OpBuilder &b, Location loc, Value input,
+                   const mlc::detail::WindowPlan &plan, double value) {
+  auto zero = [](OpFoldResult p) { return isConstantIntValue(p, 0); };
+  if (llvm::all_of(plan.padLow, zero) && llvm::all_of(plan.padHigh, zero))
+    return input;
+  return mlc::detail::padWindows(b, loc, input, plan,
+                                 elementConstant(b, loc, input, value));
 }
 
 SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
@@ -129,38 +80,46 @@ SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
 } // namespace
 
 FailureOr<Value> mlc::detail::buildConv2D(
-    OpBuilder &rewriter, Location loc, Value inputValue, Value weightValue,
-    RankedTensorType result, std::optional<ArrayRef<int64_t>> stridesAttrs,
+    OpBuilder &rewriter, Location loc, Operation *op, Value inputValue,
+    Value weightValue, RankedTensorType result,
+    std::optional<ArrayRef<int64_t>> stridesAttrs,
     std::optional<ArrayRef<int64_t>> dilationsAttrs,
     std::optional<ArrayRef<int64_t>> padsAttrs, AutoPad autoPad,
     int64_t group) {
-  auto x = getStaticType(inputValue), w = getStaticType(weightValue);
-  if (!x || !w || x.getRank() != 4 || w.getRank() != 4)
+  auto x = dyn_cast<RankedTensorType>(inputValue.getType());
+  auto w = getStaticType(weightValue);
+  if (!x || !w || x.getRank() != 4 || w.getRank() != 4 || x.isDynamicDim(1))
+    return failure();
+  int64_t c = x.getDimSize(1), m = w.getDimSize(0);
+  if (group < 1 || c % group != 0 || m % group != 0 ||
+      w.getDimSize(1) * group != c)
+    return failure();
+  FailureOr<WindowPlan> plan =
+      planWindows(rewriter, loc, op, "Conv", inputValue, m, result,
+                  w.getShape().drop_front(2), stridesAttrs, dilationsAttrs,
+                  padsAttrs, autoPad, false);
+  if (failed(plan))
     return failure();
   SmallVector<int64_t> strides = orOnes(stridesAttrs);
   SmallVector<int64_t> dilations = orOnes(dilationsAttrs);
-  auto pads = resolvePads(x, w.getShape().drop_front(2), strides, dilations,
-                          padsAttrs, autoPad, false);
-  if (failed(pads))
-    return failure();
   Type element = result.getElementType();
-  Value input = padSpatial(rewriter, loc, inputValue, *pads,
-                           rewriter.getZeroAttr(element));
-  Value acc = linalg::FillOp::create(
-                  rewriter, loc,
-                  arith::ConstantOp::create(rewriter, loc,
-                                            rewriter.getZeroAttr(element))
-                      .getResult(),
-                  tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                          element)
-                      .getResult())
-                  .getResult(0);
+  auto zero = [](OpFoldResult p) { return isConstantIntValue(p, 0); };
+  Value input = inputValue;
+  if (!llvm::all_of(plan->padLow, zero) || !llvm::all_of(plan->padHigh, zero))
+    input = padWindows(
+        rewriter, loc, inputValue, *plan,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element))
+            .getResult());
+  Value acc = createFilled(
+      rewriter, loc, result, plan->sizes,
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element))
+          .getResult());
   auto stridesAttr = rewriter.getI64TensorAttr(strides);
   auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
-  int64_t c = x.getDimSize(1), m = w.getDimSize(0);
   Value conv;
   auto padded = cast<RankedTensorType>(input.getType());
-  bool onePixel = result.getDimSize(2) == 1 && result.getDimSize(3) == 1 &&
+  bool onePixel = result.hasStaticShape() && padded.hasStaticShape() &&
+                  result.getDimSize(2) == 1 && result.getDimSize(3) == 1 &&
                   padded.getDimSize(2) == w.getDimSize(2) &&
                   padded.getDimSize(3) == w.getDimSize(3);
   if (group == 1 && onePixel && isa<FloatType>(element)) {
@@ -170,7 +129,7 @@ FailureOr<Value> mlc::detail::buildConv2D(
     // as a convolution its one output pixel per image left a register tile
     // of scalar multiply-adds. The transpose of constant weights folds at
     // compile time.
-    int64_t n = x.getDimSize(0), k = c * w.getDimSize(2) * w.getDimSize(3);
+    int64_t n = result.getDimSize(0), k = c * w.getDimSize(2) * w.getDimSize(3);
     SmallVector<ReassociationIndices> flat = {{0}, {1, 2, 3}};
     Value lhs = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({n, k}, element), input, flat);
@@ -215,28 +174,16 @@ FailureOr<Value> mlc::detail::buildConv2D(
                .getResult(0);
   } else {
     // Grouped: [N, G, C/G, H, W] x [G, M/G, C/G, kh, kw].
-    auto in = cast<RankedTensorType>(input.getType());
-    auto gIn = RankedTensorType::get({in.getDimSize(0), group, c / group,
-                                      in.getDimSize(2), in.getDimSize(3)},
-                                     in.getElementType());
     auto gW = RankedTensorType::get(
         {group, m / group, w.getDimSize(1), w.getDimSize(2), w.getDimSize(3)},
         w.getElementType());
-    auto gOut =
-        RankedTensorType::get({result.getDimSize(0), group, m / group,
-                               result.getDimSize(2), result.getDimSize(3)},
-                              result.getElementType());
-    Value gi = tensor::ExpandShapeOp::create(
-        rewriter, loc, gIn, input,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value gi = splitChannels(rewriter, loc, input, group);
     Value gw = tensor::ExpandShapeOp::create(
         rewriter, loc, gW, weightValue,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
-    Value ga = tensor::ExpandShapeOp::create(
-        rewriter, loc, gOut, acc,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value ga = splitChannels(rewriter, loc, acc, group);
     Value g = linalg::Conv2DNgchwGfchwOp::create(
-                  rewriter, loc, TypeRange{gOut}, ValueRange{gi, gw},
+                  rewriter, loc, TypeRange{ga.getType()}, ValueRange{gi, gw},
                   ValueRange{ga}, stridesAttr, dilationsAttr)
                   .getResult(0);
     conv = tensor::CollapseShapeOp::create(
@@ -247,17 +194,6 @@ FailureOr<Value> mlc::detail::buildConv2D(
 }
 
 namespace {
-/// Splits dim 1 of the rank-5 `value` into (`group`, rest).
-Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t group) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape = {type.getDimSize(0), group,
-                                type.getDimSize(1) / group};
-  llvm::append_range(shape, type.getShape().drop_front(2));
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
-}
-
 /// A grouped 3-D convolution of the padded NCDHW `input` with `weight`
 /// [M, C/G, kd, kh, kw], accumulated onto `acc` [N, M, OD, OH, OW].
 Value groupedConv3D(OpBuilder &b, Location loc, Value input, Value weight,
@@ -271,8 +207,8 @@ Value groupedConv3D(OpBuilder &b, Location loc, Value input, Value weight,
   Value gw = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(wShape, wType.getElementType()), weight,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}, {5}});
-  Value gi = splitGroups(b, loc, input, group);
-  Value ga = splitGroups(b, loc, acc, group);
+  Value gi = splitChannels(b, loc, input, group);
+  Value ga = splitChannels(b, loc, acc, group);
   // Loops (n, g, m, od, oh, ow, c, kd, kh, kw).
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineExpr> d;
@@ -303,6 +239,35 @@ Value groupedConv3D(OpBuilder &b, Location loc, Value input, Value weight,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
 }
 
+/// The spatial attribute `a` of a 1-D op for its 2-D view over a height of
+/// 1 (`fill` on the height; pads [begin, end] -> [0, begin, 0, end]).
+std::optional<ArrayRef<int64_t>> addHeight(std::optional<ArrayRef<int64_t>> a,
+                                           int64_t fill, bool isPads,
+                                           SmallVector<int64_t> &storage) {
+  if (!a)
+    return std::nullopt;
+  if (isPads && a->size() == 2)
+    storage = {fill, (*a)[0], fill, (*a)[1]};
+  else if (!isPads && a->size() == 1)
+    storage = {fill, (*a)[0]};
+  else
+    storage.assign(a->begin(), a->end()); // malformed: the plan refuses it
+  return ArrayRef<int64_t>(storage);
+}
+
+/// `value` [N, C, W] as [N, C, 1, W].
+Value insertHeight(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  sizes.insert(sizes.begin() + 2, b.getIndexAttr(1));
+  return tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({type.getDimSize(0), type.getDimSize(1), 1,
+                             type.getDimSize(2)},
+                            type.getElementType()),
+      value, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}}, sizes);
+}
+
 struct ConvLowering : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -312,29 +277,26 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
   /// grouped 3-D named op).
   static LogicalResult lower3D(ConvOp op, OpAdaptor adaptor,
                                ConversionPatternRewriter &rewriter) {
-    auto x = getStaticType(adaptor.getInput());
+    auto x = cast<RankedTensorType>(adaptor.getInput().getType());
     auto w = getStaticType(adaptor.getWeight());
-    auto result = getStaticType(op.getResult());
+    auto result = cast<RankedTensorType>(op.getResult().getType());
     int64_t group = op.getGroup();
-    if (!x || !w || x.getRank() != 5 || w.getRank() != 5 ||
-        !isa<FloatType>(result.getElementType()) || group < 1 ||
+    if (!w || w.getRank() != 5 || group < 1 ||
         x.getDimSize(1) % group != 0 || w.getDimSize(0) % group != 0 ||
         w.getDimSize(1) * group != x.getDimSize(1))
       return rewriter.notifyMatchFailure(
           op, "only float 3-D conv with channels divisible by the groups");
+    Location loc = op.getLoc();
+    FailureOr<WindowPlan> plan = planWindows(
+        rewriter, loc, op, "Conv", adaptor.getInput(), w.getDimSize(0),
+        result, w.getShape().drop_front(2), op.getStrides(),
+        op.getDilations(), op.getPads(), op.getAutoPad(), false);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "bad window");
     SmallVector<int64_t> strides = orOnes(op.getStrides(), 3);
     SmallVector<int64_t> dilations = orOnes(op.getDilations(), 3);
-    if (strides.size() != 3 || dilations.size() != 3)
-      return rewriter.notifyMatchFailure(op, "bad window");
-    auto pads = resolvePads(x, w.getShape().drop_front(2), strides, dilations,
-                            op.getPads(), op.getAutoPad(), false);
-    if (failed(pads))
-      return rewriter.notifyMatchFailure(op, "bad window");
-    Location loc = op.getLoc();
-    Type element = result.getElementType();
-    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads,
-                             rewriter.getZeroAttr(element));
-    Value acc = createFilledTensor(rewriter, loc, result, 0.0);
+    Value input = padWithFloat(rewriter, loc, adaptor.getInput(), *plan, 0.0);
+    Value acc = createFilled(rewriter, loc, result, plan->sizes, 0.0);
     Value conv =
         group == 1
             ? linalg::Conv3DNcdhwFcdhwOp::create(
@@ -359,59 +321,36 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput(), weight = adaptor.getWeight();
+    auto x = dyn_cast<RankedTensorType>(input.getType());
+    auto w = getStaticType(weight);
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!x || !w || !result || x.getRank() < 3 || x.getRank() > 5 ||
+        w.getRank() != x.getRank() || result.getRank() != x.getRank() ||
+        x.isDynamicDim(1) || !isa<FloatType>(result.getElementType()))
+      return rewriter.notifyMatchFailure(
+          op, "only float 1-D, 2-D and 3-D conv with static channels and "
+              "weights");
+    if (x.getRank() == 5)
+      return lower3D(op, adaptor, rewriter);
     std::optional<ArrayRef<int64_t>> strides = op.getStrides(),
                                      dilations = op.getDilations(),
                                      pads = op.getPads();
-    if (auto type = getStaticType(op.getResult()); type && type.getRank() == 5)
-      return lower3D(op, adaptor, rewriter);
     // A 1-D convolution is a 2-D one over a height of 1.
     SmallVector<int64_t> strides2, dilations2, pads2;
-    auto oneD = getStaticType(op.getResult());
-    bool is1D = oneD && oneD.getRank() == 3;
-    RankedTensorType result;
+    bool is1D = x.getRank() == 3;
+    RankedTensorType result2D = result;
     if (is1D) {
-      auto x3 = getStaticType(input), w3 = getStaticType(weight);
-      if (!x3 || !w3 || x3.getRank() != 3 || w3.getRank() != 3)
-        return rewriter.notifyMatchFailure(op, "only static float conv");
-      auto addHeight = [&](Value v, RankedTensorType t) -> Value {
-        return tensor::ExpandShapeOp::create(
-            rewriter, loc,
-            RankedTensorType::get(
-                {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)},
-                t.getElementType()),
-            v, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-      };
-      input = addHeight(input, x3);
-      weight = addHeight(weight, w3);
-      result = RankedTensorType::get({oneD.getDimSize(0), oneD.getDimSize(1),
-                                      1, oneD.getDimSize(2)},
-                                     oneD.getElementType());
-      if (strides) {
-        if (strides->size() != 1)
-          return rewriter.notifyMatchFailure(op, "bad strides");
-        strides2 = {1, (*strides)[0]};
-        strides = ArrayRef<int64_t>(strides2);
-      }
-      if (dilations) {
-        if (dilations->size() != 1)
-          return rewriter.notifyMatchFailure(op, "bad dilations");
-        dilations2 = {1, (*dilations)[0]};
-        dilations = ArrayRef<int64_t>(dilations2);
-      }
-      if (pads) {
-        if (pads->size() != 2)
-          return rewriter.notifyMatchFailure(op, "bad pads");
-        pads2 = {0, (*pads)[0], 0, (*pads)[1]};
-        pads = ArrayRef<int64_t>(pads2);
-      }
-    } else {
-      auto x = static4d(input), w = static4d(weight);
-      result = static4d(op.getResult());
-      if (!x || !w || !result)
-        return rewriter.notifyMatchFailure(op, "only static 1-D/2-D float conv");
+      input = insertHeight(rewriter, loc, input);
+      weight = insertHeight(rewriter, loc, weight);
+      result2D = RankedTensorType::get(
+          {result.getDimSize(0), result.getDimSize(1), 1, result.getDimSize(2)},
+          result.getElementType());
+      strides = addHeight(strides, 1, false, strides2);
+      dilations = addHeight(dilations, 1, false, dilations2);
+      pads = addHeight(pads, 0, true, pads2);
     }
     FailureOr<Value> built = mlc::detail::buildConv2D(
-        rewriter, loc, input, weight, result, strides, dilations, pads,
+        rewriter, loc, op, input, weight, result2D, strides, dilations, pads,
         op.getAutoPad(), op.getGroup());
     if (failed(built))
       return rewriter.notifyMatchFailure(op, "bad window");
@@ -423,72 +362,92 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
                          });
     if (is1D)
       conv = tensor::CollapseShapeOp::create(
-          rewriter, loc, oneD, conv,
+          rewriter, loc, result, conv,
           ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
     rewriter.replaceOp(op, conv);
     return success();
   }
 };
 
+/// The plan of a pooling op's windows over `input` (static channels).
+template <typename OpTy>
+FailureOr<WindowPlan> planPooling(OpBuilder &b, OpTy op, Value input) {
+  constexpr bool isMax = std::is_same_v<OpTy, MaxPoolOp> ||
+                         std::is_same_v<OpTy, MaxPoolIndicesOp>;
+  auto x = cast<RankedTensorType>(input.getType());
+  auto result = cast<RankedTensorType>(op.getResult().getType());
+  if (x.isDynamicDim(1))
+    return failure();
+  return planWindows(b, op.getLoc(), op, isMax ? "MaxPool" : "AveragePool",
+                     input, x.getDimSize(1), result, op.getKernelShape(),
+                     op.getStrides(), op.getDilations(), op.getPads(),
+                     op.getAutoPad(), op.getCeilMode());
+}
+
+/// 2-D float MaxPool and AveragePool: upstream's NCHW pooling named ops.
 template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     constexpr bool isMax = std::is_same_v<OpTy, MaxPoolOp>;
-    auto x = static4d(adaptor.getInput());
-    auto result = static4d(op.getResult());
+    auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
     ArrayRef<int64_t> kernel = op.getKernelShape();
-    if (!x || !result || kernel.size() != 2)
-      return rewriter.notifyMatchFailure(op, "only static 2-D float pooling");
+    if (!x || !result || x.getRank() != 4 || kernel.size() != 2 ||
+        !isa<FloatType>(x.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only 2-D float pooling");
     Location loc = op.getLoc();
+    FailureOr<WindowPlan> plan =
+        planPooling(rewriter, op, adaptor.getInput());
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "bad window");
     SmallVector<int64_t> strides = orOnes(op.getStrides());
     SmallVector<int64_t> dilations = orOnes(op.getDilations());
-    auto pads = resolvePads(x, kernel, strides, dilations, op.getPads(),
-                            op.getAutoPad(), op.getCeilMode());
-    if (failed(pads))
-      return rewriter.notifyMatchFailure(op, "bad window");
     double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
-    Value input =
-        padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
+    Value input = padWithFloat(rewriter, loc, adaptor.getInput(), *plan,
+                               padValue);
     Value window =
         tensor::EmptyOp::create(rewriter, loc, kernel, x.getElementType());
     auto stridesAttr = rewriter.getI64TensorAttr(strides);
     auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
+    auto filled = [&](double v) {
+      return createFilled(rewriter, loc, result, plan->sizes, v);
+    };
     if constexpr (isMax) {
-      Value acc = createFilledTensor(rewriter, loc, result, padValue);
       rewriter.replaceOp(op, linalg::PoolingNchwMaxOp::create(
                                  rewriter, loc, TypeRange{result},
-                                 ValueRange{input, window}, ValueRange{acc},
-                                 stridesAttr, dilationsAttr)
+                                 ValueRange{input, window},
+                                 ValueRange{filled(padValue)}, stridesAttr,
+                                 dilationsAttr)
                                  .getResult(0));
       return success();
     } else {
-      Value sum =
-          linalg::PoolingNchwSumOp::create(
-              rewriter, loc, TypeRange{result}, ValueRange{input, window},
-              ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
-              stridesAttr, dilationsAttr)
-              .getResult(0);
-      bool padded = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
+      Value sum = linalg::PoolingNchwSumOp::create(
+                      rewriter, loc, TypeRange{result},
+                      ValueRange{input, window}, ValueRange{filled(0.0)},
+                      stridesAttr, dilationsAttr)
+                      .getResult(0);
       Value count;
-      if (!padded || op.getCountIncludePad()) {
+      if (!plan->isPadded() || op.getCountIncludePad()) {
         // Windows past the explicit pads (ceil_mode) still exclude them.
-        count =
-            createFilledTensor(rewriter, loc, result, kernel[0] * kernel[1]);
+        count = filled(double(kernel[0] * kernel[1]));
       } else {
         // Count the real input positions in each window.
-        Value ones =
-            padSpatial(rewriter, loc, createFilledTensor(rewriter, loc, x, 1.0),
-                       *pads, 0.0);
+        Value ones = padWithFloat(
+            rewriter, loc,
+            createFilled(rewriter, loc, x,
+                         tensor::getMixedSizes(rewriter, loc,
+                                               adaptor.getInput()),
+                         1.0),
+            *plan, 0.0);
         count = linalg::PoolingNchwSumOp::create(
                     rewriter, loc, TypeRange{result}, ValueRange{ones, window},
-                    ValueRange{createFilledTensor(rewriter, loc, result, 0.0)},
-                    stridesAttr, dilationsAttr)
+                    ValueRange{filled(0.0)}, stridesAttr, dilationsAttr)
                     .getResult(0);
       }
-      Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                           result.getElementType());
+      Value init =
+          mlc::detail::createEmptyOfSizes(rewriter, loc, result, plan->sizes);
       rewriter.replaceOp(
           op, mlc::detail::divideInto(rewriter, loc, sum, count, init));
       return success();
@@ -502,7 +461,7 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
 Value windowReduce(OpBuilder &b, Location loc, Value padded,
                    ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                    ArrayRef<int64_t> dilations, RankedTensorType result,
-                   bool isMax) {
+                   ArrayRef<OpFoldResult> sizes, bool isMax) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = result.getRank(), spatial = kernel.size();
   int64_t loops = rank + spatial;
@@ -525,12 +484,7 @@ Value windowReduce(OpBuilder &b, Location loc, Value padded,
   if (auto integer = dyn_cast<IntegerType>(element)) {
     // Integer max pooling (MaxPool takes int8/uint8): the padding already
     // holds the type's minimum, which is also the initial value.
-    Value init =
-        linalg::FillOp::create(
-            b, loc, integerMin(b, loc, integer),
-            tensor::EmptyOp::create(b, loc, result.getShape(), element)
-                .getResult())
-            .getResult(0);
+    Value init = createFilled(b, loc, result, sizes, integerMin(b, loc, integer));
     Type signless = mlc::detail::getSignlessType(element);
     return linalg::GenericOp::create(
                b, loc, TypeRange{result}, ValueRange{padded, windowShape}, init,
@@ -547,8 +501,9 @@ Value windowReduce(OpBuilder &b, Location loc, Value padded,
                })
         .getResult(0);
   }
-  Value init = createFilledTensor(
-      b, loc, result, isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+  Value init = createFilled(
+      b, loc, result, sizes,
+      isMax ? -std::numeric_limits<double>::infinity() : 0.0);
   return linalg::GenericOp::create(
              b, loc, TypeRange{result}, ValueRange{padded, windowShape}, init,
              maps, iterators,
@@ -569,64 +524,62 @@ template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     constexpr bool isMax = std::is_same_v<OpTy, MaxPoolOp>;
-    auto x = getStaticType(adaptor.getInput());
-    auto result = getStaticType(op.getResult());
+    auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
     ArrayRef<int64_t> kernel = op.getKernelShape();
     if (!x || !result)
-      return rewriter.notifyMatchFailure(op, "static pooling only");
+      return rewriter.notifyMatchFailure(op, "ranked pooling only");
     auto integer = dyn_cast<IntegerType>(x.getElementType());
     bool isFloat = isa<FloatType>(x.getElementType());
     // 2-D float pooling keeps the named ops; integers are max-only.
     if ((isFloat && kernel.size() == 2) || (!isFloat && !(isMax && integer)))
       return rewriter.notifyMatchFailure(op, "handled elsewhere or unsupported");
     size_t spatial = kernel.size();
+    Location loc = op.getLoc();
+    FailureOr<WindowPlan> plan =
+        planPooling(rewriter, op, adaptor.getInput());
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "bad window");
     SmallVector<int64_t> strides = orOnes(op.getStrides(), spatial);
     SmallVector<int64_t> dilations = orOnes(op.getDilations(), spatial);
-    auto pads = resolvePads(x, kernel, strides, dilations, op.getPads(),
-                            op.getAutoPad(), op.getCeilMode());
-    if (failed(pads))
-      return rewriter.notifyMatchFailure(op, "bad window");
-    Location loc = op.getLoc();
     double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    auto zero = [](OpFoldResult p) { return isConstantIntValue(p, 0); };
+    bool anyPad = !llvm::all_of(plan->padLow, zero) ||
+                  !llvm::all_of(plan->padHigh, zero);
     Value input =
-        integer
-            ? padSpatial(rewriter, loc, adaptor.getInput(), *pads,
-                         integerMin(rewriter, loc, integer))
-            : padSpatial(rewriter, loc, adaptor.getInput(), *pads, padValue);
+        !integer ? padWithFloat(rewriter, loc, adaptor.getInput(), *plan,
+                                padValue)
+        : anyPad ? padWindows(rewriter, loc, adaptor.getInput(), *plan,
+                              integerMin(rewriter, loc, integer))
+                 : adaptor.getInput();
     Value reduced = windowReduce(rewriter, loc, input, kernel, strides,
-                                 dilations, result, isMax);
+                                 dilations, result, plan->sizes, isMax);
     if constexpr (isMax) {
       rewriter.replaceOp(op, reduced);
       return success();
     } else {
-      bool padded = llvm::any_of(*pads, [](int64_t p) { return p != 0; });
       Value count;
-      if (!padded || op.getCountIncludePad()) {
+      if (!plan->isPadded() || op.getCountIncludePad()) {
         int64_t size = 1;
         for (int64_t k : kernel)
           size *= k;
-        count = createFilledTensor(rewriter, loc, result, size);
+        count = createFilled(rewriter, loc, result, plan->sizes,
+                             double(size));
       } else {
-        Value ones = padSpatial(rewriter, loc,
-                                createFilledTensor(rewriter, loc, x, 1.0),
-                                *pads, 0.0);
+        Value ones = padWithFloat(
+            rewriter, loc,
+            createFilled(rewriter, loc, x,
+                         tensor::getMixedSizes(rewriter, loc,
+                                               adaptor.getInput()),
+                         1.0),
+            *plan, 0.0);
         count = windowReduce(rewriter, loc, ones, kernel, strides, dilations,
-                             result, false);
+                             result, plan->sizes, false);
       }
-      int64_t rank = result.getRank();
-      SmallVector<AffineMap> maps(3, rewriter.getMultiDimIdentityMap(rank));
-      SmallVector<utils::IteratorType> it(rank, utils::IteratorType::parallel);
-      Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                           result.getElementType());
+      Value init =
+          mlc::detail::createEmptyOfSizes(rewriter, loc, result, plan->sizes);
       rewriter.replaceOp(
-          op, linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{result}, ValueRange{reduced, count},
-                  ValueRange{init}, maps, it,
-                  [](OpBuilder &b, Location l, ValueRange a) {
-                    linalg::YieldOp::create(
-                        b, l, Value(arith::DivFOp::create(b, l, a[0], a[1])));
-                  })
-                  .getResult(0));
+          op, mlc::detail::divideInto(rewriter, loc, reduced, count, init));
       return success();
     }
   }
@@ -641,22 +594,30 @@ struct MaxPoolIndicesLowering : OpConversionPattern<MaxPoolIndicesOp> {
   LogicalResult
   matchAndRewrite(MaxPoolIndicesOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto x = getStaticType(adaptor.getInput());
-    auto result = getStaticType(op.getResult());
+    auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
     ArrayRef<int64_t> kernel = op.getKernelShape();
     if (!x || !result || !isa<FloatType>(x.getElementType()))
-      return rewriter.notifyMatchFailure(op, "static float pooling only");
+      return rewriter.notifyMatchFailure(op, "float pooling only");
     size_t spatial = kernel.size();
+    Location loc = op.getLoc();
+    FailureOr<WindowPlan> plan =
+        planPooling(rewriter, op, adaptor.getInput());
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "bad window");
     SmallVector<int64_t> strides = orOnes(op.getStrides(), spatial);
     SmallVector<int64_t> dilations = orOnes(op.getDilations(), spatial);
-    auto pads = resolvePads(x, kernel, strides, dilations, op.getPads(),
-                            op.getAutoPad(), op.getCeilMode());
-    if (failed(pads))
-      return rewriter.notifyMatchFailure(op, "bad window");
-    Location loc = op.getLoc();
     Type element = x.getElementType();
-    Value input = padSpatial(rewriter, loc, adaptor.getInput(), *pads,
-                             -std::numeric_limits<double>::infinity());
+    Value input = padWithFloat(rewriter, loc, adaptor.getInput(), *plan,
+                               -std::numeric_limits<double>::infinity());
+    // The input's sizes and spatial begin pads, as index values.
+    SmallVector<Value> shape, padBegin;
+    for (OpFoldResult size : tensor::getMixedSizes(rewriter, loc,
+                                                   adaptor.getInput()))
+      shape.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    for (size_t i = 0; i < spatial; ++i)
+      padBegin.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, loc, plan->padLow[2 + i]));
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = result.getRank(), loops = rank + spatial;
     SmallVector<AffineExpr> in = {getAffineDimExpr(0, ctx),
@@ -677,12 +638,14 @@ struct MaxPoolIndicesLowering : OpConversionPattern<MaxPoolIndicesOp> {
     iterators.append(spatial, utils::IteratorType::reduction);
     auto valueType = RankedTensorType::get(result.getShape(), element);
     Value windowShape = tensor::EmptyOp::create(rewriter, loc, kernel, element);
-    Value maxInit = createFilledTensor(
-        rewriter, loc, valueType, -std::numeric_limits<double>::infinity());
-    Value indexInit =
-        createFilledTensor(rewriter, loc, result, APInt(64, 0));
+    Value maxInit = createFilled(rewriter, loc, valueType, plan->sizes,
+                                 -std::numeric_limits<double>::infinity());
+    Value indexInit = createFilled(
+        rewriter, loc, result, plan->sizes,
+        arith::ConstantOp::create(rewriter, loc, result.getElementType(),
+                                  rewriter.getIntegerAttr(
+                                      result.getElementType(), 0)));
     bool columnMajor = op.getStorageOrder() == 1;
-    ArrayRef<int64_t> shape = x.getShape();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{valueType, result},
         ValueRange{input, windowShape}, ValueRange{maxInit, indexInit}, maps,
@@ -699,7 +662,7 @@ struct MaxPoolIndicesLowering : OpConversionPattern<MaxPoolIndicesOp> {
             Value p = arith::AddIOp::create(
                 b, l, arith::MulIOp::create(b, l, o, c(strides[i])),
                 arith::MulIOp::create(b, l, k, c(dilations[i])));
-            position.push_back(arith::SubIOp::create(b, l, p, c((*pads)[i])));
+            position.push_back(arith::SubIOp::create(b, l, p, padBegin[i]));
           }
           // Flat index: n, c, then the spatial dims in storage order.
           SmallVector<unsigned> order = {0, 1};
@@ -708,7 +671,7 @@ struct MaxPoolIndicesLowering : OpConversionPattern<MaxPoolIndicesOp> {
           Value flat = c(0);
           for (unsigned d : order)
             flat = arith::AddIOp::create(
-                b, l, arith::MulIOp::create(b, l, flat, c(shape[d])),
+                b, l, arith::MulIOp::create(b, l, flat, shape[d]),
                 position[d]);
           Value greater = arith::CmpFOp::create(
               b, l, arith::CmpFPredicate::OGT, a[0], a[2]);

@@ -50,7 +50,6 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphDataDependentToLinalgPatterns(patterns);
   populateGraphRunTimeShapesToLinalgPatterns(patterns);
   populateGraphDynamicShapesToLinalgPatterns(patterns);
-  populateGraphDynamicConvToLinalgPatterns(patterns);
   populateGraphTopKToLinalgPatterns(patterns);
   populateGraphNonMaxSuppressionToLinalgPatterns(patterns);
 }

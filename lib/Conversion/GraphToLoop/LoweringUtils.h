@@ -199,12 +199,14 @@ inline mlir::Value buildGatherByIndex(
 
 /// An NCHW 2-D convolution (plain, depthwise or grouped) of `input` by
 /// `weight` into a zero-initialized `result`, with ONNX's window attributes
-/// (auto_pad resolved against the static shapes). Float or integer
-/// elements; the inputs must already have the result's element type.
-/// Fails on a malformed window. Defined in ConvPoolToLinalg.cpp.
+/// (Windows.h resolves auto_pad; the batch and spatial sizes may be known
+/// at run time only, checked there for `op`). Float or integer elements;
+/// the inputs must already have the result's element type. Fails on a
+/// malformed window. Defined in ConvPoolToLinalg.cpp.
 mlir::FailureOr<mlir::Value>
-buildConv2D(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
-            mlir::Value weight, mlir::RankedTensorType result,
+buildConv2D(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
+            mlir::Value input, mlir::Value weight,
+            mlir::RankedTensorType result,
             std::optional<llvm::ArrayRef<int64_t>> strides,
             std::optional<llvm::ArrayRef<int64_t>> dilations,
             std::optional<llvm::ArrayRef<int64_t>> pads,

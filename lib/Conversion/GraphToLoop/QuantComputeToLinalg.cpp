@@ -277,7 +277,7 @@ FailureOr<Value> convInteger(OpBuilder &b, OpTy op, Value input,
   if (failed(x) || failed(w))
     return failure();
   return mlc::detail::buildConv2D(
-      b, loc, *x, *w, RankedTensorType::get(result.getShape(), b.getI32Type()),
+      b, loc, op, *x, *w, RankedTensorType::get(result.getShape(), b.getI32Type()),
       op.getStrides(), op.getDilations(), op.getPads(), op.getAutoPad(),
       op.getGroup());
 }

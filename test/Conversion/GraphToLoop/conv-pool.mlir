@@ -164,3 +164,41 @@ func.func @global_average_pool_3d(%x: tensor<1x6x3x5x2xf32>) -> tensor<1x6x1x1x1
   %0 = mlc_graph.global_average_pool %x : (tensor<1x6x3x5x2xf32>) -> tensor<1x6x1x1x1xf32>
   return %0 : tensor<1x6x1x1x1xf32>
 }
+
+// The same pattern for a length known at run time (an STFT over audio of
+// any length): the output length (L + 4 - 5) / 2 + 1 and one check, named
+// after the node, that the padded input holds a window.
+// CHECK-LABEL: func @conv1d_run_time_length
+// CHECK: %[[L:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [1, 3, 1, %[[L]]]
+// CHECK: %[[SPAN:.*]] = arith.subi %{{.*}}, %c5
+// CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[SPAN]], %c0
+// CHECK: %[[OUT:.*]] = arith.select %[[FITS]]
+// CHECK: cf.assert %[[FITS]], "Conv node 'stft': the input is smaller than the (dilated) window"
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 0, 2] high[0, 0, 0, 2]
+// CHECK: %[[ACC:.*]] = tensor.empty(%[[OUT]]) : tensor<1x8x1x?xf32>
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.*}} : tensor<1x3x1x?xf32>, tensor<8x3x1x5xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x8x1x?xf32> into tensor<1x8x?xf32>
+func.func @conv1d_run_time_length(%x: tensor<1x3x?xf32>, %w: tensor<8x3x5xf32>) -> tensor<1x8x?xf32> {
+  %0 = mlc_graph.conv %x, %w {strides = array<i64: 2>, pads = array<i64: 2, 2>} : (tensor<1x3x?xf32>, tensor<8x3x5xf32>) -> tensor<1x8x?xf32> loc("stft")
+  return %0 : tensor<1x8x?xf32>
+}
+
+// SAME_UPPER over sizes known at run time: pads computed when the model
+// runs (total = max(0, (ceil(H / 2) - 1) * 2 + 3 - H), half before), no
+// check (every size has an output). ceil_mode pooling grows the end pad
+// so that the last window fits.
+// CHECK-LABEL: func @same_and_ceil_run_time
+// CHECK: arith.ceildivsi
+// CHECK-NOT: cf.assert
+// CHECK: tensor.pad %arg0 low[0, 0, %{{.*}}, %{{.*}}] high[0, 0, %{{.*}}, %{{.*}}]
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: arith.ceildivsi
+// CHECK: cf.assert %{{.*}}, "MaxPool node 'pool': the input is smaller than the (dilated) window"
+// CHECK: tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, %{{.*}}, %{{.*}}]
+// CHECK: linalg.pooling_nchw_max
+func.func @same_and_ceil_run_time(%x: tensor<?x3x?x?xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x4x?x?xf32> {
+  %0 = mlc_graph.conv %x, %w {strides = array<i64: 2, 2>, auto_pad = #mlc_graph.auto_pad<same_upper>} : (tensor<?x3x?x?xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x?x?xf32> loc("conv")
+  %1 = mlc_graph.max_pool %0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = true} : (tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32> loc("pool")
+  return %1 : tensor<?x4x?x?xf32>
+}

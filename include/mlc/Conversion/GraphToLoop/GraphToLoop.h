@@ -22,8 +22,8 @@ void populateGraphElementwiseToLinalgPatterns(
 /// squeeze and unsqueeze.
 void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// 2-D convolution (plain, depthwise, grouped), pooling, global average
-/// pooling, batch normalization and LRN.
+/// Convolution (1-D, 2-D, 3-D; plain, depthwise, grouped), pooling and
+/// global average pooling, for static sizes and sizes known at run time.
 void populateGraphConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Batch normalization and LRN.
@@ -92,11 +92,6 @@ void populateGraphDataDependentToLinalgPatterns(
 /// and Concat on tensors whose dims are known only at run time (symbolic
 /// input dims), with run-time checks of the dims that must agree.
 void populateGraphDynamicShapesToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
-
-/// 2-D convolutions (plain, depthwise, grouped) of inputs whose batch,
-/// height or width are known only at run time.
-void populateGraphDynamicConvToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
 /// Reshape, Squeeze and Unsqueeze to shapes computed at run time, and
