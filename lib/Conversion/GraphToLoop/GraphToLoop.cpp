@@ -40,7 +40,7 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphResizeToLinalgPatterns(patterns);
   populateGraphRunTimeResizeToLinalgPatterns(patterns);
   populateGraphUniqueToLinalgPatterns(patterns);
-  populateGraphRunTimeSignalToLinalgPatterns(patterns);
+  populateGraphSpectrogramToLinalgPatterns(patterns);
   populateGraphPadTileToLinalgPatterns(patterns);
   populateGraphRandomToLinalgPatterns(patterns);
   populateGraphRecurrentToLinalgPatterns(patterns);

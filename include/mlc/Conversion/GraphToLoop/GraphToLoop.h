@@ -62,8 +62,8 @@ void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// cubic; every coordinate transformation mode).
 void populateGraphResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// STFT and MelWeightMatrix, sized by scalars read at run time
-/// (RunTimeSignalToLinalg.cpp).
-void populateGraphRunTimeSignalToLinalgPatterns(
+/// (SpectrogramToLinalg.cpp).
+void populateGraphSpectrogramToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 /// Unique, sized at run time (UniqueToLinalg.cpp).
 void populateGraphUniqueToLinalgPatterns(mlir::RewritePatternSet &patterns);

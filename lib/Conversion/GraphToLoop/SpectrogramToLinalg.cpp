@@ -1,4 +1,4 @@
-//===- RunTimeSignalToLinalg.cpp - STFT and MelWeightMatrix ---------------===//
+//===- SpectrogramToLinalg.cpp - STFT and MelWeightMatrix -----------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -294,7 +294,7 @@ struct MelWeightMatrixLowering : OpConversionPattern<MelWeightMatrixOp> {
 };
 } // namespace
 
-void mlc::populateGraphRunTimeSignalToLinalgPatterns(
+void mlc::populateGraphSpectrogramToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<STFTLowering, MelWeightMatrixLowering>(patterns.getContext());
 }
