@@ -25,6 +25,8 @@ using namespace mlir;
 void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphElementwiseToLinalgPatterns(patterns);
   populateGraphStructuredToLinalgPatterns(patterns);
+  populateGraphMatMulToLinalgPatterns(patterns);
+  populateGraphLayoutToLinalgPatterns(patterns);
   populateGraphConvPoolToLinalgPatterns(patterns);
   populateGraphNormalizationToLinalgPatterns(patterns);
   populateGraphReductionsToLinalgPatterns(patterns);
@@ -49,7 +51,6 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphConvTransposeToLinalgPatterns(patterns);
   populateGraphDataDependentToLinalgPatterns(patterns);
   populateGraphRunTimeShapesToLinalgPatterns(patterns);
-  populateGraphDynamicShapesToLinalgPatterns(patterns);
   populateGraphTopKToLinalgPatterns(patterns);
   populateGraphNonMaxSuppressionToLinalgPatterns(patterns);
 }

@@ -277,6 +277,103 @@ inline SmallVector<Value> checkedResultDims(DimBuilder &c,
   return checkedDims(c, result, dims, message);
 }
 
+// Operands whose dims are known at run time, for the lowerings that read
+// their sizes as mixed static/dynamic values (MatMulToLinalg.cpp,
+// LayoutToLinalg.cpp).
+
+/// True when any of `values` has a type of dims known only at run time.
+inline bool anyDynamic(ValueRange values) {
+  return llvm::any_of(values, [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && !t.hasStaticShape();
+  });
+}
+
+/// The shape `sizes` give (dynamic where a size is not a constant).
+inline SmallVector<int64_t> getShapeOf(ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> shape;
+  for (OpFoldResult s : sizes)
+    shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
+  return shape;
+}
+
+/// `v` cut to `sizes` from its origin, or `v` when they are its own.
+inline Value sliceTo(OpBuilder &b, Location loc, Value v,
+              ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> own = tensor::getMixedSizes(b, loc, v);
+  if (llvm::equal(own, sizes))
+    return v;
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+      strides(type.getRank(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get(getShapeOf(sizes), type.getElementType()), v,
+      offsets, sizes, strides);
+}
+
+/// Dims of two operands that must agree: pairs are added, then `check`
+/// asserts that they do (naming the node) and gives each pair's size, 0
+/// where the check fails.
+struct AgreeingDims {
+  OpBuilder &b;
+  Location loc;
+  SmallVector<std::pair<OpFoldResult, OpFoldResult>> pairs;
+  bool conflict = false;
+
+  /// Index of the pair (a, b).
+  size_t add(OpFoldResult x, OpFoldResult y) {
+    auto cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+    if (cx && cy && *cx != *cy)
+      conflict = true;
+    pairs.push_back({x, y});
+    return pairs.size() - 1;
+  }
+
+  /// Builds nothing when every pair is static (a static conflict is
+  /// `conflict`, for the caller to refuse).
+  SmallVector<OpFoldResult> check(const std::string &message) {
+    Value ok;
+    for (auto [x, y] : pairs) {
+      if (getConstantIntValue(x) && getConstantIntValue(y))
+        continue;
+      Value same =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                getValueOrCreateConstantIndexOp(b, loc, x),
+                                getValueOrCreateConstantIndexOp(b, loc, y));
+      ok = ok ? arith::AndIOp::create(b, loc, ok, same).getResult() : same;
+    }
+    if (ok)
+      cf::AssertOp::create(b, loc, ok, message);
+    Value zero;
+    SmallVector<OpFoldResult> sizes;
+    for (auto [x, y] : pairs) {
+      if (getConstantIntValue(x) && getConstantIntValue(y)) {
+        sizes.push_back(x);
+        continue;
+      }
+      if (!zero)
+        zero = arith::ConstantIndexOp::create(b, loc, 0);
+      // A static side is the size where the check holds.
+      OpFoldResult known = getConstantIntValue(x) ? x : y;
+      sizes.push_back(
+          arith::SelectOp::create(b, loc, ok,
+                                  getValueOrCreateConstantIndexOp(b, loc, known),
+                                  zero)
+              .getResult());
+    }
+    return sizes;
+  }
+};
+
+/// `value` (of `type`'s rank) as `type`: a cast when only the static
+/// knowledge of its dims differs.
+inline Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
 } // namespace mlc::detail
 
 #endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_RUNTIMESHAPES_H

@@ -18,9 +18,15 @@ namespace mlc {
 void populateGraphElementwiseToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
-/// Constants, matmul/gemm, softmax, transpose, concat, reshape, flatten,
-/// squeeze and unsqueeze.
+/// Constants, Gemm and Softmax.
 void populateGraphStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// MatMul for static sizes and sizes known at run time (checked to agree).
+void populateGraphMatMulToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// Shape, Reshape, Flatten, Squeeze, Unsqueeze, Transpose and Concat, for
+/// static sizes and sizes known at run time.
+void populateGraphLayoutToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Convolution (1-D, 2-D, 3-D; plain, depthwise, grouped), pooling and
 /// global average pooling, for static sizes and sizes known at run time.
@@ -86,12 +92,6 @@ void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Range, ConstantOfShape and NonZero on run-time values: results sized
 /// when the model runs, with run-time checks of the sizes.
 void populateGraphDataDependentToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
-
-/// Shape, Squeeze/Unsqueeze/Flatten with constant axes, Transpose, MatMul
-/// and Concat on tensors whose dims are known only at run time (symbolic
-/// input dims), with run-time checks of the dims that must agree.
-void populateGraphDynamicShapesToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
 /// Reshape, Squeeze and Unsqueeze to shapes computed at run time, and
