@@ -40,7 +40,6 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphSignalToLinalgPatterns(patterns);
   populateGraphGridSampleToLinalgPatterns(patterns);
   populateGraphResizeToLinalgPatterns(patterns);
-  populateGraphRunTimeResizeToLinalgPatterns(patterns);
   populateGraphUniqueToLinalgPatterns(patterns);
   populateGraphSpectrogramToLinalgPatterns(patterns);
   populateGraphPadTileToLinalgPatterns(patterns);

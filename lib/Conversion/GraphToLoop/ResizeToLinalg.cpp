@@ -6,19 +6,29 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Resize with static shapes and constant scales, sizes and roi. Every axis
-// is resized independently (ONNX defines N-D interpolation as the product of
-// 1-D ones), so where each output index reads from is known at compile time:
-// this lowering computes, per resized axis, the input indices and weights of
-// the taps of every output position (1 tap for nearest, 2 for linear, 4 for
-// cubic, and with opset 18's `antialias` as many as the filter stretched by
-// 1 / scale reaches when downsampling), in double precision following the
-// ONNX reference implementation, and stores them as small constant tables.
-// The result is one generic over the output whose body looks its taps up
-// and sums weight * input over their product, or, when that product is
-// large (antialiased downsampling), one generic per resized axis. Axes that
-// map every output index onto the same input index (N and C in a spatial
-// resize) read through directly.
+// Resize and Upsample, for every shape. Every axis is resized independently
+// (ONNX defines N-D interpolation as the product of 1-D ones); where each
+// output index of an axis reads from follows from the axis' sizes, scale and
+// roi by ResizeMath.h's formulas (the ONNX reference's, in double
+// precision): 1 tap for nearest, 2 for linear, 4 for cubic, and with opset
+// 18's `antialias` as many as the filter stretched by 1 / scale reaches when
+// downsampling.
+//
+// When the shapes are static and the scales, sizes and roi constants, the
+// formulas are evaluated at compile time into small constant tables of the
+// taps' input indices and weights, and one generic over the output looks
+// its taps up and sums weight * input over their product (or, when that
+// product is large, as for antialiased downsampling, one generic per
+// resized axis). Axes that map every output index onto the same input index
+// (N and C in a spatial resize) read through directly.
+//
+// When any of them is known at run time only (scales, sizes or roi that are
+// inputs, an input of run-time size), the output dims are computed when the
+// model runs (`floor(input * scale)`, or the sizes), checked (positive
+// scales, sizes not negative, at most 4 GiB of data), and each axis is
+// resized by one generic, the innermost first as the reference nests its
+// 1-D interpolations, whose body evaluates the same formulas on f64 values.
+// Antialiasing (whose tap count depends on the scale) needs constant scales.
 //
 // Taps outside the input are clamped onto its edge (the reference pads with
 // edge values); `exclude_outside` gives them weight 0 and renormalizes the
@@ -28,6 +38,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "ResizeMath.h"
+#include "RunTimeShapes.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
@@ -38,11 +50,10 @@
 
 using namespace mlir;
 using namespace mlc::graph;
-using mlc::detail::getConstantFloats;
-using mlc::detail::getStaticType;
+using namespace mlc::detail;
 
 namespace {
-enum class Mode { Nearest, Linear, Cubic };
+using Mode = ResizeMode;
 
 /// Where the output positions of one axis read from.
 struct AxisTaps {
@@ -58,44 +69,6 @@ struct AxisTaps {
   bool anyOutside = false;
 };
 
-double cubicWeight(double x, double a) {
-  x = std::fabs(x);
-  if (x <= 1)
-    return ((a + 2) * x - (a + 3)) * x * x + 1;
-  if (x < 2)
-    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
-  return 0;
-}
-
-/// The input coordinate of output index `x` on an axis, or a failure
-/// message for an unknown transformation mode.
-FailureOr<double> sourceCoordinate(StringRef transform, double x, double scale,
-                                   int64_t in, int64_t out, double roiStart,
-                                   double roiEnd) {
-  if (transform == "half_pixel")
-    return (x + 0.5) / scale - 0.5;
-  if (transform == "half_pixel_symmetric") {
-    double adjustment = out / (scale * in);
-    double offset = in / 2.0 * (1 - adjustment);
-    return offset + (x + 0.5) / scale - 0.5;
-  }
-  if (transform == "pytorch_half_pixel")
-    return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
-  // The resized length here is scale * in, not the floored output size
-  // (they differ when scales are given), as in ONNX's reference.
-  if (transform == "align_corners")
-    return out == 1 || scale * in == 1 ? 0.0 : x * (in - 1) / (scale * in - 1);
-  if (transform == "asymmetric")
-    return x / scale;
-  if (transform == "tf_half_pixel_for_nn")
-    return (x + 0.5) / scale;
-  if (transform == "tf_crop_and_resize")
-    return out > 1 ? roiStart * (in - 1) +
-                         x * (roiEnd - roiStart) * (in - 1) / (out - 1)
-                   : 0.5 * (roiStart + roiEnd) * (in - 1);
-  return failure();
-}
-
 /// Above this many taps per output (the product over the resized axes:
 /// 4 x 4 for a 2-D cubic resize, 20 x 20 for a 2-D antialiased linear one
 /// at a tenth of the size) the axes are resized one after the other.
@@ -107,10 +80,16 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
   LogicalResult
   matchAndRewrite(ResizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!isKnownTransform(op.getCoordinateTransformationMode()))
+      return rewriter.notifyMatchFailure(op, "unknown transformation mode");
     auto inputType = getStaticType(adaptor.getInput());
     auto resultType = getStaticType(op.getResult());
-    if (!inputType || !resultType)
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    bool constantScales = !op.getScales() || getConstantFloats(op.getScales());
+    bool constantSizes = !op.getSizes() || getConstantInts(op.getSizes());
+    bool constantRoi = !op.getRoi() || getConstantFloats(op.getRoi());
+    if (!inputType || !resultType || !constantScales || !constantSizes ||
+        !constantRoi)
+      return lowerAtRunTime(op, adaptor, rewriter);
     int64_t rank = inputType.getRank();
     Mode mode = llvm::StringSwitch<Mode>(op.getMode())
                     .Case("linear", Mode::Linear)
@@ -196,45 +175,21 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     auto clamp = [&](int64_t i) {
       return static_cast<int32_t>(std::clamp<int64_t>(i, 0, in - 1));
     };
+    ConstantMath m;
+    StringRef rounding = op.getNearestMode();
+    bool exclude = op.getExcludeOutside();
     for (int64_t x = 0; x < out; ++x) {
-      FailureOr<double> source =
-          sourceCoordinate(transform, x, scale, in, out, roiStart, roiEnd);
-      if (failed(source))
-        return failure();
-      double s = *source;
-      bool outside =
-          transform == "tf_crop_and_resize" && (s < 0 || s > in - 1);
+      double s = sourceCoordinate(m, transform, x, scale, in, out, roiStart,
+                                  roiEnd);
+      bool outside = transform == "tf_crop_and_resize" && isOutside(m, s, in);
       axis.outside.push_back(outside);
       axis.anyOutside |= outside;
-      double base = std::floor(s);
-      double t = s - base;
-      auto i0 = static_cast<int64_t>(base);
-      if (mode == Mode::Nearest) {
-        StringRef rounding = op.getNearestMode();
-        int64_t i = rounding == "floor"  ? i0
-                    : rounding == "ceil" ? static_cast<int64_t>(std::ceil(s))
-                    : t == 0.5 ? (rounding == "round_prefer_ceil" ? i0 + 1 : i0)
-                               : static_cast<int64_t>(std::round(s));
-        axis.index.push_back(clamp(i));
-        axis.weight.push_back(1.0f);
-        axis.direct &= !outside && clamp(i) == x;
-        continue;
-      }
       SmallVector<double, 4> w;
       int64_t first;
-      if (op.getAntialias()) {
+      if (op.getAntialias() && mode != Mode::Nearest) {
         antialiasTaps(mode, a, scale, s, first, w);
         axis.taps = static_cast<int64_t>(w.size());
-      } else if (mode == Mode::Linear) {
-        w = {1 - t, t};
-        first = i0;
-      } else {
-        w = {cubicWeight(t + 1, a), cubicWeight(t, a), cubicWeight(1 - t, a),
-             cubicWeight(2 - t, a)};
-        first = i0 - 1;
-      }
-      if (mode == Mode::Cubic || op.getAntialias())
-        if (op.getExcludeOutside()) {
+        if (exclude) {
           double sum = 0;
           for (int64_t k = 0, e = w.size(); k < e; ++k) {
             if (first + k < 0 || first + k > in - 1)
@@ -244,6 +199,18 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           for (double &v : w)
             v = sum != 0 ? v / sum : 0;
         }
+      } else {
+        ResizeTaps<ConstantMath> taps =
+            resizeTaps(m, mode, rounding, a, exclude, s, in);
+        first = static_cast<int64_t>(taps.first);
+        w.assign(taps.weights.begin(), taps.weights.end());
+      }
+      if (mode == Mode::Nearest) {
+        axis.index.push_back(clamp(first));
+        axis.weight.push_back(1.0f);
+        axis.direct &= !outside && clamp(first) == x;
+        continue;
+      }
       bool direct = !outside;
       for (int64_t k = 0; k < axis.taps; ++k) {
         axis.index.push_back(clamp(first + k));
@@ -266,6 +233,7 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
   /// position of an axis has the same number of taps.
   static void antialiasTaps(Mode mode, double a, double scale, double s,
                             int64_t &first, SmallVector<double, 4> &w) {
+    ConstantMath m;
     double stretch = std::min(scale, 1.0);
     double base = std::floor(s);
     double ratio = s - base;
@@ -283,7 +251,7 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     for (int64_t i = start; i <= 1 - start; ++i) {
       double x = (static_cast<double>(i) - ratio) * stretch;
       double v = mode == Mode::Linear ? std::clamp(1 - std::fabs(x), 0.0, 1.0)
-                                      : cubicWeight(x, a);
+                                      : cubicWeight(m, x, a);
       w.push_back(v);
       sum += v;
     }
@@ -399,6 +367,179 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
             sum = arith::SelectOp::create(b, l, outside, fill, sum);
           }
           linalg::YieldOp::create(b, l, sum);
+        });
+    return generic.getResult(0);
+  }
+
+  /// Resize with sizes, scales or roi known at run time only: per-axis
+  /// generics that evaluate the coordinate formulas on f64 values.
+  static LogicalResult lowerAtRunTime(ResizeOp op, OpAdaptor adaptor,
+                                      ConversionPatternRewriter &rewriter) {
+    // The input's dims may be known at run time only.
+    auto inputType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    auto resultType = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!inputType || !resultType)
+      return rewriter.notifyMatchFailure(op, "needs a ranked input");
+    StringRef transform = op.getCoordinateTransformationMode();
+    if (op.getAntialias() || op.getSizesScales())
+      return rewriter.notifyMatchFailure(
+          op, "antialias and aspect-ratio policies need constant sizes");
+    Mode mode = llvm::StringSwitch<Mode>(op.getMode())
+                    .Case("linear", Mode::Linear)
+                    .Case("cubic", Mode::Cubic)
+                    .Default(Mode::Nearest);
+    Type element = resultType.getElementType();
+    bool isFloat = isa<FloatType>(element);
+    if ((mode != Mode::Nearest || transform == "tf_crop_and_resize") &&
+        !isFloat)
+      return rewriter.notifyMatchFailure(op, "interpolates floats only");
+    int64_t rank = inputType.getRank();
+    Value scalesValue = op.getScales() ? adaptor.getScales() : Value();
+    Value sizesValue = op.getSizes() ? adaptor.getSizes() : Value();
+    auto lengthOf = [](Value v) {
+      auto t = v ? getStaticType(v) : RankedTensorType();
+      return t && t.getRank() == 1 ? t.getDimSize(0) : -1;
+    };
+    if (scalesValue && lengthOf(scalesValue) == 0)
+      scalesValue = {};  // An empty scales input means "use sizes".
+    if ((scalesValue ? lengthOf(scalesValue) : lengthOf(sizesValue)) != rank)
+      return rewriter.notifyMatchFailure(op, "needs one scale or size per dim");
+    if (transform == "tf_crop_and_resize" &&
+        (!op.getRoi() || lengthOf(adaptor.getRoi()) != 2 * rank))
+      return rewriter.notifyMatchFailure(op, "needs a roi of 2 x rank");
+
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    ValueMath f{rewriter, loc};
+    SmallVector<Value> dims, scales, roi;
+    SmallVector<Value> inDims = getDimsI64(rewriter, loc, adaptor.getInput());
+    for (int64_t d = 0; d < rank; ++d) {
+      Value at = arith::ConstantIndexOp::create(rewriter, loc, d);
+      Value in = toF64(rewriter, loc, inDims[d]);
+      if (scalesValue) {
+        Value scale = toF64(rewriter, loc, tensor::ExtractOp::create(
+            rewriter, loc, scalesValue, ValueRange{at}));
+        // Positive and small enough that the size fits: NaN fails too.
+        Value size = math::FloorOp::create(rewriter, loc, f.mul(in, scale));
+        c.require(f.cmp(arith::CmpFPredicate::OGT, scale, f.c(0)));
+        c.require(f.cmp(arith::CmpFPredicate::OLT, size, f.c(0x1p40)));
+        Value safe = f.select(c.ok, size, f.c(0));
+        dims.push_back(arith::FPToSIOp::create(rewriter, loc,
+                                               rewriter.getI64Type(), safe));
+        scales.push_back(scale);
+      } else {
+        Value size = tensor::ExtractOp::create(rewriter, loc, sizesValue,
+                                               ValueRange{at});
+        c.require(c.cmp(arith::CmpIPredicate::sge, size, c.i64(0)));
+        dims.push_back(size);
+        Value out = arith::SIToFPOp::create(rewriter, loc,
+                                            rewriter.getF64Type(), size);
+        Value empty = f.cmp(arith::CmpFPredicate::OEQ, in, f.c(0));
+        scales.push_back(f.div(out, f.select(empty, f.c(1), in)));
+      }
+    }
+    if (transform == "tf_crop_and_resize")
+      for (int64_t i = 0; i < 2 * rank; ++i)
+        roi.push_back(toF64(rewriter, loc, tensor::ExtractOp::create(
+            rewriter, loc, adaptor.getRoi(),
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)})));
+    // An empty input has nothing to read from: only empty outputs.
+    for (int64_t d = 0; d < rank; ++d)
+      c.require(c.either(c.cmp(arith::CmpIPredicate::ne, inDims[d], c.i64(0)),
+                         c.eq(dims[d], c.i64(0))));
+    SmallVector<Value> outDims = checkedResultDims(
+        c, resultType, dims,
+        describe(op, "Resize") +
+            ": its scales must be positive and its sizes not negative, for "
+            "an output of at most 4 GiB");
+
+    // The innermost axis first: each pass resizes one axis.
+    Value current = adaptor.getInput();
+    SmallVector<Value> currentDims;
+    for (int64_t d = 0; d < rank; ++d)
+      currentDims.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), inDims[d]));
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      currentDims[d] = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), outDims[d]);
+      current = resizeAxis(rewriter, loc, op, mode, current, currentDims, d,
+                           inDims[d], outDims[d], scales[d],
+                           roi.empty() ? Value() : roi[d],
+                           roi.empty() ? Value() : roi[d + rank]);
+    }
+    rewriter.replaceOp(op, tensor::CastOp::create(rewriter, loc, resultType,
+                                                  current));
+    return success();
+  }
+
+  /// `current` resized along axis `d` (of input size `in`, i64) to `out`
+  /// (i64) positions, the other axes of sizes `dims` (index).
+  static Value resizeAxis(OpBuilder &rewriter, Location loc, ResizeOp op,
+                          Mode mode, Value current, ArrayRef<Value> dims,
+                          int64_t d, Value in, Value out, Value scale,
+                          Value roiStart, Value roiEnd) {
+    Value inF = toF64(rewriter, loc, in);
+    Value last = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::SubIOp::create(rewriter, loc, in,
+                              arith::ConstantIntOp::create(
+                                  rewriter, loc, rewriter.getI64Type(), 1)),
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 0));
+    auto sourceType = cast<RankedTensorType>(current.getType());
+    int64_t rank = sourceType.getRank();
+    Type element = sourceType.getElementType();
+    SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+    auto type = RankedTensorType::get(shape, element);
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape, element, dims);
+    StringRef transform = op.getCoordinateTransformationMode();
+    StringRef rounding = op.getNearestMode();
+    double a = op.getCubicCoeffA().convertToDouble();
+    bool exclude = op.getExcludeOutside();
+    double extrapolation = op.getExtrapolationValue().convertToDouble();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, init,
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          ValueMath f{b, l};
+          SmallVector<Value> at;
+          for (int64_t k = 0; k < rank; ++k)
+            at.push_back(linalg::IndexOp::create(b, l, k));
+          Value outF = arith::SIToFPOp::create(b, l, b.getF64Type(), out);
+          Value s = sourceCoordinate(f, transform, toF64(b, l, at[d]), scale,
+                                     inF, outF, roiStart, roiEnd);
+          ResizeTaps<ValueMath> taps =
+              resizeTaps(f, mode, rounding, a, exclude, s, inF);
+          Value first =
+              arith::FPToSIOp::create(b, l, b.getI64Type(), taps.first);
+          Value result;
+          for (auto [k, w] : llvm::enumerate(taps.weights)) {
+            // The tap's input index, clamped into the input.
+            Value i = arith::AddIOp::create(
+                b, l, first,
+                arith::ConstantIntOp::create(b, l, b.getI64Type(), k));
+            Value lo = arith::ConstantIntOp::create(b, l, b.getI64Type(), 0);
+            i = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, i, lo),
+                                       last);
+            SmallVector<Value> where(at);
+            where[d] = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+            Value v = tensor::ExtractOp::create(b, l, current, where);
+            if (mode == Mode::Nearest) {
+              result = v;
+              break;
+            }
+            Value term = arith::MulFOp::create(b, l, fromF64(b, l, w, element),
+                                               v);
+            result = result ? Value(arith::AddFOp::create(b, l, result, term))
+                            : term;
+          }
+          if (transform == "tf_crop_and_resize") {
+            Value fill = arith::ConstantOp::create(
+                b, l, element, b.getFloatAttr(element, extrapolation));
+            result = arith::SelectOp::create(b, l, isOutside(f, s, inF), fill,
+                                             result);
+          }
+          linalg::YieldOp::create(b, l, result);
         });
     return generic.getResult(0);
   }

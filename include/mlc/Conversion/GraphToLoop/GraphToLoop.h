@@ -64,8 +64,9 @@ void populateGraphRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// GridSample (bilinear, nearest, bicubic; every padding mode).
 void populateGraphGridSampleToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// Resize and Upsample with constant scales/sizes/roi (nearest, linear,
-/// cubic; every coordinate transformation mode).
+/// Resize and Upsample (nearest, linear, cubic; every coordinate
+/// transformation mode), with constant scales/sizes/roi or ones read at run
+/// time.
 void populateGraphResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// STFT and MelWeightMatrix, sized by scalars read at run time
 /// (SpectrogramToLinalg.cpp).
@@ -73,10 +74,6 @@ void populateGraphSpectrogramToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 /// Unique, sized at run time (UniqueToLinalg.cpp).
 void populateGraphUniqueToLinalgPatterns(mlir::RewritePatternSet &patterns);
-/// Resize whose scales, sizes or roi are read at run time
-/// (RunTimeResizeToLinalg.cpp).
-void populateGraphRunTimeResizeToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
 
 /// Pad (constant, edge, reflect, wrap; negative pads crop) and Tile.
 void populateGraphPadTileToLinalgPatterns(mlir::RewritePatternSet &patterns);
