@@ -22,6 +22,8 @@
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::detail;
@@ -58,11 +60,183 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
   }
 };
 
-/// Reshape, Flatten, Squeeze (of static size-1 dims) and Unsqueeze with
-/// constant axes: tensor.reshape to the result's dims, a constant shape
-/// when the shapes are static, else (but for Reshape, whose shape known at
-/// run time is RunTimeShapesToLinalg's, checked there) computed from the
-/// input's.
+/// Reshapes `input` to the run-time `dims` when `dims.ok` holds, else to
+/// [elements, 1, ...] so that what follows stays in bounds; the result's
+/// static dims are checked too. Fails the check with `message`.
+Value reshapeTo(OpBuilder &b, Location loc, Value input,
+                RankedTensorType result, SmallVector<Value> dims,
+                DimBuilder &checks, const std::string &message) {
+  Value elements = multiplyAll(b, loc, getDimsI64(b, loc, input));
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (!result.isDynamicDim(d))
+      checks.require(checks.eq(dims[d], checks.i64(result.getDimSize(d))));
+  cf::AssertOp::create(b, loc, checks.ok, message);
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    dims[d] = checks.select(
+        checks.ok, dims[d],
+        d == 0 && result.isDynamicDim(0)
+            ? elements
+            : checks.i64(result.isDynamicDim(d) ? 1 : result.getDimSize(d)));
+  Value shape = tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({result.getRank()}, b.getI64Type()), dims);
+  return tensor::ReshapeOp::create(b, loc, result, input, shape);
+}
+
+/// Reshape to the shape its operand gives when the model runs (ONNX's 0
+/// and -1 rules), checked.
+LogicalResult lowerRunTimeShape(ReshapeOp op, ReshapeOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto shape = getStaticType(adaptor.getShape());
+  auto result = dyn_cast<RankedTensorType>(op.getType());
+  if (!input || !shape || !result || shape.getRank() != 1 ||
+      shape.getDimSize(0) != result.getRank())
+    return rewriter.notifyMatchFailure(op, "needs a ranked input and a "
+                                           "shape of static length");
+  Location loc = op.getLoc();
+  DimBuilder c(rewriter, loc);
+  // The input's dims, read at run time where they are dynamic.
+  SmallVector<Value> inputDims = getDimsI64(rewriter, loc, adaptor.getInput());
+  Value n = multiplyAll(rewriter, loc, inputDims);
+  SmallVector<Value> requested = extractAll(rewriter, loc, adaptor.getShape());
+  SmallVector<Value> dims, inferred;
+  Value product = c.i64(1), unknowns = c.i64(0);
+  Value maxValue = c.i64(std::numeric_limits<int64_t>::max());
+  for (auto [i, v] : llvm::enumerate(requested)) {
+    Value isInferred = c.eq(v, c.i64(-1));
+    Value dim = v;
+    if (!op.getAllowzero()) {
+      Value copy = c.eq(v, c.i64(0));
+      Value from = int64_t(i) < input.getRank() ? inputDims[i] : c.i64(0);
+      if (int64_t(i) >= input.getRank())
+        c.require(arith::XOrIOp::create(rewriter, loc, copy,
+                                        arith::ConstantIntOp::create(
+                                            rewriter, loc, 1, 1)));
+      dim = c.select(copy, from, v);
+    }
+    c.require(c.either(isInferred,
+                       c.cmp(arith::CmpIPredicate::sge, dim, c.i64(0))));
+    Value factor = c.select(isInferred, c.i64(1), dim);
+    // factor <= INT64_MAX / product, so the product cannot wrap.
+    Value room = arith::DivSIOp::create(
+        rewriter, loc, maxValue,
+        arith::MaxSIOp::create(rewriter, loc, product, c.i64(1)));
+    c.require(c.either(c.cmp(arith::CmpIPredicate::slt, factor, c.i64(0)),
+                       c.cmp(arith::CmpIPredicate::sle, factor, room)));
+    product = arith::MulIOp::create(rewriter, loc, product,
+                                    arith::MaxSIOp::create(rewriter, loc,
+                                                           factor, c.i64(0)));
+    unknowns = c.add(unknowns, c.toI64(isInferred));
+    dims.push_back(dim);
+    inferred.push_back(isInferred);
+  }
+  Value one = c.eq(unknowns, c.i64(1));
+  Value divisor = arith::MaxSIOp::create(rewriter, loc, product, c.i64(1));
+  Value fits = c.select(
+      one,
+      c.both(c.cmp(arith::CmpIPredicate::sgt, product, c.i64(0)),
+             c.eq(arith::RemSIOp::create(rewriter, loc, n, divisor),
+                  c.i64(0))),
+      c.eq(product, n));
+  c.require(c.both(fits, c.cmp(arith::CmpIPredicate::sle, unknowns,
+                               c.i64(1))));
+  Value missing = arith::DivSIOp::create(rewriter, loc, n, divisor);
+  for (size_t i = 0; i < dims.size(); ++i)
+    dims[i] = c.select(inferred[i], missing, dims[i]);
+  rewriter.replaceOp(
+      op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
+                    describe(op, "Reshape") +
+                        ": the shape does not fit the input's " +
+                        (input.hasStaticShape()
+                             ? std::to_string(input.getNumElements()) + " "
+                             : std::string()) +
+                        "elements (or has more than one -1, a negative "
+                        "dim, or a 0 past the input's rank)"));
+  return success();
+}
+
+/// Squeeze and Unsqueeze with axes read when the model runs, checked (in
+/// range, distinct, squeezing dims of 1).
+template <typename OpTy>
+LogicalResult lowerRunTimeAxes(OpTy op, typename OpTy::Adaptor adaptor,
+                               ConversionPatternRewriter &rewriter) {
+  constexpr bool kSqueeze = std::is_same_v<OpTy, SqueezeOp>;
+  auto input = getStaticType(adaptor.getInput());
+  auto axes = adaptor.getDynamicAxes()
+                  ? getStaticType(adaptor.getDynamicAxes())
+                  : RankedTensorType();
+  auto result = dyn_cast<RankedTensorType>(op.getType());
+  if (!input || !axes || !result || axes.getRank() != 1)
+    return rewriter.notifyMatchFailure(op, "needs static input and axes "
+                                           "count");
+  int64_t count = axes.getDimSize(0);
+  int64_t rank = input.getRank();
+  int64_t outRank = kSqueeze ? rank - count : rank + count;
+  if (outRank < 0 || result.getRank() != outRank)
+    return rewriter.notifyMatchFailure(op, "rank mismatch");
+  Location loc = op.getLoc();
+  DimBuilder c(rewriter, loc);
+  SmallVector<Value> normalized;
+  for (Value axis : extractAll(rewriter, loc, adaptor.getDynamicAxes()))
+    normalized.push_back(c.normalizeAxis(axis, kSqueeze ? rank : outRank));
+  // marked[d]: whether dim d (of the input for Squeeze, of the result for
+  // Unsqueeze) is named; each axis must name a different dim.
+  int64_t span = kSqueeze ? rank : outRank;
+  SmallVector<Value> marked;
+  Value total = c.i64(0);
+  for (int64_t d = 0; d < span; ++d) {
+    Value named = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+    for (Value axis : normalized)
+      named = c.either(named, c.eq(axis, c.i64(d)));
+    marked.push_back(named);
+    total = c.add(total, c.toI64(named));
+  }
+  c.require(c.eq(total, c.i64(count)));
+  ArrayRef<int64_t> inDims = input.getShape();
+  SmallVector<Value> dims(outRank, c.i64(0));
+  if (kSqueeze) {
+    // Kept dim d lands at d - (named dims before it); named ones are 1.
+    Value before = c.i64(0);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (inDims[d] != 1)
+        c.require(arith::XOrIOp::create(
+            rewriter, loc, marked[d],
+            arith::ConstantIntOp::create(rewriter, loc, 1, 1)));
+      Value position = arith::SubIOp::create(rewriter, loc, c.i64(d), before);
+      for (int64_t m = 0; m < outRank; ++m) {
+        Value here = c.both(
+            arith::XOrIOp::create(rewriter, loc, marked[d],
+                                  arith::ConstantIntOp::create(rewriter, loc,
+                                                               1, 1)),
+            c.eq(position, c.i64(m)));
+        dims[m] = c.select(here, c.i64(inDims[d]), dims[m]);
+      }
+      before = c.add(before, c.toI64(marked[d]));
+    }
+  } else {
+    // Result dim m is 1 where named, else the input's next dim.
+    Value inserted = c.i64(0);
+    for (int64_t m = 0; m < outRank; ++m) {
+      Value from = arith::SubIOp::create(rewriter, loc, c.i64(m), inserted);
+      Value original = c.select(marked[m], c.i64(0), from);
+      Value dim = c.staticDim(inDims, original);
+      dims[m] = c.select(marked[m], c.i64(1), dim);
+      inserted = c.add(inserted, c.toI64(marked[m]));
+    }
+  }
+  rewriter.replaceOp(
+      op, reshapeTo(rewriter, loc, adaptor.getInput(), result, dims, c,
+                    describe(op, kSqueeze ? "Squeeze" : "Unsqueeze") +
+                        ": an axis is out of range or repeated" +
+                        (kSqueeze ? ", or names a dim that is not 1" : "")));
+  return success();
+}
+
+/// Reshape, Flatten, Squeeze and Unsqueeze: tensor.reshape to the result's
+/// dims, a constant shape when the shapes are static, else computed from
+/// the input's dims (Flatten; Squeeze of static size-1 dims and Unsqueeze
+/// with constant axes), or from a shape or axes read when the model runs
+/// and checked.
 template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
@@ -83,13 +257,19 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
                                                      adaptor.getInput(), shape);
       return success();
     }
+    if constexpr (std::is_same_v<OpTy, ReshapeOp>) {
+      return lowerRunTimeShape(op, adaptor, rewriter);
+    } else if constexpr (!std::is_same_v<OpTy, FlattenOp>) {
+      if (adaptor.getDynamicAxes())
+        return lowerRunTimeAxes(op, adaptor, rewriter);
+    }
     SmallVector<Value> in = getDimsI64(rewriter, loc, adaptor.getInput());
     int64_t rank = input.getRank();
     SmallVector<Value> dims;
     Value one = arith::ConstantIntOp::create(rewriter, loc,
                                              rewriter.getI64Type(), 1);
     if constexpr (std::is_same_v<OpTy, ReshapeOp>) {
-      return rewriter.notifyMatchFailure(op, "a shape known at run time");
+      // Returned above: this branch only keeps the others out of Reshape.
     } else if constexpr (std::is_same_v<OpTy, FlattenOp>) {
       int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
       if (axis < 0 || axis > rank)
@@ -97,8 +277,8 @@ template <typename OpTy> struct ReshapeLowering : OpConversionPattern<OpTy> {
       dims = {multiplyAll(rewriter, loc, ArrayRef<Value>(in).take_front(axis)),
               multiplyAll(rewriter, loc, ArrayRef<Value>(in).drop_front(axis))};
     } else {
-      if (!op.getAxes() || adaptor.getDynamicAxes())
-        return rewriter.notifyMatchFailure(op, "needs constant axes");
+      if (!op.getAxes())
+        return rewriter.notifyMatchFailure(op, "needs axes");
       constexpr bool squeeze = std::is_same_v<OpTy, SqueezeOp>;
       int64_t span = squeeze ? rank : result.getRank();
       SmallVector<bool> named(span, false);
