@@ -49,7 +49,6 @@ void mlc::populateGraphToLoopConversionPatterns(RewritePatternSet &patterns) {
   populateGraphQuantComputeToLinalgPatterns(patterns);
   populateGraphConvTransposeToLinalgPatterns(patterns);
   populateGraphDataDependentToLinalgPatterns(patterns);
-  populateGraphRunTimeShapesToLinalgPatterns(patterns);
   populateGraphTopKToLinalgPatterns(patterns);
   populateGraphNonMaxSuppressionToLinalgPatterns(patterns);
 }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "RunTimeShapes.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
@@ -123,8 +124,67 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
     return success();
   }
 };
-/// Expand: numpy broadcasting of the input to the (static) result shape; the
-/// shape operand has been folded into the result type.
+
+/// Expand to a shape read at run time (numpy broadcasting).
+LogicalResult lowerExpandAtRunTime(ExpandOp op, ExpandOp::Adaptor adaptor,
+                                   ConversionPatternRewriter &rewriter) {
+  using namespace mlc::detail;
+  auto input = getStaticType(adaptor.getInput());
+  auto shape = getStaticType(adaptor.getShape());
+  auto result = dyn_cast<RankedTensorType>(op.getType());
+  if (!input || !shape || !result || result.hasStaticShape() ||
+      shape.getRank() != 1)
+    return rewriter.notifyMatchFailure(op, "needs a static input");
+  int64_t n = input.getRank(), k = shape.getDimSize(0);
+  int64_t rank = std::max(n, k);
+  if (result.getRank() != rank)
+    return rewriter.notifyMatchFailure(op, "rank mismatch");
+  Location loc = op.getLoc();
+  DimBuilder c(rewriter, loc);
+  SmallVector<Value> target = extractAll(rewriter, loc, adaptor.getShape());
+  SmallVector<Value> dims(rank);
+  for (int64_t m = 0; m < rank; ++m) {
+    int64_t j = m - (rank - n);      // the input's dim, if any
+    int64_t t = m - (rank - k);      // the shape's entry, if any
+    int64_t size = j >= 0 ? input.getDimSize(j) : 1;
+    if (t < 0) {
+      dims[m] = c.i64(size);
+      continue;
+    }
+    Value want = target[t];
+    if (size == 1) {
+      c.require(c.cmp(arith::CmpIPredicate::sge, want, c.i64(0)));
+      dims[m] = want;
+    } else {
+      c.require(c.either(c.eq(want, c.i64(size)), c.eq(want, c.i64(1))));
+      dims[m] = c.i64(size);
+    }
+  }
+  int64_t maxCount;
+  requireElementsFit(c, dims, input.getElementType(), maxCount);
+  SmallVector<Value> safe = checkedDims(
+      c, result, dims,
+      describe(op, "Expand") +
+          ": the shape does not broadcast with the input's, or the result "
+          "would hold more than " +
+          std::to_string(maxCount) + " elements");
+  rewriter.replaceOp(
+      op, gatherInto(rewriter, loc, adaptor.getInput(), result, safe,
+                     [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+                       SmallVector<Value> source;
+                       for (int64_t j = 0; j < n; ++j)
+                         source.push_back(
+                             input.getDimSize(j) == 1
+                                 ? arith::ConstantIndexOp::create(b, l, 0)
+                                 : index[j + (rank - n)]);
+                       return source;
+                     }));
+  return success();
+}
+
+/// Expand: numpy broadcasting of the input to the result shape; a static
+/// shape has been folded into the result type, one read at run time is
+/// lowerExpandAtRunTime's.
 struct ExpandLowering : OpConversionPattern<ExpandOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -132,8 +192,10 @@ struct ExpandLowering : OpConversionPattern<ExpandOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto in = getStaticType(adaptor.getInput());
     auto result = getStaticType(op.getResult());
-    if (!in || !result || in.getRank() > result.getRank())
-      return rewriter.notifyMatchFailure(op, "needs static shapes");
+    if (!in || !result)
+      return lowerExpandAtRunTime(op, adaptor, rewriter);
+    if (in.getRank() > result.getRank())
+      return rewriter.notifyMatchFailure(op, "the input's rank is larger");
     int64_t rank = result.getRank();
     int64_t offset = rank - in.getRank();
     SmallVector<AffineExpr> exprs;

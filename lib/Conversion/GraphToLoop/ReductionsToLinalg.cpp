@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "RunTimeShapes.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <limits>
@@ -61,6 +63,151 @@ template <typename OpTy> constexpr ReduceKind getReduceKind() {
   return {ReduceKind::Add, ReduceKind::None, ReduceKind::Keep};
 }
 
+/// ReduceSum over axes read at run time: every element is added into its
+/// place in a flat accumulator of the kept dims (at most as many elements
+/// as the input), whose first elements are then the result.
+LogicalResult lowerReduceSumAtRunTime(ReduceSumOp op, ReduceSumOp::Adaptor adaptor,
+                                      ConversionPatternRewriter &rewriter) {
+  using namespace mlc::detail;
+  auto input = getStaticType(adaptor.getInput());
+  auto axes = adaptor.getDynamicAxes()
+                  ? getStaticType(adaptor.getDynamicAxes())
+                  : RankedTensorType();
+  auto result = dyn_cast<RankedTensorType>(op.getType());
+  if (!input || !axes || axes.getRank() != 1 || !result ||
+      input.getNumElements() == 0)
+    return rewriter.notifyMatchFailure(op, "needs a static input");
+  int64_t rank = input.getRank();
+  int64_t count = axes.getDimSize(0);
+  bool keep = op.getKeepdims();
+  Type element = input.getElementType();
+  Type compute = getSignlessType(element);
+  if (count == 0 && op.getNoopWithEmptyAxes())
+    return rewriter.notifyMatchFailure(op, "no axes: nothing to reduce");
+  int64_t outRank = keep ? rank : (count == 0 ? 0 : rank - count);
+  if (result.getRank() != outRank)
+    return rewriter.notifyMatchFailure(op, "rank mismatch");
+  Location loc = op.getLoc();
+  DimBuilder c(rewriter, loc);
+  SmallVector<Value> normalized;
+  for (Value axis : extractAll(rewriter, loc, adaptor.getDynamicAxes()))
+    normalized.push_back(c.normalizeAxis(axis, rank));
+  SmallVector<Value> marked;
+  Value total = c.i64(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value named = arith::ConstantIntOp::create(rewriter, loc, count == 0, 1);
+    for (Value axis : normalized)
+      named = c.either(named, c.eq(axis, c.i64(d)));
+    marked.push_back(named);
+    total = c.add(total, c.toI64(named));
+  }
+  if (count > 0)
+    c.require(c.eq(total, c.i64(count)));
+  // Kept dims, their row-major strides, and the result's dims.
+  SmallVector<Value> kept(rank), strides(rank);
+  Value stride = c.i64(1);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    kept[d] = c.select(marked[d], c.i64(1), c.i64(input.getDimSize(d)));
+    strides[d] = stride;
+    stride = arith::MulIOp::create(rewriter, loc, stride, kept[d]);
+  }
+  Value elements = stride;
+  SmallVector<Value> dims(outRank, c.i64(1));
+  if (keep) {
+    dims = kept;
+  } else if (count > 0) {
+    Value before = c.i64(0);
+    Value yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value position = arith::SubIOp::create(rewriter, loc, c.i64(d), before);
+      for (int64_t m = 0; m < outRank; ++m)
+        dims[m] = c.select(
+            c.both(arith::XOrIOp::create(rewriter, loc, marked[d], yes),
+                   c.eq(position, c.i64(m))),
+            c.i64(input.getDimSize(d)), dims[m]);
+      before = c.add(before, c.toI64(marked[d]));
+    }
+  }
+  for (int64_t d = 0; d < outRank; ++d)
+    if (!result.isDynamicDim(d))
+      c.require(c.eq(dims[d], c.i64(result.getDimSize(d))));
+  cf::AssertOp::create(rewriter, loc, c.ok,
+                       describe(op, "ReduceSum") +
+                           ": an axis is out of range or repeated");
+  // On a failed check: one element, reduced over everything.
+  Value one = c.i64(1);
+  for (int64_t d = 0; d < rank; ++d)
+    strides[d] = c.select(c.ok, strides[d], c.i64(0));
+  elements = c.select(c.ok, elements, one);
+  for (Value &d : dims)
+    d = c.select(c.ok, d, one);
+
+  int64_t size = input.getNumElements();
+  Value data = adaptor.getInput();
+  if (compute != element)
+    data = UnrealizedConversionCastOp::create(
+               rewriter, loc, RankedTensorType::get(input.getShape(), compute),
+               data)
+               .getResult(0);
+  auto flatType = RankedTensorType::get({size}, compute);
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(compute));
+  Value acc = linalg::FillOp::create(
+                  rewriter, loc, zero,
+                  ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                                     flatType.getShape(),
+                                                     compute)})
+                  .getResult(0);
+  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Type i64 = rewriter.getI64Type();
+  auto sum = scf::ForOp::create(
+      rewriter, loc, c0, arith::ConstantIndexOp::create(rewriter, loc, size),
+      c1, ValueRange{acc},
+      [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < rank; ++d)
+          sizes.push_back(
+              arith::ConstantIndexOp::create(b, l, input.getDimSize(d)));
+        SmallVector<Value> coords = unravelIndex(b, l, i, sizes);
+        Value at = arith::ConstantIntOp::create(b, l, i64, 0);
+        for (int64_t d = 0; d < rank; ++d) {
+          Value coord = arith::SelectOp::create(
+              b, l, marked[d], arith::ConstantIntOp::create(b, l, i64, 0),
+              arith::IndexCastOp::create(b, l, i64, coords[d]));
+          at = arith::AddIOp::create(
+              b, l, at, arith::MulIOp::create(b, l, coord, strides[d]));
+        }
+        Value slot = arith::IndexCastOp::create(b, l, b.getIndexType(), at);
+        Value x = tensor::ExtractOp::create(b, l, data, coords);
+        Value old = tensor::ExtractOp::create(b, l, carried[0], slot);
+        Value added = isa<FloatType>(compute)
+                          ? arith::AddFOp::create(b, l, old, x).getResult()
+                          : arith::AddIOp::create(b, l, old, x).getResult();
+        scf::YieldOp::create(
+            b, l, tensor::InsertOp::create(b, l, added, carried[0], slot)
+                      .getResult());
+      });
+  Value used = tensor::ExtractSliceOp::create(
+      rewriter, loc, sum.getResult(0),
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                     elements)
+              .getResult()},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+  Value shape = tensor::FromElementsOp::create(
+      rewriter, loc, RankedTensorType::get({outRank}, i64), dims);
+  Value out = tensor::ReshapeOp::create(
+      rewriter, loc, RankedTensorType::get(result.getShape(), compute), used,
+      shape);
+  if (compute != element)
+    out = UnrealizedConversionCastOp::create(rewriter, loc, result, out)
+              .getResult(0);
+  rewriter.replaceOp(op, out);
+  return success();
+}
+
 /// ONNX's reductions as one reduction generic (plus an elementwise epilogue
 /// for mean, L2 and the log forms). Floats for all; integers for sum, prod,
 /// max, min, L1 and sum-square.
@@ -75,8 +222,11 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
     if (!in || !result)
       return rewriter.notifyMatchFailure(op, "needs ranked shapes");
-    if (op.getDynamicAxes())
+    if (op.getDynamicAxes()) {
+      if constexpr (std::is_same_v<OpTy, ReduceSumOp>)
+        return lowerReduceSumAtRunTime(op, adaptor, rewriter);
       return rewriter.notifyMatchFailure(op, "axes computed at run time");
+    }
     Type element = in.getElementType();
     bool isFloat = isa<FloatType>(element);
     if (!isFloat && (!element.isSignlessInteger() || element.isInteger(1) ||
@@ -421,6 +571,111 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
+/// Slice with bounds (and axes, steps) read at run time, clamped as ONNX
+/// says; the result is gathered from the input.
+LogicalResult lowerSliceAtRunTime(SliceOp op, SliceOp::Adaptor adaptor,
+                                  ConversionPatternRewriter &rewriter) {
+  using namespace mlc::detail;
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto result = dyn_cast<RankedTensorType>(op.getType());
+  auto starts = getStaticType(adaptor.getStarts());
+  if (!input || !result ||
+      (result.hasStaticShape() && input.hasStaticShape()) || !starts ||
+      starts.getRank() != 1 || result.getRank() != input.getRank())
+    return rewriter.notifyMatchFailure(op, "needs a ranked input");
+  for (Value v : {adaptor.getEnds(), adaptor.getAxes(), adaptor.getSteps()})
+    if (v && (!getStaticType(v) || getStaticType(v).getShape() !=
+                                       starts.getShape()))
+      return rewriter.notifyMatchFailure(op, "bounds of different lengths");
+  Location loc = op.getLoc();
+  DimBuilder c(rewriter, loc);
+  int64_t rank = input.getRank();
+  auto read = [&](Value v) {
+    SmallVector<Value> values;
+    if (!v)
+      return values;
+    for (Value x : extractAll(rewriter, loc, v))
+      values.push_back(toI64(rewriter, loc, x, x.getType()));
+    return values;
+  };
+  SmallVector<Value> begins = read(adaptor.getStarts());
+  SmallVector<Value> ends = read(adaptor.getEnds());
+  SmallVector<Value> axes = read(adaptor.getAxes());
+  SmallVector<Value> steps = read(adaptor.getSteps());
+  for (int64_t j = 0; j < int64_t(begins.size()); ++j) {
+    if (axes.size() <= size_t(j))
+      axes.push_back(c.i64(j));
+    else
+      axes[j] = c.normalizeAxis(axes[j], rank);
+    if (steps.size() <= size_t(j))
+      steps.push_back(c.i64(1));
+    c.require(arith::XOrIOp::create(rewriter, loc, c.eq(steps[j], c.i64(0)),
+                                    arith::ConstantIntOp::create(
+                                        rewriter, loc, 1, 1)));
+  }
+  // Per dim: first index, step and count (the whole dim when no axis
+  // names it; each dim at most once).
+  SmallVector<Value> first(rank), stride(rank), dims(rank);
+  SmallVector<Value> inputDims = getDimsI64(rewriter, loc, adaptor.getInput());
+  for (int64_t d = 0; d < rank; ++d) {
+    Value dim = inputDims[d];
+    first[d] = c.i64(0);
+    stride[d] = c.i64(1);
+    dims[d] = dim;
+    Value named = c.i64(0);
+    for (size_t j = 0; j < begins.size(); ++j) {
+      Value here = c.eq(axes[j], c.i64(d));
+      named = c.add(named, c.toI64(here));
+      Value step = c.select(c.eq(steps[j], c.i64(0)), c.i64(1), steps[j]);
+      Value forward = c.cmp(arith::CmpIPredicate::sgt, step, c.i64(0));
+      auto wrap = [&](Value v) {
+        return c.select(c.cmp(arith::CmpIPredicate::slt, v, c.i64(0)),
+                        c.add(v, dim), v);
+      };
+      auto clamp = [&](Value v, Value lo, Value hi) {
+        return arith::MinSIOp::create(
+            rewriter, loc, arith::MaxSIOp::create(rewriter, loc, v, lo), hi);
+      };
+      Value last = arith::SubIOp::create(rewriter, loc, dim, c.i64(1));
+      Value begin = c.select(forward, clamp(wrap(begins[j]), c.i64(0), dim),
+                             clamp(wrap(begins[j]), c.i64(0), last));
+      Value end = c.select(forward, clamp(wrap(ends[j]), c.i64(0), dim),
+                           clamp(wrap(ends[j]), c.i64(-1), last));
+      Value count = arith::MaxSIOp::create(
+          rewriter, loc,
+          arith::CeilDivSIOp::create(rewriter, loc,
+                                     arith::SubIOp::create(rewriter, loc,
+                                                           end, begin),
+                                     step),
+          c.i64(0));
+      first[d] = c.select(here, begin, first[d]);
+      stride[d] = c.select(here, step, stride[d]);
+      dims[d] = c.select(here, count, dims[d]);
+    }
+    c.require(c.cmp(arith::CmpIPredicate::sle, named, c.i64(1)));
+  }
+  SmallVector<Value> safe = checkedDims(
+      c, result, dims,
+      describe(op, "Slice") + ": a step is 0, or an axis is out of range or "
+                              "repeated");
+  Value sliced = gatherInto(
+      rewriter, loc, adaptor.getInput(), result, safe,
+      [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
+        SmallVector<Value> source;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value i = arith::IndexCastOp::create(b, l, b.getI64Type(),
+                                               index[d]);
+          Value at = arith::AddIOp::create(
+              b, l, first[d], arith::MulIOp::create(b, l, i, stride[d]));
+          source.push_back(
+              arith::IndexCastOp::create(b, l, b.getIndexType(), at));
+        }
+        return source;
+      });
+  rewriter.replaceOp(op, sliced);
+  return success();
+}
+
 /// Slice with constant bounds and steps: an `extract_slice` when every step
 /// is positive, else a copy whose input map walks the negative-step axes
 /// backwards (`x[..., ::-1]`, as exporters write reflection padding).
@@ -433,7 +688,7 @@ struct SliceLowering : OpConversionPattern<SliceOp> {
     auto result = getStaticType(op.getResult());
     auto starts = mlc::detail::getConstantInts(op.getStarts());
     if (!in || !result || !starts)
-      return rewriter.notifyMatchFailure(op, "needs static shapes and starts");
+      return lowerSliceAtRunTime(op, adaptor, rewriter);
     int64_t rank = in.getRank();
     SmallVector<int64_t> axes =
         op.getAxes() ? mlc::detail::getConstantInts(op.getAxes()).value_or(SmallVector<int64_t>{})

@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Helpers of the lowerings whose result sizes are computed at run time
-// (DataDependentToLinalg.cpp, RunTimeShapesToLinalg.cpp): i64 arithmetic on
+// (DataDependentToLinalg.cpp, and the run-time branches of the patterns of
+// Reshape, Slice, Expand, Tile, Pad and ReduceSum): i64 arithmetic on
 // dims that records whether every check holds, the `cf.assert` of those
 // checks (a failed one is an error code naming the node, and the op then
 // makes an empty or safe result), and gathers from a static input.

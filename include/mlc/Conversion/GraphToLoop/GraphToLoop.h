@@ -91,12 +91,6 @@ void populateGraphRoiAlignToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateGraphDataDependentToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
 
-/// Reshape, Squeeze and Unsqueeze to shapes computed at run time, and
-/// Slice, Expand and Tile with bounds, shapes and repeats read at run time,
-/// with run-time checks of those values.
-void populateGraphRunTimeShapesToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
-
 /// TopK (k read at run time, checked): k passes over each slice.
 void populateGraphTopKToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
