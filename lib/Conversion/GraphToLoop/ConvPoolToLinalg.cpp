@@ -41,6 +41,8 @@ using mlc::detail::padWindows;
 using mlc::detail::planWindows;
 using mlc::detail::splitChannels;
 using mlc::detail::WindowPlan;
+using mlc::detail::addHeight;
+using mlc::detail::insertHeight;
 
 namespace {
 /// The smallest value of an integer type (unsigned types as their signless
@@ -237,35 +239,6 @@ Value groupedConv3D(OpBuilder &b, Location loc, Value input, Value weight,
   return tensor::CollapseShapeOp::create(
       b, loc, accType, conv,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
-}
-
-/// The spatial attribute `a` of a 1-D op for its 2-D view over a height of
-/// 1 (`fill` on the height; pads [begin, end] -> [0, begin, 0, end]).
-std::optional<ArrayRef<int64_t>> addHeight(std::optional<ArrayRef<int64_t>> a,
-                                           int64_t fill, bool isPads,
-                                           SmallVector<int64_t> &storage) {
-  if (!a)
-    return std::nullopt;
-  if (isPads && a->size() == 2)
-    storage = {fill, (*a)[0], fill, (*a)[1]};
-  else if (!isPads && a->size() == 1)
-    storage = {fill, (*a)[0]};
-  else
-    storage.assign(a->begin(), a->end()); // malformed: the plan refuses it
-  return ArrayRef<int64_t>(storage);
-}
-
-/// `value` [N, C, W] as [N, C, 1, W].
-Value insertHeight(OpBuilder &b, Location loc, Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
-  sizes.insert(sizes.begin() + 2, b.getIndexAttr(1));
-  return tensor::ExpandShapeOp::create(
-      b, loc,
-      RankedTensorType::get({type.getDimSize(0), type.getDimSize(1), 1,
-                             type.getDimSize(2)},
-                            type.getElementType()),
-      value, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}}, sizes);
 }
 
 struct ConvLowering : OpConversionPattern<ConvOp> {

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "Windows.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
@@ -269,17 +270,36 @@ FailureOr<Value> convInteger(OpBuilder &b, OpTy op, Value input,
                              Value inputZeroPoint, Value weight,
                              Value weightZeroPoint) {
   auto result = getStaticType(op.getResult());
-  if (!result || result.getRank() != 4)
+  if (!result || (result.getRank() != 4 && result.getRank() != 3))
     return failure();
   Location loc = op.getLoc();
   FailureOr<Value> x = widen(b, loc, input, inputZeroPoint, 1);
   FailureOr<Value> w = widen(b, loc, weight, weightZeroPoint, 0);
   if (failed(x) || failed(w))
     return failure();
-  return mlc::detail::buildConv2D(
-      b, loc, op, *x, *w, RankedTensorType::get(result.getShape(), b.getI32Type()),
-      op.getStrides(), op.getDilations(), op.getPads(), op.getAutoPad(),
+  auto acc = RankedTensorType::get(result.getShape(), b.getI32Type());
+  if (result.getRank() == 4)
+    return mlc::detail::buildConv2D(b, loc, op, *x, *w, acc, op.getStrides(),
+                                    op.getDilations(), op.getPads(),
+                                    op.getAutoPad(), op.getGroup());
+  // 1-D: a 2-D convolution over a height of 1, as for float Conv.
+  SmallVector<int64_t> strides, dilations, pads;
+  FailureOr<Value> conv = mlc::detail::buildConv2D(
+      b, loc, op, mlc::detail::insertHeight(b, loc, *x),
+      mlc::detail::insertHeight(b, loc, *w),
+      RankedTensorType::get({result.getDimSize(0), result.getDimSize(1), 1,
+                             result.getDimSize(2)},
+                            b.getI32Type()),
+      mlc::detail::addHeight(op.getStrides(), 1, false, strides),
+      mlc::detail::addHeight(op.getDilations(), 1, false, dilations),
+      mlc::detail::addHeight(op.getPads(), 0, true, pads), op.getAutoPad(),
       op.getGroup());
+  if (failed(conv))
+    return failure();
+  return tensor::CollapseShapeOp::create(
+             b, loc, acc, *conv,
+             ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}})
+      .getResult();
 }
 
 struct ConvIntegerLowering : OpConversionPattern<ConvIntegerOp> {
@@ -291,7 +311,8 @@ struct ConvIntegerLowering : OpConversionPattern<ConvIntegerOp> {
         rewriter, op, adaptor.getInput(), adaptor.getInputZeroPoint(),
         adaptor.getWeight(), adaptor.getWeightZeroPoint());
     if (failed(acc))
-      return rewriter.notifyMatchFailure(op, "only static 2-D convolutions");
+      return rewriter.notifyMatchFailure(op,
+                                         "only static 1-D and 2-D convolutions");
     rewriter.replaceOp(op, *acc);
     return success();
   }
@@ -306,20 +327,22 @@ struct QLinearConvLowering : OpConversionPattern<QLinearConvOp> {
         rewriter, op, adaptor.getInput(), adaptor.getInputZeroPoint(),
         adaptor.getWeight(), adaptor.getWeightZeroPoint());
     if (failed(acc))
-      return rewriter.notifyMatchFailure(op, "only static 2-D convolutions");
+      return rewriter.notifyMatchFailure(op,
+                                         "only static 1-D and 2-D convolutions");
     Location loc = op.getLoc();
     auto result = getStaticType(op.getResult());
     Value sum = *acc;
     if (Value bias = adaptor.getBias()) {
       auto type = cast<RankedTensorType>(sum.getType());
+      unsigned rank = type.getRank();
       MLIRContext *ctx = rewriter.getContext();
-      FailureOr<AffineMap> biasMap = getParamMap(bias, 4, 1, ctx);
+      FailureOr<AffineMap> biasMap = getParamMap(bias, rank, 1, ctx);
       if (failed(biasMap))
         return rewriter.notifyMatchFailure(op, "bias must be 1-D");
-      SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, ctx),
-                                     *biasMap,
-                                     AffineMap::getMultiDimIdentityMap(4, ctx)};
-      SmallVector<utils::IteratorType> iterators(4,
+      SmallVector<AffineMap> maps = {
+          AffineMap::getMultiDimIdentityMap(rank, ctx), *biasMap,
+          AffineMap::getMultiDimIdentityMap(rank, ctx)};
+      SmallVector<utils::IteratorType> iterators(rank,
                                                  utils::IteratorType::parallel);
       Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                            type.getElementType());

@@ -290,3 +290,29 @@ Value mlc::detail::splitChannels(OpBuilder &b, Location loc, Value value,
       b, loc, RankedTensorType::get(staticShape, type.getElementType()), value,
       groups, shape);
 }
+
+std::optional<ArrayRef<int64_t>>
+mlc::detail::addHeight(std::optional<ArrayRef<int64_t>> a, int64_t fill,
+                       bool isPads, SmallVector<int64_t> &storage) {
+  if (!a)
+    return std::nullopt;
+  if (isPads && a->size() == 2)
+    storage = {fill, (*a)[0], fill, (*a)[1]};
+  else if (!isPads && a->size() == 1)
+    storage = {fill, (*a)[0]};
+  else
+    storage.assign(a->begin(), a->end()); // malformed: the plan refuses it
+  return ArrayRef<int64_t>(storage);
+}
+
+Value mlc::detail::insertHeight(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+  sizes.insert(sizes.begin() + 2, b.getIndexAttr(1));
+  return tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({type.getDimSize(0), type.getDimSize(1), 1,
+                             type.getDimSize(2)},
+                            type.getElementType()),
+      value, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}}, sizes);
+}

@@ -85,6 +85,17 @@ mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value splitChannels(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, int64_t parts);
 
+/// The spatial attribute `a` of a 1-D op for its 2-D view over a height of
+/// 1 (`fill` on the height; pads [begin, end] -> [0, begin, 0, end]), kept
+/// in `storage`; a malformed one as it is, for planWindows to refuse.
+std::optional<llvm::ArrayRef<int64_t>>
+addHeight(std::optional<llvm::ArrayRef<int64_t>> a, int64_t fill, bool isPads,
+          llvm::SmallVector<int64_t> &storage);
+
+/// `value` [N, C, W] as [N, C, 1, W].
+mlir::Value insertHeight(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value value);
+
 } // namespace mlc::detail
 
 #endif // MLC_LIB_CONVERSION_GRAPHTOLOOP_WINDOWS_H
