@@ -74,6 +74,18 @@ Value padWithFloat(OpBuilder &b, Location loc, Value input,
                                  elementConstant(b, loc, input, value));
 }
 
+/// Ones over `input`'s positions and zeros over the padding `plan` adds:
+/// pooled by sums, how many real positions each window holds.
+Value realPositions(OpBuilder &b, Location loc, Value input,
+                    const mlc::detail::WindowPlan &plan) {
+  auto type = cast<RankedTensorType>(input.getType());
+  return padWithFloat(
+      b, loc,
+      mlc::detail::createFilled(b, loc, type,
+                                tensor::getMixedSizes(b, loc, input), 1.0),
+      plan, 0.0);
+}
+
 SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
                             size_t n = 2) {
   return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, 1);
@@ -407,13 +419,7 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
         count = filled(double(kernel[0] * kernel[1]));
       } else {
         // Count the real input positions in each window.
-        Value ones = padWithFloat(
-            rewriter, loc,
-            createFilled(rewriter, loc, x,
-                         tensor::getMixedSizes(rewriter, loc,
-                                               adaptor.getInput()),
-                         1.0),
-            *plan, 0.0);
+        Value ones = realPositions(rewriter, loc, adaptor.getInput(), *plan);
         count = linalg::PoolingNchwSumOp::create(
                     rewriter, loc, TypeRange{result}, ValueRange{ones, window},
                     ValueRange{filled(0.0)}, stridesAttr, dilationsAttr)
@@ -539,13 +545,7 @@ template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
         count = createFilled(rewriter, loc, result, plan->sizes,
                              double(size));
       } else {
-        Value ones = padWithFloat(
-            rewriter, loc,
-            createFilled(rewriter, loc, x,
-                         tensor::getMixedSizes(rewriter, loc,
-                                               adaptor.getInput()),
-                         1.0),
-            *plan, 0.0);
+        Value ones = realPositions(rewriter, loc, adaptor.getInput(), *plan);
         count = windowReduce(rewriter, loc, ones, kernel, strides, dilations,
                              result, plan->sizes, false);
       }
