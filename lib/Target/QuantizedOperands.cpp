@@ -95,9 +95,8 @@ std::optional<Activations> mlc::target::getActivations(Value v,
     auto zpType = dyn_cast<RankedTensorType>(a->zeroPoint.getType());
     if (zpType && zpType.hasStaticShape() && zpType.getNumElements() == 1 &&
         zpType.getElementType() == type.getElementType()) {
-      Activations result{a->integers, integer.isUnsigned(), 1, 0, true};
-      result.zeroPointValue = a->zeroPoint;
-      return result;
+      return Activations{a->integers, integer.isUnsigned(), 1, 0, true,
+                         a->zeroPoint};
     }
   }
   if (!scale || !zero) {
@@ -106,7 +105,7 @@ std::optional<Activations> mlc::target::getActivations(Value v,
     return std::nullopt;
   }
   return Activations{a->integers, integer.isUnsigned(), *scale, *zero,
-                     !a->scale};
+                     !a->scale, Value()};
 }
 
 namespace {
