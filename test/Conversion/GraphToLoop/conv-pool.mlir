@@ -202,3 +202,20 @@ func.func @same_and_ceil_run_time(%x: tensor<?x3x?x?xf32>, %w: tensor<4x3x3x3xf3
   %1 = mlc_graph.max_pool %0 {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = true} : (tensor<?x4x?x?xf32>) -> tensor<?x4x?x?xf32> loc("pool")
   return %1 : tensor<?x4x?x?xf32>
 }
+
+// A static output size over an input size known at run time (a model whose
+// declared output shape is static): the computed size is checked against
+// it, and the input is padded to hold the output's windows, so that a run
+// whose check fails reads nothing past the input.
+// CHECK-LABEL: func @static_output_of_run_time_input
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %{{.*}}, %c6
+// CHECK: %[[REACH:.*]] = arith.subi %c8, %[[H]]
+// CHECK: %[[HIGH:.*]] = arith.maxsi %[[REACH]], %c0{{.*}}
+// CHECK: cf.assert %{{.*}}, "MaxPool node 'declared': the input is smaller than the (dilated) window, or its size does not give the output's"
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, %[[HIGH]], 0]
+// CHECK: linalg.pooling_nchw_max {{.*}} outs(%{{.*}} : tensor<1x2x6x4xf32>)
+func.func @static_output_of_run_time_input(%x: tensor<1x2x?x4xf32>) -> tensor<1x2x6x4xf32> {
+  %0 = mlc_graph.max_pool %x {kernel_shape = array<i64: 3, 1>} : (tensor<1x2x?x4xf32>) -> tensor<1x2x6x4xf32> loc("declared")
+  return %0 : tensor<1x2x6x4xf32>
+}
