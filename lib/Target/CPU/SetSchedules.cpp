@@ -174,9 +174,8 @@ struct CPUSetSchedulesPass
       }
       kernel.setScheduleAttr(attr);
       if (printSchedules) {
-        llvm::outs() << '"' << name << "\" loops = [";
-        llvm::interleaveComma(root.getStaticLoopRanges(), llvm::outs());
-        llvm::outs() << "] " << attr << "\n";
+        mlc::loop::printKernelSchedule(llvm::outs(), name,
+                                       root.getStaticLoopRanges(), attr);
       }
       return WalkResult::advance();
     });

@@ -329,10 +329,9 @@ struct Tiling {
             return failure();
       if (!printSchedules)
         continue;
-      llvm::outs() << '"' << name << "\" loops = [";
-      llvm::interleaveComma(op.getStaticLoopRanges(), llvm::outs());
-      llvm::outs() << "] " << mlc::target::toAttr(func.getContext(), schedule)
-                   << "\n";
+      mlc::loop::printKernelSchedule(
+          llvm::outs(), name, op.getStaticLoopRanges(),
+          mlc::target::toAttr(func.getContext(), schedule));
     }
     return success();
   }

@@ -83,9 +83,8 @@ struct GPUSetSchedulesPass
           &getContext(), root.getNumLoops(), chunks, {}, parallelDims, {});
       kernel.setScheduleAttr(schedule);
       if (printSchedules) {
-        llvm::outs() << '"' << kernel.getSymName() << "\" loops = [";
-        llvm::interleaveComma(root.getStaticLoopRanges(), llvm::outs());
-        llvm::outs() << "] " << schedule << "\n";
+        mlc::loop::printKernelSchedule(llvm::outs(), kernel.getSymName(),
+                                       root.getStaticLoopRanges(), schedule);
       }
     });
   }

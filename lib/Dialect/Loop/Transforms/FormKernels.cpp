@@ -444,3 +444,16 @@ struct LoopDissolveKernelsPass
   }
 };
 } // namespace
+
+void mlc::loop::printKernelSchedule(llvm::raw_ostream &os, StringRef name,
+                                    ArrayRef<int64_t> ranges,
+                                    Attribute schedule) {
+  os << '"' << name << "\" loops = [";
+  llvm::interleaveComma(ranges, os, [&](int64_t range) {
+    if (ShapedType::isDynamic(range))
+      os << '?';
+    else
+      os << range;
+  });
+  os << "] " << schedule << "\n";
+}

@@ -37,6 +37,13 @@ struct KernelFusionPolicy {
       fuseProducer;
 };
 
+/// The line `--print-schedules` writes for a kernel: `"NAME" loops =
+/// [ranges] SCHEDULE`, a range known at run time only as `?` (a schedule
+/// file's reader skips the ranges).
+void printKernelSchedule(llvm::raw_ostream &os, llvm::StringRef name,
+                         llvm::ArrayRef<int64_t> ranges,
+                         mlir::Attribute schedule);
+
 /// The name of a kernel rooted at an op with location `loc`: its ONNX
 /// node's name (the first NameLoc in it), or `?`.
 std::string getKernelName(mlir::Location loc);
