@@ -86,6 +86,63 @@ Value realPositions(OpBuilder &b, Location loc, Value input,
       plan, 0.0);
 }
 
+/// What an average pool divides by, split from `plan`'s padding: `counted`
+/// pads count as positions (with count_include_pad, the explicit or
+/// auto_pad ones), `rest` do not (ceil_mode's extra end padding, and the
+/// padding that keeps a failed check's run in bounds).
+struct CountedPadding {
+  mlc::detail::WindowPlan counted, rest;
+  /// Whether `rest` pads nothing: every window then counts its whole size.
+  bool restIsEmpty() const {
+    auto zero = [](OpFoldResult p) { return isConstantIntValue(p, 0); };
+    return llvm::all_of(rest.padHigh, zero);
+  }
+};
+
+CountedPadding splitPadding(OpBuilder &b, Location loc,
+                            const mlc::detail::WindowPlan &plan,
+                            std::optional<ArrayRef<int64_t>> pads,
+                            AutoPad autoPad) {
+  CountedPadding split;
+  size_t rank = plan.padLow.size(), spatial = rank - 2;
+  split.counted.padLow = plan.padLow;
+  split.counted.padHigh = plan.padHigh;
+  split.rest.padLow.assign(rank, b.getIndexAttr(0));
+  split.rest.padHigh.assign(rank, b.getIndexAttr(0));
+  for (size_t d = 0; d < 2; ++d) {
+    split.counted.padHigh[d] = b.getIndexAttr(0);
+    split.rest.padHigh[d] = plan.padHigh[d];
+  }
+  if (autoPad != AutoPad::NotSet)
+    return split;
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t end = pads && pads->size() == 2 * spatial ? (*pads)[i + spatial]
+                                                      : 0;
+    OpFoldResult high = plan.padHigh[2 + i];
+    split.counted.padHigh[2 + i] = b.getIndexAttr(end);
+    if (std::optional<int64_t> known = getConstantIntValue(high)) {
+      split.rest.padHigh[2 + i] = b.getIndexAttr(*known - end);
+      continue;
+    }
+    split.rest.padHigh[2 + i] =
+        arith::SubIOp::create(b, loc, cast<Value>(high),
+                              arith::ConstantIndexOp::create(b, loc, end))
+            .getResult();
+  }
+  return split;
+}
+
+/// Ones over the positions an average counts and zeros elsewhere, padded
+/// as the pooled input: pooled by sums, each window's divisor.
+Value countedPositions(OpBuilder &b, Location loc, Value input,
+                       const CountedPadding &split) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Value ones = mlc::detail::createFilled(
+      b, loc, type, tensor::getMixedSizes(b, loc, input), 1.0);
+  return padWithFloat(b, loc, padWithFloat(b, loc, ones, split.counted, 1.0),
+                      split.rest, 0.0);
+}
+
 SmallVector<int64_t> orOnes(std::optional<ArrayRef<int64_t>> a,
                             size_t n = 2) {
   return a ? SmallVector<int64_t>(*a) : SmallVector<int64_t>(n, 1);
@@ -414,12 +471,18 @@ template <typename OpTy> struct PoolLowering : OpConversionPattern<OpTy> {
                       stridesAttr, dilationsAttr)
                       .getResult(0);
       Value count;
-      if (!plan->isPadded() || op.getCountIncludePad()) {
-        // Windows past the explicit pads (ceil_mode) still exclude them.
+      bool includePad = op.getCountIncludePad();
+      CountedPadding split = splitPadding(rewriter, loc, *plan, op.getPads(),
+                                          op.getAutoPad());
+      if (!plan->isPadded() || (includePad && split.restIsEmpty())) {
         count = filled(double(kernel[0] * kernel[1]));
       } else {
-        // Count the real input positions in each window.
-        Value ones = realPositions(rewriter, loc, adaptor.getInput(), *plan);
+        // Count the input positions in each window (and the pads, with
+        // count_include_pad, but not ceil_mode's extra end padding).
+        Value ones =
+            includePad
+                ? countedPositions(rewriter, loc, adaptor.getInput(), split)
+                : realPositions(rewriter, loc, adaptor.getInput(), *plan);
         count = linalg::PoolingNchwSumOp::create(
                     rewriter, loc, TypeRange{result}, ValueRange{ones, window},
                     ValueRange{filled(0.0)}, stridesAttr, dilationsAttr)
@@ -538,14 +601,20 @@ template <typename OpTy> struct PoolNdLowering : OpConversionPattern<OpTy> {
       return success();
     } else {
       Value count;
-      if (!plan->isPadded() || op.getCountIncludePad()) {
+      bool includePad = op.getCountIncludePad();
+      CountedPadding split = splitPadding(rewriter, loc, *plan, op.getPads(),
+                                          op.getAutoPad());
+      if (!plan->isPadded() || (includePad && split.restIsEmpty())) {
         int64_t size = 1;
         for (int64_t k : kernel)
           size *= k;
         count = createFilled(rewriter, loc, result, plan->sizes,
                              double(size));
       } else {
-        Value ones = realPositions(rewriter, loc, adaptor.getInput(), *plan);
+        Value ones =
+            includePad
+                ? countedPositions(rewriter, loc, adaptor.getInput(), split)
+                : realPositions(rewriter, loc, adaptor.getInput(), *plan);
         count = windowReduce(rewriter, loc, ones, kernel, strides, dilations,
                              result, plan->sizes, false);
       }

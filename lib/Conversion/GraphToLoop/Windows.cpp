@@ -87,6 +87,7 @@ RunTimeWindow planRunTimeDim(IndexMath &m, Value in, int64_t kernel,
     return w;
   }
   case WindowPadding::Valid:
+    // No pads; ceil_mode applies as with explicit ones (as in ONNX Runtime).
     padBegin = padEnd = 0;
     [[fallthrough]];
   case WindowPadding::Explicit: {

@@ -12,7 +12,8 @@
 # Builds models whose convolutions and poolings see symbolic batch and
 # spatial sizes (1-D, 2-D and 3-D; auto_pad SAME_UPPER and SAME_LOWER,
 # VALID, explicit pads, ceil_mode, grouped and depthwise, dilations,
-# strides, MaxPool's indices, integer max pooling), compiles each once with
+# strides, count_include_pad with ceil_mode, MaxPool's indices, integer
+# max pooling), compiles each once with
 # its symbols kept and compares it with ONNX Runtime at three sizes each.
 # Prints "NAME SIZE: ok (max error E)" per run, or what differs.
 #
@@ -100,6 +101,21 @@ def models():
                           auto_pad="SAME_LOWER")],
         []),
         [(2, 3, 4), (2, 3, 17), (2, 3, 50)])
+    yield ("avgpool-ceil-include-pad", model(
+        "avgpool_ceil_include_pad", [1, 2, "h", "w"],
+        [helper.make_node("AveragePool", ["x"], ["a"], kernel_shape=[2, 3],
+                          strides=[2, 2], pads=[1, 0, 0, 1], ceil_mode=1,
+                          count_include_pad=1),
+         helper.make_node("AveragePool", ["a"], ["y"], kernel_shape=[2, 2],
+                          strides=[2, 2], ceil_mode=1, count_include_pad=1)],
+        []),
+        [(1, 2, 3, 3), (1, 2, 8, 7), (1, 2, 5, 10)])
+    yield ("maxpool-valid-ceil", model(
+        "maxpool_valid_ceil", [1, 1, "t"],
+        [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3],
+                          strides=[2], auto_pad="VALID", ceil_mode=1)],
+        []),
+        [(1, 1, 6), (1, 1, 7), (1, 1, 20)])
     yield ("maxpool-indices", model(
         "maxpool_indices", [1, 2, "h", "w"],
         [helper.make_node("MaxPool", ["x"], ["m", "y"], kernel_shape=[2, 3],

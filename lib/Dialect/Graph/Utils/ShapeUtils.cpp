@@ -110,11 +110,18 @@ mlc::graph::computeWindowDim(const WindowDim &dim, WindowPadding padding,
   if (dim.input < 0)
     return makeError("negative input size " + Twine(dim.input));
   switch (padding) {
-  case WindowPadding::Valid:
+  case WindowPadding::Valid: {
     if (dim.input < effectiveKernel)
       break;
-    result.output = (dim.input - effectiveKernel) / dim.stride + 1;
+    int64_t span = dim.input - effectiveKernel;
+    result.output =
+        (ceilMode ? divideCeil(span, dim.stride) : span / dim.stride) + 1;
+    // With ceil_mode (as ONNX Runtime applies it to VALID too) the last
+    // window must start inside the input.
+    if (ceilMode && (result.output - 1) * dim.stride >= dim.input)
+      --result.output;
     return result;
+  }
   case WindowPadding::SameUpper:
   case WindowPadding::SameLower: {
     result.output = divideCeil(dim.input, dim.stride);
