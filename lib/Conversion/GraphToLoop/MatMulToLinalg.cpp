@@ -280,6 +280,7 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     return success();
   }
 };
+
 /// A vector operand (numpy's rule, as ONNX MatMul has it): a 1-D lhs [K]
 /// is the row [1, K], a 1-D rhs [K] the column [K, 1], and the unit dim is
 /// dropped from the product. The matmul of the matrices is made again as a
