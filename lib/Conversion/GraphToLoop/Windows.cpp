@@ -92,6 +92,15 @@ RunTimeWindow planRunTimeDim(IndexMath &m, Value in, int64_t kernel,
     [[fallthrough]];
   case WindowPadding::Explicit: {
     Value pb = m.c(padBegin), pe = m.c(padEnd);
+    if (effective == 1 && stride == 1) {
+      // A one-element window at every position (a 1x1 convolution): the
+      // padded input's size, whatever it is, so that a consumer sees the
+      // same value as the input's size.
+      w.output = m.add(m.add(in, pb), pe);
+      w.padLow = pb;
+      w.padHigh = pe;
+      return w;
+    }
     Value span = m.sub(m.add(m.add(in, pb), pe), eff);
     w.holds = m.ge(span, zero);
     Value safe = m.max(span, zero);

@@ -107,7 +107,7 @@ struct CPUChooseLayoutsPass
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
         if (matmuls && isSmallConvolution(conv, panel))
           layout = loop::LayoutAttr::get(ctx, "matmul", panel, 0, 0);
-        else if (conv.hasPureTensorSemantics() && allStaticF32(conv))
+        else if (loop::hasStaticChannels(conv))
           layout = loop::LayoutAttr::get(
               ctx, "im2col", 0, alignColumns ? kCacheLineFloats : 0,
               chooseFilterRowPad(conv.getInputs()[1]));

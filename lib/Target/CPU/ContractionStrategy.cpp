@@ -145,11 +145,23 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     return std::nullopt;
   // A contraction of pairs: its pair dim stays whole and innermost, the
   // other reduction dim counts pairs.
+  // Floats, or pairs of integers; the reduction is static (an im2col
+  // matrix's rows, a matmul's depth) and other loops may be known only at
+  // run time (a map's pixels, a batch): they take the tiles of a large
+  // static loop (kNominalDynamicRange).
   std::optional<unsigned> pairDim = getPairDim(op);
   if (!pairDim)
     for (Value operand : op->getOperands())
-      if (!isStaticF32(operand.getType()))
+      if (!getElementTypeOrSelf(operand.getType()).isF32())
         return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [range, iterator] :
+       llvm::zip(ranges, op.getIteratorTypesArray()))
+    if (ShapedType::isDynamic(range)) {
+      if (iterator != utils::IteratorType::parallel)
+        return std::nullopt;
+      range = mlc::target::kNominalDynamicRange;
+    }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
@@ -203,7 +215,6 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   if (!mDim)
     return std::nullopt;
 
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ContractionSchedule schedule;
   unsigned numLoops = op.getNumLoops();
   schedule.parallelTiles.assign(numLoops, 0);

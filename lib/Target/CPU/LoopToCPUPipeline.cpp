@@ -120,6 +120,7 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   // register tiles, convolutions as im2col contractions), kernels, and the
   // CPU strategy's schedule for each.
   OpPassManager &loops = pm.nest<func::FuncOp>();
+  loops.addPass(loop::createLoopSimplifyShapes());
   loops.addPass(createCPUIntegerContractions(
       CPUIntegerContractionsOptions{tiles.nTile}));
   loops.addPass(loop::createLoopFoldWeightTransposes());
@@ -135,6 +136,7 @@ void mlc::target::buildCPUKernelPipeline(OpPassManager &pm,
   loops.addPass(createCPUReassociateSums());
   loops.addPass(loop::createLoopPackWeights());
   loops.addPass(loop::createLoopConvolutionsAsContractions());
+  loops.addPass(loop::createLoopSimplifyShapes());
   loops.addPass(loop::createLoopFormKernels());
   loops.addPass(createCPUCollapseElementwiseRows(
       CPUCollapseElementwiseRowsOptions{kLongRow}));
@@ -205,6 +207,7 @@ void mlc::target::buildCPUBuffersToLLVMPipeline(OpPassManager &pm,
       CPUStackScratchOptions{kMaxStackScratchBytes}));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.nest<func::FuncOp>().addPass(host::createHostExpandDynamicReshapes());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

@@ -146,6 +146,13 @@ constexpr int64_t kMinParallelFlops = int64_t(1) << 20;
 
 // Contractions: chunks and cache blocks (ContractionStrategy.cpp).
 
+/// The extent a strategy assumes for a loop whose range is known only at
+/// run time: large enough that its tiles, blocks and thread chunks are
+/// those of a large static loop (a 64 x 64 map's pixels, a batch of
+/// sequences). The loop is tiled with them, its last tile of each level
+/// peeled off, so a smaller size only runs fewer of them.
+constexpr int64_t kNominalDynamicRange = 4096;
+
 /// Column chunks of a contraction's threads are at least this many
 /// register tiles wide where a wider size divides the columns.
 constexpr int64_t kMinChunkTiles = 4;

@@ -208,6 +208,24 @@ def HostFlattenConstants : Pass<"mlc-host-flatten-constants",
   let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
+def HostExpandDynamicReshapes : Pass<"mlc-host-expand-dynamic-reshapes",
+                                     "mlir::func::FuncOp"> {
+  let summary = "Views for expand_shapes that split one dim into several "
+                "known at run time";
+  let description = [{
+    Runs before `expand-strided-metadata`, which takes at most one size
+    known at run time per reassociation group (it would infer that one from
+    the source's size). A `memref.expand_shape` with more (a convolution's
+    output pixels `oh * ow`, both from the input's size, split back into
+    rows and columns) becomes a `memref.reinterpret_cast` of its source with
+    the sizes of its `output_shape` and the strides they imply: within a
+    group, each dim's stride is the next one's times its size, and the last
+    keeps the source dim's stride.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Give every loop nest of a model its own function";
   let description = [{

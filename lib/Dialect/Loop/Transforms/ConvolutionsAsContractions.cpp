@@ -13,6 +13,7 @@
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -25,83 +26,94 @@ namespace mlc::loop {
 using namespace mlir;
 
 namespace {
+/// The type of an f32 tensor of `sizes`.
+RankedTensorType tensorOf(ArrayRef<OpFoldResult> sizes, Type f32) {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamic;
+  dispatchIndexOpFoldResults(sizes, dynamic, shape);
+  return RankedTensorType::get(shape, f32);
+}
+
 /// Rewrites an NCHW convolution as a contraction over an im2col matrix:
 /// out[n, f, p] += W[f, k] * col[n, k, p] with k = (c, kh, kw) and
 /// p = (oh, ow). The gather is a 6-D `linalg.generic` (innermost loop along
 /// `ow`, so it copies rows); a 1x1 convolution with unit strides reads the
 /// input in place. `layout` says how the matrix's rows are aligned and
-/// the filter's rows padded.
+/// the filter's rows padded. The batch and the map's sizes may be known
+/// only at run time (then p is too, and the rows are not aligned).
 void convolutionToContraction(RewriterBase &rewriter,
                               linalg::Conv2DNchwFchwOp conv,
                               mlc::loop::LayoutAttr layout) {
   Location loc = conv.getLoc();
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
-  auto inputType = cast<RankedTensorType>(input.getType());
   auto filterType = cast<RankedTensorType>(filter.getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
-  int64_t f = filterType.getDimSize(0), kh = filterType.getDimSize(2),
-          kw = filterType.getDimSize(3);
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  int64_t c = filterType.getDimSize(1), f = filterType.getDimSize(0),
+          kh = filterType.getDimSize(2), kw = filterType.getDimSize(3);
   Type f32 = outType.getElementType();
   rewriter.setInsertionPoint(conv);
+  OpFoldResult n = tensor::getMixedSize(rewriter, loc, input, 0);
+  OpFoldResult oh = tensor::getMixedSize(rewriter, loc, init, 2);
+  OpFoldResult ow = tensor::getMixedSize(rewriter, loc, init, 3);
+  AffineExpr s0, s1;
+  bindSymbols(rewriter.getContext(), s0, s1);
+  OpFoldResult pixels =
+      affine::makeComposedFoldedAffineApply(rewriter, loc, s0 * s1, {oh, ow});
+  auto index = [&](int64_t v) -> OpFoldResult {
+    return rewriter.getIndexAttr(v);
+  };
 
   // With an alignment, the im2col matrix's rows start at its multiples:
   // with oh * ow not a multiple (ResNet's 14 x 14 and 7 x 7, SqueezeNet's
   // 55 x 55) the gather writes into a buffer whose rows are padded and the
   // contraction reads its first oh * ow columns. A 1x1 convolution's input
   // is read in place.
-  int64_t pixels = oh * ow;
-  int64_t padded =
-      layout.getAlign() > 0 ? llvm::alignTo(pixels, layout.getAlign()) : pixels;
+  std::optional<int64_t> staticPixels = getConstantIntValue(pixels);
+  int64_t padded = layout.getAlign() > 0 && staticPixels
+                       ? llvm::alignTo(*staticPixels, layout.getAlign())
+                       : 0;
+  bool align = padded && padded != *staticPixels;
   auto alignedRows = [&](int64_t rows) -> Value {
-    Value buffer =
-        tensor::EmptyOp::create(rewriter, loc, {n, rows, padded}, f32);
+    Value buffer = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{n, index(rows), index(padded)},
+        f32);
     return tensor::ExtractSliceOp::create(
-        rewriter, loc, buffer,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
-                               rewriter.getIndexAttr(0),
-                               rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n),
-                               rewriter.getIndexAttr(rows),
-                               rewriter.getIndexAttr(pixels)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                               rewriter.getIndexAttr(1),
-                               rewriter.getIndexAttr(1)});
+        rewriter, loc, buffer, {index(0), index(0), index(0)},
+        {n, index(rows), pixels}, {index(1), index(1), index(1)});
   };
-  bool align = padded != pixels;
 
   Value col;
+  int64_t depth = c * kh * kw;
+  RankedTensorType colType = tensorOf({n, index(depth), pixels}, f32);
   if (mlc::loop::isPointwiseConvolution(conv)) {
     col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, c, oh * ow}, f32), input,
+        rewriter, loc, colType, input,
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
   } else {
-    auto colType = RankedTensorType::get({n, c, kh, kw, oh, ow}, f32);
+    SmallVector<OpFoldResult> sizes{n,         index(c), index(kh),
+                                    index(kw), oh,       ow};
+    SmallVector<ReassociationIndices> groups{{0}, {1, 2, 3}, {4, 5}};
     Value empty =
         align ? Value(tensor::ExpandShapeOp::create(
-                    rewriter, loc, colType, alignedRows(c * kh * kw),
-                    ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}}))
-              : Value(tensor::EmptyOp::create(rewriter, loc,
-                                              colType.getShape(), f32));
+                    rewriter, loc, tensorOf(sizes, f32), alignedRows(depth),
+                    groups, sizes))
+              : Value(tensor::EmptyOp::create(rewriter, loc, sizes, f32));
     linalg::GenericOp gather =
         mlc::loop::createIm2colGather(rewriter, conv, empty);
     gather->setAttr(mlc::loop::kIm2colAttr, rewriter.getUnitAttr());
-    col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, c * kh * kw, oh * ow}, f32),
-        gather.getResult(0),
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+    col = tensor::CollapseShapeOp::create(rewriter, loc, colType,
+                                          gather.getResult(0), groups);
   }
   Value weights = mlc::loop::readWithPaddedRows(rewriter, loc, filter,
                                                 layout.getRowPad());
   if (!weights)
     weights = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
+        rewriter, loc, RankedTensorType::get({f, depth}, f32), filter,
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  SmallVector<ReassociationIndices> pixelGroups{{0}, {1}, {2, 3}};
   Value acc = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({n, f, oh * ow}, f32), init,
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      rewriter, loc, tensorOf({n, index(f), pixels}, f32), init, pixelGroups);
 
   // Loops (n, f, p, k).
   MLIRContext *ctx = rewriter.getContext();
@@ -121,8 +133,8 @@ void convolutionToContraction(RewriterBase &rewriter,
                                     .getResult());
       });
   Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, contraction.getResult(0),
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+      rewriter, loc, outType, contraction.getResult(0), pixelGroups,
+      tensor::getMixedSizes(rewriter, loc, init));
   rewriter.replaceOp(conv, result);
 }
 
@@ -135,8 +147,7 @@ struct LoopConvolutionsAsContractionsPass
     IRRewriter rewriter(&getContext());
     for (auto [conv, layout] : mlc::loop::takeLayouts<linalg::Conv2DNchwFchwOp>(
              getOperation(), "im2col"))
-      if (conv.hasPureTensorSemantics() &&
-          llvm::all_of(conv->getOperandTypes(), mlc::loop::isStaticF32))
+      if (mlc::loop::hasStaticChannels(conv))
         convolutionToContraction(rewriter, conv, layout);
   }
 };

@@ -291,8 +291,11 @@ linalg::GenericOp mlc::loop::prepareConsumerEpilogue(RewriterBase &rewriter,
     if (!groups || readType.getRank() < accType.getRank())
       return {};
     rewriter.setInsertionPoint(target);
-    Value expanded =
-        tensor::ExpandShapeOp::create(rewriter, loc, readType, result, *groups);
+    // Sizes known at run time are the read operand's.
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, readType, result, *groups,
+        tensor::getMixedSizes(rewriter, loc,
+                              target.getDpsInputOperand(*from)->get()));
     // A per-channel operand whose dim the collapse would merge with
     // another (BatchNorm's parameters after a MatMul whose rows are
     // [batch, channel, ...]) cannot follow the contraction's rows.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
+#include "mlc/Dialect/Loop/Transforms/SimplifyShapes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -161,8 +162,10 @@ struct FoldAddIntoAccumulator : OpRewritePattern<linalg::GenericOp> {
     ins.push_back(addend);
     maps.push_back(addendMap);
     maps.push_back(rewriter.getMultiDimIdentityMap(type.getRank()));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc,
+                                tensor::getMixedSizes(rewriter, loc, init),
+                                type.getElementType());
     return linalg::GenericOp::create(
                rewriter, loc, TypeRange{type}, ins, ValueRange{empty}, maps,
                SmallVector<utils::IteratorType>(type.getRank(),
@@ -341,6 +344,11 @@ struct LoopFuseElementwisePass
     RewritePatternSet fusion(ctx);
     linalg::populateElementwiseOpsFusionPatterns(fusion, shouldFuse);
     linalg::GenericOp::getCanonicalizationPatterns(fusion, ctx);
+    // Sizes known at run time are read with `tensor.dim` of the producer's
+    // result, a second use that would keep it out of its consumer: they
+    // are read from the producer's operands instead.
+    for (RewritePatternSet *patterns : {&folds, &fusion})
+      mlc::loop::populateSimplifyShapesPatterns(*patterns);
     // Only the function's top-level loop nests: bodies of loops (recurrent
     // ops) carry scratch tensors that must stay the loop's own buffers.
     GreedyRewriteConfig config;

@@ -9,6 +9,7 @@
 #include "mlc/Dialect/Loop/Transforms/Im2col.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 
@@ -50,16 +51,39 @@ linalg::GenericOp mlc::loop::getIm2colGather(Value value) {
   return gather;
 }
 
+/// Whether dim `i` of `a` and dim `j` of `b` have the same size: both
+/// static and equal, or both known at run time and provably the same value.
+static bool sameSize(Value a, int64_t i, Value b, int64_t j) {
+  auto typeA = cast<ShapedType>(a.getType());
+  auto typeB = cast<ShapedType>(b.getType());
+  if (!typeA.isDynamicDim(i) || !typeB.isDynamicDim(j))
+    return typeA.getDimSize(i) == typeB.getDimSize(j);
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+      ValueBoundsConstraintSet::Variable(a, i),
+      ValueBoundsConstraintSet::Variable(b, j));
+  return succeeded(equal) && *equal;
+}
+
 bool mlc::loop::isPointwiseConvolution(linalg::Conv2DNchwFchwOp conv) {
-  auto inputType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
+  Value input = conv.getInputs()[0], init = conv.getOutputs()[0];
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
   auto filterType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
-  auto outType = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
-  if (!inputType || !filterType || !outType || !filterType.hasStaticShape() ||
-      !inputType.hasStaticShape() || !outType.hasStaticShape())
+  auto outType = dyn_cast<RankedTensorType>(init.getType());
+  if (!inputType || !filterType || !outType || !filterType.hasStaticShape())
     return false;
   return filterType.getDimSize(2) == 1 && filterType.getDimSize(3) == 1 &&
          llvm::all_of(conv.getStrides().getValues<int64_t>(),
                       [](int64_t s) { return s == 1; }) &&
-         inputType.getDimSize(2) == outType.getDimSize(2) &&
-         inputType.getDimSize(3) == outType.getDimSize(3);
+         sameSize(input, 2, init, 2) && sameSize(input, 3, init, 3);
+}
+
+bool mlc::loop::hasStaticChannels(linalg::Conv2DNchwFchwOp conv) {
+  auto inputType = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto filterType = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto outType = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  return conv.hasPureTensorSemantics() && inputType && filterType &&
+         outType && filterType.hasStaticShape() &&
+         !inputType.isDynamicDim(1) && !outType.isDynamicDim(1) &&
+         llvm::all_of(TypeRange{inputType, filterType, outType},
+                      [](Type t) { return getElementTypeOrSelf(t).isF32(); });
 }

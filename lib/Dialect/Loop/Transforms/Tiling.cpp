@@ -12,6 +12,7 @@
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -25,14 +26,46 @@ using namespace mlc::loop;
 
 TilingPolicy::~TilingPolicy() = default;
 
+SmallVector<int64_t> mlc::loop::getLoopUpperBounds(linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  for (auto [d, bound] : llvm::enumerate(bounds)) {
+    if (!ShapedType::isDynamic(bound))
+      continue;
+    bound = std::numeric_limits<int64_t>::max();
+    // The smallest bound of an operand dim that the loop indexes.
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<RankedTensorType, MemRefType>(operand.get().getType()))
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [i, e] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (!dim || dim.getPosition() != d)
+          continue;
+        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB,
+            ValueBoundsConstraintSet::Variable(operand.get(), i),
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (succeeded(ub))
+          bound = std::min(bound, *ub);
+      }
+    }
+  }
+  return bounds;
+}
+
 FailureOr<Operation *> mlc::loop::tileLoops(RewriterBase &rewriter,
                                             linalg::LinalgOp op,
                                             ArrayRef<int64_t> requested,
                                             ArrayRef<int64_t> order,
                                             bool forall, TiledNest *nest) {
   SmallVector<int64_t> sizes(requested);
-  for (auto [size, range] : llvm::zip(sizes, op.getStaticLoopRanges()))
-    if (ShapedType::isDynamic(range) || size >= range)
+  // A loop known at run time is tiled as given, unless an enclosing tile
+  // bounds it by the size (a thread's chunk of columns within a cache
+  // block): its last tile, of any size up to the tile's, is peeled off
+  // with the other loops'.
+  SmallVector<int64_t> bounds = getLoopUpperBounds(op);
+  for (auto [size, bound] : llvm::zip(sizes, bounds))
+    if (size >= bound)
       size = 0;
   if (nest) {
     nest->sizes = sizes;

@@ -37,8 +37,14 @@ createIm2colGather(mlir::RewriterBase &rewriter,
                    mlir::linalg::Conv2DNchwFchwOp conv, mlir::Value init);
 
 /// Whether `conv` is a 1x1 convolution with unit strides on an unpadded
-/// input: its im2col matrix is its input, read in place.
+/// input: its im2col matrix is its input, read in place. Sizes known at run
+/// time count when they are provably the same value.
 bool isPointwiseConvolution(mlir::linalg::Conv2DNchwFchwOp conv);
+
+/// Whether `conv` is an f32 convolution over tensors with static channels
+/// and a static filter: its batch and spatial sizes may be known only at
+/// run time. What an im2col contraction is made of.
+bool hasStaticChannels(mlir::linalg::Conv2DNchwFchwOp conv);
 
 /// The im2col gather whose collapsed result `value` is, or null.
 mlir::linalg::GenericOp getIm2colGather(mlir::Value value);

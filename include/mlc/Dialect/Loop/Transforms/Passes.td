@@ -18,6 +18,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def LoopSimplifyShapes : Pass<"mlc-loop-simplify-shapes",
+                              "mlir::func::FuncOp"> {
+  let summary = "Fold what is known about sizes known at run time";
+  let description = [{
+    The lowering reads sizes known at run time with `tensor.dim` and emits a
+    check wherever two of them must agree. Many are the same value by
+    construction (an elementwise op's operands, both computed from the same
+    input), which this pass proves with upstream's value-bounds analysis
+    and folds, so that such a model's loop nests form the same kernels as a
+    static one's:
+    - `tensor.dim` of an op's result becomes the size it was built with
+      (upstream's ReifyRankedShapedTypeOpInterface): no second use keeps a
+      producer out of its consumer's kernel;
+    - `arith.cmpi` of index values whose relation is proven becomes a
+      constant, and with it the `cf.assert` of a check that always holds
+      and the `arith.select`s of the sizes it guards;
+    - a `tensor.extract_slice` of a whole tensor (zero offsets, unit
+      strides, sizes proven equal to the source's) becomes the tensor.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def LoopFuseElementwise : Pass<"mlc-loop-fuse-elementwise",
                                "mlir::func::FuncOp"> {
   let summary = "Fold additions into contraction accumulators and fuse "

@@ -57,12 +57,19 @@ struct TiledNest {
   mlir::AffineMap resultMap;
 };
 
+/// The most iterations each loop of `op` runs: its static range, else
+/// the constant upper bound value bounds prove for an operand dim it
+/// indexes (a tile of a loop known at run time is at most the tile's
+/// size), else INT64_MAX.
+llvm::SmallVector<int64_t> getLoopUpperBounds(mlir::linalg::LinalgOp op);
+
 /// Tiles `op` with `sizes` (one per loop, 0: not tiled) in `order` (a
 /// permutation of its loops, outermost first) and returns the tiled op, or
-/// `op` itself when no size tiles anything (sizes that cover a whole or
-/// dynamic loop are dropped). With `forall`, the loops are one
-/// `scf.forall` (the sizes must divide their loops); else `scf.for` loops
-/// marked for peelMarkedLoops. With `nest`, also describes the loops.
+/// `op` itself when no size tiles anything (sizes that cover a whole loop,
+/// or its upper bound, are dropped). With `forall`, the loops are one
+/// `scf.forall` (the sizes must divide their static loops; the last chunk
+/// of a loop known at run time may be short); else `scf.for` loops marked
+/// for peelMarkedLoops. With `nest`, also describes the loops.
 mlir::FailureOr<mlir::Operation *>
 tileLoops(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
           llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> order,
