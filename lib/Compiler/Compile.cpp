@@ -141,7 +141,10 @@ llvm::Error mlc::setCompileOption(CompileOptions &options, StringRef name,
   target::TargetOptions &target = options.targetOptions;
   if (name == "target")
     options.target = value.str();
-  else if (name == "shape" || name == "dim") {
+  else if (name == "dim-max") {
+    if (failed(onnx_import::parseDimBound(value, import, error)))
+      return optionError(name, value, error);
+  } else if (name == "shape" || name == "dim") {
     if (failed(name == "shape"
                    ? onnx_import::parseShapeOverride(value, import, error)
                    : onnx_import::parseDimOverride(value, import, error)))

@@ -104,6 +104,14 @@ cl::list<std::string>
                   "the code takes their values at run time; the NPU and "
                   "GPU targets need them pinned"),
          cl::value_desc("name=N"), cl::cat(category));
+cl::list<std::string> dimBounds(
+    "dim-max",
+    cl::desc("Bound a symbolic dim left symbolic, e.g. --dim-max H=1024; "
+             "repeatable. Buffers whose size depends on bounded dims get "
+             "their place in the arena at the bound (no heap allocation per "
+             "run), and a run with a larger value fails with an error "
+             "naming the input and dim"),
+    cl::value_desc("name=N"), cl::cat(category));
 cl::opt<std::string>
     mtriple("mtriple", cl::desc("Target triple for llvm/obj (default: host)"),
             cl::cat(category));
@@ -487,6 +495,11 @@ int run(MLIRContext &context) {
   for (const std::string &spec : dims)
     if (failed(mlc::onnx_import::parseDimOverride(spec, import, error))) {
       llvm::errs() << "mlc-compile: error: --dim: " << error << "\n";
+      return 1;
+    }
+  for (const std::string &spec : dimBounds)
+    if (failed(mlc::onnx_import::parseDimBound(spec, import, error))) {
+      llvm::errs() << "mlc-compile: error: --dim-max: " << error << "\n";
       return 1;
     }
 

@@ -498,6 +498,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
+  llvm::StringSet<> symbolicDims;
   for (auto [i, in] : llvm::enumerate(args)) {
     func.setArgAttr(i, "mlc_graph.name", builder.getStringAttr(in->name()));
     define(in->name(), body->getArgument(i));
@@ -518,7 +519,27 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
       names.push_back(builder.getStringAttr(dimName));
     }
     func.setArgAttr(i, "mlc_graph.dim_names", builder.getArrayAttr(names));
+    for (Attribute name : names)
+      if (!cast<StringAttr>(name).getValue().empty())
+        symbolicDims.insert(cast<StringAttr>(name).getValue());
   }
+  // Bounds of the dims left symbolic.
+  SmallVector<NamedAttribute> bounds;
+  for (const auto &entry : options.dimBounds) {
+    if (options.dimParams.count(entry.getKey()))
+      return failWith<OwningOpRef<ModuleOp>>(
+          "--dim-max names '" + entry.getKey() +
+          "', which --dim pins to one value");
+    if (!symbolicDims.count(entry.getKey()))
+      return failWith<OwningOpRef<ModuleOp>>(
+          "--dim-max names '" + entry.getKey() +
+          "', which is not a symbolic dim of any input");
+    bounds.push_back(builder.getNamedAttr(
+        entry.getKey(), builder.getI64IntegerAttr(entry.getValue())));
+  }
+  if (!bounds.empty())
+    func->setAttr("mlc_graph.dim_bounds",
+                  builder.getDictionaryAttr(bounds));
 
   for (onnx::TensorProto &init : *graph.mutable_initializer()) {
     auto value =

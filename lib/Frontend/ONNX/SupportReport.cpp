@@ -146,3 +146,17 @@ LogicalResult mlc::onnx_import::parseDimOverride(StringRef spec,
   options.dimParams[name] = dim;
   return success();
 }
+
+LogicalResult mlc::onnx_import::parseDimBound(StringRef spec,
+                                              ImportOptions &options,
+                                              std::string &error) {
+  auto [name, value] = spec.rsplit('=');
+  int64_t bound;
+  if (name.empty() || spec.find('=') == StringRef::npos ||
+      value.getAsInteger(10, bound) || bound < 1) {
+    error = "expected NAME=N with N >= 1, got '" + spec.str() + "'";
+    return failure();
+  }
+  options.dimBounds[name] = bound;
+  return success();
+}

@@ -38,7 +38,10 @@ void allocateOnStack(ArrayRef<memref::AllocOp> allocs) {
   LLVM::StackRestoreOp::create(b, loc, stack);
   for (memref::AllocOp alloc : allocs) {
     b.setInsertionPoint(alloc);
+    // Sizes known at run time (a partial tile's, bounded) make a dynamic
+    // stack allocation, released with the block's others.
     auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), alloc.getType(),
+                                           alloc.getDynamicSizes(),
                                            alloc.getAlignmentAttr());
     for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
       if (isa<memref::DeallocOp>(user))

@@ -32,8 +32,32 @@ struct Window {
   Value filter; // [C, KH, KW], or a pool's [KH, KW] window
   Value init;   // [N, C, OH, OW]
   bool isMax;   // a max pool (the filter is only the window's shape)
+  // The batch and map sizes may be known only at run time (then
+  // ShapedType::kDynamic here; sizes() builds their values).
   int64_t n, c, h, w, oh, ow, kh, kw, rowStride, padTop, padLeft;
+
+  /// N, H, W, OH and OW as values at `b`'s insertion point.
+  struct Sizes {
+    Value n, h, w, oh, ow;
+  };
+  Sizes sizes(OpBuilder &b, Location loc) const {
+    auto size = [&](Value v, int64_t dim, int64_t known) -> Value {
+      if (!ShapedType::isDynamic(known))
+        return arith::ConstantIndexOp::create(b, loc, known);
+      return tensor::DimOp::create(b, loc, v, dim);
+    };
+    return {size(input, 0, n), size(input, 2, h), size(input, 3, w),
+            size(init, 2, oh), size(init, 3, ow)};
+  }
 };
+
+/// Whether `type` holds f32s with static channels (dim 1), the rest of
+/// its shape possibly known only at run time.
+bool isF32WithStaticChannels(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isF32() &&
+         (tensor.getRank() < 2 || !tensor.isDynamicDim(1));
+}
 
 /// The window op `op` as a Window, when it is one this rewrite takes.
 std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
@@ -44,6 +68,10 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
   if (!strides || !dilations || !op.hasPureTensorSemantics() ||
+      !llvm::all_of(op->getOperandTypes(), isF32WithStaticChannels))
+    return std::nullopt;
+  // A pool's window bounds are checked against static sizes below.
+  if (win.isMax &&
       !llvm::all_of(op->getOperandTypes(), mlc::loop::isStaticF32))
     return std::nullopt;
   SmallVector<int64_t> s(strides.getValues<int64_t>());
@@ -61,10 +89,11 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
     Value value = pad.getConstantPaddingValue();
     FloatAttr padValue;
     SmallVector<int64_t> low(pad.getStaticLow());
+    // The end padding is what the masks leave out past the row's end and
+    // the row test past the last row: its size does not matter.
     if (!value || !matchPattern(value, m_Constant(&padValue)) ||
         low.size() != 4 || low[0] != 0 || low[1] != 0 ||
-        ShapedType::isDynamic(low[2]) || ShapedType::isDynamic(low[3]) ||
-        llvm::any_of(pad.getStaticHigh(), ShapedType::isDynamic))
+        ShapedType::isDynamic(low[2]) || ShapedType::isDynamic(low[3]))
       return std::nullopt;
     const APFloat &v = padValue.getValue();
     if (win.isMax ? !(v.isInfinity() && v.isNegative()) : !v.isZero())
@@ -86,10 +115,13 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
   win.ow = initType.getDimSize(3);
   win.kh = filterType.getDimSize(filterType.getRank() - 2);
   win.kw = filterType.getDimSize(filterType.getRank() - 1);
+  if (ShapedType::isDynamic(win.kh) || ShapedType::isDynamic(win.kw))
+    return std::nullopt;
   // Even 7-column rows (16 lanes) beat the phases: MobileNetV2's 576 x 14
   // x 14 stride-2 convolution 0.044 -> 0.030 ms, EfficientNet's 5x5 on
   // 672 x 14 x 14 0.098 -> 0.043 ms (Zen 5, one thread).
-  if (win.ow * 4 < lanes)
+  // (Rows known at run time are assumed wide.)
+  if (!ShapedType::isDynamic(win.ow) && win.ow * 4 < lanes)
     return std::nullopt;
   if (win.isMax) {
     // A pool's rows are clamped into the image (a repeated row does not
@@ -109,29 +141,33 @@ std::optional<Window> matchWindow(linalg::LinalgOp op, int64_t lanes) {
 struct PlaneSlice {
   SmallVector<OpFoldResult> offsets, sizes, strides;
 };
-PlaneSlice planeSlice(OpBuilder &b, Value n, Value c, int64_t rows,
-                      int64_t cols) {
+PlaneSlice planeSlice(OpBuilder &b, Value n, Value c, Value rows,
+                      Value cols) {
   MLIRContext *ctx = b.getContext();
   return {{n, c, b.getIndexAttr(0), b.getIndexAttr(0)},
-          getAsIndexOpFoldResult(ctx, {1, 1, rows, cols}),
+          {b.getIndexAttr(1), b.getIndexAttr(1), getAsOpFoldResult(rows),
+           getAsOpFoldResult(cols)},
           getAsIndexOpFoldResult(ctx, {1, 1, 1, 1})};
 }
 
 /// The input and result planes of one channel, and the masked column loads
 /// that both kinds of window read them with.
 struct PlaneReader {
-  PlaneReader(OpBuilder &b, Location loc, const Window &win, Value n, Value c,
-              Value out, int64_t lanes, float padding)
+  PlaneReader(OpBuilder &b, Location loc, const Window &win,
+              const Window::Sizes &sizes, Value n, Value c, Value out,
+              int64_t lanes, float padding)
       : loc(loc) {
     Type f32 = b.getF32Type();
-    auto planeOf = [&](Value source, int64_t rows, int64_t cols) {
+    auto planeOf = [&](Value source, Value rows, Value cols) {
       PlaneSlice slice = planeSlice(b, n, c, rows, cols);
-      return tensor::ExtractSliceOp::create(
-          b, loc, RankedTensorType::get({rows, cols}, f32), source,
-          slice.offsets, slice.sizes, slice.strides);
+      auto type = tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
+          2, cast<RankedTensorType>(source.getType()), slice.sizes);
+      return tensor::ExtractSliceOp::create(b, loc, type, source,
+                                            slice.offsets, slice.sizes,
+                                            slice.strides);
     };
-    input = planeOf(win.input, win.h, win.w);
-    result = planeOf(out, win.oh, win.ow);
+    input = planeOf(win.input, sizes.h, sizes.w);
+    result = planeOf(out, sizes.oh, sizes.ow);
     vecType = VectorType::get({lanes}, f32);
     i32Vec = VectorType::get({lanes}, b.getI32Type());
     SmallVector<int32_t> iotaValues;
@@ -142,8 +178,9 @@ struct PlaneReader {
         DenseElementsAttr::get(i32Vec, ArrayRef<int32_t>(iotaValues)));
     zeroLanes = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(i32Vec, int32_t(0)));
-    widthLanes = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(i32Vec, static_cast<int32_t>(win.w)));
+    widthLanes = vector::BroadcastOp::create(
+        b, loc, i32Vec,
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), sizes.w));
     pad = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(padding));
     for (int64_t i = 0; i < lanes; ++i) {
       evens.push_back(2 * i);
@@ -189,9 +226,10 @@ struct PlaneReader {
 /// row does not change a maximum); then column taps 0 and 1 are their even
 /// and odd lanes and tap 2 the even lanes one lane on. `readInit` combines
 /// the result with what `out` holds.
-Value planeMaxRows(OpBuilder &b, Location loc, const Window &win, Value n,
-                   Value c, Value out, int64_t lanes, bool readInit) {
-  PlaneReader reader(b, loc, win, n, c, out, lanes,
+Value planeMaxRows(OpBuilder &b, Location loc, const Window &win,
+                   const Window::Sizes &sizes, Value n, Value c, Value out,
+                   int64_t lanes, bool readInit) {
+  PlaneReader reader(b, loc, win, sizes, n, c, out, lanes,
                      -std::numeric_limits<float>::infinity());
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -204,9 +242,10 @@ Value planeMaxRows(OpBuilder &b, Location loc, const Window &win, Value n,
   Value firstLane = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, reader.iota, reader.zeroLanes);
   int64_t vectors = win.kw == 3 ? 3 : 2;
-  Value zeroIndex = index(0), one = index(1), lastRow = index(win.h - 1);
+  Value zeroIndex = index(0), one = index(1);
+  Value lastRow = arith::SubIOp::create(b, loc, sizes.h, one);
   auto rows = scf::ForOp::create(
-      b, loc, zeroIndex, index(win.oh), one, ValueRange{reader.result},
+      b, loc, zeroIndex, sizes.oh, one, ValueRange{reader.result},
       [&](OpBuilder &rb, Location, Value oh, ValueRange rowArgs) {
         Value firstRow = arith::SubIOp::create(
             rb, loc, arith::MulIOp::create(rb, loc, oh, index(win.rowStride)),
@@ -219,7 +258,7 @@ Value planeMaxRows(OpBuilder &b, Location loc, const Window &win, Value n,
               lastRow));
         }
         auto blocks = scf::ForOp::create(
-            rb, loc, zeroIndex, index(win.ow), index(lanes), rowArgs,
+            rb, loc, zeroIndex, sizes.ow, index(lanes), rowArgs,
             [&](OpBuilder &cb, Location, Value ob, ValueRange blockArgs) {
               Value firstCol = arith::SubIOp::create(
                   cb, loc, arith::MulIOp::create(cb, loc, ob, index(2)),
@@ -276,9 +315,10 @@ Value planeMaxRows(OpBuilder &b, Location loc, const Window &win, Value n,
 /// Computes every output row of the channel plane of image `n`, channel
 /// `c` of the depthwise convolution `win` into `out` (the [N, C, OH, OW]
 /// result so far) and returns the plane's [OH, OW] result.
-Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
-                Value c, Value out, int64_t lanes) {
-  PlaneReader reader(b, loc, win, n, c, out, lanes, 0.0f);
+Value planeRows(OpBuilder &b, Location loc, const Window &win,
+                const Window::Sizes &sizes, Value n, Value c, Value out,
+                int64_t lanes) {
+  PlaneReader reader(b, loc, win, sizes, n, c, out, lanes, 0.0f);
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -292,13 +332,13 @@ Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
   int64_t pairs = (win.kw + 1) / 2;
   Value zeroIndex = index(0), one = index(1);
   auto rows = scf::ForOp::create(
-      b, loc, zeroIndex, index(win.oh), one, ValueRange{result},
+      b, loc, zeroIndex, sizes.oh, one, ValueRange{result},
       [&](OpBuilder &rb, Location, Value oh, ValueRange rowArgs) {
         Value firstRow = arith::SubIOp::create(
             rb, loc, arith::MulIOp::create(rb, loc, oh, index(win.rowStride)),
             index(win.padTop));
         auto blocks = scf::ForOp::create(
-            rb, loc, zeroIndex, index(win.ow), index(lanes), rowArgs,
+            rb, loc, zeroIndex, sizes.ow, index(lanes), rowArgs,
             [&](OpBuilder &cb, Location, Value ob, ValueRange blockArgs) {
               Value acc = vector::TransferReadOp::create(
                   cb, loc, vecType, blockArgs[0], ValueRange{oh, ob},
@@ -324,7 +364,7 @@ Value planeRows(OpBuilder &b, Location loc, const Window &win, Value n,
                     arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::sge,
                                           row, zeroIndex),
                     arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::slt,
-                                          row, index(win.h)));
+                                          row, sizes.h));
                 auto step = scf::IfOp::create(
                     cb, loc, inside,
                     [&](OpBuilder &tb, Location) {
@@ -376,7 +416,10 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
-  int64_t planes = win.n * win.c;
+  Window::Sizes sizes = win.sizes(rewriter, loc);
+  Value planes = arith::MulIOp::create(
+      rewriter, loc, sizes.n,
+      arith::ConstantIndexOp::create(rewriter, loc, win.c));
   auto imageAndChannel = [&](OpBuilder &b, Value plane) {
     Value cIndex = arith::ConstantIndexOp::create(b, loc, win.c);
     return std::make_pair(arith::DivUIOp::create(b, loc, plane, cIndex),
@@ -384,7 +427,7 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   auto insertPlane = [&](OpBuilder &b, Value rows, Value into, Value n,
                          Value c, bool inParallel) -> Value {
-    PlaneSlice slice = planeSlice(b, n, c, win.oh, win.ow);
+    PlaneSlice slice = planeSlice(b, n, c, sizes.oh, sizes.ow);
     if (inParallel) {
       tensor::ParallelInsertSliceOp::create(b, loc, rows, into, slice.offsets,
                                             slice.sizes, slice.strides);
@@ -409,14 +452,20 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   auto computeRows = [&](OpBuilder &b, Value n, Value c, Value into) {
     return win.isMax
-               ? planeMaxRows(b, loc, win, n, c, into, lanes, readInit)
-               : planeRows(b, loc, win, n, c, into, lanes);
+               ? planeMaxRows(b, loc, win, sizes, n, c, into, lanes, readInit)
+               : planeRows(b, loc, win, sizes, n, c, into, lanes);
   };
   Value result;
-  if (parallel && planes >= 2 &&
-      planes * win.oh * win.ow >= kMinParallelWindowElements) {
+  // Sizes known at run time count as large.
+  int64_t elements = 1;
+  for (int64_t size : {win.n * win.c, win.oh, win.ow})
+    elements = ShapedType::isDynamic(size) || size < 0
+                   ? kMinParallelWindowElements
+                   : elements * size;
+  if (parallel && elements >= kMinParallelWindowElements &&
+      (ShapedType::isDynamic(win.n) || win.n * win.c >= 2)) {
     auto forall = scf::ForallOp::create(
-        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(planes)},
+        rewriter, loc, ArrayRef<OpFoldResult>{getAsOpFoldResult(planes)},
         ValueRange{init}, std::nullopt);
     Block *body = forall.getBody();
     Value plane = body->getArgument(0);
@@ -431,9 +480,8 @@ void lowerWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   } else {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value count = arith::ConstantIndexOp::create(rewriter, loc, planes);
     auto loop = scf::ForOp::create(
-        rewriter, loc, zero, count, one, ValueRange{init},
+        rewriter, loc, zero, planes, one, ValueRange{init},
         [&](OpBuilder &b, Location, Value plane, ValueRange args) {
           auto [n, c] = imageAndChannel(b, plane);
           Value rows = computeRows(b, n, c, args[0]);

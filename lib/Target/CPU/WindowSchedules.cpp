@@ -81,8 +81,13 @@ void mlc::target::interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgO
     nTile = tile->columns;
     windowRows = tile->rows;
   }
+  // Batch and map sizes may be known only at run time: the tile is the
+  // same, its last rows and columns peeled off by the tiling.
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      !llvm::all_of(op->getOperandTypes(), loop::isStaticF32))
+      !llvm::all_of(op->getOperandTypes(), [](Type t) {
+        auto tensor = dyn_cast<RankedTensorType>(t);
+        return tensor && tensor.getElementType().isF32();
+      }))
     return;
   AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (!resultMap.isProjectedPermutation())
@@ -143,6 +148,8 @@ void mlc::target::interchangeWindowLoops(RewriterBase &rewriter, linalg::LinalgO
   if (numOut >= 2 && numWindow > 0) {
     int64_t rowDim = numOut - 2;
     int64_t rows = ranges[order[rowDim]];
+    if (ShapedType::isDynamic(rows))
+      rows = kNominalDynamicRange;
     tiles[rowDim] = unitRowStrides ? std::min(windowRows, rows) : 1;
     loopOrder.assign(llvm::to_vector(llvm::seq<int64_t>(0, numOut - 1)));
     loopOrder.push_back(static_cast<int64_t>(order.size()) - 1);

@@ -10,18 +10,43 @@
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
-bool mlc::host::isLoopScratch(memref::AllocOp alloc, int64_t maxBytes) {
+std::optional<int64_t> mlc::host::getMaxBytes(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
-  if (maxBytes <= 0 || !type.hasStaticShape() ||
-      !type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat())
+  if (!type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  int64_t elements = 1;
+  unsigned next = 0;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      // A tile's remainder: at most the tile (an affine.min of it).
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(alloc.getDynamicSizes()[next++]),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (failed(bound) || *bound < 0)
+        return std::nullopt;
+      size = *bound;
+    }
+    if (size != 0 && elements > std::numeric_limits<int64_t>::max() / size)
+      return std::nullopt;
+    elements *= size;
+  }
+  int64_t bytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  if (elements > std::numeric_limits<int64_t>::max() / bytes)
+    return std::nullopt;
+  return elements * bytes;
+}
+
+bool mlc::host::isLoopScratch(memref::AllocOp alloc, int64_t maxBytes) {
+  if (maxBytes <= 0 ||
+      !(alloc->getParentOfType<LoopLikeOpInterface>() ||
+        alloc->getParentOfType<omp::LoopNestOp>()))
     return false;
-  int64_t bytes = type.getNumElements() *
-                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  return bytes <= maxBytes &&
-         (alloc->getParentOfType<LoopLikeOpInterface>() ||
-          alloc->getParentOfType<omp::LoopNestOp>());
+  std::optional<int64_t> bytes = getMaxBytes(alloc);
+  return bytes && *bytes <= maxBytes;
 }

@@ -11,7 +11,12 @@
 
 #include "mlc/Target/Host/LoopScratch.h"
 
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlow/Utils.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -134,8 +139,107 @@ void hoistBranchBuffers(func::FuncOp f, int64_t loopScratchBytes) {
     alloc->moveBefore(top);
 }
 
+/// `memref.dim` of a view or cast made with explicit sizes
+/// (`memref.reinterpret_cast`, `memref.view`, a subview that keeps the
+/// rank): the size it was made with.
+struct DimOfSizedView : OpRewritePattern<memref::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::DimOp dim,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    Operation *source = dim.getSource().getDefiningOp();
+    if (!index || !source)
+      return failure();
+    SmallVector<OpFoldResult> sizes;
+    if (auto view = dyn_cast<memref::ViewOp>(source)) {
+      unsigned next = 0;
+      for (int64_t size : view.getType().getShape())
+        sizes.push_back(ShapedType::isDynamic(size)
+                            ? OpFoldResult(view.getSizes()[next++])
+                            : OpFoldResult(rewriter.getIndexAttr(size)));
+    }
+    else if (auto sized = dyn_cast<OffsetSizeAndStrideOpInterface>(source);
+             sized && isa<memref::ReinterpretCastOp, memref::SubViewOp>(source) &&
+             sized.getMixedSizes().size() ==
+                 size_t(cast<MemRefType>(dim.getSource().getType()).getRank()))
+      sizes = sized.getMixedSizes();
+    if (*index < 0 || size_t(*index) >= sizes.size())
+      return failure();
+    rewriter.replaceOp(dim, getValueOrCreateConstantIndexOp(
+                                rewriter, dim.getLoc(), sizes[*index]));
+    return success();
+  }
+};
+
+/// The most bytes each buffer of `f`'s body whose sizes are known at run
+/// time takes, where they are bounded (symbols bounded by `--dim-max`,
+/// clamped by mlc-host-symbolic-inputs, and sizes computed from them).
+/// Upstream's integer range analysis bounds the sizes, on a copy of `f` in
+/// which each `memref.dim` of a view, reshape or buffer is the size it was
+/// made with and affine maps are arithmetic (what the analysis reads).
+DenseMap<Operation *, int64_t> boundRunTimeBuffers(func::FuncOp f) {
+  DenseMap<Operation *, int64_t> bytes;
+  Block &body = f.front();
+  SmallVector<memref::AllocOp> allocs;
+  for (auto alloc : body.getOps<memref::AllocOp>())
+    if (!alloc.getType().hasStaticShape() &&
+        alloc.getType().getLayout().isIdentity() &&
+        !alloc->hasAttr("mlc_loop.caller_owned"))
+      allocs.push_back(alloc);
+  if (allocs.empty())
+    return bytes;
+  MLIRContext *context = f.getContext();
+  constexpr StringLiteral kTag = "mlc_loop.bounded_buffer";
+  for (auto [i, alloc] : llvm::enumerate(allocs))
+    alloc->setAttr(kTag, IntegerAttr::get(IntegerType::get(context, 64), i));
+  OwningOpRef<func::FuncOp> copy = cast<func::FuncOp>(f->clone());
+  for (memref::AllocOp alloc : allocs)
+    alloc->removeAttr(kTag);
+
+  RewritePatternSet patterns(context);
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  memref::populateResolveShapedTypeResultDimsPatterns(patterns);
+  memref::DimOp::getCanonicalizationPatterns(patterns, context);
+  patterns.add<DimOfSizedView>(context);
+  populateAffineToStdConversionPatterns(patterns);
+  if (failed(applyPatternsGreedily(copy->getOperation(), std::move(patterns))))
+    return bytes;
+  DataFlowSolver solver;
+  dataflow::loadBaselineAnalyses(solver);
+  solver.load<dataflow::IntegerRangeAnalysis>();
+  if (failed(solver.initializeAndRun(copy->getOperation())))
+    return bytes;
+  copy->walk([&](memref::AllocOp alloc) {
+    auto tag = alloc->getAttrOfType<IntegerAttr>(kTag);
+    if (!tag)
+      return;
+    MemRefType type = alloc.getType();
+    int64_t elements = 1;
+    unsigned next = 0;
+    for (int64_t size : type.getShape()) {
+      if (ShapedType::isDynamic(size)) {
+        auto *lattice = solver.lookupState<dataflow::IntegerValueRangeLattice>(
+            alloc.getDynamicSizes()[next++]);
+        if (!lattice || lattice->getValue().isUninitialized())
+          return;
+        const ConstantIntRanges &range = lattice->getValue().getValue();
+        if (range.smin().isNegative() || range.smax().getActiveBits() > 40)
+          return;
+        size = range.smax().getSExtValue();
+      }
+      if (size != 0 && elements > (int64_t(1) << 48) / size)
+        return;
+      elements *= size;
+    }
+    bytes[allocs[tag.getInt()]] =
+        elements * getElementBytes(type.getElementType());
+  });
+  return bytes;
+}
+
 LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
   hoistBranchBuffers(f, loopScratchBytes);
+  DenseMap<Operation *, int64_t> bounded = boundRunTimeBuffers(f);
   Block &body = f.front();
   DenseMap<Operation *, unsigned> index;
   for (auto [i, op] : llvm::enumerate(body))
@@ -154,7 +258,9 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     // A buffer whose size is known only at run time (a NonZero's count, a
     // slice inside a Loop's body) stays on the heap, freed after its last
     // use in the block it is allocated in.
-    if (!type.hasStaticShape() && type.getLayout().isIdentity()) {
+    auto bound = bounded.find(alloc);
+    if (!type.hasStaticShape() && type.getLayout().isIdentity() &&
+        bound == bounded.end()) {
       Block *block = alloc->getBlock();
       DenseMap<Operation *, unsigned> &blockIndex =
           block == &body ? index : nestedIndex[block];
@@ -179,7 +285,8 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
                  << " is allocated inside a loop or branch; the static "
                     "memory plan cannot place it",
              WalkResult::interrupt();
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    if ((!type.hasStaticShape() && bound == bounded.end()) ||
+        !type.getLayout().isIdentity())
       return alloc.emitError("buffer ")
                  << type
                  << " has a dynamic size or a strided layout; the static "
@@ -192,8 +299,12 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
              WalkResult::interrupt();
     Buffer b;
     b.alloc = alloc;
+    // A buffer of run-time size takes its place at its bound.
     b.size = std::max<int64_t>(
-        type.getNumElements() * getElementBytes(type.getElementType()), 1);
+        bound != bounded.end()
+            ? bound->second
+            : type.getNumElements() * getElementBytes(type.getElementType()),
+        1);
     b.start = index.lookup(alloc);
     // The status word of run-time checks is read after the run.
     b.end = alloc->hasAttr("mlc_loop.status") ? body.getOperations().size()
@@ -229,7 +340,7 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     Location loc = b.alloc.getLoc();
     Value offset = arith::ConstantIndexOp::create(builder, loc, b.offset);
     Value view = memref::ViewOp::create(builder, loc, b.alloc.getType(), arena,
-                                        offset, ValueRange());
+                                        offset, b.alloc.getDynamicSizes());
     for (Operation *user : llvm::make_early_inc_range(b.alloc->getUsers()))
       if (isa<memref::DeallocOp>(user))
         user->erase();

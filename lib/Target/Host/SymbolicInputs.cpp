@@ -14,6 +14,8 @@
 #include "mlc/Target/Host/ModelABI.h"
 #include "mlc/Target/Host/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+
 namespace mlc::host {
 #define GEN_PASS_DEF_HOSTSYMBOLICINPUTS
 #include "mlc/Target/Host/Passes.h.inc"
@@ -53,11 +55,40 @@ LogicalResult rewriteFunction(func::FuncOp f) {
   Location loc = f.getLoc();
   // Each symbol's value, as an index, read once.
   SmallVector<Value> values;
+  auto bounds = f->getAttrOfType<DictionaryAttr>("mlc_graph.dim_bounds");
   for (int64_t s = 0; s < numSymbols; ++s) {
     Value at = arith::ConstantIndexOp::create(b, loc, s);
     Value word = memref::LoadOp::create(b, loc, dims, at);
-    values.push_back(
-        arith::IndexCastOp::create(b, loc, b.getIndexType(), word));
+    Value value = arith::IndexCastOp::create(b, loc, b.getIndexType(), word);
+    // A bounded symbol is checked, and clamped to its bound: the code runs
+    // (on clamped sizes, reading and writing less) with its buffers placed
+    // at the bound, and the check's failure is the run's error.
+    const std::string &symbol = signature->symbols[s];
+    if (auto bound = bounds ? bounds.getAs<IntegerAttr>(symbol) : nullptr) {
+      std::string where = "symbolic dim '" + symbol + "'";
+      for (const auto &input : signature->inputs) {
+        bool found = false;
+        for (size_t d = 0; d < input.shape.size() && !found; ++d)
+          if (input.getDimSymbol(d) == s) {
+            where = "input '" + input.name + "' dim " + std::to_string(d) +
+                    " ('" + symbol + "')";
+            found = true;
+          }
+        if (found)
+          break;
+      }
+      Value max = arith::ConstantIndexOp::create(b, loc, bound.getInt());
+      Value within = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::sle, value, max);
+      cf::AssertOp::create(b, loc, within,
+                           where + " is over its bound " +
+                               std::to_string(bound.getInt()) +
+                               " (--dim-max)");
+      value = arith::MaxSIOp::create(
+          b, loc, arith::MinSIOp::create(b, loc, value, max),
+          arith::ConstantIndexOp::create(b, loc, 0));
+    }
+    values.push_back(value);
   }
   for (auto [i, input] : llvm::enumerate(signature->inputs)) {
     BlockArgument arg = entry.getArgument(i);
@@ -93,20 +124,15 @@ LogicalResult rewriteFunction(func::FuncOp f) {
                      getValueOrCreateConstantIndexOp(b, loc, sizes[d]))
                      .getResult();
     }
-    SmallVector<int64_t> staticStrides;
-    for (OpFoldResult s : strides)
-      staticStrides.push_back(getConstantIntValue(s).value_or(
-          ShapedType::kDynamic));
-    auto strided = MemRefType::get(
-        type.getShape(), type.getElementType(),
-        StridedLayoutAttr::get(context, /*offset=*/0, staticStrides));
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : arg.getUses())
       uses.push_back(&use);
     arg.setType(MemRefType::get({0}, type.getElementType()));
-    Value view = memref::ReinterpretCastOp::create(
-        b, loc, strided, arg, b.getIndexAttr(0), sizes, strides);
-    Value cast = memref::CastOp::create(b, loc, type, view);
+    // The view has the input's own (identity) type: its row-major strides
+    // are the layout's. A strided type cast back to it would fold into
+    // reshapes, which lose the innermost unit stride of a run-time group.
+    Value cast = memref::ReinterpretCastOp::create(
+        b, loc, type, arg, b.getIndexAttr(0), sizes, strides);
     for (OpOperand *use : uses)
       use->set(cast);
   }

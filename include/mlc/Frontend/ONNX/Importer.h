@@ -36,6 +36,10 @@ struct ImportOptions {
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
   /// Values of symbolic dims by their `dim_param` name (`--dim batch=1`).
   llvm::StringMap<int64_t> dimParams;
+  /// The largest value of symbolic dims left symbolic (`--dim-max H=1024`):
+  /// recorded on the function as `mlc_graph.dim_bounds`, for the memory
+  /// plan to place buffers of symbol-dependent size at their bound.
+  llvm::StringMap<int64_t> dimBounds;
   /// When not negative, the value every input dim the model leaves
   /// symbolic or unknown takes, unless dimParams or inputShapes give it
   /// (the support check compiles a model at some shape this way).
@@ -91,6 +95,10 @@ llvm::LogicalResult parseShapeOverride(llvm::StringRef spec,
 llvm::LogicalResult parseDimOverride(llvm::StringRef spec,
                                      ImportOptions &options,
                                      std::string &error);
+
+/// Parses `NAME=N` (N >= 1) into `options.dimBounds`.
+llvm::LogicalResult parseDimBound(llvm::StringRef spec, ImportOptions &options,
+                                  std::string &error);
 
 } // namespace mlc::onnx_import
 

@@ -21,8 +21,14 @@
 
 namespace mlc::host {
 
-/// True for an allocation that is statically shaped, contiguous, of at
-/// most `maxBytes` bytes and inside a loop (scf, affine or OpenMP).
+/// The most bytes `alloc` takes: its static size, or with sizes known at
+/// run time (a partial tile's) their constant upper bounds (upstream's
+/// value bounds). None for a strided layout or an unbounded size.
+std::optional<int64_t> getMaxBytes(mlir::memref::AllocOp alloc);
+
+/// True for an allocation that is contiguous, of at most `maxBytes` bytes
+/// (at its sizes' bounds, getMaxBytes) and inside a loop (scf, affine or
+/// OpenMP).
 bool isLoopScratch(mlir::memref::AllocOp alloc, int64_t maxBytes);
 
 } // namespace mlc::host

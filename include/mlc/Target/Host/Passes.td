@@ -65,10 +65,16 @@ def HostSymbolicInputs : Pass<"mlc-host-symbolic-inputs", "mlir::ModuleOp"> {
     entry point passes through from its caller. Each input of dynamic
     shape becomes a `memref<0xT>`, which the bare-pointer calling
     convention passes as the caller's data pointer, and its uses read a
-    `memref.reinterpret_cast` of it to the run's sizes (row-major strides),
-    cast back to the default layout.
+    `memref.reinterpret_cast` of it to the run's sizes (row-major strides,
+    the default layout). A symbol the function bounds
+    (`mlc_graph.dim_bounds`, from `--dim-max`) is checked against its bound
+    (a `cf.assert` naming the input and dim, which
+    `mlc-host-lower-assertions` makes the run's error) and clamped to it,
+    so that every size computed from it has the bound the memory plan
+    places its buffer at.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
                            "mlir::memref::MemRefDialect"];
 }
 

@@ -146,6 +146,16 @@ LogicalResult verifyGraphAttribute(Operation *op, NamedAttribute attribute,
       return op->emitOpError() << "'" << name << "' must be an integer";
     return success();
   }
+  if (name == GraphDialect::DimBoundsAttrHelper::getNameStr() && !onValue) {
+    auto bounds = dyn_cast<DictionaryAttr>(value);
+    if (!bounds || !llvm::all_of(bounds, [](NamedAttribute bound) {
+          auto v = dyn_cast<IntegerAttr>(bound.getValue());
+          return v && v.getInt() >= 1;
+        }))
+      return op->emitOpError() << "'" << name
+                               << "' must map names to integers >= 1";
+    return success();
+  }
   if (name == GraphDialect::OnnxProducerAttrHelper::getNameStr() && !onValue) {
     if (!isa<StringAttr>(value))
       return op->emitOpError() << "'" << name << "' must be a string";

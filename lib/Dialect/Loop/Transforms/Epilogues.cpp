@@ -132,31 +132,39 @@ linalg::GenericOp mlc::loop::fuseEpilogue(RewriterBase &rewriter,
     scf::ForOp loop = nest.loops[outer];
     whole = loop->getResult(0);
     rewriter.setInsertionPointAfter(loop);
+    // Sizes known only at run time are read off the loops and the result.
     SmallVector<OpFoldResult> dimOffsets, dimSizes;
-    for (auto [d, range] : llvm::enumerate(nest.ranges)) {
+    for (int64_t range : nest.ranges) {
       dimOffsets.push_back(rewriter.getIndexAttr(0));
-      dimSizes.push_back(rewriter.getIndexAttr(range));
+      dimSizes.push_back(ShapedType::isDynamic(range)
+                             ? OpFoldResult()
+                             : OpFoldResult(rewriter.getIndexAttr(range)));
     }
     for (unsigned i = 0; i < outer; ++i) {
       unsigned d = nest.loopDims[i];
-      Value iv = scf::ForOp(nest.loops[i]).getInductionVar();
+      auto tileLoop = scf::ForOp(nest.loops[i]);
+      Value iv = tileLoop.getInductionVar();
       AffineExpr x = rewriter.getAffineDimExpr(0);
+      AffineExpr end = rewriter.getAffineSymbolExpr(0);
       AffineMap size = AffineMap::get(
-          1, 0, {rewriter.getAffineConstantExpr(nest.sizes[d]),
-                 nest.ranges[d] - x},
+          1, 1, {rewriter.getAffineConstantExpr(nest.sizes[d]), end - x},
           rewriter.getContext());
       dimOffsets[d] = iv;
       // Whole tiles have a static size; a partial last tile's size folds
-      // to a constant once its loop is peeled.
+      // to a constant once its loop is peeled (when the range is static).
+      bool exact = !ShapedType::isDynamic(nest.ranges[d]) &&
+                   nest.ranges[d] % nest.sizes[d] == 0;
       dimSizes[d] =
-          nest.ranges[d] % nest.sizes[d] == 0
-              ? OpFoldResult(rewriter.getIndexAttr(nest.sizes[d]))
-              : affine::makeComposedFoldedAffineMin(rewriter, loc, size, {iv});
+          exact ? OpFoldResult(rewriter.getIndexAttr(nest.sizes[d]))
+                : affine::makeComposedFoldedAffineMin(
+                      rewriter, loc, size, {iv, tileLoop.getUpperBound()});
     }
-    for (AffineExpr e : nest.resultMap.getResults()) {
+    for (auto [i, e] : llvm::enumerate(nest.resultMap.getResults())) {
       unsigned d = cast<AffineDimExpr>(e).getPosition();
       offsets.push_back(dimOffsets[d]);
-      sizes.push_back(dimSizes[d]);
+      sizes.push_back(dimSizes[d] ? dimSizes[d]
+                                  : tensor::getMixedSize(rewriter, loc, whole,
+                                                         i));
     }
   }
 

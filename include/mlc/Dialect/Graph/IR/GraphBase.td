@@ -52,7 +52,8 @@ def Graph_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   // What the importer records about the model: the ONNX name of each
   // function argument and result, the names of an argument's symbolic dims
-  // ("" for the static ones), the opset and the producer; and what
+  // ("" for the static ones), the opset and the producer, the bounds given
+  // to symbolic dims (`--dim-max`: symbol name to largest value); and what
   // mlc-graph-separate-batch decides: the batch's symbol (on the function)
   // and which arguments and results carry it on dim 0.
   let discardableAttrs = (ins
@@ -60,6 +61,7 @@ def Graph_Dialect : Dialect {
     "::mlir::ArrayAttr":$dim_names,
     "::mlir::IntegerAttr":$onnx_opset,
     "::mlir::StringAttr":$onnx_producer,
+    "::mlir::DictionaryAttr":$dim_bounds,
     "::mlir::StringAttr":$batch_symbol,
     "::mlir::UnitAttr":$batched
   );
