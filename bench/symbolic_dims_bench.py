@@ -20,8 +20,10 @@
 # static compile at that size). Per size, it alternates rounds of mlc-run
 # --bench on the two libraries and of ONNX Runtime (bench/ort_bench.js) on
 # the same dynamic ONNX file and inputs, and reports the medians and the
-# ratios symbolic / static and symbolic / ORT. Timing belongs here, not in
-# tests.
+# ratios symbolic / static and symbolic / ORT. A third library keeps the
+# dims symbolic with --dim-max bounds (each symbol's largest value in the
+# table), which places their buffers in the arena. Timing belongs here, not
+# in tests.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -50,9 +52,10 @@ CASES = {
 }
 
 
-def compile_library(build, model_path, lib, dims):
+def compile_library(build, model_path, lib, dims, bounds=None):
     cmd = [os.path.join(build, "bin", "mlc-compile"), model_path, "-o", lib,
            "--mcpu=native"] + [f"--dim={k}={v}" for k, v in dims.items()]
+    cmd += [f"--dim-max={k}={v}" for k, v in (bounds or {}).items()]
     subprocess.run(cmd, check=True, capture_output=True)
 
 
@@ -86,18 +89,26 @@ def main():
                 continue
             symbolic = os.path.join(workdir, f"{name}-any.so")
             compile_library(args.build, path, symbolic, {})
+            # Bounded: each symbol at most its largest value here.
+            bounds = {s: max(d[s] for d in sizes) for s in sizes[0]}
+            bounded = os.path.join(workdir, f"{name}-bounded.so")
+            compile_library(args.build, path, bounded, {}, bounds)
             for k, dims in enumerate(sizes):
                 static = os.path.join(workdir, f"{name}-{k}.so")
                 compile_library(args.build, path, static, dims)
                 npys, specs = run_bench.make_inputs(path, workdir, dims,
                                                     prefix=f"{name}{k}_")
-                times = {"static": [], "symbolic": [], "ort": []}
+                times = {"static": [], "symbolic": [], "bounded": [],
+                         "ort": []}
                 for _ in range(args.rounds):
                     times["static"].append(run_bench.mlc_round(
                         args.build, static, npys, args.threads,
                         args.iterations))
                     times["symbolic"].append(run_bench.mlc_round(
                         args.build, symbolic, npys, args.threads,
+                        args.iterations))
+                    times["bounded"].append(run_bench.mlc_round(
+                        args.build, bounded, npys, args.threads,
                         args.iterations))
                     ort = run_bench.ort_round(path, specs, args.threads,
                                               args.iterations, workdir)
@@ -106,15 +117,19 @@ def main():
                 rows.append((name, describe(dims), median))
                 print(f"{name} {describe(dims)}: static "
                       f"{median['static']:.2f} ms, symbolic "
-                      f"{median['symbolic']:.2f} ms, ORT {median['ort']:.2f} "
+                      f"{median['symbolic']:.2f} ms, bounded "
+                      f"{median['bounded']:.2f} ms, ORT {median['ort']:.2f} "
                       "ms", flush=True)
     lines = ["| model | sizes | mlc static (ms) | mlc symbolic dims (ms) | "
-             "ORT, same dynamic file (ms) | symbolic / static | "
-             "symbolic / ORT |", "|---|---|---|---|---|---|---|"]
+             "mlc symbolic, --dim-max (ms) | ORT, same dynamic file (ms) | "
+             "symbolic / static | bounded / static | symbolic / ORT |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, sizes, m in rows:
         lines.append(f"| {name} | {sizes} | {m['static']:.2f} | "
-                     f"{m['symbolic']:.2f} | {m['ort']:.2f} | "
+                     f"{m['symbolic']:.2f} | {m['bounded']:.2f} | "
+                     f"{m['ort']:.2f} | "
                      f"{m['symbolic'] / m['static']:.2f} | "
+                     f"{m['bounded'] / m['static']:.2f} | "
                      f"{m['symbolic'] / m['ort']:.2f} |")
     print("\n".join(lines))
     if args.write_doc:
@@ -128,7 +143,8 @@ def main():
              "*sizes* are BERT's batch x sequence and the detector's batch x "
              "height x width. *static* pins every dim with `--dim`; "
              "*symbolic dims* is one library compiled with all of them "
-             "symbolic; ONNX Runtime 1.30 (npm, CPU, optimizations 'all') "
+             "symbolic, *--dim-max* one with each bounded by its largest "
+             "value in the table; ONNX Runtime 1.30 (npm, CPU, optimizations 'all') "
              "runs the same dynamic ONNX file.", ""] + lines)
         run_bench.replace_doc_section(args.write_doc, "symbolic_dims_bench",
                                       "Symbolic sequence and image sizes", text)

@@ -40,6 +40,9 @@ struct IndexMath {
   Value div(Value x, Value y) {
     return b.createOrFold<arith::DivSIOp>(loc, x, y);
   }
+  Value floorDiv(Value x, Value y) {
+    return b.createOrFold<arith::FloorDivSIOp>(loc, x, y);
+  }
   Value ceilDiv(Value x, Value y) {
     return b.createOrFold<arith::CeilDivSIOp>(loc, x, y);
   }
@@ -103,18 +106,23 @@ RunTimeWindow planRunTimeDim(IndexMath &m, Value in, int64_t kernel,
     }
     Value span = m.sub(m.add(m.add(in, pb), pe), eff);
     w.holds = m.ge(span, zero);
-    Value safe = m.max(span, zero);
-    w.output = m.add(ceilMode ? m.ceilDiv(safe, s) : m.div(safe, s), one);
     w.padLow = pb;
     w.padHigh = pe;
-    if (ceilMode) {
-      // ONNX: the last window starts inside the input or the begin
-      // padding; the end padding grows to hold it.
-      Value past = m.ge(m.mul(m.sub(w.output, one), s), m.add(in, pb));
-      w.output = m.select(past, m.sub(w.output, one), w.output);
-      w.padHigh = m.max(
-          pe, m.sub(m.add(m.mul(m.sub(w.output, one), s), eff), m.add(in, pb)));
+    if (!ceilMode) {
+      // floor(span / s) + 1 windows, none when the padded input holds none
+      // (span < 0), without a select: value-bounds queries branch on each
+      // select, and a network's sizes are a chain of one per layer.
+      w.output = m.max(m.floorDiv(m.add(span, s), s), zero);
+      return w;
     }
+    Value safe = m.max(span, zero);
+    w.output = m.add(m.ceilDiv(safe, s), one);
+    // ONNX: the last window starts inside the input or the begin padding;
+    // the end padding grows to hold it.
+    Value past = m.ge(m.mul(m.sub(w.output, one), s), m.add(in, pb));
+    w.output = m.select(past, m.sub(w.output, one), w.output);
+    w.padHigh = m.max(
+        pe, m.sub(m.add(m.mul(m.sub(w.output, one), s), eff), m.add(in, pb)));
     w.output = m.select(w.holds, w.output, zero);
     return w;
   }

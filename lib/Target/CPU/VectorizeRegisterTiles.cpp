@@ -542,8 +542,17 @@ struct Tiling {
       return failure();
     if (failed(mlc::loop::canonicalizeFunction(func)))
       return failure();
+    // Only loops of static bounds: the register level's reductions and
+    // window taps, whose accumulators hoist. Their tile loops over sizes
+    // known at run time hold nothing to hoist, and each query of upstream's
+    // subset analysis there walks the sizes' whole chain of layers.
     SmallVector<scf::ForOp> loops;
-    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    func.walk([&](scf::ForOp loop) {
+      if (getConstantIntValue(loop.getLowerBound()) &&
+          getConstantIntValue(loop.getUpperBound()) &&
+          getConstantIntValue(loop.getStep()))
+        loops.push_back(loop);
+    });
     for (scf::ForOp loop : loops)
       (void)hoistLoopInvariantSubsets(
           rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));

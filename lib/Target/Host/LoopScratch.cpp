@@ -10,7 +10,7 @@
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlc/Dialect/Loop/Utils/ValueBounds.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -24,10 +24,8 @@ std::optional<int64_t> mlc::host::getMaxBytes(memref::AllocOp alloc) {
   for (int64_t size : type.getShape()) {
     if (ShapedType::isDynamic(size)) {
       // A tile's remainder: at most the tile (an affine.min of it).
-      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-          presburger::BoundType::UB,
-          ValueBoundsConstraintSet::Variable(alloc.getDynamicSizes()[next++]),
-          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      FailureOr<int64_t> bound = mlc::loop::getConstantUpperBound(
+          ValueBoundsConstraintSet::Variable(alloc.getDynamicSizes()[next++]));
       if (failed(bound) || *bound < 0)
         return std::nullopt;
       size = *bound;

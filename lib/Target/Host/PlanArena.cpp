@@ -16,6 +16,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -175,8 +176,9 @@ struct DimOfSizedView : OpRewritePattern<memref::DimOp> {
 /// time takes, where they are bounded (symbols bounded by `--dim-max`,
 /// clamped by mlc-host-symbolic-inputs, and sizes computed from them).
 /// Upstream's integer range analysis bounds the sizes, on a copy of `f` in
-/// which each `memref.dim` of a view, reshape or buffer is the size it was
-/// made with and affine maps are arithmetic (what the analysis reads).
+/// which each `memref.dim` of a view, reshape, buffer or loop-carried
+/// buffer is the size it was made with and affine maps are arithmetic
+/// (what the analysis reads).
 DenseMap<Operation *, int64_t> boundRunTimeBuffers(func::FuncOp f) {
   DenseMap<Operation *, int64_t> bytes;
   Block &body = f.front();
@@ -201,6 +203,7 @@ DenseMap<Operation *, int64_t> boundRunTimeBuffers(func::FuncOp f) {
   memref::populateResolveShapedTypeResultDimsPatterns(patterns);
   memref::DimOp::getCanonicalizationPatterns(patterns, context);
   patterns.add<DimOfSizedView>(context);
+  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
   populateAffineToStdConversionPatterns(patterns);
   if (failed(applyPatternsGreedily(copy->getOperation(), std::move(patterns))))
     return bytes;

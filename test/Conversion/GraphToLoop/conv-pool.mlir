@@ -166,14 +166,17 @@ func.func @global_average_pool_3d(%x: tensor<1x6x3x5x2xf32>) -> tensor<1x6x1x1x1
 }
 
 // The same pattern for a length known at run time (an STFT over audio of
-// any length): the output length (L + 4 - 5) / 2 + 1 and one check, named
+// any length): the output length max(floor((L + 4 - 5 + 2) / 2), 0) (no
+// select, which value-bounds queries would branch on) and one check, named
 // after the node, that the padded input holds a window.
 // CHECK-LABEL: func @conv1d_run_time_length
 // CHECK: %[[L:.*]] = tensor.dim %arg0, %c2
 // CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [1, 3, 1, %[[L]]]
 // CHECK: %[[SPAN:.*]] = arith.subi %{{.*}}, %c5
 // CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[SPAN]], %c0
-// CHECK: %[[OUT:.*]] = arith.select %[[FITS]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[SPAN]], %c2
+// CHECK: %[[WINDOWS:.*]] = arith.floordivsi %[[NEXT]], %c2
+// CHECK: %[[OUT:.*]] = arith.maxsi %[[WINDOWS]], %c0
 // CHECK: cf.assert %[[FITS]], "Conv node 'stft': the input is smaller than the (dilated) window"
 // CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 0, 2] high[0, 0, 0, 2]
 // CHECK: %[[ACC:.*]] = tensor.empty(%[[OUT]]) : tensor<1x8x1x?xf32>

@@ -9,7 +9,7 @@
 #include "mlc/Dialect/Loop/Transforms/Im2col.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlc/Dialect/Loop/Utils/ValueBounds.h"
 
 using namespace mlir;
 
@@ -58,10 +58,8 @@ static bool sameSize(Value a, int64_t i, Value b, int64_t j) {
   auto typeB = cast<ShapedType>(b.getType());
   if (!typeA.isDynamicDim(i) || !typeB.isDynamicDim(j))
     return typeA.getDimSize(i) == typeB.getDimSize(j);
-  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
-      ValueBoundsConstraintSet::Variable(a, i),
-      ValueBoundsConstraintSet::Variable(b, j));
-  return succeeded(equal) && *equal;
+  return mlc::loop::provablyEqual(ValueBoundsConstraintSet::Variable(a, i),
+                                  ValueBoundsConstraintSet::Variable(b, j));
 }
 
 bool mlc::loop::isPointwiseConvolution(linalg::Conv2DNchwFchwOp conv) {

@@ -8,6 +8,7 @@
 
 #include "mlc/Dialect/Loop/Transforms/SimplifyShapes.h"
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
+#include "mlc/Dialect/Loop/Utils/ValueBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -26,44 +27,26 @@ using namespace mlir;
 namespace {
 using Bounds = ValueBoundsConstraintSet;
 
-/// Whether `predicate` holds of `lhs` and `rhs` (signed index values):
-/// proven, disproven or unknown.
-FailureOr<bool> decide(arith::CmpIPredicate predicate, Value lhs, Value rhs) {
-  switch (predicate) {
-  case arith::CmpIPredicate::eq:
-    return Bounds::areEqual(lhs, rhs);
-  case arith::CmpIPredicate::ne: {
-    FailureOr<bool> equal = Bounds::areEqual(lhs, rhs);
-    if (failed(equal))
-      return failure();
-    return !*equal;
-  }
-  case arith::CmpIPredicate::slt:
-    return Bounds::strongCompare(lhs, Bounds::LT, rhs);
-  case arith::CmpIPredicate::sle:
-    return Bounds::strongCompare(lhs, Bounds::LE, rhs);
-  case arith::CmpIPredicate::sgt:
-    return Bounds::strongCompare(lhs, Bounds::GT, rhs);
-  case arith::CmpIPredicate::sge:
-    return Bounds::strongCompare(lhs, Bounds::GE, rhs);
-  default:
-    return failure();
-  }
+/// Whether the index values `lhs` and `rhs` are proven equal: an `eq`
+/// check then holds and a `ne` one fails. (Orderings, such as whether an
+/// input holds a window, depend on the sizes and are left to run time.)
+bool provenEqual(Value lhs, Value rhs) {
+  return lhs == rhs || mlc::loop::provablyEqual(lhs, rhs);
 }
 
-/// An index comparison whose result value bounds decide, as a constant.
+/// An index equality (or inequality) that value bounds prove, as a constant.
 struct FoldDecidedComparison : OpRewritePattern<arith::CmpIOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::CmpIOp op,
                                 PatternRewriter &rewriter) const override {
+    bool eq = op.getPredicate() == arith::CmpIPredicate::eq;
     if (!op.getLhs().getType().isIndex() ||
-        matchPattern(op.getLhs(), m_Constant()) &&
-            matchPattern(op.getRhs(), m_Constant()))
+        (!eq && op.getPredicate() != arith::CmpIPredicate::ne) ||
+        (matchPattern(op.getLhs(), m_Constant()) &&
+         matchPattern(op.getRhs(), m_Constant())) ||
+        !provenEqual(op.getLhs(), op.getRhs()))
       return failure();
-    FailureOr<bool> holds = decide(op.getPredicate(), op.getLhs(), op.getRhs());
-    if (failed(holds))
-      return failure();
-    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, *holds, 1);
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, eq, 1);
     return success();
   }
 };
@@ -84,9 +67,8 @@ struct FoldWholeSlice : OpRewritePattern<tensor::ExtractSliceOp> {
           return failure();
         continue;
       }
-      FailureOr<bool> equal = Bounds::areEqual(
-          Bounds::Variable(size), Bounds::Variable(op.getSource(), d));
-      if (failed(equal) || !*equal)
+      if (!mlc::loop::provablyEqual(Bounds::Variable(size),
+                                    Bounds::Variable(op.getSource(), d)))
         return failure();
     }
     Value source = op.getSource();

@@ -12,7 +12,7 @@
 #include "mlc/Dialect/Loop/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlc/Dialect/Loop/Utils/ValueBounds.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -41,10 +41,8 @@ SmallVector<int64_t> mlc::loop::getLoopUpperBounds(linalg::LinalgOp op) {
         auto dim = dyn_cast<AffineDimExpr>(e);
         if (!dim || dim.getPosition() != d)
           continue;
-        FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-            presburger::BoundType::UB,
-            ValueBoundsConstraintSet::Variable(operand.get(), i),
-            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        FailureOr<int64_t> ub = getConstantUpperBound(
+            ValueBoundsConstraintSet::Variable(operand.get(), i));
         if (succeeded(ub))
           bound = std::min(bound, *ub);
       }

@@ -31,8 +31,8 @@ def LoopSimplifyShapes : Pass<"mlc-loop-simplify-shapes",
     - `tensor.dim` of an op's result becomes the size it was built with
       (upstream's ReifyRankedShapedTypeOpInterface): no second use keeps a
       producer out of its consumer's kernel;
-    - `arith.cmpi` of index values whose relation is proven becomes a
-      constant, and with it the `cf.assert` of a check that always holds
+    - `arith.cmpi eq` (`ne`) of index values proven equal becomes true
+      (false), and with it the `cf.assert` of a check that always holds
       and the `arith.select`s of the sizes it guards;
     - a `tensor.extract_slice` of a whole tensor (zero offsets, unit
       strides, sizes proven equal to the source's) becomes the tensor.
