@@ -9,6 +9,7 @@
 #include "mlc/Target/Host/ModelFunctions.h"
 #include "mlc/Target/Host/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -63,14 +64,26 @@ bool isRematerializable(Operation *op) {
           isa<memref::GetGlobalOp>(op));
 }
 
+/// Whether `type` is a buffer of run-time size with the default layout:
+/// passed as its data pointer and its sizes (a `memref<0xT>` and index
+/// arguments), and viewed again at those sizes inside the kernel.
+bool isRunTimeSized(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && !memref.hasStaticShape() &&
+         memref.getLayout().isIdentity() &&
+         memref.getElementType().isIntOrIndexOrFloat();
+}
+
 /// Adds what a kernel needs to read `v` to `arguments` (values passed in)
 /// and `cloned` (ops made again inside, in order): constants and globals
-/// are made again, passable buffers passed, and a static strided view (a
-/// slice of a buffer whose rows are padded, an im2col matrix with aligned
-/// rows) is made again inside from the buffer it views. False when `v`
-/// cannot reach the kernel.
+/// are made again, passable buffers passed, buffers of run-time size
+/// collected in `sized` (passed as a pointer and sizes), and a static
+/// strided view (a slice of a buffer whose rows are padded, an im2col
+/// matrix with aligned rows) is made again inside from the buffer it views.
+/// False when `v` cannot reach the kernel.
 bool capture(Value v, llvm::SetVector<Value> &arguments,
-             llvm::SetVector<Operation *> &cloned) {
+             llvm::SetVector<Operation *> &cloned,
+             llvm::SetVector<Value> &sized) {
   Operation *def = v.getDefiningOp();
   if (isRematerializable(def)) {
     cloned.insert(def);
@@ -80,11 +93,15 @@ bool capture(Value v, llvm::SetVector<Value> &arguments,
     arguments.insert(v);
     return true;
   }
+  if (isRunTimeSized(v.getType())) {
+    sized.insert(v);
+    return true;
+  }
   if (!isa_and_nonnull<memref::SubViewOp, memref::ExpandShapeOp,
                        memref::CollapseShapeOp>(def) ||
       !cast<MemRefType>(v.getType()).hasStaticShape() ||
       def->getNumOperands() != 1 ||
-      !capture(def->getOperand(0), arguments, cloned))
+      !capture(def->getOperand(0), arguments, cloned, sized))
     return false;
   cloned.insert(def);
   return true;
@@ -115,19 +132,36 @@ struct HostOutlineKernelsPass
     getUsedValuesDefinedAbove(kernel->getRegions(), captured);
     llvm::SetVector<Value> arguments;
     llvm::SetVector<Operation *> cloned;
+    llvm::SetVector<Value> sized;
     for (Value v : captured)
-      if (!capture(v, arguments, cloned))
+      if (!capture(v, arguments, cloned, sized))
         return;
     if (!llvm::all_of(kernel->getResultTypes(), isPassable) ||
         mayYieldGlobal(kernel))
       return;
+
+    // A buffer of run-time size goes in as its data (a memref<0xT> view)
+    // and one index per dynamic dim, after the other arguments.
+    OpBuilder outer(kernel);
+    Location loc = kernel->getLoc();
+    SmallVector<Value> callArgs(arguments.begin(), arguments.end());
+    for (Value v : sized) {
+      auto type = cast<MemRefType>(v.getType());
+      callArgs.push_back(memref::ReinterpretCastOp::create(
+          outer, loc, MemRefType::get({0}, type.getElementType()), v,
+          outer.getIndexAttr(0), ArrayRef<OpFoldResult>{outer.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{outer.getIndexAttr(1)}));
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          callArgs.push_back(memref::DimOp::create(outer, loc, v, d));
+    }
 
     OpBuilder b(model);
     std::string name = (model.getSymName() + "_k" + Twine(index)).str();
     std::string suffix = mlc::host::getNodeSymbolSuffix(kernel->getLoc());
     if (!suffix.empty())
       name += "_" + suffix;
-    auto type = b.getFunctionType(ValueRange(arguments.getArrayRef()).getTypes(),
+    auto type = b.getFunctionType(ValueRange(callArgs).getTypes(),
                                   kernel->getResultTypes());
     auto func = func::FuncOp::create(b, kernel->getLoc(), name, type);
     func.setPrivate();
@@ -140,16 +174,39 @@ struct HostOutlineKernelsPass
     Block *body = func.addEntryBlock();
     OpBuilder inner = OpBuilder::atBlockBegin(body);
     IRMapping mapping;
-    for (auto [outer, arg] : llvm::zip(arguments, body->getArguments()))
-      mapping.map(outer, arg);
+    for (auto [outerValue, arg] : llvm::zip(arguments, body->getArguments()))
+      mapping.map(outerValue, arg);
+    // Buffers of run-time size: their data at their sizes, row-major.
+    unsigned next = arguments.size();
+    for (Value v : sized) {
+      auto memType = cast<MemRefType>(v.getType());
+      Value data = body->getArgument(next++);
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d = 0; d < memType.getRank(); ++d)
+        sizes.push_back(memType.isDynamicDim(d)
+                            ? OpFoldResult(body->getArgument(next++))
+                            : OpFoldResult(inner.getIndexAttr(
+                                  memType.getDimSize(d))));
+      SmallVector<OpFoldResult> strides(sizes.size());
+      OpFoldResult stride = inner.getIndexAttr(1);
+      AffineExpr s0, s1;
+      bindSymbols(inner.getContext(), s0, s1);
+      for (int64_t d = memType.getRank() - 1; d >= 0; --d) {
+        strides[d] = stride;
+        stride = affine::makeComposedFoldedAffineApply(inner, loc, s0 * s1,
+                                                       {stride, sizes[d]});
+      }
+      mapping.map(v, memref::ReinterpretCastOp::create(
+                         inner, loc, memType, data, inner.getIndexAttr(0),
+                         sizes, strides)
+                         .getResult());
+    }
     for (Operation *def : cloned)
       inner.clone(*def, mapping);
     Operation *copy = inner.clone(*kernel, mapping);
     func::ReturnOp::create(inner, kernel->getLoc(), copy->getResults());
 
-    OpBuilder outer(kernel);
-    auto call = func::CallOp::create(outer, kernel->getLoc(), func,
-                                      arguments.getArrayRef());
+    auto call = func::CallOp::create(outer, kernel->getLoc(), func, callArgs);
     kernel->replaceAllUsesWith(call.getResults());
     kernel->erase();
   }

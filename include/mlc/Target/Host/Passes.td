@@ -241,16 +241,21 @@ def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
     ONNX node it came from, marked `noinline` with internal linkage, and is
     replaced by a call.
     Constants and globals are re-created inside; other values become
-    arguments. Operations whose arguments or results are not identity-layout
-    memrefs or scalars stay where they are (the bare-pointer calling
-    convention cannot pass them).
+    arguments. A buffer of run-time size (identity layout) is passed as a
+    `memref<0xT>` view of its data and one index per dynamic dim, and
+    viewed again at those sizes inside (`memref.reinterpret_cast`,
+    row-major strides). Operations with other arguments, or with results
+    that are not static identity-layout memrefs or scalars (a loop carrying
+    a buffer of run-time size), stay where they are (the bare-pointer
+    calling convention cannot pass them).
 
     One function per kernel keeps LLVM's per-function analyses small: with
     the whole model in one function, ScalarEvolution's walks up long chains
     of loops made BERT-base take over a minute to compile. It also gives
     profiles one symbol per kernel.
   }];
-  let dependentDialects = ["mlir::func::FuncDialect",
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::func::FuncDialect",
                            "mlir::LLVM::LLVMDialect"];
 }
 

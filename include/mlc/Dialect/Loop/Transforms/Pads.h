@@ -21,8 +21,8 @@ namespace mlc::loop {
 constexpr llvm::StringLiteral kPadFillAttr =
     mlc::loop::LoopDialect::PadFillAttrHelper::getNameStr();
 
-/// Rewrites every statically shaped `tensor.pad` of `func` with a constant
-/// padding value as `linalg.fill`s of the padded tensor's border strips, a
+/// Rewrites every `tensor.pad` of `func` with a constant padding value
+/// (over static or run-time sizes) as `linalg.fill`s of the padded tensor's border strips, a
 /// `linalg.copy` of the source into its interior slice and the
 /// `tensor.insert_slice`s of those slices back (in place once bufferized):
 /// every element is written once. A `tensor.pad` bufferizes to
