@@ -133,30 +133,30 @@ LogicalResult mlc::onnx_import::parseShapeOverride(StringRef spec,
   return success();
 }
 
+/// Parses `NAME=N` with N >= `least` into `into`.
+static LogicalResult parseNamedDim(StringRef spec, int64_t least,
+                                   llvm::StringMap<int64_t> &into,
+                                   std::string &error) {
+  auto [name, value] = spec.rsplit('=');
+  int64_t n;
+  if (name.empty() || spec.find('=') == StringRef::npos ||
+      value.getAsInteger(10, n) || n < least) {
+    error = "expected NAME=N with N >= " + std::to_string(least) + ", got '" +
+            spec.str() + "'";
+    return failure();
+  }
+  into[name] = n;
+  return success();
+}
+
 LogicalResult mlc::onnx_import::parseDimOverride(StringRef spec,
                                                  ImportOptions &options,
                                                  std::string &error) {
-  auto [name, value] = spec.rsplit('=');
-  int64_t dim;
-  if (name.empty() || spec.find('=') == StringRef::npos ||
-      value.getAsInteger(10, dim) || dim < 0) {
-    error = "expected NAME=N with N >= 0, got '" + spec.str() + "'";
-    return failure();
-  }
-  options.dimParams[name] = dim;
-  return success();
+  return parseNamedDim(spec, 0, options.dimParams, error);
 }
 
 LogicalResult mlc::onnx_import::parseDimBound(StringRef spec,
                                               ImportOptions &options,
                                               std::string &error) {
-  auto [name, value] = spec.rsplit('=');
-  int64_t bound;
-  if (name.empty() || spec.find('=') == StringRef::npos ||
-      value.getAsInteger(10, bound) || bound < 1) {
-    error = "expected NAME=N with N >= 1, got '" + spec.str() + "'";
-    return failure();
-  }
-  options.dimBounds[name] = bound;
-  return success();
+  return parseNamedDim(spec, 1, options.dimBounds, error);
 }
