@@ -214,7 +214,7 @@ buildConv2D(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op,
 
 /// The maps of a (batch, broadcasting) matmul generic over loops
 /// (batch..., m, n, k) for operands of types `a`, `b` (ranks >= 2) and the
-/// result type: lhs, rhs, result. Defined in ReductionsToLinalg.cpp.
+/// result type: lhs, rhs, result. Defined in MatMulToLinalg.cpp.
 llvm::SmallVector<mlir::AffineMap, 3>
 getMatMulMaps(mlir::RankedTensorType a, mlir::RankedTensorType b,
               mlir::RankedTensorType result);

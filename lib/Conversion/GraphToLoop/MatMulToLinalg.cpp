@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// MatMul for every shape: a static 2-D product is one linalg.matmul, a
-// [b..., M, K] x [K, N] one the same over the rows of every batch, a vector
-// operand a matrix of one row or column; dims known at run time are checked
-// to agree (naming the node), the operands cut to the checked sizes, and
-// the product computed as loops of static matmuls on zero-padded blocks
-// (blockedMatMul), so that the target's matmul strategy applies to each.
+// MatMul for every shape, one pattern over mixed static/dynamic sizes: a
+// [b..., M, K] x [K, N] product is one linalg.matmul over the rows of
+// every batch, other batched and broadcast products one contraction
+// generic, a vector operand a matrix of one row or column. Dims known at
+// run time are checked to agree (naming the node); the target's
+// contraction strategy tiles the result whatever its sizes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,207 +28,32 @@ using namespace mlc::graph;
 using namespace mlc::detail;
 
 namespace {
-/// Block sizes of blockedMatMul: rows (multiples of the register tiles'
-/// rows: blocks of kRowBlock rows, large enough that a weight is read few
-/// times, then blocks of kTailRowBlock for the last rows, so that a short
-/// sequence pads few), and the columns and depth of a dim known only at run
-/// time (a static one is taken whole).
-constexpr int64_t kRowBlock = 64;
-constexpr int64_t kTailRowBlock = 16;
-constexpr int64_t kDimBlock = 64;
-
-/// `v` [b..., R, C] sliced at the batch position `batch` (unit dims
-/// dropped) and at [row, col] of `rows` x `cols`: the slice itself when it
-/// has the static [padRows, padCols], else copied into `scratch` (of that
-/// type) zero-filled, whose new value is returned in `scratch`.
-Value paddedBlock(OpBuilder &b, Location loc, Value v, ArrayRef<Value> batch,
-                  OpFoldResult row, OpFoldResult col, OpFoldResult rows,
-                  OpFoldResult cols, Value &scratch, Value zero) {
-  auto type = cast<RankedTensorType>(v.getType());
-  auto block = cast<RankedTensorType>(scratch.getType());
-  int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> offsets, sizes, strides(rank, b.getIndexAttr(1));
-  for (int64_t i = 0; i < rank - 2; ++i) {
-    offsets.push_back(batch[i]);
-    sizes.push_back(b.getIndexAttr(1));
-  }
-  offsets.append({row, col});
-  sizes.append({rows, cols});
-  SmallVector<int64_t> shape = {
-      getConstantIntValue(rows).value_or(ShapedType::kDynamic),
-      getConstantIntValue(cols).value_or(ShapedType::kDynamic)};
-  Value part = tensor::ExtractSliceOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v, offsets,
-      sizes, strides);
-  if (ArrayRef<int64_t>(shape) == block.getShape())
-    return part;
-  Value filled =
-      linalg::FillOp::create(b, loc, zero, scratch).getResult(0);
-  scratch = tensor::InsertSliceOp::create(
-      b, loc, part, filled,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{rows, cols},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-  return scratch;
+/// A zero-filled tensor of `sizes` and `element` type.
+Value zeros(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+            Type element) {
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, element);
+  Value zero =
+      arith::ConstantOp::create(b, loc, element, b.getFloatAttr(element, 0));
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
-/// `lhs` [b..., M, K] times `rhs` [K, N] (`shared`, a weight) or
-/// [b..., K, N], the checked sizes `ls` and `rs`, as loops over the batch
-/// dims and blocks of the result (kRowBlock rows, the last ones in blocks of
-/// kTailRowBlock; N whole when static, else kDimBlock columns) and, for a K known only at run time, over
-/// kDimBlock-deep slices of it. Each step is a static linalg.matmul on
-/// blocks zero-padded to their static sizes, so that the target's matmul
-/// strategy (tiles, vectors, threads) applies to it; the rows and columns
-/// that exist are inserted into the result. The padded blocks and the
-/// accumulator are made once, outside the loops, and carried through them
-/// (so that they are buffers of the model's arena, not of each iteration).
-Value blockedMatMul(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                    ArrayRef<OpFoldResult> ls, ArrayRef<OpFoldResult> rs,
-                    bool shared) {
-  auto lt = cast<RankedTensorType>(lhs.getType());
-  auto rt = cast<RankedTensorType>(rhs.getType());
-  Type element = lt.getElementType();
-  int64_t rank = lt.getRank(), rr = rt.getRank();
-  OpFoldResult m = ls[rank - 2], k = ls[rank - 1], n = rs[rr - 1];
-  std::optional<int64_t> staticK = getConstantIntValue(k),
-                         staticN = getConstantIntValue(n);
-  int64_t kBlock = staticK ? *staticK : kDimBlock;
-  int64_t nBlock = staticN ? *staticN : kDimBlock;
-  SmallVector<OpFoldResult> outSizes(ls.drop_back());
-  outSizes.push_back(n);
-  auto empty = [&](ArrayRef<int64_t> shape) -> Value {
-    return tensor::EmptyOp::create(b, loc, shape, element);
-  };
-  // Carried through every loop: the result, the rhs block, then the lhs
-  // block and the accumulator of each row block size.
-  SmallVector<Value> init = {
-      tensor::EmptyOp::create(b, loc, outSizes, element),
-      empty({kBlock, nBlock}),
-      empty({kRowBlock, kBlock}),
-      empty({kRowBlock, nBlock}),
-      empty({kTailRowBlock, kBlock}),
-      empty({kTailRowBlock, nBlock})};
-  // The row block size of the loop being built, and where its scratch is.
-  int64_t rowBlock = kRowBlock;
-  unsigned aIndex = 2, accIndex = 3;
-  Value zero = arith::ConstantOp::create(b, loc, element,
-                                         b.getFloatAttr(element, 0));
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  auto index = [&](OpBuilder &nb, OpFoldResult v) {
-    return getValueOrCreateConstantIndexOp(nb, loc, v);
-  };
-  // The size of the block at `iv` of a dim of `size`: min(block, size - iv).
-  auto remaining = [&](OpBuilder &nb, Value iv, OpFoldResult size,
-                       int64_t block) -> OpFoldResult {
-    if (auto c = getConstantIntValue(size); c && *c == block)
-      return nb.getIndexAttr(block);
-    return arith::MinSIOp::create(
-               nb, loc, arith::ConstantIndexOp::create(nb, loc, block),
-               arith::SubIOp::create(nb, loc, index(nb, size), iv))
-        .getResult();
-  };
-  // One result block at batch position `batch`, rows `row`, columns `col`;
-  // `iters` are the carried values, updated.
-  auto computeBlock = [&](OpBuilder &nb, ArrayRef<Value> batch, Value row,
-                          Value col, SmallVector<Value> iters) {
-    OpFoldResult rows = remaining(nb, row, m, rowBlock);
-    OpFoldResult cols = remaining(nb, col, n, nBlock);
-    SmallVector<Value> rhsBatch(shared ? ArrayRef<Value>() : batch);
-    Value &aScratch = iters[aIndex], &bScratch = iters[1];
-    Value sum =
-        linalg::FillOp::create(nb, loc, zero, iters[accIndex]).getResult(0);
-    auto step = [&](OpBuilder &sb, Value depth, Value partial, Value &aS,
-                    Value &bS) {
-      OpFoldResult deep = remaining(sb, depth, k, kBlock);
-      Value a = paddedBlock(sb, loc, lhs, batch, row, depth, rows, deep, aS,
-                            zero);
-      Value bb = paddedBlock(sb, loc, rhs, rhsBatch, depth, col, deep, cols,
-                             bS, zero);
-      return linalg::MatmulOp::create(sb, loc, ValueRange{a, bb},
-                                      ValueRange{partial})
-          .getResult(0);
-    };
-    if (staticK) {
-      sum = step(nb, c0, sum, aScratch, bScratch);
-    } else {
-      auto loop = scf::ForOp::create(
-          nb, loc, c0, index(nb, k),
-          arith::ConstantIndexOp::create(nb, loc, kBlock),
-          ValueRange{sum, aScratch, bScratch},
-          [&](OpBuilder &sb, Location, Value depth, ValueRange iter) {
-            Value aS = iter[1], bS = iter[2];
-            Value next = step(sb, depth, iter[0], aS, bS);
-            scf::YieldOp::create(sb, loc, ValueRange{next, aS, bS});
-          });
-      sum = loop.getResult(0);
-      aScratch = loop.getResult(1);
-      bScratch = loop.getResult(2);
-    }
-    iters[accIndex] = sum;
-    Value valid = tensor::ExtractSliceOp::create(
-        nb, loc,
-        RankedTensorType::get(
-            {getConstantIntValue(rows).value_or(ShapedType::kDynamic),
-             getConstantIntValue(cols).value_or(ShapedType::kDynamic)},
-            element),
-        sum, ArrayRef<OpFoldResult>{nb.getIndexAttr(0), nb.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{rows, cols},
-        ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nb.getIndexAttr(1)});
-    SmallVector<OpFoldResult> offsets(batch.begin(), batch.end()), sizes,
-        strides(rank, nb.getIndexAttr(1));
-    sizes.assign(rank - 2, nb.getIndexAttr(1));
-    offsets.append({row, col});
-    sizes.append({rows, cols});
-    iters[0] = tensor::InsertSliceOp::create(nb, loc, valid, iters[0], offsets,
-                                             sizes, strides);
-    return iters;
-  };
-  // Loops over the batch dims, the row blocks and the column blocks.
-  SmallVector<Value> at;
-  std::function<SmallVector<Value>(OpBuilder &, int64_t, ValueRange)> nest =
-      [&](OpBuilder &nb, int64_t d, ValueRange iters) -> SmallVector<Value> {
-    bool rows = d == rank - 2, cols = d == rank - 1;
-    auto makeLoop = [&](Value lower, Value upper, int64_t stride,
-                        ValueRange carried) {
-      auto loop = scf::ForOp::create(
-          nb, loc, lower, upper,
-          stride == 1 ? c1 : arith::ConstantIndexOp::create(nb, loc, stride),
-          carried, [&](OpBuilder &lb, Location, Value iv, ValueRange iter) {
-            at.push_back(iv);
-            SmallVector<Value> next =
-                cols ? computeBlock(lb, ArrayRef<Value>(at).drop_back(2),
-                                    at[rank - 2], iv, llvm::to_vector(iter))
-                     : nest(lb, d + 1, iter);
-            at.pop_back();
-            scf::YieldOp::create(lb, loc, next);
-          });
-      return SmallVector<Value>(loop.getResults());
-    };
-    if (!rows)
-      return makeLoop(c0, index(nb, cols ? n : ls[d]), cols ? nBlock : 1,
-                      iters);
-    // Whole blocks of kRowBlock rows, then the rest in kTailRowBlock ones.
-    Value count = index(nb, m);
-    Value whole = arith::SubIOp::create(
-        nb, loc, count,
-        arith::RemUIOp::create(
-            nb, loc, count, arith::ConstantIndexOp::create(nb, loc, kRowBlock)));
-    rowBlock = kRowBlock, aIndex = 2, accIndex = 3;
-    SmallVector<Value> afterWhole = makeLoop(c0, whole, kRowBlock, iters);
-    rowBlock = kTailRowBlock, aIndex = 4, accIndex = 5;
-    SmallVector<Value> result =
-        makeLoop(whole, count, kTailRowBlock, afterWhole);
-    return result;
-  };
-  return nest(b, 0, init).front();
-}
-
-/// Float MatMul of ranks >= 2: a static [M, K] x [K, N] is one
-/// linalg.matmul; with dims known at run time, [b..., M, K] x [K, N] or
-/// [b..., M, K] x [b..., K, N] (the same batch dims) is blockedMatMul's
-/// loops of static matmuls. Static batched products are
-/// ReductionsToLinalg's (a generic the CPU target tiles as a contraction).
+/// Float MatMul of ranks >= 2, over sizes static or known at run time
+/// alike (one pattern, as upstream's are written): the depth and the batch
+/// dims that do not broadcast must agree, checked once (naming the node)
+/// where a side is known only at run time, and the operands are cut to the
+/// checked sizes. Then:
+///  - [b..., M, K] x [K, N]: every row of every batch meets the same
+///    right-hand side, so the batch dims are rows too: one
+///    [b...*M, K] x [K, N] linalg.matmul between reshapes. (A batched
+///    contraction would tile M alone: ViT's attention input projection,
+///    [197, 1, 768] x [768, 2304], had register tiles of one row.) The
+///    right-hand side is a weight in practice, packed by the target
+///    whatever the rows are.
+///  - otherwise one contraction generic whose maps broadcast a batch dim of
+///    static size 1 (numpy's rule; a size-1 dim known only at run time is
+///    not broadcast, and fails the check).
+/// The target tiles either as a contraction; loops of run-time size take
+/// the tiles of a large static loop, with remainders.
 struct MatMulLowering : OpConversionPattern<MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -238,45 +63,88 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     auto lt = dyn_cast<RankedTensorType>(lhs.getType());
     auto rt = dyn_cast<RankedTensorType>(rhs.getType());
     auto result = dyn_cast<RankedTensorType>(op.getType());
-    if (!lt || !rt || !result || !isa<FloatType>(result.getElementType()))
-      return rewriter.notifyMatchFailure(op, "needs ranked float operands");
-    if (!anyDynamic({lhs, rhs, op.getResult()})) {
-      if (lt.getRank() != 2 || rt.getRank() != 2)
-        return rewriter.notifyMatchFailure(op, "static batches are generics");
-      Value acc = createFilledTensor(rewriter, op.getLoc(), result, 0.0);
-      rewriter.replaceOpWithNewOp<linalg::MatmulOp>(op, ValueRange{lhs, rhs},
-                                                    ValueRange{acc});
-      return success();
-    }
+    if (!lt || !rt || !result || lt.getRank() < 2 || rt.getRank() < 2 ||
+        !isa<FloatType>(result.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs ranked float matrices");
     int64_t lr = lt.getRank(), rr = rt.getRank();
-    bool shared = rr == 2 && lr >= 2;
-    if (!shared && (lr != rr || lr < 3))
-      return rewriter.notifyMatchFailure(
-          op, "needs [b..., M, K] x [K, N] or equal batch dims");
+    int64_t rank = std::max(lr, rr);
     Location loc = op.getLoc();
     SmallVector<OpFoldResult> ls = tensor::getMixedSizes(rewriter, loc, lhs);
     SmallVector<OpFoldResult> rs = tensor::getMixedSizes(rewriter, loc, rhs);
     AgreeingDims agree{rewriter, loc, {}};
     size_t k = agree.add(ls[lr - 1], rs[rr - 2]);
-    SmallVector<size_t> batch;
-    if (!shared)
-      for (int64_t d = 0; d < lr - 2; ++d)
-        batch.push_back(agree.add(ls[d], rs[d]));
+    // Batch dims of the result, aligned from the right: (position in lhs,
+    // position in rhs, pair index), -1 where a side has none or broadcasts.
+    struct BatchDim {
+      int64_t l, r;
+      int64_t pair = -1;
+    };
+    SmallVector<BatchDim> batch;
+    for (int64_t d = 0; d < rank - 2; ++d) {
+      BatchDim dim{d - (rank - lr), d - (rank - rr)};
+      if (dim.l >= 0 && dim.r >= 0 && !isConstantIntValue(ls[dim.l], 1) &&
+          !isConstantIntValue(rs[dim.r], 1))
+        dim.pair = agree.add(ls[dim.l], rs[dim.r]);
+      batch.push_back(dim);
+    }
     if (agree.conflict)
-      return rewriter.notifyMatchFailure(op, "dims that broadcast");
+      return rewriter.notifyMatchFailure(op, "dims that do not agree");
     SmallVector<OpFoldResult> sizes = agree.check(
         describe(op, "MatMul") + ": the operands' dims known only at run "
                                  "time do not agree (broadcasting such a dim "
                                  "is not supported)");
     ls[lr - 1] = rs[rr - 2] = sizes[k];
-    for (auto [d, at] : llvm::enumerate(batch))
-      ls[d] = rs[d] = sizes[at];
+    SmallVector<OpFoldResult> outSizes;
+    for (const BatchDim &dim : batch) {
+      if (dim.pair >= 0)
+        ls[dim.l] = rs[dim.r] = sizes[dim.pair];
+      bool lhsWhole = dim.l >= 0 && (dim.r < 0 || dim.pair >= 0 ||
+                                     isConstantIntValue(rs[dim.r], 1));
+      outSizes.push_back(lhsWhole ? ls[dim.l] : rs[dim.r]);
+    }
+    outSizes.append({ls[lr - 2], rs[rr - 1]});
     lhs = sliceTo(rewriter, loc, lhs, ls);
     rhs = sliceTo(rewriter, loc, rhs, rs);
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc,
-                   blockedMatMul(rewriter, loc, lhs, rhs, ls, rs, shared),
-                   result));
+    Type element = result.getElementType();
+    auto outType = RankedTensorType::get(getShapeOf(outSizes), element);
+
+    Value product;
+    if (rr == 2) {
+      // Rows of every batch against one right-hand side.
+      SmallVector<ReassociationIndices> groups = {
+          llvm::to_vector(llvm::seq<int64_t>(0, lr - 1)), {lr - 1}};
+      Value rows = lhs;
+      OpFoldResult m = ls[lr - 2];
+      if (lr > 2) {
+        rows = tensor::CollapseShapeOp::create(rewriter, loc, lhs, groups);
+        m = tensor::getMixedSize(rewriter, loc, rows, 0);
+      }
+      product = linalg::MatmulOp::create(
+                    rewriter, loc, ValueRange{rows, rhs},
+                    ValueRange{zeros(rewriter, loc, {m, rs[1]}, element)})
+                    .getResult(0);
+      if (lr > 2)
+        product = tensor::ExpandShapeOp::create(rewriter, loc, outType,
+                                                product, groups, outSizes);
+    } else {
+      SmallVector<utils::IteratorType> iterators(
+          rank, utils::IteratorType::parallel);
+      iterators.push_back(utils::IteratorType::reduction);
+      product =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{outType}, ValueRange{lhs, rhs},
+              zeros(rewriter, loc, outSizes, element),
+              getMatMulMaps(cast<RankedTensorType>(lhs.getType()),
+                            cast<RankedTensorType>(rhs.getType()), outType),
+              iterators,
+              [](OpBuilder &bb, Location l, ValueRange v) {
+                Value p = arith::MulFOp::create(bb, l, v[0], v[1]);
+                linalg::YieldOp::create(
+                    bb, l, Value(arith::AddFOp::create(bb, l, v[2], p)));
+              })
+              .getResult(0);
+    }
+    rewriter.replaceOp(op, castTo(rewriter, loc, product, result));
     return success();
   }
 };
@@ -333,51 +201,37 @@ struct VectorMatMulLowering : OpConversionPattern<MatMulOp> {
   }
 };
 
-/// [b..., M, K] x [K, N]: every row of every batch meets the same
-/// right-hand side, so the batch dims are rows too: one [b...*M, K] x [K, N]
-/// matmul between reshapes. A batched contraction would tile M alone, and
-/// ViT's attention input projection ([197, 1, 768] x [768, 2304]) had
-/// register tiles of one row.
-struct SharedRhsMatMulLowering : OpConversionPattern<MatMulOp> {
-  SharedRhsMatMulLowering(MLIRContext *ctx)
-      : OpConversionPattern<MatMulOp>(ctx, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto lhs = getStaticType(adaptor.getLhs()),
-         rhs = getStaticType(adaptor.getRhs());
-    auto result = getStaticType(op.getResult());
-    if (!lhs || !rhs || !result || lhs.getRank() < 3 || rhs.getRank() != 2 ||
-        result.getRank() != lhs.getRank() ||
-        !isa<FloatType>(result.getElementType()))
-      return rewriter.notifyMatchFailure(op, "needs [b..., M, K] x [K, N]");
-    int64_t rank = lhs.getRank();
-    ReassociationIndices rows =
-        llvm::to_vector(llvm::seq<int64_t>(0, rank - 1));
-    SmallVector<ReassociationIndices> groups = {rows, {rank - 1}};
-    int64_t m = lhs.getNumElements() / lhs.getDimSize(rank - 1);
-    Location loc = op.getLoc();
-    Value flat = tensor::CollapseShapeOp::create(
-        rewriter, loc,
-        RankedTensorType::get({m, lhs.getDimSize(rank - 1)},
-                              lhs.getElementType()),
-        adaptor.getLhs(), groups);
-    auto flatResult = RankedTensorType::get(
-        {m, result.getDimSize(rank - 1)}, result.getElementType());
-    Value product =
-        linalg::MatmulOp::create(
-            rewriter, loc, ValueRange{flat, adaptor.getRhs()},
-            ValueRange{createFilledTensor(rewriter, loc, flatResult, 0.0)})
-            .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, result, product,
-                                                       groups);
-    return success();
-  }
-};
-
 } // namespace
 
+SmallVector<AffineMap, 3>
+mlc::detail::getMatMulMaps(RankedTensorType a, RankedTensorType b,
+                           RankedTensorType result) {
+  int64_t rank = result.getRank(); // loops: batch..., m, n, then k
+  int64_t k = rank;
+  MLIRContext *ctx = result.getContext();
+  auto operandMap = [&](RankedTensorType t, bool isLhs) {
+    SmallVector<AffineExpr> exprs;
+    int64_t batch = t.getRank() - 2, offset = (rank - 2) - batch;
+    for (int64_t i = 0; i < batch; ++i)
+      exprs.push_back(t.getDimSize(i) == 1 &&
+                              result.getDimSize(i + offset) != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(i + offset, ctx));
+    if (isLhs) {
+      exprs.push_back(getAffineDimExpr(rank - 2, ctx));
+      exprs.push_back(getAffineDimExpr(k, ctx));
+    } else {
+      exprs.push_back(getAffineDimExpr(k, ctx));
+      exprs.push_back(getAffineDimExpr(rank - 1, ctx));
+    }
+    return AffineMap::get(rank + 1, 0, exprs, ctx);
+  };
+  return {operandMap(a, true), operandMap(b, false),
+          AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+              .getMajorSubMap(rank)};
+}
+
 void mlc::populateGraphMatMulToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, SharedRhsMatMulLowering, VectorMatMulLowering>(
+  patterns.add<MatMulLowering, VectorMatMulLowering>(
       patterns.getContext());
 }

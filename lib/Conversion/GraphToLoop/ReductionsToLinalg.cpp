@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The lowerings transformer models need beyond the elementwise and CNN ops:
-// Reduce{Sum,Mean,Max,Min} as reduction generics, batched and broadcast
-// MatMul as one contraction generic, Gather through tensor.extract, Slice
-// with constant bounds as tensor.extract_slice, LayerNorm, and Cast.
+// Reduce{Sum,Mean,Max,Min} as reduction generics, Gather through
+// tensor.extract, Slice with constant bounds as tensor.extract_slice,
+// LayerNorm, and Cast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -480,41 +480,6 @@ template <typename OpTy> struct ArgReduceLowering : OpConversionPattern<OpTy> {
   }
 };
 
-/// MatMul of rank >= 3 (or mixed ranks) as one contraction generic whose
-/// maps broadcast the batch dims.
-struct BatchMatMulLowering : OpConversionPattern<MatMulOp> {
-  BatchMatMulLowering(MLIRContext *ctx)
-      : OpConversionPattern<MatMulOp>(ctx, /*benefit=*/0) {}
-  LogicalResult
-  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto a = getStaticType(adaptor.getLhs()),
-         b = getStaticType(adaptor.getRhs());
-    auto result = getStaticType(op.getResult());
-    if (!a || !b || !result || a.getRank() < 2 || b.getRank() < 2 ||
-        !isa<FloatType>(result.getElementType()))
-      return rewriter.notifyMatchFailure(op, "needs static float ranks >= 2");
-    int64_t rank = result.getRank();
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    Location loc = op.getLoc();
-    rewriter.replaceOp(
-        op, linalg::GenericOp::create(
-                rewriter, loc, TypeRange{result},
-                ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-                createFilledTensor(rewriter, loc, result, 0.0),
-                mlc::detail::getMatMulMaps(a, b, result), iterators,
-                [](OpBuilder &bb, Location l, ValueRange v) {
-                  Value p = arith::MulFOp::create(bb, l, v[0], v[1]);
-                  linalg::YieldOp::create(
-                      bb, l, Value(arith::AddFOp::create(bb, l, v[2], p)));
-                })
-                .getResult(0));
-    return success();
-  }
-};
-
 /// out[pre..., idx..., post...] = data[pre..., indices[idx...], post...].
 struct GatherLowering : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -974,34 +939,6 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
 
 } // namespace
 
-SmallVector<AffineMap, 3>
-mlc::detail::getMatMulMaps(RankedTensorType a, RankedTensorType b,
-                           RankedTensorType result) {
-  int64_t rank = result.getRank(); // loops: batch..., m, n, then k
-  int64_t k = rank;
-  MLIRContext *ctx = result.getContext();
-  auto operandMap = [&](RankedTensorType t, bool isLhs) {
-    SmallVector<AffineExpr> exprs;
-    int64_t batch = t.getRank() - 2, offset = (rank - 2) - batch;
-    for (int64_t i = 0; i < batch; ++i)
-      exprs.push_back(t.getDimSize(i) == 1 &&
-                              result.getDimSize(i + offset) != 1
-                          ? getAffineConstantExpr(0, ctx)
-                          : getAffineDimExpr(i + offset, ctx));
-    if (isLhs) {
-      exprs.push_back(getAffineDimExpr(rank - 2, ctx));
-      exprs.push_back(getAffineDimExpr(k, ctx));
-    } else {
-      exprs.push_back(getAffineDimExpr(k, ctx));
-      exprs.push_back(getAffineDimExpr(rank - 1, ctx));
-    }
-    return AffineMap::get(rank + 1, 0, exprs, ctx);
-  };
-  return {operandMap(a, true), operandMap(b, false),
-          AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
-              .getMajorSubMap(rank)};
-}
-
 void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
                ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
@@ -1010,6 +947,6 @@ void mlc::populateGraphReductionsToLinalgPatterns(RewritePatternSet &patterns) {
                ReduceLowering<ReduceLogSumOp>,
                ReduceLowering<ReduceLogSumExpOp>, ArgReduceLowering<ArgMaxOp>,
                ArgReduceLowering<ArgMinOp>,
-               BatchMatMulLowering, GatherLowering, SliceLowering, CastLowering,
+               GatherLowering, SliceLowering, CastLowering,
                LayerNormLowering>(patterns.getContext());
 }

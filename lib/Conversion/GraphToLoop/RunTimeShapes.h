@@ -302,8 +302,17 @@ inline SmallVector<int64_t> getShapeOf(ArrayRef<OpFoldResult> sizes) {
 inline Value sliceTo(OpBuilder &b, Location loc, Value v,
               ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<OpFoldResult> own = tensor::getMixedSizes(b, loc, v);
-  if (llvm::equal(own, sizes))
+  // Whether `size` is dim `i` of `v`: the same constant, or read off it.
+  auto isOwn = [&](OpFoldResult size, int64_t i) {
+    if (!type.isDynamicDim(i))
+      return isConstantIntValue(size, type.getDimSize(i));
+    auto dim = dyn_cast_if_present<Value>(size)
+                   ? cast<Value>(size).getDefiningOp<tensor::DimOp>()
+                   : nullptr;
+    return dim && dim.getSource() == v && dim.getConstantIndex() == i;
+  };
+  if (llvm::all_of(llvm::enumerate(sizes),
+                   [&](auto s) { return isOwn(s.value(), s.index()); }))
     return v;
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
       strides(type.getRank(), b.getIndexAttr(1));

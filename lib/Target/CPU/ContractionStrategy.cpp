@@ -145,23 +145,22 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
     return std::nullopt;
   // A contraction of pairs: its pair dim stays whole and innermost, the
   // other reduction dim counts pairs.
-  // Floats, or pairs of integers; the reduction is static (an im2col
-  // matrix's rows, a matmul's depth) and other loops may be known only at
-  // run time (a map's pixels, a batch): they take the tiles of a large
-  // static loop (kNominalDynamicRange).
+  // Floats, or pairs of integers. Loops known only at run time (a map's
+  // pixels, a batch, attention's sequence, also as the depth of its second
+  // product) take the tiles of a large static loop (kNominalDynamicRange);
+  // a reduction of run-time size stays whole (no cache blocks of it).
   std::optional<unsigned> pairDim = getPairDim(op);
   if (!pairDim)
     for (Value operand : op->getOperands())
       if (!getElementTypeOrSelf(operand.getType()).isF32())
         return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [range, iterator] :
-       llvm::zip(ranges, op.getIteratorTypesArray()))
-    if (ShapedType::isDynamic(range)) {
-      if (iterator != utils::IteratorType::parallel)
-        return std::nullopt;
+  SmallVector<bool> dynamic;
+  for (int64_t &range : ranges) {
+    dynamic.push_back(ShapedType::isDynamic(range));
+    if (dynamic.back())
       range = mlc::target::kNominalDynamicRange;
-    }
+  }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
@@ -267,7 +266,8 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   // A reduction up to twice the k-tile stays whole: a second block would
   // store and reload every accumulator and keep the result's init as a
   // pass of its own (see AccumulatorInits.h).
-  if (dims->k.size() == 1 && kTile > 0 && ranges[dims->k[0]] > 2 * kTile)
+  if (dims->k.size() == 1 && kTile > 0 && !dynamic[dims->k[0]] &&
+      ranges[dims->k[0]] > 2 * kTile)
     schedule.cacheTiles[dims->k[0]] = kTile;
   // An im2col matrix's reduction blocks are whole channels, so that each
   // thread chunk gathers one block at a time (Im2colChunkGathers.h): a chunk of

@@ -35,6 +35,7 @@
 #include "Schedules.h"
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
+#include "llvm/ADT/bit.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -292,6 +293,123 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
   }
 }
 
+/// A contraction's cache tile whose rows (or another parallel loop with a
+/// register tile) are known only at run time, split so that every register
+/// tile has a static size: a loop over pieces of one register tile's rows,
+/// then one over the rows left, a row at a time. Each piece is the op's own
+/// tile (TilingInterface) of the rows it covers, so it is register-tiled
+/// and vectorized as a static tile is, its accumulators in registers across
+/// the reduction. (Pieces halving in size, 8 + 4 + 2 + 1 rows, made BERT's
+/// compile 5x slower: one-shot bufferization compares every pair of their
+/// slices with value-bounds queries through the model's size
+/// computations.) Before,
+/// the last register tile kept a size known only at run time and ran as
+/// scalar loops: BERT's 16-row matmuls (one 14-row tile and 2 rows left)
+/// took 3x their static compile's time; a decoder's one-token step would
+/// have been all remainder. Returns whether `op` was split.
+/// Marks the dims a tile was split on (its tiles inherit it): the part of
+/// whole register tiles keeps a size known at run time.
+constexpr StringLiteral kSplitDimsAttr = "mlc_cpu.split_dims";
+
+bool splitRunTimeRows(RewriterBase &rewriter, linalg::LinalgOp op) {
+  auto tilesAttr =
+      op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kRegisterTilesAttr);
+  if (!tilesAttr || !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  ArrayRef<int64_t> tiles = tilesAttr.asArrayRef();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (tiles.size() != ranges.size())
+    return false;
+  SmallVector<int64_t> split;
+  if (auto done = op->getAttrOfType<DenseI64ArrayAttr>(kSplitDimsAttr))
+    split.assign(done.asArrayRef().begin(), done.asArrayRef().end());
+  std::optional<unsigned> dim;
+  for (auto [d, range] : llvm::enumerate(ranges))
+    if (ShapedType::isDynamic(range) && tiles[d] > 1 &&
+        !llvm::is_contained(split, int64_t(d)) &&
+        iterators[d] == utils::IteratorType::parallel) {
+      dim = d;
+      break;
+    }
+  if (!dim)
+    return false;
+  unsigned d = *dim;
+  int64_t tile = tiles[d];
+  Location loc = op.getLoc();
+  split.push_back(d);
+  op->setAttr(kSplitDimsAttr, rewriter.getDenseI64ArrayAttr(split));
+  rewriter.setInsertionPoint(op);
+  auto tiling = cast<TilingInterface>(op.getOperation());
+  SmallVector<Range> loopRanges = tiling.getIterationDomain(rewriter);
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (const Range &range : loopRanges) {
+    offsets.push_back(range.offset);
+    sizes.push_back(range.size);
+  }
+  Value count = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
+  unsigned initNumber = op.getDpsInitOperand(0)->getOperandNumber();
+  // The op's tile of `size` rows at `offset`, its init read from and its
+  // result inserted into `into` (the pieces before it written in place).
+  auto piece = [&](OpBuilder &b, Value offset, OpFoldResult size,
+                   Value into) -> FailureOr<Value> {
+    offsets[d] = offset;
+    sizes[d] = size;
+    Operation *onto = b.clone(*op);
+    onto->setOperand(initNumber, into);
+    auto ontoTiling = cast<TilingInterface>(onto);
+    FailureOr<TilingResult> tiled =
+        ontoTiling.getTiledImplementation(b, offsets, sizes);
+    SmallVector<OpFoldResult> at, extent;
+    bool placed = succeeded(tiled) && tiled->tiledValues.size() == 1 &&
+                  succeeded(ontoTiling.getResultTilePosition(
+                      b, 0, offsets, sizes, at, extent));
+    rewriter.eraseOp(onto);
+    if (!placed)
+      return failure();
+    SmallVector<OpFoldResult> strides(at.size(), b.getIndexAttr(1));
+    return tensor::InsertSliceOp::create(b, loc, tiled->tiledValues[0], into,
+                                         at, extent, strides)
+        .getResult();
+  };
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value whole = arith::SubIOp::create(
+      rewriter, loc, count,
+      arith::RemUIOp::create(rewriter, loc, count,
+                             arith::ConstantIndexOp::create(rewriter, loc,
+                                                            tile)));
+  // Loops over pieces of `size` rows from `from` to `to`, each written in
+  // place into the carried result.
+  auto pieces = [&](Value from, Value to, int64_t size,
+                    Value into) -> FailureOr<Value> {
+    bool ok = true;
+    auto loop = scf::ForOp::create(
+        rewriter, loc, from, to,
+        arith::ConstantIndexOp::create(rewriter, loc, size), ValueRange{into},
+        [&](OpBuilder &b, Location, Value row, ValueRange carried) {
+          FailureOr<Value> part =
+              piece(b, row, b.getIndexAttr(size), carried.front());
+          ok &= succeeded(part);
+          scf::YieldOp::create(b, loc,
+                               succeeded(part) ? *part : carried.front());
+        });
+    if (!ok)
+      return failure();
+    return loop.getResult(0);
+  };
+  Value acc = op.getDpsInitOperand(0)->get();
+  FailureOr<Value> rows = pieces(zero, whole, tile, acc);
+  if (failed(rows))
+    return false;
+  FailureOr<Value> rest = pieces(whole, count, 1, *rows);
+  if (failed(rest))
+    return false;
+  acc = *rest;
+  rewriter.replaceOp(op, acc);
+  return true;
+}
+
 /// The steps of the CPU's tiling and vectorization, shared by
 /// mlc-cpu-tile-and-vectorize (both) and the passes that run each alone;
 /// the fields are the passes' options.
@@ -396,10 +514,20 @@ struct Tiling {
     // Register level.
     llvm::DenseSet<int64_t> failedInits;
     SmallVector<linalg::LinalgOp> cacheTiles;
-    func.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(mlc::loop::kRegisterTilesAttr))
-        cacheTiles.push_back(op);
-    });
+    // Rows known only at run time: whole register tiles and static pieces,
+    // one such dim at a time.
+    for (bool split = true; split;) {
+      split = false;
+      cacheTiles.clear();
+      func.walk([&](linalg::LinalgOp op) {
+        if (op->hasAttr(mlc::loop::kRegisterTilesAttr))
+          cacheTiles.push_back(op);
+      });
+      for (linalg::LinalgOp op : cacheTiles)
+        split |= splitRunTimeRows(rewriter, op);
+    }
+    for (linalg::LinalgOp op : cacheTiles)
+      op->removeAttr(kSplitDimsAttr);
     for (linalg::LinalgOp op : cacheTiles) {
       if (packBlocks)
         if (linalg::LinalgOp packed = packCacheTile(rewriter, op, unpackedTiles.m,

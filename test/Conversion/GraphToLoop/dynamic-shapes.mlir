@@ -1,22 +1,18 @@
 // RUN: mlc-opt %s --split-input-file -mlc-convert-graph-to-loop | FileCheck %s
 
-// A batched matmul on dims known at run time: the contraction and batch
-// dims are checked to agree, both operands cut to the checked sizes (0 when
-// they do not); loops over the batch dims, blocks of 64 rows and of 64
-// columns (the static depth 8 whole) run static matmuls on blocks
-// zero-padded to those sizes, in scratch tensors carried through the loops
-// (buffers of the arena, not of each iteration).
+// A batched matmul on dims known at run time: the batch dims are checked
+// to agree (the depth is static on both sides), both operands cut to the
+// checked size (0 when they do not), and the product is one contraction
+// generic over sizes read at run time, as a static one is.
 // CHECK-LABEL: func.func @batch_matmul
 // CHECK: cf.assert %{{.*}}, "MatMul node '?': the operands' dims known only at run time do not agree
 // CHECK: tensor.extract_slice %{{.*}} : tensor<?x4x?x8xf32> to tensor<?x4x?x8xf32>
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.for {{.*}} step %c64
-// CHECK: scf.for {{.*}} step %c64
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 8] [1, 1] : tensor<?x8xf32> into tensor<64x8xf32>
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [8, %{{.*}}] [1, 1] : tensor<8x?xf32> into tensor<8x64xf32>
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x8xf32>, tensor<8x64xf32>) outs(%{{.*}} : tensor<64x64xf32>)
-// CHECK: tensor.insert_slice
+// CHECK: tensor.extract_slice %{{.*}} : tensor<?x4x8x?xf32> to tensor<?x4x8x?xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<?x4x?x8xf32>, tensor<?x4x8x?xf32>) outs(%{{.*}} : tensor<?x4x?x?xf32>)
+// CHECK-NOT: scf.for
 func.func @batch_matmul(%a: tensor<?x4x?x8xf32>, %b: tensor<?x4x8x?xf32>) -> tensor<?x4x?x?xf32> {
   %0 = mlc_graph.matmul %a, %b : (tensor<?x4x?x8xf32>, tensor<?x4x8x?xf32>) -> tensor<?x4x?x?xf32>
   return %0 : tensor<?x4x?x?xf32>
@@ -24,17 +20,15 @@ func.func @batch_matmul(%a: tensor<?x4x?x8xf32>, %b: tensor<?x4x8x?xf32>) -> ten
 
 // -----
 
-// Rows of a run-time count times a weight: nothing to check; the weight's
-// columns are one block, and it is read without a copy.
+// Rows of a run-time count times a weight: nothing to check or cut; the
+// rows of every batch are one linalg.matmul against the weight as it is
+// (which the target packs), between reshapes.
 // CHECK-LABEL: func.func @rows_times_weight
 // CHECK-NOT: cf.assert
-// CHECK: scf.for {{.*}} step %c64
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [%{{.*}}, 8] [1, 1] : tensor<?x8xf32> into tensor<64x8xf32>
-// CHECK-NOT: linalg.fill
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<64x16xf32>)
-// The rows after the last whole block of 64, in blocks of 16.
-// CHECK: scf.for {{.*}} step %c16
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK-NOT: tensor.extract_slice
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<1x?x8xf32> into tensor<?x8xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<?x16xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [1, %{{.*}}, 16] : tensor<?x16xf32> into tensor<1x?x16xf32>
 func.func @rows_times_weight(%a: tensor<1x?x8xf32>, %w: tensor<8x16xf32>) -> tensor<1x?x16xf32> {
   %0 = mlc_graph.matmul %a, %w : (tensor<1x?x8xf32>, tensor<8x16xf32>) -> tensor<1x?x16xf32>
   return %0 : tensor<1x?x16xf32>

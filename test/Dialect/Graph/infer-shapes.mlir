@@ -42,6 +42,42 @@ func.func @attention_reshape(%x: tensor<?x128x768xf32>) -> tensor<*xf32> {
 
 // -----
 
+// A target computed from the input's own Shape, as exporters write it
+// ([batch, seq, 12, 768 / 12] from Gather, Div, Unsqueeze and Concat): the
+// elements known at compile time give static dims, the others dims known
+// at run time. The head dims stay static for the attention's matmuls.
+// CHECK-LABEL: func @reshape_from_shape
+// CHECK: mlc_graph.reshape {{.*}} -> tensor<?x?x12x64xf32>
+// CHECK: mlc_graph.slice {{.*}} -> tensor<?x?x12x1xf32>
+// A target whose run-time elements come from data: only its length is
+// known.
+// CHECK: mlc_graph.reshape {{.*}} -> tensor<?x?xf32>
+func.func @reshape_from_shape(%x: tensor<?x?x768xf32>, %n: tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %i0 = mlc_graph.constant dense<0> : tensor<i64>
+  %i1 = mlc_graph.constant dense<1> : tensor<i64>
+  %i2 = mlc_graph.constant dense<2> : tensor<i64>
+  %heads = mlc_graph.constant dense<12> : tensor<i64>
+  %heads1 = mlc_graph.constant dense<12> : tensor<1xi64>
+  %shape = mlc_graph.shape %x : (tensor<?x?x768xf32>) -> tensor<3xi64>
+  %b = mlc_graph.gather %shape, %i0 : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %s = mlc_graph.gather %shape, %i1 : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %c = mlc_graph.gather %shape, %i2 : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %d = mlc_graph.div %c, %heads : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  %b1 = mlc_graph.unsqueeze %b {axes = array<i64: 0>} : (tensor<i64>) -> tensor<1xi64>
+  %s1 = mlc_graph.unsqueeze %s {axes = array<i64: 0>} : (tensor<i64>) -> tensor<1xi64>
+  %d1 = mlc_graph.unsqueeze %d {axes = array<i64: 0>} : (tensor<i64>) -> tensor<1xi64>
+  %target = mlc_graph.concat %b1, %s1, %heads1, %d1 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %0 = mlc_graph.reshape %x, %target : (tensor<?x?x768xf32>, tensor<4xi64>) -> tensor<*xf32>
+  %starts = mlc_graph.constant dense<[0]> : tensor<1xi64>
+  %ends = mlc_graph.constant dense<[1]> : tensor<1xi64>
+  %axes = mlc_graph.constant dense<[3]> : tensor<1xi64>
+  %1 = mlc_graph.slice %0, %starts, %ends axes %axes : (tensor<*xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xf32>
+  %2 = mlc_graph.reshape %1, %n : (tensor<*xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %1, %2 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
 // Slicing with constant bounds (negative start, clamped end, step 2).
 // CHECK-LABEL: func @slice
 // CHECK: mlc_graph.slice {{.*}} -> tensor<2x3x5xf32>

@@ -30,6 +30,35 @@ func.func @matmul(%a: tensor<64x136xf32>, %b: tensor<136x50xf32>) -> tensor<64x5
   return %r : tensor<64x50xf32>
 }
 
+
+// -----
+
+// Rows known only at run time: a loop over pieces of one register tile's
+// 4 rows, then one over the rows left, a row at a time; every piece is a
+// static tile whose accumulators stay in registers across the depth.
+// CHECK-LABEL: func.func @rows_of_run_time_count
+// CHECK: %[[REST:.*]] = arith.remui %{{.*}}, %c4
+// CHECK: %[[WHOLE:.*]] = arith.subi %{{.*}}, %[[REST]]
+// CHECK: scf.for %{{.*}} = %c0 to %[[WHOLE]] step %c4
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (vector<4x16xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// CHECK: scf.for %{{.*}} = %[[WHOLE]] to %{{.*}} step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%{{.*}}) -> (vector<16xf32>)
+// CHECK: vector.transfer_write {{.*}} : vector<16xf32>, tensor<1x16xf32>
+// CHECK-NOT: linalg.matmul
+// On threads, the rows (of a nominal large count) go in chunks.
+// PAR-LABEL: func.func @rows_of_run_time_count
+// PAR: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (8)
+func.func @rows_of_run_time_count(%a: tensor<?x64xf32>, %b: tensor<64x16xf32>) -> tensor<?x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%m) : tensor<?x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x16xf32>) -> tensor<?x16xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x16xf32>) outs(%f : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
 // -----
 
 // An NCHW convolution becomes an im2col gather (a 6-D copy whose innermost

@@ -57,7 +57,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, OptLoc loc,
   if (failed(checkVector(loc, name, "shape", adaptor.getShape())))
     return failure();
   auto input = getTensorShape(adaptor.getInput());
-  auto target = getConstantInts(adaptor.getShape());
+  // Elements known only at run time give dims known only at run time.
+  auto target = getPartialInts(adaptor.getShape());
   if (input && target) {
     auto out = resolveReshape(*input, *target, adaptor.getAllowzero());
     if (!out)

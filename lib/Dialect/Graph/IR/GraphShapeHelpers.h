@@ -85,6 +85,13 @@ inline std::optional<SmallVector<int64_t>> getConstantInts(Value v) {
                       [](const APInt &a) { return a.getSExtValue(); }));
 }
 
+/// The elements of a small integer vector or scalar computed from shapes
+/// and constants (Shape, Gather, Concat, Slice, Unsqueeze, Cast, integer
+/// arithmetic), ShapedType::kDynamic where an element is known only at run
+/// time; nullopt when not even the length is known. Defined in
+/// GraphShapeValues.cpp.
+std::optional<SmallVector<int64_t>> getPartialInts(Value v);
+
 /// Reads a constant float tensor, or nullopt.
 inline std::optional<SmallVector<double>> getConstantFloats(Value v) {
   mlir::DenseFPElementsAttr attr;

@@ -173,7 +173,10 @@ mlc::graph::resolveReshape(ArrayRef<int64_t> input, ArrayRef<int64_t> target,
   SmallVector<int64_t> result;
   int inferredIndex = -1;
   for (auto [i, d] : enumerate(target)) {
-    if (d == -1) {
+    if (ShapedType::isDynamic(d)) {
+      // Known only at run time.
+      result.push_back(ShapedType::kDynamic);
+    } else if (d == -1) {
       if (inferredIndex >= 0)
         return makeError("shape " + formatShape(target) +
                          " has more than one -1");

@@ -125,6 +125,9 @@ linalg::GenericOp mlc::loop::fuseEpilogue(RewriterBase &rewriter,
   // loop (offsets from the loops around it), or the tiled op's own result.
   Value whole;
   SmallVector<OpFoldResult> offsets, sizes;
+  // Reads of the finished part's own sizes: they keep reading it, not the
+  // updated result that replaces its other uses.
+  SmallPtrSet<Operation *, 4> keep;
   if (reduction == nest.loopDims.end()) {
     whole = nest.tile->getResult(0);
     rewriter.setInsertionPointAfter(nest.tile);
@@ -162,9 +165,14 @@ linalg::GenericOp mlc::loop::fuseEpilogue(RewriterBase &rewriter,
     for (auto [i, e] : llvm::enumerate(nest.resultMap.getResults())) {
       unsigned d = cast<AffineDimExpr>(e).getPosition();
       offsets.push_back(dimOffsets[d]);
-      sizes.push_back(dimSizes[d] ? dimSizes[d]
-                                  : tensor::getMixedSize(rewriter, loc, whole,
-                                                         i));
+      if (dimSizes[d]) {
+        sizes.push_back(dimSizes[d]);
+        continue;
+      }
+      OpFoldResult size = tensor::getMixedSize(rewriter, loc, whole, i);
+      if (auto value = dyn_cast<Value>(size))
+        keep.insert(value.getDefiningOp());
+      sizes.push_back(size);
     }
   }
 
@@ -190,7 +198,7 @@ linalg::GenericOp mlc::loop::fuseEpilogue(RewriterBase &rewriter,
                                            offsets, sizes, strides);
     updated = insert.getResult();
   }
-  SmallPtrSet<Operation *, 2> keep{tiled};
+  keep.insert(tiled);
   if (slice)
     keep.insert(slice);
   if (insert)

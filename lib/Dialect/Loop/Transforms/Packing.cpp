@@ -33,7 +33,9 @@ mlc::loop::getPackableOperand(linalg::LinalgOp op, OpOperand *operand,
                                 int64_t panel) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
-      !llvm::all_of(op->getOperandTypes(), isStatic) || panel <= 0)
+      !isStatic(operand->get().getType()) ||
+      !llvm::all_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>) ||
+      panel <= 0)
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);

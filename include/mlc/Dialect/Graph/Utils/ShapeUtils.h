@@ -65,8 +65,9 @@ llvm::Expected<WindowResult>
 computeWindowDim(const WindowDim &dim, WindowPadding padding, bool ceilMode);
 
 /// Resolves ONNX Reshape's target shape (`0` copies the input dim unless
-/// `allowZero`, one `-1` is inferred) against `input`. Fails when the element
-/// counts cannot match.
+/// `allowZero`, one `-1` is inferred) against `input`. A target entry of
+/// ShapedType::kDynamic is known only at run time, and so is its dim. Fails
+/// when the element counts cannot match.
 llvm::Expected<llvm::SmallVector<int64_t>>
 resolveReshape(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> target,
                bool allowZero);

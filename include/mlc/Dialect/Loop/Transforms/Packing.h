@@ -32,7 +32,8 @@ namespace mlc::loop {
 /// The reduction and column dims of `op` when `operand` is its right-hand
 /// side B[batch..., k, n] with `n` the innermost dim of the result, so that
 /// it can be read in panels of `panel` columns (n a multiple of `panel`,
-/// and more than one panel).
+/// and more than one panel). The operand's shape is static; the other
+/// operands' dims (the rows, a batch) may be known only at run time.
 std::optional<std::pair<unsigned, unsigned>>
 getPackableOperand(mlir::linalg::LinalgOp op, mlir::OpOperand *operand,
                    int64_t panel);
