@@ -165,6 +165,12 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return std::nullopt;
+  // Rows known only at run time against packed weights (a transformer's
+  // tokens) take the streamed schedule of at most kMaxStreamedRows rows.
+  // (Threads still go by the large nominal size: the rows may be many.)
+  SmallVector<int64_t> nominalRanges = ranges;
+  if (dims->m.size() == 1 && dynamic[dims->m.front()])
+    ranges[dims->m.front()] = mlc::target::kMaxStreamedRows;
   if (pairDim) {
     llvm::erase(dims->k, *pairDim);
     if (dims->k.empty())
@@ -290,7 +296,7 @@ mlc::target::scheduleContraction(linalg::LinalgOp op, const Tiles &packedTiles,
   // Threads take chunks of columns, or of rows, that divide evenly (so that
   // every chunk keeps static shapes) and leave at least two chunks.
   int64_t flops = 2;
-  for (int64_t r : ranges)
+  for (int64_t r : nominalRanges)
     flops *= r;
   if (parallel && flops >= kMinParallelFlops) {
     // The first size that divides the loop into an even number of chunks,
