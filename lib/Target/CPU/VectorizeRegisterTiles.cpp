@@ -307,10 +307,6 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
 /// scalar loops: BERT's 16-row matmuls (one 14-row tile and 2 rows left)
 /// took 3x their static compile's time; a decoder's one-token step would
 /// have been all remainder. Returns whether `op` was split.
-/// Marks the dims a tile was split on (its tiles inherit it): the part of
-/// whole register tiles keeps a size known at run time.
-constexpr StringLiteral kSplitDimsAttr = "mlc_cpu.split_dims";
-
 bool splitRunTimeRows(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto tilesAttr =
       op->getAttrOfType<DenseI64ArrayAttr>(mlc::loop::kRegisterTilesAttr);
@@ -322,13 +318,9 @@ bool splitRunTimeRows(RewriterBase &rewriter, linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   if (tiles.size() != ranges.size())
     return false;
-  SmallVector<int64_t> split;
-  if (auto done = op->getAttrOfType<DenseI64ArrayAttr>(kSplitDimsAttr))
-    split.assign(done.asArrayRef().begin(), done.asArrayRef().end());
   std::optional<unsigned> dim;
   for (auto [d, range] : llvm::enumerate(ranges))
     if (ShapedType::isDynamic(range) && tiles[d] > 1 &&
-        !llvm::is_contained(split, int64_t(d)) &&
         iterators[d] == utils::IteratorType::parallel) {
       dim = d;
       break;
@@ -338,8 +330,6 @@ bool splitRunTimeRows(RewriterBase &rewriter, linalg::LinalgOp op) {
   unsigned d = *dim;
   int64_t tile = tiles[d];
   Location loc = op.getLoc();
-  split.push_back(d);
-  op->setAttr(kSplitDimsAttr, rewriter.getDenseI64ArrayAttr(split));
   rewriter.setInsertionPoint(op);
   auto tiling = cast<TilingInterface>(op.getOperation());
   SmallVector<Range> loopRanges = tiling.getIterationDomain(rewriter);
@@ -514,20 +504,25 @@ struct Tiling {
     // Register level.
     llvm::DenseSet<int64_t> failedInits;
     SmallVector<linalg::LinalgOp> cacheTiles;
-    // Rows known only at run time: whole register tiles and static pieces,
-    // one such dim at a time.
-    for (bool split = true; split;) {
-      split = false;
+    // Rows known only at run time: static pieces of whole register tiles
+    // and of single rows, one such dim at a time (each piece is static in
+    // the dims already split).
+    auto collect = [&] {
       cacheTiles.clear();
       func.walk([&](linalg::LinalgOp op) {
         if (op->hasAttr(mlc::loop::kRegisterTilesAttr))
           cacheTiles.push_back(op);
       });
+    };
+    for (int round = 0; round < 8; ++round) {
+      collect();
+      bool split = false;
       for (linalg::LinalgOp op : cacheTiles)
         split |= splitRunTimeRows(rewriter, op);
+      if (!split)
+        break;
     }
-    for (linalg::LinalgOp op : cacheTiles)
-      op->removeAttr(kSplitDimsAttr);
+    collect();
     for (linalg::LinalgOp op : cacheTiles) {
       if (packBlocks)
         if (linalg::LinalgOp packed = packCacheTile(rewriter, op, unpackedTiles.m,
