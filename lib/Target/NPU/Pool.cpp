@@ -10,6 +10,7 @@
 
 #include "mlc/Dialect/NPU/IR/NPUOps.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -287,9 +288,21 @@ void mlc::npu::replaceWithNPUPool(OpBuilder &b, const Pool &pool, StringRef npu,
           b.getI64IntegerAttr(tiles.buffers))
           .getResult()[0];
   root->getResult(0).replaceAllUsesWith(onNPU);
+  // The CPU's padding, fill or sum, when nothing else reads them. A max
+  // pooling is its own root, and the sum and the count of an average may
+  // share a producer (one fill of zeros): each is erased once, and a
+  // producer read only by another is erased after it.
+  llvm::SetVector<Operation *> left(pool.producers.begin(),
+                                    pool.producers.end());
+  left.remove(root);
   root->erase();
-  // The CPU's padding, fill or sum, when nothing else reads them.
-  for (Operation *producer : pool.producers)
-    if (producer->use_empty())
-      producer->erase();
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *producer : llvm::to_vector(left))
+      if (producer->use_empty()) {
+        left.remove(producer);
+        producer->erase();
+        erased = true;
+      }
+  }
 }
