@@ -25,6 +25,7 @@
 #include "mlc-runtime/ModelSignature.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mlc::runtime {
@@ -64,7 +65,9 @@ public:
   /// Runs a model with symbolic dims (getSignature().symbols): their values
   /// in `dims` (abi::resolveSymbols gets them from the input shapes), and
   /// buffers of the sizes they give; in `arena`, or the model's own when
-  /// null. A model without symbols ignores `dims`.
+  /// null. A model without symbols ignores `dims`. An arena that is not
+  /// an Arena must start zeroed, and abi::releaseBufferCache must free what
+  /// it kept before its memory is freed or reused.
   int32_t runWithDims(const int64_t *dims, const void *const *inputs,
                       void *const *outputs, void *arena = nullptr) const;
 
@@ -134,7 +137,9 @@ private:
 };
 
 /// Scratch memory for one run of a model at a time (64-byte aligned);
-/// one per thread for concurrent runs.
+/// one per thread for concurrent runs. It keeps the blocks of the model's
+/// buffers of run-time size from one run to the next (the signature's
+/// bufferCacheOffset) and frees them when destroyed.
 class Arena {
 public:
   explicit Arena(const Model &model);
@@ -146,6 +151,7 @@ public:
 
 private:
   char *bytes;
+  std::optional<int64_t> bufferCacheOffset;
 };
 
 } // namespace mlc::runtime

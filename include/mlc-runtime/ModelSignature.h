@@ -249,7 +249,29 @@ struct ModelSignature {
   std::optional<NPUCode> npu;
   /// Set when the model checks conditions at run time.
   std::optional<RunTimeChecks> checks;
+  /// Set when buffers whose sizes are known only at run time come from a
+  /// cache in the arena (BufferCache): the cache's byte offset in it.
+  std::optional<int64_t> bufferCacheOffset;
 };
+
+/// The cache of run-time-sized buffers a CPU model keeps in its arena, so
+/// that a run reuses the blocks of the runs before it instead of asking
+/// the C library for fresh (and, when large, freshly mapped and faulted)
+/// memory every time. At the signature's bufferCacheOffset: one row of
+/// kBufferCacheColumns int64 words holding the key (the row's address
+/// XOR kBufferCacheKey; anything else means the cache is empty), then
+/// kBufferCacheSlots rows of {malloc'd address, bytes, in use, unused}.
+/// Blocks stay in the cache after a run; releaseBufferCache frees them.
+constexpr int64_t kBufferCacheSlots = 32;
+constexpr int64_t kBufferCacheColumns = 4;
+constexpr int64_t kBufferCacheBytes =
+    (kBufferCacheSlots + 1) * kBufferCacheColumns * 8;
+constexpr uint64_t kBufferCacheKey = 0x6d6c632d62756673ull;
+
+/// Frees the blocks the buffer cache at `offset` in `arena` holds (nothing
+/// when it is empty) and marks it empty: before the arena's memory is
+/// freed or reused.
+void releaseBufferCache(int64_t offset, void *arena);
 
 /// The model's code could not run where it was asked to: a GPU model run
 /// as a CPU one, or a device that failed (MLC_ERROR_DEVICE in C).

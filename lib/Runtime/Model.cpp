@@ -49,6 +49,8 @@ std::string directoryOf(const std::string &path) {
 
 Model::~Model() {
   std::free(weights);
+  if (signature.bufferCacheOffset)
+    abi::releaseBufferCache(*signature.bufferCacheOffset, arena);
   std::free(arena);
   if (library)
     dlclose(library);
@@ -226,9 +228,14 @@ int32_t Model::runWithDims(const int64_t *dims, const void *const *inputs,
 
 Arena::Arena(const Model &model)
     : bytes(allocateAligned(model.getSignature().arenaSize,
-                            abi::kArenaAlignment)) {}
+                            abi::kArenaAlignment)),
+      bufferCacheOffset(model.getSignature().bufferCacheOffset) {}
 
-Arena::~Arena() { std::free(bytes); }
+Arena::~Arena() {
+  if (bufferCacheOffset)
+    abi::releaseBufferCache(*bufferCacheOffset, bytes);
+  std::free(bytes);
+}
 
 Model::Profile Model::getProfile() const {
   Profile profile;

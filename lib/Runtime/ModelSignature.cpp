@@ -14,6 +14,7 @@
 #include "mlc-runtime/ModelSignature.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -469,6 +470,15 @@ bool mlc::abi::parseModelSignature(std::string_view text,
     }
     signature.checks = std::move(checks);
   }
+  if (root.contains("buffer_cache_offset")) {
+    std::optional<int64_t> offset = getInteger(root, "buffer_cache_offset");
+    if (!offset || *offset < 0 || *offset % 8 != 0 ||
+        *offset + kBufferCacheBytes > signature.arenaSize) {
+      error = "malformed 'buffer_cache_offset' in model metadata";
+      return false;
+    }
+    signature.bufferCacheOffset = *offset;
+  }
   return true;
 }
 
@@ -483,4 +493,19 @@ const char *mlc::abi::getCheckMessage(const ModelSignature &signature,
   if (number < 1 || size_t(number) > signature.checks->messages.size())
     return "";
   return signature.checks->messages[number - 1].c_str();
+}
+
+void mlc::abi::releaseBufferCache(int64_t offset, void *arena) {
+  if (!arena)
+    return;
+  auto *rows =
+      reinterpret_cast<uint64_t *>(static_cast<char *>(arena) + offset);
+  if (rows[0] != (reinterpret_cast<uintptr_t>(rows) ^ kBufferCacheKey))
+    return;
+  for (int64_t slot = 1; slot <= kBufferCacheSlots; ++slot) {
+    uint64_t *row = rows + slot * kBufferCacheColumns;
+    std::free(reinterpret_cast<void *>(row[0]));
+    std::fill(row, row + kBufferCacheColumns, 0);
+  }
+  rows[0] = 0;
 }

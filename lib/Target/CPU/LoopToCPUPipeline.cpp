@@ -178,8 +178,10 @@ void mlc::target::buildCPUScheduledKernelsPipeline(
 void mlc::target::buildCPULoweringPipeline(OpPassManager &pm,
                                            const CPUTargetOptions &options) {
   buildCPUScheduledKernelsPipeline(pm, options);
-  // The model ABI, bufferization into destination arguments and the arena.
-  host::buildBufferizeModelPipeline(pm, kMaxStackScratchBytes);
+  // The model ABI, bufferization into destination arguments and the arena
+  // (with the cache of run-time-sized buffers).
+  host::buildBufferizeModelPipeline(pm, kMaxStackScratchBytes,
+                                    /*cacheHeapBuffers=*/true);
   buildCPUBuffersToLLVMPipeline(pm, options);
 }
 

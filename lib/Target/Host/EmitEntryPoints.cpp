@@ -334,6 +334,9 @@ struct HostEmitEntryPointsPass
           checks.messages.push_back(cast<StringAttr>(m).str());
         signature->checks = std::move(checks);
       }
+      if (auto offset =
+              f->getAttrOfType<IntegerAttr>("mlc_loop.buffer_cache_offset"))
+        signature->bufferCacheOffset = offset.getInt();
       EntryShape shape;
       shape.numInputs = numInputs;
       shape.numOutputs = numOutputs;

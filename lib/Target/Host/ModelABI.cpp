@@ -124,6 +124,8 @@ std::string mlc::abi::toJSON(const ModelSignature &signature) {
         {"messages", std::move(messages)},
     };
   }
+  if (signature.bufferCacheOffset)
+    root["buffer_cache_offset"] = *signature.bufferCacheOffset;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(root));
@@ -477,7 +479,7 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
   os << "#ifndef MLC_MODEL_HEADER_" << (models.empty() ? "" : toUpper(models[0].name))
      << "_H\n#define MLC_MODEL_HEADER_"
      << (models.empty() ? "" : toUpper(models[0].name)) << "_H\n";
-  os << "#include <stddef.h>\n#include <stdint.h>\n";
+  os << "#include <stddef.h>\n#include <stdint.h>\n#include <stdlib.h>\n";
   os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   os << kCommonDeclarations << "\n";
   for (const ModelSignature &m : models) {
@@ -581,6 +583,28 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
          << "  return number >= 1 && number <= " << checks->messages.size()
          << " ? " << p << "_check_messages[number - 1] : \"\";\n}\n";
     }
+    if (std::optional<int64_t> cache = m.bufferCacheOffset) {
+      os << "/* Buffers whose sizes are known only at run time come from a "
+            "cache in\n   the arena that keeps their blocks from one run to "
+            "the next. Zero the\n   arena before its first run; call "
+         << p << "_release_buffers(arena)\n   before freeing or reusing its "
+                 "memory. */\n";
+      os << "#define " << upper << "_BUFFER_CACHE_OFFSET " << *cache << "\n";
+      os << "static inline void " << p
+         << "_release_buffers(void *arena) {\n"
+         << "  uint64_t *rows = (uint64_t *)((char *)arena + " << upper
+         << "_BUFFER_CACHE_OFFSET);\n"
+         << "  if (rows[0] != ((uint64_t)(uintptr_t)rows ^ 0x"
+         << llvm::format_hex_no_prefix(kBufferCacheKey, 16) << "ull))\n"
+         << "    return;\n"
+         << "  for (int slot = 1; slot <= " << kBufferCacheSlots
+         << "; ++slot) {\n"
+         << "    free((void *)(uintptr_t)rows[slot * " << kBufferCacheColumns
+         << "]);\n"
+         << "    for (int k = 0; k < " << kBufferCacheColumns
+         << "; ++k)\n      rows[slot * " << kBufferCacheColumns
+         << " + k] = 0;\n  }\n  rows[0] = 0;\n}\n";
+    }
     if (const std::optional<NPUCode> &npu = m.npu) {
       writeNPUEntry(os, p, upper, *npu, weights.has_value());
       os << "/* The signature above as JSON (names, dtypes, shapes, arena, "
@@ -597,8 +621,11 @@ void mlc::abi::writeCHeader(llvm::ArrayRef<ModelSignature> models,
           "   row-major buffers of the k-th input/output above; the arena is\n"
           "   "
        << upper
-       << "_ARENA_SIZE bytes. Nothing is allocated; the call is\n"
-          "   reentrant as long as concurrent calls use different arenas.\n"
+       << (m.bufferCacheOffset
+               ? "_ARENA_SIZE bytes. Buffers of run-time size come from its\n"
+                 "   cache (above); nothing else is allocated. The call is\n"
+               : "_ARENA_SIZE bytes. Nothing is allocated; the call is\n")
+       << "   reentrant as long as concurrent calls use different arenas.\n"
           "   Returns MLC_OK"
        << (m.checks ? ", or MLC_ERROR_CHECK when a run-time check failed"
                     : "")

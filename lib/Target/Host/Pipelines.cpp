@@ -14,7 +14,8 @@
 using namespace mlir;
 
 void mlc::host::buildBufferizeModelPipeline(OpPassManager &pm,
-                                            int64_t loopScratchBytes) {
+                                            int64_t loopScratchBytes,
+                                            bool cacheHeapBuffers) {
   pm.addPass(createHostPrepareModelABI());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -28,5 +29,6 @@ void mlc::host::buildBufferizeModelPipeline(OpPassManager &pm,
   pm.addPass(createHostDynamicOutputs());
   pm.addPass(createHostSymbolicInputs());
   pm.addPass(createHostLowerAssertions());
-  pm.addPass(createHostPlanArena(HostPlanArenaOptions{loopScratchBytes}));
+  pm.addPass(createHostPlanArena(
+      HostPlanArenaOptions{loopScratchBytes, cacheHeapBuffers}));
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Target/Host/BufferCache.h"
 #include "mlc/Target/Host/ModelABI.h"
 #include "mlc/Target/Host/Passes.h"
 
@@ -240,7 +241,8 @@ DenseMap<Operation *, int64_t> boundRunTimeBuffers(func::FuncOp f) {
   return bytes;
 }
 
-LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
+LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes,
+                           bool cacheHeapBuffers) {
   hoistBranchBuffers(f, loopScratchBytes);
   DenseMap<Operation *, int64_t> bounded = boundRunTimeBuffers(f);
   Block &body = f.front();
@@ -318,9 +320,20 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
   if (walk.wasInterrupted())
     return failure();
 
-  for (auto [alloc, last] : heap) {
-    OpBuilder after(last->getBlock(), std::next(last->getIterator()));
-    memref::DeallocOp::create(after, alloc.getLoc(), alloc);
+  // The cache of run-time-sized buffers (BufferCache.h) lives in the arena
+  // from the start to the end of the function.
+  memref::AllocOp cache;
+  if (cacheHeapBuffers && !heap.empty()) {
+    OpBuilder b(&body, body.begin());
+    cache = memref::AllocOp::create(b, f.getLoc(),
+                                    mlc::host::getBufferCacheType(f.getContext()));
+    buffers.push_back(Buffer{cache, mlc::abi::kBufferCacheBytes, 0,
+                             unsigned(body.getOperations().size())});
+  } else {
+    for (auto [alloc, last] : heap) {
+      OpBuilder after(last->getBlock(), std::next(last->getIterator()));
+      memref::DeallocOp::create(after, alloc.getLoc(), alloc);
+    }
   }
   int64_t arenaSize = place(buffers);
   MLIRContext *context = f.getContext();
@@ -335,9 +348,13 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
                               f.getLoc())))
     return f.emitError("cannot add the arena argument");
   Value arena = f.getArgument(0);
+  Value cacheRows;
   for (Buffer &b : buffers) {
     if (b.alloc->hasAttr("mlc_loop.status"))
       f->setAttr("mlc_loop.status_offset",
+                 IntegerAttr::get(IntegerType::get(context, 64), b.offset));
+    if (b.alloc == cache)
+      f->setAttr("mlc_loop.buffer_cache_offset",
                  IntegerAttr::get(IntegerType::get(context, 64), b.offset));
     OpBuilder builder(b.alloc);
     Location loc = b.alloc.getLoc();
@@ -347,9 +364,14 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes) {
     for (Operation *user : llvm::make_early_inc_range(b.alloc->getUsers()))
       if (isa<memref::DeallocOp>(user))
         user->erase();
+    if (b.alloc == cache)
+      cacheRows = view;
     b.alloc.replaceAllUsesWith(view);
     b.alloc.erase();
   }
+  if (cacheRows)
+    for (auto [alloc, last] : heap)
+      mlc::host::takeFromBufferCache(alloc, cacheRows, last);
   f->setAttr("mlc_loop.arena_size",
              IntegerAttr::get(IntegerType::get(context, 64), arenaSize));
   return success();
@@ -359,9 +381,16 @@ struct HostPlanArenaPass
     : mlc::host::impl::HostPlanArenaBase<HostPlanArenaPass> {
   using Base::Base;
   void runOnOperation() override {
-    for (func::FuncOp f : getOperation().getOps<func::FuncOp>())
-      if (!f.isExternal() && f.isPublic() && failed(planFunction(f, loopScratchBytes)))
+    bool cached = false;
+    for (func::FuncOp f : getOperation().getOps<func::FuncOp>()) {
+      if (f.isExternal() || !f.isPublic())
+        continue;
+      if (failed(planFunction(f, loopScratchBytes, cacheHeapBuffers)))
         return signalPassFailure();
+      cached |= f->hasAttr("mlc_loop.buffer_cache_offset");
+    }
+    if (cached && failed(mlc::host::addBufferCacheFunctions(getOperation())))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -124,8 +124,12 @@ def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
     stack). A buffer allocated inside
     the branches of `scf.if`s (an ONNX If decided at run time) is allocated
     before the outermost of them: it gets its place for the whole `if`.
-    A buffer of dynamic size (a NonZero's count) allocated at the top of
-    the function stays on the heap and is freed after its last use; one
+    A buffer of dynamic size (a NonZero's count, or sizes from symbolic
+    dims) stays on the heap and is freed after its last use in the block
+    it is allocated in; with `cache-heap-buffers` it is taken from a cache
+    of blocks in the arena (`mlc_loop.buffer_cache_offset`) and given back
+    there instead, so that runs after the first reuse memory already
+    mapped (BufferCache.h). One
     marked `mlc_loop.caller_owned` (an output the model allocates) is left
     alone. Any other buffer of dynamic size, or allocated inside a loop,
     cannot be planned statically; the pass reports it as an error.
@@ -135,9 +139,16 @@ def HostPlanArena : Pass<"mlc-host-plan-arena", "mlir::ModuleOp"> {
            /*default=*/"0",
            "Loop-local buffers of at most this many bytes stay out of the "
            "arena, for the backend to place (0: none)">,
+    Option<"cacheHeapBuffers", "cache-heap-buffers", "bool",
+           /*default=*/"false",
+           "Buffers of run-time size come from a cache in the arena that "
+           "keeps their blocks across runs, instead of malloc and free">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def HostExternalizeWeights : Pass<"mlc-host-externalize-weights",

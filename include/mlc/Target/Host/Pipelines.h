@@ -19,9 +19,11 @@ namespace mlc::host {
 /// recorded (mlc-host-prepare-model-abi), one-shot bufferization with
 /// results written into destination arguments, and the static memory plan
 /// (mlc-host-plan-arena), which leaves loop-local buffers of at most
-/// `loopScratchBytes` to the backend.
+/// `loopScratchBytes` to the backend; with `cacheHeapBuffers`, buffers of
+/// run-time size come from a cache in the arena (BufferCache.h).
 void buildBufferizeModelPipeline(mlir::OpPassManager &pm,
-                                 int64_t loopScratchBytes);
+                                 int64_t loopScratchBytes,
+                                 bool cacheHeapBuffers = false);
 
 } // namespace mlc::host
 

@@ -234,6 +234,7 @@ LogicalResult LoopDialect::verifyOperationAttribute(Operation *op,
       name == AccumulatorInitAttrHelper::getNameStr() ||
       name == AccumulatesOntoAttrHelper::getNameStr() ||
       name == StatusOffsetAttrHelper::getNameStr() ||
+      name == BufferCacheOffsetAttrHelper::getNameStr() ||
       name == DimsArgumentAttrHelper::getNameStr())
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == CheckMessagesAttrHelper::getNameStr())

@@ -58,6 +58,9 @@ def Loop_Dialect : Dialect {
     "::mlir::UnitAttr":$caller_owned,
     "::mlir::IntegerAttr":$status_offset,
     "::mlir::ArrayAttr":$check_messages,
+    // The arena offset of the cache that run-time-sized buffers come from
+    // (mlc-host-plan-arena with cache-heap-buffers).
+    "::mlir::IntegerAttr":$buffer_cache_offset,
     // A model function whose inputs keep symbolic dims: the number of
     // symbols, whose values it takes in a last `dims` argument
     // (mlc-host-symbolic-inputs).
