@@ -136,9 +136,31 @@ struct HostOutlineKernelsPass
     for (Value v : captured)
       if (!capture(v, arguments, cloned, sized))
         return;
-    if (!llvm::all_of(kernel->getResultTypes(), isPassable) ||
-        mayYieldGlobal(kernel))
+    // A bufferized loop yields the buffers it was given (one-shot
+    // bufferization makes each yielded buffer its iter_arg's): a result of
+    // run-time size is read from the init instead, and not returned. (Such
+    // loops, a depthwise convolution's tiles over an image of run-time
+    // size, stayed in the model function, untimed and unprofiled.)
+    SmallVector<unsigned> returned;
+    auto loop = dyn_cast<scf::ForOp>(kernel);
+    for (auto [i, result] : llvm::enumerate(kernel->getResults())) {
+      if (isPassable(result.getType())) {
+        returned.push_back(i);
+        continue;
+      }
+      if (!loop || !isRunTimeSized(result.getType()) ||
+          loop.getInitArgs()[i].getType() != result.getType())
+        return;
+    }
+    if (mayYieldGlobal(kernel))
       return;
+    if (loop)
+      for (auto [i, result] : llvm::enumerate(loop.getResults()))
+        if (!isPassable(result.getType()))
+          result.replaceAllUsesWith(loop.getInitArgs()[i]);
+    SmallVector<Type> resultTypes;
+    for (unsigned i : returned)
+      resultTypes.push_back(kernel->getResult(i).getType());
 
     // A buffer of run-time size goes in as its data (a memref<0xT> view)
     // and one index per dynamic dim, after the other arguments.
@@ -161,8 +183,8 @@ struct HostOutlineKernelsPass
     std::string suffix = mlc::host::getNodeSymbolSuffix(kernel->getLoc());
     if (!suffix.empty())
       name += "_" + suffix;
-    auto type = b.getFunctionType(ValueRange(callArgs).getTypes(),
-                                  kernel->getResultTypes());
+    auto type =
+        b.getFunctionType(ValueRange(callArgs).getTypes(), resultTypes);
     auto func = func::FuncOp::create(b, kernel->getLoc(), name, type);
     func.setPrivate();
     // Internal to the object: kernels are not part of the model's ABI.
@@ -204,10 +226,14 @@ struct HostOutlineKernelsPass
     for (Operation *def : cloned)
       inner.clone(*def, mapping);
     Operation *copy = inner.clone(*kernel, mapping);
-    func::ReturnOp::create(inner, kernel->getLoc(), copy->getResults());
+    SmallVector<Value> results;
+    for (unsigned i : returned)
+      results.push_back(copy->getResult(i));
+    func::ReturnOp::create(inner, kernel->getLoc(), results);
 
     auto call = func::CallOp::create(outer, kernel->getLoc(), func, callArgs);
-    kernel->replaceAllUsesWith(call.getResults());
+    for (auto [i, result] : llvm::zip(returned, call.getResults()))
+      kernel->getResult(i).replaceAllUsesWith(result);
     kernel->erase();
   }
 };

@@ -69,3 +69,29 @@ func.func @padded(%x: memref<4x64xf32>, %y: memref<4x49xf32>) attributes {mlc_lo
   } loc("Relu_1")
   return
 }
+
+// -----
+
+// A bufferized loop over a buffer of run-time size yields the buffer it was
+// given: the kernel takes the buffer (its data and size), returns nothing,
+// and what read the loop's result reads the buffer.
+// OUTLINE-LABEL: func.func private @rows_k0_Relu_2(%{{.*}}: index, %{{.*}}: memref<0xf32>, %{{.*}}: index)
+// OUTLINE: scf.for
+// OUTLINE: return{{$}}
+// OUTLINE-LABEL: func.func @rows(
+// OUTLINE: call @rows_k0_Relu_2(%{{.*}}) : (index, memref<0xf32>, index) -> ()
+// OUTLINE: memref.copy %arg0, %arg1
+func.func @rows(%x: memref<?xf32>, %y: memref<?xf32>) attributes {mlc_loop.signature = "{}"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%b = %x) -> (memref<?xf32>) {
+    %v = memref.load %b[%i] : memref<?xf32>
+    %m = arith.maximumf %v, %zero : f32
+    memref.store %m, %b[%i] : memref<?xf32>
+    scf.yield %b : memref<?xf32>
+  } loc("Relu_2")
+  memref.copy %r, %y : memref<?xf32> to memref<?xf32>
+  return
+}
