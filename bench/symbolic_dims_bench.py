@@ -7,15 +7,18 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   bench/symbolic_dims_bench.py BUILD_DIR [--models bert_base,ppocr_det]
-#       [--threads 1] [--rounds 3] [--iterations 5]
-#       [--write-doc docs/Performance.md]
+#   bench/symbolic_dims_bench.py BUILD_DIR
+#       [--models bert_base,ppocr_det,decoder] [--threads 1] [--rounds 3]
+#       [--iterations 5] [--write-doc docs/Performance.md]
 #
 # Models whose symbolic dims are not (only) a batch: BERT-base exported with
 # a symbolic batch and sequence length (models/export_torch_models.py
-# --dynamic, into BUILD_DIR/models) and PaddleOCR's detector with a symbolic
+# --dynamic, into BUILD_DIR/models), PaddleOCR's detector with a symbolic
 # batch, height and width (BUILD_DIR/wild, fetched by
-# utils/wild_models_check.py). Each is compiled once with --mcpu=native and
+# utils/wild_models_check.py) and a 55M-parameter Llama-style decoder with
+# a symbolic batch, sequence and past length (models/export_decoder.py
+# --size small, into BUILD_DIR/models: a prompt, and one token after a
+# past). Each is compiled once with --mcpu=native and
 # every dim left symbolic, and, per size, once with every dim pinned (the
 # static compile at that size). Per size, it alternates rounds of mlc-run
 # --bench on the two libraries and of ONNX Runtime (bench/ort_bench.js) on
@@ -49,6 +52,11 @@ CASES = {
     "ppocr_det": ("wild/ocr/package/assets/ch_PP-OCRv4_det_infer.onnx",
                   [{DET + "0": 1, DET + "1": 640, DET + "2": 640},
                    {DET + "0": 1, DET + "1": 320, DET + "2": 480}]),
+    # models/export_decoder.py --size small: a prompt of 64 tokens, then one
+    # token after 128.
+    "decoder": ("models/decoder_small-opset14.onnx",
+                [{"batch": 1, "seq": 64, "past": 0, "total": 64},
+                 {"batch": 1, "seq": 1, "past": 128, "total": 129}]),
 }
 
 
@@ -66,7 +74,7 @@ def describe(dims):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
-    parser.add_argument("--models", default="bert_base,ppocr_det")
+    parser.add_argument("--models", default="bert_base,ppocr_det,decoder")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=5)
@@ -83,6 +91,13 @@ def main():
                                              "export_torch_models.py"),
                                 os.path.join(args.build, "models"), name,
                                 "--dynamic"], check=True, capture_output=True)
+            if not os.path.exists(path) and name == "decoder":
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                subprocess.run([sys.executable,
+                                os.path.join(HERE, "..", "models",
+                                             "export_decoder.py"), path,
+                                "--size", "small"], check=True,
+                               capture_output=True)
             if not os.path.exists(path):
                 print(f"{name}: {path} is missing (utils/wild_models_check.py "
                       "fetches it); skipped")

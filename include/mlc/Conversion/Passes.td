@@ -41,6 +41,7 @@ def ConvertGraphToLoop : Pass<"mlc-convert-graph-to-loop", "mlir::func::FuncOp">
     needs static ones, are reported by name; the pass then fails.
   }];
   let dependentDialects = [
+    "mlir::affine::AffineDialect",
     "mlir::arith::ArithDialect", "mlir::cf::ControlFlowDialect",
     "mlir::linalg::LinalgDialect", "mlir::math::MathDialect",
     "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect"];

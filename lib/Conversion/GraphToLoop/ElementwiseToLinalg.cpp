@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "RunTimeShapes.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 
@@ -464,6 +465,7 @@ bool isSupportedElementType(Operation *op, Type t) {
 FailureOr<SmallVector<Value>> getRunTimeSizes(OpBuilder &b, Operation *op,
                                               ArrayRef<Value> operands,
                                               RankedTensorType result,
+                                              RankedTensorType inferred,
                                               bool &checked) {
   Location loc = op->getLoc();
   int64_t rank = result.getRank();
@@ -474,6 +476,11 @@ FailureOr<SmallVector<Value>> getRunTimeSizes(OpBuilder &b, Operation *op,
     if (!result.isDynamicDim(d))
       continue;
     SmallVector<Value> candidates;
+    // A size shape inference knew (the dim is computed at run time here
+    // because an operand's is known only then).
+    if (!inferred.isDynamicDim(d))
+      candidates.push_back(
+          arith::ConstantIndexOp::create(b, loc, inferred.getDimSize(d)));
     for (Value v : operands) {
       auto type = cast<RankedTensorType>(v.getType());
       int64_t i = d - (rank - type.getRank());
@@ -597,12 +604,26 @@ struct ElementwiseToGeneric : ConversionPattern {
       maps.push_back(AffineMap::get(rank, 0, exprs, rewriter.getContext()));
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    // A static dim of the result where an operand's is known only at run
+    // time is computed at run time, checked against the operand's (which
+    // is not broadcast): otherwise a 1 there would be read as the whole
+    // dim, out of its bounds.
+    RankedTensorType inferred = resultType;
+    SmallVector<int64_t> shape(resultType.getShape());
+    for (Value v : operands) {
+      auto type = cast<RankedTensorType>(v.getType());
+      int64_t offset = rank - type.getRank();
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i))
+          shape[i + offset] = ShapedType::kDynamic;
+    }
+    resultType = RankedTensorType::get(shape, resultType.getElementType());
     SmallVector<Value> dynamicSizes;
     SmallVector<Value> inputs(operands);
     if (!resultType.hasStaticShape()) {
       bool checked = false;
       FailureOr<SmallVector<Value>> sizes = getRunTimeSizes(
-          rewriter, op, operands, resultType, checked);
+          rewriter, op, operands, resultType, inferred, checked);
       if (failed(sizes))
         return rewriter.notifyMatchFailure(op, "a dim without a source");
       dynamicSizes = std::move(*sizes);
@@ -634,7 +655,8 @@ struct ElementwiseToGeneric : ConversionPattern {
                                 isUnsigned);
           linalg::YieldOp::create(b, l, view(v, resultElement));
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, mlc::detail::castTo(rewriter, loc,
+                                               generic.getResult(0), inferred));
     return success();
   }
 };

@@ -11,6 +11,7 @@
 
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
@@ -70,6 +71,10 @@ struct ConvertGraphToLoopPass
                            scf::SCFDialect, tensor::TensorDialect>();
     // Unsigned integers are viewed as signless inside generic bodies.
     target.addLegalOp<UnrealizedConversionCastOp>();
+    // Sizes computed from sizes known at run time (upstream's
+    // decompositions, tensor.concat's, build them as affine maps).
+    target.addLegalOp<affine::AffineApplyOp, affine::AffineMinOp,
+                      affine::AffineMaxOp>();
     RewritePatternSet patterns(ctx);
     mlc::populateGraphToLoopConversionPatterns(patterns);
     DenseSet<Operation *> unlowered;

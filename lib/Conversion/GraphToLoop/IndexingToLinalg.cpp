@@ -44,9 +44,9 @@ struct TriluLowering : OpConversionPattern<TriluOp> {
   LogicalResult
   matchAndRewrite(TriluOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto type = getStaticType(adaptor.getInput());
-    if (!type || type.getRank() < 2 || type != getStaticType(op.getResult()))
-      return rewriter.notifyMatchFailure(op, "needs a static shape, rank >= 2");
+    auto type = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!type || type.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "needs rank >= 2");
     Location loc = op.getLoc();
     // k is a one-element tensor, often a graph input: read it at run time.
     Value kIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -62,8 +62,9 @@ struct TriluLowering : OpConversionPattern<TriluOp> {
     }
     int64_t rank = type.getRank();
     bool upper = op.getUpper();
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, adaptor.getInput()),
+        type.getElementType());
     SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
@@ -81,7 +82,9 @@ struct TriluLowering : OpConversionPattern<TriluOp> {
               Value(arith::SelectOp::create(
                   b, l, keep, a[0], createZero(b, l, type.getElementType()))));
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, mlc::detail::castTo(rewriter, loc,
+                                               generic.getResult(0),
+                                               op.getType()));
     return success();
   }
 };
@@ -125,95 +128,80 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
   }
 };
 
-/// Expand to a shape read at run time (numpy broadcasting).
-LogicalResult lowerExpandAtRunTime(ExpandOp op, ExpandOp::Adaptor adaptor,
-                                   ConversionPatternRewriter &rewriter) {
-  using namespace mlc::detail;
-  auto input = getStaticType(adaptor.getInput());
-  auto shape = getStaticType(adaptor.getShape());
-  auto result = dyn_cast<RankedTensorType>(op.getType());
-  if (!input || !shape || !result || result.hasStaticShape() ||
-      shape.getRank() != 1)
-    return rewriter.notifyMatchFailure(op, "needs a static input");
-  int64_t n = input.getRank(), k = shape.getDimSize(0);
-  int64_t rank = std::max(n, k);
-  if (result.getRank() != rank)
-    return rewriter.notifyMatchFailure(op, "rank mismatch");
-  Location loc = op.getLoc();
-  DimBuilder c(rewriter, loc);
-  SmallVector<Value> target = extractAll(rewriter, loc, adaptor.getShape());
-  SmallVector<Value> dims(rank);
-  for (int64_t m = 0; m < rank; ++m) {
-    int64_t j = m - (rank - n);      // the input's dim, if any
-    int64_t t = m - (rank - k);      // the shape's entry, if any
-    int64_t size = j >= 0 ? input.getDimSize(j) : 1;
-    if (t < 0) {
-      dims[m] = c.i64(size);
-      continue;
-    }
-    Value want = target[t];
-    if (size == 1) {
-      c.require(c.cmp(arith::CmpIPredicate::sge, want, c.i64(0)));
-      dims[m] = want;
-    } else {
-      c.require(c.either(c.eq(want, c.i64(size)), c.eq(want, c.i64(1))));
-      dims[m] = c.i64(size);
-    }
-  }
-  int64_t maxCount;
-  requireElementsFit(c, dims, input.getElementType(), maxCount);
-  SmallVector<Value> safe = checkedDims(
-      c, result, dims,
-      describe(op, "Expand") +
-          ": the shape does not broadcast with the input's, or the result "
-          "would hold more than " +
-          std::to_string(maxCount) + " elements");
-  rewriter.replaceOp(
-      op, gatherInto(rewriter, loc, adaptor.getInput(), result, safe,
-                     [&](OpBuilder &b, Location l, ArrayRef<Value> index) {
-                       SmallVector<Value> source;
-                       for (int64_t j = 0; j < n; ++j)
-                         source.push_back(
-                             input.getDimSize(j) == 1
-                                 ? arith::ConstantIndexOp::create(b, l, 0)
-                                 : index[j + (rank - n)]);
-                       return source;
-                     }));
-  return success();
-}
-
-/// Expand: numpy broadcasting of the input to the result shape; a static
-/// shape has been folded into the result type, one read at run time is
-/// lowerExpandAtRunTime's.
+/// Expand: numpy broadcasting of the input to a shape read at run time
+/// (constant entries fold), one pattern over mixed sizes. An input dim of
+/// static size 1 is broadcast to the shape's entry; any other keeps its
+/// size, which the entry must equal or leave to the input (1). A dim known
+/// only at run time is not broadcast, as in the elementwise ops: the check
+/// fails where it would be. The checks fold away where every size is
+/// static.
 struct ExpandLowering : OpConversionPattern<ExpandOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto in = getStaticType(adaptor.getInput());
-    auto result = getStaticType(op.getResult());
-    if (!in || !result)
-      return lowerExpandAtRunTime(op, adaptor, rewriter);
-    if (in.getRank() > result.getRank())
-      return rewriter.notifyMatchFailure(op, "the input's rank is larger");
-    int64_t rank = result.getRank();
-    int64_t offset = rank - in.getRank();
+    using namespace mlc::detail;
+    Value input = adaptor.getInput();
+    auto in = dyn_cast<RankedTensorType>(input.getType());
+    auto shape = getStaticType(adaptor.getShape());
+    auto result = dyn_cast<RankedTensorType>(op.getType());
+    if (!in || !shape || !result || shape.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "needs a ranked input");
+    int64_t n = in.getRank(), k = shape.getDimSize(0);
+    int64_t rank = std::max(n, k);
+    if (result.getRank() != rank)
+      return rewriter.notifyMatchFailure(op, "rank mismatch");
+    Location loc = op.getLoc();
+    DimBuilder c(rewriter, loc);
+    SmallVector<Value> target;
+    if (std::optional<SmallVector<int64_t>> constant =
+            getConstantInts(adaptor.getShape()))
+      for (int64_t v : *constant)
+        target.push_back(c.i64(v));
+    else
+      target = extractAll(rewriter, loc, adaptor.getShape());
+    SmallVector<Value> inDims = getDimsI64(rewriter, loc, input);
+    SmallVector<Value> dims(rank);
     SmallVector<AffineExpr> exprs;
-    for (int64_t i = 0; i < in.getRank(); ++i)
-      exprs.push_back(in.getDimSize(i) == 1 && result.getDimSize(i + offset) != 1
-                          ? rewriter.getAffineConstantExpr(0)
-                          : rewriter.getAffineDimExpr(i + offset));
+    for (int64_t m = 0; m < rank; ++m) {
+      int64_t j = m - (rank - n); // the input's dim, if any
+      int64_t t = m - (rank - k); // the shape's entry, if any
+      bool broadcast = j >= 0 && in.getDimSize(j) == 1;
+      if (j >= 0)
+        exprs.push_back(broadcast ? rewriter.getAffineConstantExpr(0)
+                                  : rewriter.getAffineDimExpr(m));
+      Value size = j >= 0 ? inDims[j] : c.i64(1);
+      if (t < 0) {
+        dims[m] = size;
+        continue;
+      }
+      Value want = target[t];
+      if (j < 0 || broadcast) {
+        c.require(c.cmp(arith::CmpIPredicate::sge, want, c.i64(0)));
+        dims[m] = want;
+      } else {
+        c.require(c.either(c.eq(want, size), c.eq(want, c.i64(1))));
+        dims[m] = size;
+      }
+    }
+    int64_t maxCount;
+    requireElementsFit(c, dims, in.getElementType(), maxCount);
+    SmallVector<Value> safe = checkedDims(
+        c, result, dims,
+        describe(op, "Expand") +
+            ": the shape does not broadcast with the input's (a dim known "
+            "only at run time is not broadcast), or the result would hold "
+            "more than " +
+            std::to_string(maxCount) + " elements");
+    Value init = createEmpty(rewriter, loc, result, safe);
     SmallVector<AffineMap> maps = {
         AffineMap::get(rank, 0, exprs, rewriter.getContext()),
         rewriter.getMultiDimIdentityMap(rank)};
-    Location loc = op.getLoc();
-    Value init = tensor::EmptyOp::create(rewriter, loc, result.getShape(),
-                                         result.getElementType());
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{result}, adaptor.getInput(), init, maps,
-        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+        rewriter, loc, TypeRange{result}, input, init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange a) {
           linalg::YieldOp::create(b, l, a[0]);
         });
     rewriter.replaceOp(op, generic.getResults());

@@ -384,6 +384,27 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *, OptLoc loc,
       return shapeError(loc, name, out.takeError());
     return pushTensor(types, ArrayRef<int64_t>(*out), element);
   }
+  // A shape computed at run time whose entries are partly known (PyTorch's
+  // expand exports its target from Shape ops): numpy broadcasting where an
+  // entry is known. A dim of the input known only at run time keeps its
+  // size (the lowering does not broadcast it).
+  if (auto target = getPartialInts(adaptor.getShape())) {
+    int64_t n = input->size(), k = target->size();
+    int64_t rank = std::max(n, k);
+    SmallVector<int64_t> out(rank, kDyn);
+    for (int64_t m = 0; m < rank; ++m) {
+      int64_t j = m - (rank - n), t = m - (rank - k);
+      int64_t size = j >= 0 ? (*input)[j] : 1;
+      int64_t want = t >= 0 ? (*target)[t] : 1;
+      if (size == 1)
+        out[m] = want;
+      else if (!ShapedType::isDynamic(size))
+        out[m] = size;
+      else if (!ShapedType::isDynamic(want) && want > 1)
+        out[m] = want;
+    }
+    return pushTensor(types, ArrayRef<int64_t>(out), element);
+  }
   if (std::optional<int64_t> length = getStaticLength(adaptor.getShape())) {
     int64_t rank = std::max<int64_t>(*length, input->size());
     return pushTensor(types, ArrayRef(SmallVector<int64_t>(rank, kDyn)),

@@ -147,6 +147,39 @@ std::optional<SmallVector<int64_t>> evaluate(Value v, unsigned depth) {
                    [](int64_t a, int64_t b) {
                      return a >= 0 && b > 0 ? a / b : kDyn;
                    });
+  // PyTorch's export of `expand` maps its -1 entries to 1 with
+  // Where(Equal(shape, ConstantOfShape(Shape(shape)) * -1), ones, shape):
+  // the entries of `shape` that are known stay known.
+  if (auto equal = dyn_cast<EqualOp>(def))
+    return combine(equal.getLhs(), equal.getRhs(), depth,
+                   [](int64_t a, int64_t b) { return int64_t(a == b); });
+  if (auto fill = dyn_cast<ConstantOfShapeOp>(def)) {
+    ElementsAttr value = fill.getValueAttr();
+    if (!value || value.getNumElements() != 1 ||
+        !isa<IntegerType>(value.getElementType()))
+      return SmallVector<int64_t>(type.getNumElements(), kDyn);
+    int64_t element = (*value.value_begin<APInt>()).getSExtValue();
+    return SmallVector<int64_t>(type.getNumElements(), element);
+  }
+  if (auto where = dyn_cast<WhereOp>(def)) {
+    auto condition = evaluate(where.getCondition(), depth);
+    auto a = evaluate(where.getLhs(), depth), b = evaluate(where.getRhs(), depth);
+    int64_t n = type.getNumElements();
+    auto at = [&](const std::optional<SmallVector<int64_t>> &values,
+                  int64_t i) -> int64_t {
+      if (!values || (values->size() != 1 && int64_t(values->size()) != n))
+        return kDyn;
+      return (*values)[values->size() == 1 ? 0 : i];
+    };
+    SmallVector<int64_t> out;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t c = at(condition, i), x = at(a, i), y = at(b, i);
+      out.push_back(ShapedType::isDynamic(c) ? (x == y ? x : kDyn)
+                    : c                      ? x
+                                             : y);
+    }
+    return out;
+  }
   // Other producers: the length is known, no element is.
   return SmallVector<int64_t>(type.getNumElements(), kDyn);
 }
