@@ -514,6 +514,21 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     Value source = adaptor.getData();
     Value axisSize =
         getValueOrCreateConstantIndexOp(rewriter, loc, dataSizes[axis]);
+    // ONNX makes an index out of range an error (ONNX Runtime reports it):
+    // indices read at run time (a token id past the vocabulary) are
+    // checked; constant ones in range need no check.
+    std::optional<SmallVector<int64_t>> constant =
+        mlc::detail::getConstantInts(adaptor.getIndices());
+    std::optional<int64_t> extent = getConstantIntValue(dataSizes[axis]);
+    bool inRange = constant && extent &&
+                   llvm::all_of(*constant, [&](int64_t i) {
+                     return i >= -*extent && i < *extent;
+                   });
+    if (!inRange)
+      mlc::detail::requireIndicesInRange(
+          rewriter, loc, adaptor.getIndices(), axisSize,
+          mlc::detail::describe(op, "Gather") +
+              ": an index is out of range for the gathered axis");
     rewriter.replaceOp(
         op,
         linalg::GenericOp::create(

@@ -44,6 +44,40 @@ inline std::string describe(Operation *op, StringRef onnxOp) {
   return (onnxOp + " node '" + node + "'").str();
 }
 
+/// Asserts, with `message`, that every element of the integer tensor
+/// `indices` is in [-extent, extent) (an index into a dim of `extent`
+/// elements, counted from the end when negative): one pass over the
+/// indices, reduced into a flag.
+inline void requireIndicesInRange(OpBuilder &b, Location loc, Value indices,
+                                  Value extent, const std::string &message) {
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  Value flag = createFilledTensor(
+      b, loc, RankedTensorType::get({}, b.getI1Type()), APInt(1, 1));
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
+      AffineMap::get(rank, 0, {}, b.getContext())};
+  Value high = arith::IndexCastOp::create(b, loc, type.getElementType(), extent);
+  Value low = arith::SubIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, type.getElementType(), 0),
+      high);
+  auto all = linalg::GenericOp::create(
+      b, loc, flag.getType(), indices, flag, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::reduction),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value in = arith::AndIOp::create(
+            nb, l,
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, args[0],
+                                  low),
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, args[0],
+                                  high));
+        linalg::YieldOp::create(
+            nb, l, Value(arith::AndIOp::create(nb, l, args[1], in)));
+      });
+  Value ok = tensor::ExtractOp::create(b, loc, all.getResult(0), ValueRange{});
+  cf::AssertOp::create(b, loc, ok, message);
+}
+
 /// The one element of a tensor holding one element.
 inline Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());

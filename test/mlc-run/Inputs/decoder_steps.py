@@ -17,7 +17,7 @@
 # output (logits and every present key and value) is compared with ONNX
 # Runtime's on the same inputs, and the next step's past is ONNX Runtime's
 # present. Prints "BATCHxSEQ past P: ok (max error E)" per step, or what
-# differs.
+# differs; then the errors of two malformed inputs.
 #
 # ===--------------------------------------------------------------------=== #
 
@@ -82,6 +82,21 @@ def main():
             mask = np.concatenate([mask, np.ones((batch, 1), np.int64)], 1)
             positions = positions[:, -1:] + 1
             past = {p: ref[q] for p, q in zip(past_names, present_names)}
+    # Inputs a caller can get wrong: a token past the vocabulary, and an
+    # attention mask that does not cover the past and the new tokens.
+    empty = {n: np.zeros((1, kv_heads, 0, head_dim), np.float32)
+             for n in past_names}
+    for what, ids, mask in (
+            ("token past the vocabulary", [[1, vocab]], np.ones((1, 2))),
+            ("mask too short", [[1, 2]], np.ones((1, 1)))):
+        inputs = {"input_ids": np.array(ids, np.int64),
+                  "attention_mask": mask.astype(np.int64),
+                  "position_ids": np.array([[0, 1]], np.int64), **empty}
+        try:
+            library.run(inputs)
+            print(f"{what}: ran")
+        except mlc.MLCError as error:
+            print(f"{what}: error: {' '.join(str(error).split())}")
     return 1 if failed else 0
 
 
