@@ -93,6 +93,24 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
         describe(op, "MatMul") + ": the operands' dims known only at run "
                                  "time do not agree (broadcasting such a dim "
                                  "is not supported)");
+    // A reduction known on one side (the weights') stays static, so that
+    // the weights keep their packed layout; where a check fails the rows
+    // are none instead, and nothing is read past a narrower operand. (An
+    // export's `reshape(b, s, -1)` leaves the attention's output projection
+    // a K known only at run time: its weights read unpacked took 3x the
+    // static compile's time in a decoder step.)
+    std::optional<int64_t> staticK = getConstantIntValue(ls[lr - 1]);
+    if (!staticK)
+      staticK = getConstantIntValue(rs[rr - 2]);
+    if (staticK && agree.ok && !getConstantIntValue(ls[lr - 2])) {
+      sizes[k] = rewriter.getIndexAttr(*staticK);
+      ls[lr - 2] =
+          arith::SelectOp::create(
+              rewriter, loc, agree.ok,
+              getValueOrCreateConstantIndexOp(rewriter, loc, ls[lr - 2]),
+              arith::ConstantIndexOp::create(rewriter, loc, 0))
+              .getResult();
+    }
     ls[lr - 1] = rs[rr - 2] = sizes[k];
     SmallVector<OpFoldResult> outSizes;
     for (const BatchDim &dim : batch) {

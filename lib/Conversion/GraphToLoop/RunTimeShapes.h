@@ -364,6 +364,9 @@ struct AgreeingDims {
   Location loc;
   SmallVector<std::pair<OpFoldResult, OpFoldResult>> pairs;
   bool conflict = false;
+  /// After check(): whether every pair agrees at run time (null when every
+  /// pair is static).
+  Value ok;
 
   /// Index of the pair (a, b).
   size_t add(OpFoldResult x, OpFoldResult y) {
@@ -377,7 +380,6 @@ struct AgreeingDims {
   /// Builds nothing when every pair is static (a static conflict is
   /// `conflict`, for the caller to refuse).
   SmallVector<OpFoldResult> check(const std::string &message) {
-    Value ok;
     for (auto [x, y] : pairs) {
       if (getConstantIntValue(x) && getConstantIntValue(y))
         continue;

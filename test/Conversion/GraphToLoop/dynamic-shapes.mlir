@@ -36,6 +36,24 @@ func.func @rows_times_weight(%a: tensor<1x?x8xf32>, %w: tensor<8x16xf32>) -> ten
 
 // -----
 
+// Rows whose depth is known only at run time (an export's reshape(b, s,
+// -1)) times a weight: the depth is checked against the weight's, the
+// weight stays whole (for the target to pack) and the rows are cut to the
+// static depth, and to none where the check fails.
+// CHECK-LABEL: func.func @run_time_depth
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %c8
+// CHECK: cf.assert %[[OK]]
+// CHECK: %[[ROWS:.*]] = arith.select %[[OK]], %dim, %c0
+// CHECK: %[[A:.*]] = tensor.extract_slice %arg0[0, 0] [%[[ROWS]], 8] [1, 1] : tensor<?x?xf32> to tensor<?x8xf32>
+// CHECK-NOT: tensor.extract_slice %arg1
+// CHECK: linalg.matmul ins(%[[A]], %arg1 : tensor<?x8xf32>, tensor<8x16xf32>)
+func.func @run_time_depth(%a: tensor<?x?xf32>, %w: tensor<8x16xf32>) -> tensor<?x16xf32> {
+  %0 = mlc_graph.matmul %a, %w : (tensor<?x?xf32>, tensor<8x16xf32>) -> tensor<?x16xf32>
+  return %0 : tensor<?x16xf32>
+}
+
+// -----
+
 // Shape reads the dims; Unsqueeze reshapes to dims computed from them;
 // Transpose and Softmax take their sizes from the input.
 // CHECK-LABEL: func.func @shape_and_layout
