@@ -139,14 +139,13 @@ func.func private @mlc_buffer_cache_give(%rows: {0}, %address: i64) {{
   return
 }
 )mlir";
+} // namespace
 
-/// Bytes of one element in memory (i1 takes a byte, index 8 bytes).
-int64_t getElementBytes(Type type) {
+int64_t mlc::host::getElementBytes(Type type) {
   if (type.isIndex())
     return 8;
   return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
 }
-} // namespace
 
 MemRefType mlc::host::getBufferCacheType(MLIRContext *context) {
   return MemRefType::get(

@@ -40,13 +40,6 @@ struct Buffer {
   int64_t offset = 0;
 };
 
-/// Bytes of one element in memory (i1 takes a byte, index 8 bytes).
-int64_t getElementBytes(Type type) {
-  if (type.isIndex())
-    return 8;
-  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
-}
-
 /// The last top-level operation that uses `alloc`'s memory: any user of the
 /// buffer or of a value derived from it. Every memref a user produces is
 /// treated as a possible alias (conservative: it can only lengthen the
@@ -236,7 +229,7 @@ DenseMap<Operation *, int64_t> boundRunTimeBuffers(func::FuncOp f) {
       elements *= size;
     }
     bytes[allocs[tag.getInt()]] =
-        elements * getElementBytes(type.getElementType());
+        elements * mlc::host::getElementBytes(type.getElementType());
   });
   return bytes;
 }
@@ -308,7 +301,7 @@ LogicalResult planFunction(func::FuncOp f, int64_t loopScratchBytes,
     b.size = std::max<int64_t>(
         bound != bounded.end()
             ? bound->second
-            : type.getNumElements() * getElementBytes(type.getElementType()),
+            : type.getNumElements() * mlc::host::getElementBytes(type.getElementType()),
         1);
     b.start = index.lookup(alloc);
     // The status word of run-time checks is read after the run.

@@ -26,6 +26,10 @@
 
 namespace mlc::host {
 
+/// Bytes of one element of a buffer in memory (i1 takes a byte, index 8
+/// bytes), as the arena planner and the cache count them.
+int64_t getElementBytes(mlir::Type type);
+
 /// The type of the cache's rows in the arena.
 mlir::MemRefType getBufferCacheType(mlir::MLIRContext *context);
 
