@@ -16,10 +16,12 @@
 
 #include "LoweringUtils.h"
 #include "RunTimeShapes.h"
+#include "Windows.h"
 
 #include "mlc/Conversion/GraphToLoop/GraphToLoop.h"
 #include "mlc/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -841,31 +843,68 @@ struct CastLowering : OpConversionPattern<CastOp> {
 
 /// LayerNorm over dims [axis, rank): two reductions (mean, then mean of
 /// squared deviations) and one normalizing generic with the broadcast
-/// scale and bias.
+/// scale and bias. One pattern over static and run-time sizes: the count
+/// of normalized elements is a constant when those dims are static, and a
+/// parameter dim that meets a run-time dim of the input is checked once.
 struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto in = getStaticType(adaptor.getInput());
-    auto scaleType = getStaticType(adaptor.getScale());
+    Value x = adaptor.getInput(), scale = adaptor.getScale(),
+          bias = adaptor.getBias();
+    auto in = dyn_cast<RankedTensorType>(x.getType());
+    auto scaleType = dyn_cast<RankedTensorType>(scale.getType());
+    auto biasType =
+        bias ? dyn_cast<RankedTensorType>(bias.getType()) : RankedTensorType();
     if (!in || !scaleType || !isa<FloatType>(in.getElementType()) ||
-        (adaptor.getBias() && !getStaticType(adaptor.getBias())))
-      return rewriter.notifyMatchFailure(op, "only static float layer norm");
+        (bias && !biasType))
+      return rewriter.notifyMatchFailure(op, "only ranked float layer norm");
     int64_t rank = in.getRank();
     int64_t axis = mlc::detail::normalizeAxis(op.getAxis(), rank);
     Type element = in.getElementType();
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, x);
+    // Parameters broadcast against the normalized dims [axis, rank); a dim
+    // of theirs that is not a static 1 must match the input's.
+    mlc::detail::AgreeingDims agree{rewriter, loc, {}};
+    auto paramMap = [&](Value param, RankedTensorType t) {
+      SmallVector<AffineExpr> exprs;
+      int64_t offset = rank - t.getRank();
+      for (int64_t i = 0; i < t.getRank(); ++i) {
+        if (t.getDimSize(i) == 1 && in.getDimSize(i + offset) != 1) {
+          exprs.push_back(rewriter.getAffineConstantExpr(0));
+          continue;
+        }
+        agree.add(sizes[i + offset],
+                  tensor::getMixedSize(rewriter, loc, param, i));
+        exprs.push_back(rewriter.getAffineDimExpr(i + offset));
+      }
+      return AffineMap::get(rank, 0, exprs, ctx);
+    };
+    if (scaleType.getRank() > rank || (biasType && biasType.getRank() > rank))
+      return rewriter.notifyMatchFailure(op, "parameters of a higher rank");
+    AffineMap scaleMap = paramMap(scale, scaleType);
+    AffineMap biasMap = bias ? paramMap(bias, biasType) : AffineMap();
+    if (agree.conflict)
+      return rewriter.notifyMatchFailure(op, "parameters of other sizes");
+    agree.check(mlc::detail::describe(op, "LayerNormalization") +
+                ": the scale or bias does not match the normalized dims");
     // Statistics keep the reduced dims as 1.
     SmallVector<int64_t> statShape(in.getShape());
+    SmallVector<OpFoldResult> statSizes(sizes);
     SmallVector<AffineExpr> statExprs;
-    int64_t count = 1;
+    OpFoldResult count = rewriter.getIndexAttr(1);
     for (int64_t i = 0; i < rank; ++i) {
       bool reduced = i >= axis;
       if (reduced) {
-        count *= statShape[i];
+        count = affine::makeComposedFoldedAffineApply(
+            rewriter, loc,
+            rewriter.getAffineSymbolExpr(0) * rewriter.getAffineSymbolExpr(1),
+            {count, sizes[i]});
         statShape[i] = 1;
+        statSizes[i] = rewriter.getIndexAttr(1);
       }
       statExprs.push_back(reduced ? rewriter.getAffineConstantExpr(0)
                                   : rewriter.getAffineDimExpr(i));
@@ -882,11 +921,26 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
       return arith::ConstantOp::create(b, l, element,
                                        b.getFloatAttr(element, v));
     };
-    Value x = adaptor.getInput();
+    // The count as a float: a constant in each body when the normalized
+    // dims are static, else computed once before the generics.
+    std::optional<int64_t> staticCount = getConstantIntValue(count);
+    Value runTimeCount;
+    if (!staticCount)
+      runTimeCount = arith::SIToFPOp::create(
+          rewriter, loc, element,
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     cast<Value>(count)));
+    auto countIn = [&](OpBuilder &b, Location l) -> Value {
+      return staticCount ? cst(b, l, static_cast<double>(*staticCount))
+                         : runTimeCount;
+    };
+    auto zeros = [&] {
+      return mlc::detail::createFilled(rewriter, loc, statType, statSizes,
+                                       0.0);
+    };
     // sum(x) / n
     Value sum = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{statType}, x,
-                    createFilledTensor(rewriter, loc, statType, 0.0),
+                    rewriter, loc, TypeRange{statType}, x, zeros(),
                     ArrayRef<AffineMap>{id, statMap}, reduceIt,
                     [&](OpBuilder &b, Location l, ValueRange a) {
                       linalg::YieldOp::create(
@@ -896,43 +950,32 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     // sum((x - mean)^2) / n
     Value sq = linalg::GenericOp::create(
                    rewriter, loc, TypeRange{statType}, ValueRange{x, sum},
-                   createFilledTensor(rewriter, loc, statType, 0.0),
-                   ArrayRef<AffineMap>{id, statMap, statMap}, reduceIt,
+                   zeros(), ArrayRef<AffineMap>{id, statMap, statMap},
+                   reduceIt,
                    [&](OpBuilder &b, Location l, ValueRange a) {
                      Value mean =
-                         arith::DivFOp::create(b, l, a[1], cst(b, l, count));
+                         arith::DivFOp::create(b, l, a[1], countIn(b, l));
                      Value d = arith::SubFOp::create(b, l, a[0], mean);
                      Value d2 = arith::MulFOp::create(b, l, d, d);
                      linalg::YieldOp::create(
                          b, l, Value(arith::AddFOp::create(b, l, a[2], d2)));
                    })
                    .getResult(0);
-    // Parameters broadcast against the normalized dims [axis, rank).
-    auto paramMap = [&](RankedTensorType t) {
-      SmallVector<AffineExpr> exprs;
-      int64_t offset = rank - t.getRank();
-      for (int64_t i = 0; i < t.getRank(); ++i)
-        exprs.push_back(t.getDimSize(i) == 1 && in.getDimSize(i + offset) != 1
-                            ? rewriter.getAffineConstantExpr(0)
-                            : rewriter.getAffineDimExpr(i + offset));
-      return AffineMap::get(rank, 0, exprs, ctx);
-    };
-    SmallVector<Value> ins = {x, sum, sq, adaptor.getScale()};
-    SmallVector<AffineMap> maps = {id, statMap, statMap, paramMap(scaleType)};
-    if (Value bias = adaptor.getBias()) {
+    SmallVector<Value> ins = {x, sum, sq, scale};
+    SmallVector<AffineMap> maps = {id, statMap, statMap, scaleMap};
+    if (bias) {
       ins.push_back(bias);
-      maps.push_back(paramMap(getStaticType(bias)));
+      maps.push_back(biasMap);
     }
     maps.push_back(id);
     double eps = op.getEpsilon().convertToDouble();
-    bool hasBias = static_cast<bool>(adaptor.getBias());
-    Value init = tensor::EmptyOp::create(rewriter, loc, in.getShape(), element);
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes, element);
     rewriter.replaceOp(
         op,
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{in}, ins, init, maps, parallelIt,
             [&](OpBuilder &b, Location l, ValueRange a) {
-              Value n = cst(b, l, count);
+              Value n = countIn(b, l);
               Value mean = arith::DivFOp::create(b, l, a[1], n);
               Value var = arith::DivFOp::create(b, l, a[2], n);
               // 1 / sqrt: libm has no rsqrtf for math.rsqrt to call.
@@ -943,7 +986,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
               Value y = arith::MulFOp::create(
                   b, l, arith::SubFOp::create(b, l, a[0], mean), inv);
               y = arith::MulFOp::create(b, l, y, a[3]);
-              if (hasBias)
+              if (bias)
                 y = arith::AddFOp::create(b, l, y, a[4]);
               linalg::YieldOp::create(b, l, y);
             })

@@ -103,6 +103,7 @@ private:
   const ImportOptions &options;
   OpBuilder builder;
   int64_t opset = 0;
+  Opsets opsets;
   /// Named values: the main graph, then one scope per open subgraph.
   SmallVector<llvm::StringMap<Value>> scopes{1};
   llvm::StringSet<> usedDimParams;
@@ -110,9 +111,13 @@ private:
 } // namespace
 
 LogicalResult GraphImporter::readOpset(const onnx::ModelProto &model) {
-  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+  for (const onnx::OperatorSetIdProto &id : model.opset_import()) {
     if (isDefaultDomain(id.domain()))
       opset = id.version();
+    else if (id.domain() == kContribDomain)
+      opsets.contrib = id.version();
+  }
+  opsets.onnx = opset;
   if (opset == 0)
     return fail("the model imports no ai.onnx opset");
   if (opset < kMinOpset || opset > kMaxOpset)
@@ -141,14 +146,9 @@ LogicalResult GraphImporter::checkSupport(const onnx::GraphProto &graph) {
               scan(sub);
           }
           std::string why;
-          std::string key = node.op_type();
-          if (!isDefaultDomain(node.domain())) {
-            key = node.domain() + "." + node.op_type();
-            why = "domain '" + node.domain() + "' is not supported";
-          } else if (table.lookup(node.op_type(), opset, why)) {
+          if (table.lookup(node, opsets, why))
             continue;
-          }
-          Problem &p = problems[key];
+          Problem &p = problems[getConverterKey(node)];
           if (p.count++ == 0) {
             p.firstNode = describeNode(node, index);
             p.why = why;
@@ -298,9 +298,10 @@ LogicalResult GraphImporter::checkDeclaredType(const onnx::ValueInfoProto &info,
 
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         int index) {
+  int64_t nodeOpset = getNodeOpset(node, opsets);
   std::string header = path + ": node " + describeNode(node, index) + " (" +
-                       node.op_type() + ", opset " + std::to_string(opset) +
-                       "): ";
+                       getConverterKey(node) + ", opset " +
+                       std::to_string(nodeOpset) + "): ";
   llvm::SmallVector<Value> inputs;
   for (const std::string &name : node.input()) {
     if (name.empty()) {
@@ -318,7 +319,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   }
   std::string why;
   const ConverterTable::Entry *entry =
-      getConverterTable().lookup(node.op_type(), opset, why);
+      getConverterTable().lookup(node, opsets, why);
   auto accepts = [&](Accepts kind) {
     return entry && (static_cast<unsigned>(entry->accepts) &
                      static_cast<unsigned>(kind));
@@ -341,7 +342,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                              ? node.op_type() + "_" + std::to_string(index)
                              : node.name();
   Location loc = NameLoc::get(builder.getStringAttr(nodeName));
-  NodeImporter importer(node, opset, std::move(inputs), builder, loc, modelDir);
+  NodeImporter importer(node, nodeOpset, std::move(inputs), builder, loc, modelDir);
   importer.subgraphs = this;
   importer.maxTensorBytes = options.maxTensorBytes;
 
@@ -377,6 +378,10 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
              << header << "output " << i << " ('" << name
              << "') is not supported; only the first "
              << importer.results.size() << " output(s) are";
+    if (!importer.results[i])
+      return emitError(UnknownLoc::get(context))
+             << header << "output " << i << " ('" << name
+             << "') is not supported";
     define(name, importer.results[i]);
   }
   return success();

@@ -324,7 +324,10 @@ void mlc::onnx_import::addNNConverters(ConverterTable &t) {
   t.add("GlobalAveragePool", 1, convertGlobalPool<GlobalAveragePoolOp>);
   t.add("GlobalMaxPool", 1, convertGlobalPool<GlobalMaxPoolOp>);
   t.add("BatchNormalization", 7, convertBatchNorm);
-  t.add("LayerNormalization", 17, convertLayerNorm);
+  // Standard from opset 17; ONNX Runtime also defines it, with the same
+  // semantics, in the ai.onnx domain from opset 1, and its transformer
+  // optimizer writes it into models of older opsets.
+  t.add("LayerNormalization", 1, convertLayerNorm);
   t.add("InstanceNormalization", 6, convertInstanceNorm);
   t.add("Softmax", 1, convertSoftmax<SoftmaxOp>);
   t.add("LogSoftmax", 1, convertSoftmax<LogSoftmaxOp>);

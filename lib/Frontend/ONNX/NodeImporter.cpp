@@ -210,6 +210,32 @@ const ConverterTable::Entry *ConverterTable::lookup(llvm::StringRef opType,
   return best;
 }
 
+std::string mlc::onnx_import::getConverterKey(const onnx::NodeProto &node) {
+  if (node.domain().empty() || node.domain() == "ai.onnx")
+    return node.op_type();
+  return node.domain() + "." + node.op_type();
+}
+
+int64_t mlc::onnx_import::getNodeOpset(const onnx::NodeProto &node,
+                                       const Opsets &opsets) {
+  return node.domain() == kContribDomain ? opsets.contrib : opsets.onnx;
+}
+
+const ConverterTable::Entry *
+ConverterTable::lookup(const onnx::NodeProto &node, const Opsets &opsets,
+                       std::string &why) const {
+  bool contrib = node.domain() == kContribDomain;
+  if (!contrib && !node.domain().empty() && node.domain() != "ai.onnx") {
+    why = "domain '" + node.domain() + "' is not supported";
+    return nullptr;
+  }
+  const Entry *entry =
+      lookup(getConverterKey(node), getNodeOpset(node, opsets), why);
+  if (!entry && contrib && !entries.count(getConverterKey(node)))
+    why = "no converter for this contrib op";
+  return entry;
+}
+
 const ConverterTable &mlc::onnx_import::getConverterTable() {
   static const ConverterTable table = [] {
     ConverterTable t;
@@ -225,6 +251,9 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addSelectionConverters(t);
     addContainerConverters(t);
     addFeatureConverters(t);
+    addContribNNConverters(t);
+    addContribAttentionConverters(t);
+    addContribQuantConverters(t);
     return t;
   }();
   return table;

@@ -10,9 +10,9 @@
 // from one NodeImporter (the node, its imported inputs, its attributes, a
 // builder) to graph ops. Converters are registered per op family in
 // ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp, TensorOps.cpp,
-// GeneratorOps.cpp, QuantOps.cpp, ControlFlowOps.cpp and SequenceOps.cpp
-// with the
-// opset version from which each form applies.
+// GeneratorOps.cpp, QuantOps.cpp, ControlFlowOps.cpp, SequenceOps.cpp and
+// the com.microsoft contrib ops in Contrib*.cpp, with the opset version from
+// which each form applies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,26 @@ namespace mlc::onnx_import {
 /// old opset imports when every op it uses has its current semantics there.
 constexpr int64_t kMinOpset = 1;
 constexpr int64_t kMaxOpset = 21;
+
+/// The domain of the contrib ops ONNX Runtime defines and its exporters
+/// (its transformer optimizer, GenAI's model builder, Olive) write.
+constexpr llvm::StringLiteral kContribDomain = "com.microsoft";
+
+/// The opset versions a model imports: ai.onnx's and the contrib domain's.
+struct Opsets {
+  int64_t onnx = 0;
+  /// com.microsoft has one version in practice; a model that uses its ops
+  /// without importing it is read at version 1, as ONNX Runtime's own
+  /// optimizer writes them.
+  int64_t contrib = 1;
+};
+
+/// The name under which a node's converter is registered: its op type in
+/// ai.onnx, "com.microsoft.OpType" for a contrib op, and "domain.OpType"
+/// (never registered) for any other domain.
+std::string getConverterKey(const onnx::NodeProto &node);
+/// The version of the node's domain that the model imports.
+int64_t getNodeOpset(const onnx::NodeProto &node, const Opsets &opsets);
 
 /// Imports ONNX subgraphs (If branches, Loop bodies) into regions.
 class SubgraphImporter {
@@ -145,6 +165,31 @@ public:
     return mlir::success();
   }
 
+  /// For converters that spell a node out of several ops: creates an
+  /// `OpTy` like create and returns its first result, or null once any op
+  /// of this node failed to build (its diagnostic is emitted; later calls
+  /// build nothing, so their null operands are never read). The converter
+  /// checks once, at the end, with `finish`.
+  template <typename OpTy, typename... Args> mlir::Value make(Args &&...args) {
+    if (buildFailed)
+      return mlir::Value();
+    mlir::FailureOr<OpTy> op = create<OpTy>(std::forward<Args>(args)...);
+    if (mlir::failed(op)) {
+      buildFailed = true;
+      return mlir::Value();
+    }
+    return (*op)->getResult(0);
+  }
+  /// Records `outputs` as the node's outputs unless an op made by `make`
+  /// failed.
+  llvm::LogicalResult finish(llvm::ArrayRef<mlir::Value> outputs) {
+    if (buildFailed)
+      return mlir::failure();
+    results.append(outputs.begin(), outputs.end());
+    return mlir::success();
+  }
+  bool buildFailed = false;
+
   /// A 1-D i64 constant.
   mlir::Value getI64Constant(llvm::ArrayRef<int64_t> values);
   /// A rank-0 constant of `elementType` holding `value`.
@@ -201,11 +246,15 @@ struct ConverterTable {
   /// The converter for `opType` at `opset`, or null with `why` set.
   const Entry *lookup(llvm::StringRef opType, int64_t opset,
                       std::string &why) const;
+  /// The converter for `node` in the model's `opsets`, or null with `why`
+  /// set (an unknown domain is named).
+  const Entry *lookup(const onnx::NodeProto &node, const Opsets &opsets,
+                      std::string &why) const;
 
   llvm::StringMap<llvm::SmallVector<Entry>> entries;
 };
 
-/// The table of every supported op (ai.onnx domain), built once.
+/// The table of every supported op (ai.onnx and com.microsoft), built once.
 const ConverterTable &getConverterTable();
 
 void addElementwiseConverters(ConverterTable &table);
@@ -220,6 +269,13 @@ void addLossConverters(ConverterTable &table);
 void addSelectionConverters(ConverterTable &table);
 void addContainerConverters(ConverterTable &table);
 void addFeatureConverters(ConverterTable &table);
+/// com.microsoft's normalization, activation and bias ops.
+void addContribNNConverters(ConverterTable &table);
+/// com.microsoft's rotary embeddings and attention ops.
+void addContribAttentionConverters(ConverterTable &table);
+/// com.microsoft's block-quantized weights (MatMulNBits,
+/// GatherBlockQuantized).
+void addContribQuantConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

@@ -34,7 +34,8 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
     emitError(UnknownLoc::get(context)) << llvm::toString(std::move(err));
     return failure();
   }
-  int64_t opset = 0;
+  Opsets opsets;
+  int64_t &opset = opsets.onnx;
   os << "model: " << path << "\n";
   os << "producer: " << model.producer_name() << " " << model.producer_version()
      << "\n";
@@ -44,6 +45,8 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
     os << " " << (domain.empty() ? "ai.onnx" : domain) << "=" << id.version();
     if (domain.empty() || domain == "ai.onnx")
       opset = id.version();
+    else if (domain == kContribDomain)
+      opsets.contrib = id.version();
   }
   os << "\n";
 
@@ -66,21 +69,14 @@ LogicalResult mlc::onnx_import::writeSupportReport(StringRef path,
             for (const onnx::GraphProto &g : attr.graphs())
               visit(g, true);
           }
-          bool defaultDomain =
-              node.domain().empty() || node.domain() == "ai.onnx";
-          std::string key = defaultDomain
-                                ? node.op_type()
-                                : node.domain() + "." + node.op_type();
-          Use &use = uses[key];
+          Use &use = uses[getConverterKey(node)];
           if (use.count++ > 0)
             continue;
-          if (!defaultDomain)
-            use.why = "domain '" + node.domain() + "' is not supported";
-          else if (opset < kMinOpset || opset > kMaxOpset)
+          if (opset < kMinOpset || opset > kMaxOpset)
             use.why = "opset " + std::to_string(opset) + " is outside " +
                       std::to_string(kMinOpset) + "-" +
                       std::to_string(kMaxOpset);
-          else if (table.lookup(node.op_type(), opset, use.why))
+          else if (table.lookup(node, opsets, use.why))
             use.why.clear();
         }
       };

@@ -304,3 +304,77 @@ mlc::onnx_import::importTensor(const onnx::TensorProto &tensor,
   return cast<ElementsAttr>(DenseResourceElementsAttr::get(
       type, sanitize(tensor.name()), std::move(blob)));
 }
+
+std::optional<llvm::ArrayRef<char>>
+mlc::onnx_import::getConstantBytes(ElementsAttr attr,
+                                   std::vector<char> &storage) {
+  auto type = dyn_cast<RankedTensorType>(attr.getShapedType());
+  if (!type || !type.hasStaticShape() || type.getElementType().isInteger(1) ||
+      !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  size_t bytes = type.getNumElements() * getByteWidth(type.getElementType());
+  ArrayRef<char> raw;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    raw = dense.getRawData();
+    if (dense.isSplat() && bytes != raw.size()) {
+      storage.resize(bytes);
+      for (size_t at = 0; raw.size() && at < bytes; at += raw.size())
+        std::memcpy(storage.data() + at, raw.data(), raw.size());
+      return ArrayRef<char>(storage);
+    }
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    raw = blob->getData();
+  }
+  if (raw.size() != bytes)
+    return std::nullopt;
+  return raw;
+}
+
+std::optional<std::vector<float>>
+mlc::onnx_import::getConstantFloats(ElementsAttr attr) {
+  std::vector<char> storage;
+  std::optional<ArrayRef<char>> raw = getConstantBytes(attr, storage);
+  if (!raw)
+    return std::nullopt;
+  Type element = attr.getShapedType().getElementType();
+  int64_t width = getByteWidth(element);
+  size_t count = raw->size() / width;
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) {
+    const char *at = raw->data() + i * width;
+    uint64_t bits = 0;
+    std::memcpy(&bits, at, width);
+    if (auto f = dyn_cast<FloatType>(element)) {
+      llvm::APFloat v(f.getFloatSemantics(), llvm::APInt(width * 8, bits));
+      bool lost;
+      v.convert(llvm::APFloat::IEEEsingle(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      values[i] = v.convertToFloat();
+    } else if (element.isUnsignedInteger()) {
+      values[i] = static_cast<float>(bits);
+    } else {
+      values[i] = static_cast<float>(
+          llvm::APInt(width * 8, bits).getSExtValue());
+    }
+  }
+  return values;
+}
+
+ElementsAttr mlc::onnx_import::makeConstant(RankedTensorType type,
+                                            llvm::StringRef name,
+                                            llvm::function_ref<void(char *)> fill) {
+  size_t bytes = type.getNumElements() * getByteWidth(type.getElementType());
+  if (type.getNumElements() <= kMaxInlineElements) {
+    std::vector<char> raw(bytes);
+    fill(raw.data());
+    return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(type, raw));
+  }
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes, alignof(uint64_t),
+                                                       /*dataIsMutable=*/true);
+  fill(blob.getMutableData().data());
+  return cast<ElementsAttr>(
+      DenseResourceElementsAttr::get(type, sanitize(name), std::move(blob)));
+}

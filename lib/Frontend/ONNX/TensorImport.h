@@ -13,7 +13,11 @@
 
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+
+#include <optional>
+#include <vector>
 
 namespace mlc::onnx_import {
 
@@ -34,6 +38,22 @@ llvm::Expected<mlir::ElementsAttr> importTensor(const onnx::TensorProto &tensor,
                                                 mlir::MLIRContext *context,
                                                 llvm::StringRef modelDir,
                                                 int64_t maxBytes);
+
+/// The bytes of a constant's elements, row-major at the element type's
+/// storage size (not for i1); a splat is expanded into `storage`. Nullopt
+/// when the attribute holds no readable bytes.
+std::optional<llvm::ArrayRef<char>>
+getConstantBytes(mlir::ElementsAttr attr, std::vector<char> &storage);
+
+/// The elements of a float (f16, bf16, f32, f64) or integer constant as
+/// float, or nullopt.
+std::optional<std::vector<float>> getConstantFloats(mlir::ElementsAttr attr);
+
+/// A constant of static `type` whose bytes `fill` writes: `dense` when
+/// small, else a `dense_resource` blob named after `name`.
+mlir::ElementsAttr makeConstant(mlir::RankedTensorType type,
+                                llvm::StringRef name,
+                                llvm::function_ref<void(char *)> fill);
 
 } // namespace mlc::onnx_import
 

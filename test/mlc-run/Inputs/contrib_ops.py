@@ -1,0 +1,294 @@
+# ===- contrib_ops.py - com.microsoft contrib ops against ONNX Runtime ---=== #
+#
+# Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
+# See LICENSE for license information.
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===--------------------------------------------------------------------=== #
+#
+#   contrib_ops.py WORKDIR [CASE...]
+#
+# Writes one small model per case with onnx.helper, each using one contrib
+# op the way ONNX Runtime's exporters write it (GenAI's model builder, the
+# transformer optimizer, the MatMulNBits quantizer), compiles it with mlc
+# (symbolic batch and sequence where the op allows them), runs it on seeded
+# random inputs and compares every output with ONNX Runtime's own kernel on
+# the same inputs. Prints "CASE: ok (max error E)" or what differs, then
+# the errors mlc gives for malformed nodes.
+#
+# ===--------------------------------------------------------------------=== #
+
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
+import mlc  # noqa: E402
+from mlc import comparison  # noqa: E402
+
+F32 = TensorProto.FLOAT
+MS = "com.microsoft"
+RNG = np.random.default_rng(11)
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def tensor(name, dims, elem=F32):
+    return helper.make_tensor_value_info(name, elem, dims)
+
+
+def make_model(nodes, inputs, outputs, inits=(), opset=17):
+    graph = helper.make_graph(nodes, "g", inputs, outputs,
+                              [numpy_helper.from_array(v, k)
+                               for k, v in dict(inits).items()])
+    model = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", opset), helper.make_opsetid(MS, 1)])
+    model.ir_version = 8
+    return model
+
+
+def randn(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+# --- normalization, activations, bias ------------------------------------
+
+
+@case
+def simplified_layer_norm():
+    # GenAI's model builder writes it in the ai.onnx domain, where ONNX
+    # Runtime registers it.
+    node = helper.make_node("SimplifiedLayerNormalization", ["x", "g"],
+                            ["y"], epsilon=1e-6, axis=-1)
+    m = make_model([node], [tensor("x", ["B", "S", 64])],
+                   [tensor("y", ["B", "S", 64])], {"g": randn(64)})
+    return m, {"x": randn(2, 7, 64)}
+
+
+@case
+def skip_simplified_layer_norm():
+    node = helper.make_node(
+        "SkipSimplifiedLayerNormalization", ["x", "skip", "g", "bias"],
+        ["y", "", "", "sum"], domain=MS, epsilon=1e-5)
+    m = make_model([node], [tensor("x", ["B", "S", 48]),
+                            tensor("skip", ["B", "S", 48])],
+                   [tensor("y", ["B", "S", 48]), tensor("sum", ["B", "S", 48])],
+                   {"g": randn(48), "bias": randn(48)})
+    return m, {"x": randn(2, 5, 48), "skip": randn(2, 5, 48)}
+
+
+@case
+def skip_layer_norm():
+    node = helper.make_node(
+        "SkipLayerNormalization", ["x", "skip", "g", "b", "bias"],
+        ["y", "", "", "sum"], domain=MS, epsilon=1e-12)
+    m = make_model([node], [tensor("x", ["B", "S", 32]),
+                            tensor("skip", ["B", "S", 32])],
+                   [tensor("y", ["B", "S", 32]), tensor("sum", ["B", "S", 32])],
+                   {"g": randn(32), "b": randn(32), "bias": randn(32)})
+    return m, {"x": randn(3, 4, 32), "skip": randn(3, 4, 32)}
+
+
+@case
+def skip_layer_norm_no_bias():
+    node = helper.make_node("SkipLayerNormalization", ["x", "skip", "g"],
+                            ["y"], domain=MS)
+    m = make_model([node], [tensor("x", ["B", "S", 32]),
+                            tensor("skip", ["B", "S", 32])],
+                   [tensor("y", ["B", "S", 32])], {"g": randn(32)})
+    return m, {"x": randn(1, 9, 32), "skip": randn(1, 9, 32)}
+
+
+def activation(op, extra_inputs=(), **attrs):
+    names = ["x"] + [n for n, _ in extra_inputs]
+    node = helper.make_node(op, names, ["y"], domain=MS, **attrs)
+    return (make_model([node], [tensor("x", ["B", 16])],
+                       [tensor("y", ["B", 16])], dict(extra_inputs)),
+            {"x": 3 * randn(6, 16)})
+
+
+@case
+def gelu():
+    return activation("Gelu")
+
+
+@case
+def bias_gelu():
+    return activation("BiasGelu", [("b", randn(16))])
+
+
+@case
+def fast_gelu():
+    return activation("FastGelu", [("b", randn(16))])
+
+
+@case
+def fast_gelu_no_bias():
+    return activation("FastGelu")
+
+
+@case
+def quick_gelu():
+    return activation("QuickGelu", alpha=1.5)
+
+
+@case
+def bias_add():
+    # ONNX Runtime implements BiasAdd for CUDA only: numpy is the reference.
+    bias = randn(8)
+    node = helper.make_node("BiasAdd", ["x", "b", "skip"], ["y"], domain=MS)
+    m = make_model([node], [tensor("x", ["B", "S", 8]),
+                            tensor("skip", ["B", "S", 8])],
+                   [tensor("y", ["B", "S", 8])], {"b": bias})
+    x, skip = randn(2, 3, 8), randn(2, 3, 8)
+    return m, {"x": x, "skip": skip}, {"y": x + bias + skip}
+
+
+# --- block-quantized weights ---------------------------------------------
+
+
+def pack(values, bits):
+    """Packs unsigned `bits`-bit values along the last axis, low bits
+    first, as ONNX Runtime's quantizers do."""
+    per = 8 // bits
+    pad = (-values.shape[-1]) % per
+    values = np.concatenate(
+        [values, np.zeros(values.shape[:-1] + (pad,), values.dtype)], -1)
+    values = values.reshape(values.shape[:-1] + (-1, per)).astype(np.uint8)
+    out = np.zeros(values.shape[:-1], np.uint8)
+    for i in range(per):
+        out |= values[..., i] << (i * bits)
+    return out
+
+
+def matmul_nbits(k, n, bits, block, zeros="packed", bias=False):
+    blocks = -(-k // block)
+    q = RNG.integers(0, 1 << bits, (n, blocks, block))
+    inits = {"B": pack(q, bits),
+             "scales": (RNG.random((n, blocks)) * 0.1 + 0.01)
+             .astype(np.float32).reshape(-1)}
+    names = ["a", "B", "scales"]
+    if zeros == "packed":
+        inits["zp"] = pack(RNG.integers(0, 1 << bits, (n, blocks)),
+                           bits).reshape(-1)
+        names.append("zp")
+    elif zeros == "float":
+        inits["zp"] = (RNG.random(n * blocks) * (1 << bits)).astype(np.float32)
+        names.append("zp")
+    if bias:
+        names += ["", ""] if len(names) == 3 else [""]
+        names.append("bias")
+        inits["bias"] = randn(n)
+    node = helper.make_node("MatMulNBits", names, ["y"], domain=MS, K=k, N=n,
+                            bits=bits, block_size=block, accuracy_level=0)
+    m = make_model([node], [tensor("a", ["B", "S", k])],
+                   [tensor("y", ["B", "S", n])], inits)
+    return m, {"a": randn(2, 3, k)}
+
+
+@case
+def matmul_4bits_block32():
+    return matmul_nbits(64, 24, 4, 32)
+
+
+@case
+def matmul_4bits_no_zero_points():
+    return matmul_nbits(128, 16, 4, 128, zeros=None)
+
+
+@case
+def matmul_4bits_block16_ragged_k():
+    # K = 40 is not a multiple of the block: the last block is padded.
+    return matmul_nbits(40, 8, 4, 16)
+
+
+@case
+def matmul_4bits_float_zero_points_bias():
+    return matmul_nbits(64, 12, 4, 64, zeros="float", bias=True)
+
+
+@case
+def matmul_8bits():
+    return matmul_nbits(96, 10, 8, 32)
+
+
+@case
+def matmul_2bits():
+    return matmul_nbits(64, 10, 2, 32)
+
+
+# --- what is refused -------------------------------------------------------
+
+
+def refused():
+    """Malformed or unsupported contrib nodes and the errors they get."""
+    cases = {
+        "unknown contrib op": (helper.make_node(
+            "DecoderMaskedSelfAttention", ["x"], ["y"], domain=MS), {}),
+        "unknown domain": (helper.make_node(
+            "Custom", ["x"], ["y"], domain="org.example"), {}),
+        "MatMulNBits block_size 24": (helper.make_node(
+            "MatMulNBits", ["x", "B", "s"], ["y"], domain=MS, K=16, N=2,
+            bits=4, block_size=24, name="q"),
+            {"B": np.zeros((2, 1, 12), np.uint8),
+             "s": np.ones(2, np.float32)}),
+        "MatMulNBits B too short": (helper.make_node(
+            "MatMulNBits", ["x", "B", "s"], ["y"], domain=MS, K=16, N=2,
+            bits=4, block_size=16, name="q"),
+            {"B": np.zeros((2, 1, 4), np.uint8),
+             "s": np.ones(2, np.float32)}),
+    }
+    for what, (node, inits) in cases.items():
+        m = make_model([node], [tensor("x", [1, 16])], [tensor("y", None)],
+                       inits)
+        path = os.path.join(WORK, "refused.onnx")
+        with open(path, "wb") as f:
+            f.write(m.SerializeToString())
+        try:
+            mlc.compile(path, output=os.path.join(WORK, "refused.so"))
+            print(f"{what}: compiled")
+        except mlc.MLCError as error:
+            print(f"{what}: error: {' '.join(str(error).split())}")
+
+
+def main():
+    global WORK
+    WORK = sys.argv[1]
+    wanted = sys.argv[2:] or list(CASES)
+    failed = 0
+    for name in wanted:
+        model, inputs, *reference = CASES[name]()
+        path = os.path.join(WORK, name + ".onnx")
+        with open(path, "wb") as f:
+            f.write(model.SerializeToString())
+        try:
+            library = mlc.load(mlc.compile(
+                path, output=os.path.join(WORK, name + ".so")))
+            got = library.run(inputs)
+        except mlc.MLCError as error:
+            failed += 1
+            print(f"{name}: error: {' '.join(str(error).split())}")
+            continue
+        ref = reference[0] if reference else comparison.run_ort(path, inputs)
+        diffs = [comparison.Difference(k, got[k], v, 1e-4)
+                 for k, v in ref.items()]
+        if all(d.ok for d in diffs):
+            worst = max(d.error for d in diffs)
+            print(f"{name}: ok (max error {worst:.1e})")
+        else:
+            failed += 1
+            print(f"{name}: " + "; ".join(str(d) for d in diffs if not d.ok))
+    if not sys.argv[2:]:
+        refused()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
