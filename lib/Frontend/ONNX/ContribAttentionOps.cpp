@@ -5,11 +5,443 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
+//
+// RotaryEmbedding and the attention ops of ONNX Runtime's contrib domain,
+// spelled with graph ops the way a plain export spells them (Gather of the
+// cos/sin caches, Slice and Concat halves; MatMul, scale, mask, Softmax,
+// MatMul), so that they take the kernels plain exports take. Semantics are
+// ONNX Runtime's CPU kernels' (onnxruntime/contrib_ops/cpu/bert/).
+//
+//===----------------------------------------------------------------------===//
 
 #include "NodeImporter.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
 
-void mlc::onnx_import::addContribAttentionConverters(ConverterTable &t) {}
+namespace {
+/// Graph ops a converter needs again and again.
+struct Spell {
+  NodeImporter &n;
+
+  Value ints(ArrayRef<int64_t> values) { return n.getI64Constant(values); }
+  /// x[..., begin:end] along `axis`.
+  Value slice(Value x, int64_t axis, int64_t begin, int64_t end) {
+    return n.make<SliceOp>(x, ints({begin}), ints({end}), ints({axis}),
+                           Value());
+  }
+  Value unsqueeze(Value x, ArrayRef<int64_t> axes) {
+    return n.make<UnsqueezeOp>(x, n.builder.getDenseI64ArrayAttr(axes),
+                               Value());
+  }
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    return n.make<ReshapeOp>(x, ints(shape), n.builder.getBoolAttr(false));
+  }
+  Value concat(ValueRange values, int64_t axis) {
+    return n.make<ConcatOp>(values, n.builder.getI64IntegerAttr(axis));
+  }
+  /// Dim `d` of `x` as a 1-D i64 tensor of one element.
+  Value dim(Value x, int64_t d) {
+    return n.make<ShapeOp>(x, n.builder.getI64IntegerAttr(d),
+                           n.builder.getI64IntegerAttr(d + 1));
+  }
+  Value squeeze(Value x, ArrayRef<int64_t> axes) {
+    return n.make<SqueezeOp>(x, n.builder.getDenseI64ArrayAttr(axes), Value());
+  }
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    return n.make<TransposeOp>(x, n.builder.getDenseI64ArrayAttr(perm));
+  }
+  /// A rank-0 i64 constant.
+  Value i64(int64_t v) { return n.getScalarConstant(n.builder.getI64Type(), v); }
+  /// Dim `d` of `x` as a rank-0 i64 tensor.
+  Value size(Value x, int64_t d) { return squeeze(dim(x, d), {0}); }
+  /// 0, 1, ..., `limit` - 1 (`limit` a rank-0 i64 tensor).
+  Value range(Value limit) {
+    return n.make<RangeOp>(i64(0), limit, i64(1));
+  }
+  Value castTo(Value x, Type element) {
+    if (NodeImporter::getElementType(x) == element)
+      return x;
+    if (n.buildFailed)
+      return Value();
+    auto type = cast<RankedTensorType>(x.getType());
+    return CastOp::create(n.builder, n.loc, type.clone(element), x);
+  }
+};
+
+/// The rank of `v`, or -1 when unknown.
+int64_t rankOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type ? type.getRank() : -1;
+}
+
+/// Rotates the first `rotaryDim` elements of the last dim of `x` (a
+/// [..., S, ..., H] tensor) by the angles whose cosines and sines `cos` and
+/// `sin` hold, [..., rotaryDim / 2] broadcasting against `x` without its
+/// last dim. Interleaved: pairs (x[2i], x[2i+1]); else halves (x[i],
+/// x[i + rotaryDim / 2]).
+Value rotate(Spell &s, Value x, Value cos, Value sin, int64_t headSize,
+             int64_t rotaryDim, bool interleaved) {
+  NodeImporter &n = s.n;
+  int64_t half = rotaryDim / 2;
+  int64_t rank = rankOf(x);
+  Value rotated = rotaryDim == headSize ? x : s.slice(x, -1, 0, rotaryDim);
+  Value first, second;
+  if (interleaved) {
+    // [..., H] -> [..., H/2, 2]: the pairs' first and second elements.
+    SmallVector<int64_t> pairs(rank - 1, 0);
+    pairs.append({half, 2});
+    Value split = s.reshape(rotated, pairs);
+    first = s.squeeze(s.slice(split, -1, 0, 1), {-1});
+    second = s.squeeze(s.slice(split, -1, 1, 2), {-1});
+  } else {
+    first = s.slice(rotated, -1, 0, half);
+    second = s.slice(rotated, -1, half, rotaryDim);
+  }
+  Value newFirst = n.make<SubOp>(n.make<MulOp>(first, cos),
+                                 n.make<MulOp>(second, sin));
+  Value newSecond = n.make<AddOp>(n.make<MulOp>(second, cos),
+                                  n.make<MulOp>(first, sin));
+  Value out;
+  if (interleaved) {
+    SmallVector<int64_t> flat(rank - 1, 0);
+    flat.push_back(rotaryDim);
+    out = s.reshape(s.concat({s.unsqueeze(newFirst, {-1}),
+                              s.unsqueeze(newSecond, {-1})},
+                             -1),
+                    flat);
+  } else {
+    out = s.concat({newFirst, newSecond}, -1);
+  }
+  if (rotaryDim == headSize)
+    return out;
+  return s.concat({out, s.slice(x, -1, rotaryDim, headSize)}, -1);
+}
+
+/// Scaled dot-product attention of `q` [B, N, S, H] over keys `k`
+/// [B, Nkv, T, H] and values `v` [B, Nkv, T, Hv], query head h reading
+/// key/value head h / (N / Nkv). Returns [B, S, N * Hv].
+struct Attention {
+  Value q, k, v;
+  int64_t heads = 0, kvHeads = 0, valueSize = 0;
+  double scale = 1.0;
+  /// tanh soft-capping of the scores before the bias and the masks.
+  double softcap = 0.0;
+  /// Added to the scores, broadcasting to [B, N, S, T].
+  Value bias;
+  /// Broadcasting to [B, N, S, T]: where false, the key gets probability 0.
+  Value valid;
+  /// An extra softmax column per head, dropped after the softmax: [N] or a
+  /// rank-0 0 (smooth softmax).
+  Value sink;
+
+  Value build(Spell &s) {
+    NodeImporter &n = s.n;
+    Builder &b = n.builder;
+    Type element = NodeImporter::getElementType(q);
+    int64_t group = heads / kvHeads;
+    // A group of query heads shares its key head: [B, Nkv, group * S, H]
+    // against the keys, not the keys repeated per query head.
+    Value grouped = group > 1 ? s.reshape(q, {0, kvHeads, -1, 0}) : q;
+    Value scores =
+        n.make<MatMulOp>(grouped, s.transpose(k, {0, 1, 3, 2}));
+    if (group > 1)
+      scores = s.reshape(scores, {0, heads, -1, 0});
+    scores = n.make<MulOp>(scores, n.getScalarConstant(element, scale));
+    if (softcap > 0) {
+      Value cap = n.getScalarConstant(element, softcap);
+      scores = n.make<MulOp>(
+          n.make<TanhOp>(n.make<DivOp>(scores, cap)), cap);
+    }
+    if (bias)
+      scores = n.make<AddOp>(scores, bias);
+    if (valid)
+      scores = n.make<WhereOp>(
+          valid, scores,
+          n.getScalarConstant(element,
+                              -std::numeric_limits<float>::max()));
+    Value probs;
+    if (!sink) {
+      probs = n.make<SoftmaxOp>(scores, b.getI64IntegerAttr(-1));
+    } else {
+      // softmax over [scores, sink] with the sink's column dropped.
+      Value column = rankOf(sink) == 0 ? sink : s.reshape(sink, {1, heads, 1, 1});
+      DenseI64ArrayAttr last = b.getDenseI64ArrayAttr({-1});
+      Value top = n.make<MaxOp>(
+          n.make<ReduceMaxOp>(scores, last, b.getBoolAttr(true),
+                              b.getBoolAttr(false), Value()),
+          column);
+      Value e = n.make<ExpOp>(n.make<SubOp>(scores, top));
+      Value total = n.make<AddOp>(
+          n.make<ReduceSumOp>(e, last, b.getBoolAttr(true),
+                              b.getBoolAttr(false), Value()),
+          n.make<ExpOp>(n.make<SubOp>(column, top)));
+      probs = n.make<DivOp>(e, total);
+    }
+    if (group > 1)
+      probs = s.reshape(probs, {0, kvHeads, -1, 0});
+    Value out = n.make<MatMulOp>(probs, v);
+    if (group > 1)
+      out = s.reshape(out, {0, heads, -1, 0});
+    return s.reshape(s.transpose(out, {0, 2, 1, 3}),
+                     {0, 0, heads * valueSize});
+  }
+};
+
+/// RotaryEmbedding (com.microsoft): input [B, S, hidden] or [B, N, S, H];
+/// position_ids [B, S], or [1] holding the first position of every
+/// sequence; cos_cache and sin_cache [max positions, rotary_dim / 2].
+LogicalResult convertRotaryEmbedding(NodeImporter &n) {
+  if (failed(n.expectInputs(4, 4)))
+    return failure();
+  if (n.getInt("is_packed_batching", 0))
+    return n.fail("is_packed_batching is not supported");
+  Spell s{n};
+  Value x = n.getInput(0), positions = n.getInput(1);
+  Value cosCache = n.getInput(2), sinCache = n.getInput(3);
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  auto cacheType = dyn_cast<RankedTensorType>(cosCache.getType());
+  if (!xType || (xType.getRank() != 3 && xType.getRank() != 4))
+    return n.fail("input must be 3-D [batch, sequence, hidden] or 4-D "
+                  "[batch, heads, sequence, head size]");
+  if (!cacheType || cacheType.getRank() != 2 ||
+      cacheType.isDynamicDim(1) || rankOf(sinCache) != 2)
+    return n.fail("cos_cache and sin_cache must be 2-D with a static last "
+                  "dim");
+  int64_t positionsRank = rankOf(positions);
+  if (positionsRank != 1 && positionsRank != 2)
+    return n.fail("position_ids must be [batch, sequence] or [1]");
+  bool threeD = xType.getRank() == 3;
+  int64_t last = xType.getShape().back();
+  if (ShapedType::isDynamic(last))
+    return n.fail("the input's last dim must be static");
+  int64_t numHeads = n.getInt("num_heads", 0);
+  int64_t rotaryDim = n.getInt("rotary_embedding_dim", 0);
+  int64_t headSize = last;
+  if (threeD) {
+    if (numHeads > 0)
+      headSize = last / numHeads;
+    else
+      headSize = rotaryDim > 0 ? rotaryDim : 2 * cacheType.getDimSize(1);
+    if (headSize <= 0 || last % headSize)
+      return n.fail("hidden size " + llvm::Twine(last) +
+                    " is not a whole number of heads");
+  }
+  if (rotaryDim == 0)
+    rotaryDim = headSize;
+  if (rotaryDim > headSize || rotaryDim % 2 ||
+      cacheType.getDimSize(1) != rotaryDim / 2)
+    return n.fail("rotary_embedding_dim " + llvm::Twine(rotaryDim) +
+                  " does not fit head size " + llvm::Twine(headSize) +
+                  " and caches of " + llvm::Twine(cacheType.getDimSize(1)) +
+                  " angles");
+  // Positions: [B, S] as given, or [S] counted from the one given.
+  int64_t seqAxis = threeD ? 1 : 2;
+  if (positionsRank == 1) {
+    Type i64 = n.builder.getI64Type();
+    Value start = s.squeeze(s.castTo(positions, i64), {0});
+    Value length = n.make<AddOp>(start, s.squeeze(s.dim(x, seqAxis), {0}));
+    positions = n.make<RangeOp>(start, length, n.getScalarConstant(i64, 1));
+  }
+  Value cos = n.make<GatherOp>(cosCache, positions,
+                               n.builder.getI64IntegerAttr(0));
+  Value sin = n.make<GatherOp>(sinCache, positions,
+                               n.builder.getI64IntegerAttr(0));
+  // [B, S, R/2] (or [S, R/2]) against [B, S, N, H] or [B, N, S, H].
+  if (threeD) {
+    cos = s.unsqueeze(cos, {-2});
+    sin = s.unsqueeze(sin, {-2});
+  } else if (positionsRank == 2) {
+    cos = s.unsqueeze(cos, {1});
+    sin = s.unsqueeze(sin, {1});
+  }
+  Value heads = threeD ? s.reshape(x, {0, 0, last / headSize, headSize}) : x;
+  Value out = rotate(s, heads, s.castTo(cos, xType.getElementType()),
+                     s.castTo(sin, xType.getElementType()), headSize, rotaryDim,
+                     n.getInt("interleaved", 0) != 0);
+  if (threeD)
+    out = s.reshape(out, {0, 0, last});
+  return n.finish({out});
+}
+
+/// The heads of a [B, S, heads * size] tensor: [B, S, heads, size].
+Value splitHeads(Spell &s, Value x, int64_t heads, int64_t size) {
+  return s.reshape(x, {0, 0, heads, size});
+}
+
+/// GroupQueryAttention: attention of N query heads over Nkv key/value heads
+/// with a KV cache of ONNX Runtime GenAI's layout. Per sequence b, the
+/// cache holds seqlens_k[b] + 1 - S past rows (none for a first prompt, S
+/// = total_sequence_length); the new keys and values go after them in
+/// present, which is max(total_sequence_length, past length) long and
+/// zero past the sequence, and query i attends keys up to past + i.
+LogicalResult convertGroupQueryAttention(NodeImporter &n) {
+  if (failed(n.expectInputs(1, 12)))
+    return failure();
+  for (size_t i : {5, 6})
+    if (!n.hasInput(i))
+      return n.fail("input " + llvm::Twine(i) +
+                    (i == 5 ? " (seqlens_k)" : " (total_sequence_length)") +
+                    " is required");
+  Spell s{n};
+  Builder &b = n.builder;
+  int64_t heads = n.getInt("num_heads", 0), kvHeads = n.getInt("kv_num_heads", 0);
+  if (heads <= 0 || kvHeads <= 0 || heads % kvHeads)
+    return n.fail("num_heads (" + llvm::Twine(heads) +
+                  ") must be a positive multiple of kv_num_heads (" +
+                  llvm::Twine(kvHeads) + ")");
+  if (n.getInt("qk_output", 0))
+    return n.fail("qk_output is not supported");
+  Value query = n.getInput(0), key = n.getInput(1), value = n.getInput(2);
+  auto queryType = dyn_cast<RankedTensorType>(query.getType());
+  if (!queryType || queryType.getRank() != 3 ||
+      queryType.isDynamicDim(2))
+    return n.fail("query must be 3-D with a static hidden size");
+  Type element = queryType.getElementType();
+  int64_t hidden = queryType.getDimSize(2);
+  bool packed = !key;
+  int64_t headSize = hidden / (packed ? heads + 2 * kvHeads : heads);
+  if (headSize * (packed ? heads + 2 * kvHeads : heads) != hidden)
+    return n.fail("hidden size " + llvm::Twine(hidden) +
+                  " is not a whole number of heads");
+  if (packed != !value)
+    return n.fail("key and value must both be given or both be absent");
+  if (packed) {
+    key = s.slice(query, 2, heads * headSize, (heads + kvHeads) * headSize);
+    value = s.slice(query, 2, (heads + kvHeads) * headSize, hidden);
+    query = s.slice(query, 2, 0, heads * headSize);
+  }
+  Value pastKey = n.getInput(3), pastValue = n.getInput(4);
+  if (bool(pastKey) != bool(pastValue))
+    return n.fail("past_key and past_value must both be given or both be "
+                  "absent");
+  Type i64 = b.getI64Type();
+  Value seqLen = s.size(query, 1);
+  Value total = s.reshape(s.castTo(n.getInput(6), i64), {});
+  Value lengths = n.make<AddOp>(s.castTo(n.getInput(5), i64), s.i64(1));
+  // A first prompt fills the cache from row 0, whatever the past holds.
+  Value first = n.make<EqualOp>(seqLen, total);
+  Value past = n.make<WhereOp>(first, s.i64(0),
+                               n.make<SubOp>(lengths, seqLen)); // [B]
+  Value q = splitHeads(s, query, heads, headSize);
+  Value k = splitHeads(s, key, kvHeads, headSize);
+  Value v = splitHeads(s, value, kvHeads, headSize);
+  Value steps = s.range(seqLen); // [S]
+  if (n.getInt("do_rotary", 0)) {
+    Value cosCache = n.getInput(7), sinCache = n.getInput(8);
+    auto cacheType = cosCache ? dyn_cast<RankedTensorType>(cosCache.getType())
+                              : RankedTensorType();
+    if (!cacheType || !sinCache || cacheType.getRank() != 2 ||
+        cacheType.isDynamicDim(1))
+      return n.fail("do_rotary needs cos_cache and sin_cache, 2-D with a "
+                    "static last dim");
+    int64_t rotaryDim = 2 * cacheType.getDimSize(1);
+    if (rotaryDim > headSize)
+      return n.fail("the rotary caches cover more than the head size");
+    // A first prompt counts from position_ids[0, 0] (or 0) in every
+    // sequence; later steps from the given positions, or the past length.
+    Value given = n.getInput(9);
+    Value start = given ? s.reshape(s.slice(s.slice(s.castTo(given, i64), 0,
+                                                    0, 1),
+                                            1, 0, 1),
+                                    {})
+                        : s.i64(0);
+    Value firstPositions = s.unsqueeze(n.make<AddOp>(steps, start), {0});
+    Value laterPositions =
+        given ? s.castTo(given, i64)
+              : n.make<AddOp>(s.unsqueeze(past, {1}), steps);
+    Value positions = n.make<WhereOp>(first, firstPositions, laterPositions);
+    Value cos = s.unsqueeze(
+        s.castTo(n.make<GatherOp>(cosCache, positions, b.getI64IntegerAttr(0)),
+                 element),
+        {-2});
+    Value sin = s.unsqueeze(
+        s.castTo(n.make<GatherOp>(sinCache, positions, b.getI64IntegerAttr(0)),
+                 element),
+        {-2});
+    bool interleaved = n.getInt("rotary_interleaved", 0) != 0;
+    q = rotate(s, q, cos, sin, headSize, rotaryDim, interleaved);
+    k = rotate(s, k, cos, sin, headSize, rotaryDim, interleaved);
+  }
+  // present[b, :, t] = past[b, :, t] below the sequence's past length,
+  // the new row t - past after it, zero past the sequence.
+  Value pastRows = pastKey ? s.size(pastKey, 2) : Value();
+  Value presentLength = pastKey ? n.make<MaxOp>(total, pastRows) : total;
+  Value rows = s.range(presentLength);                          // [T]
+  Value pastCol = s.unsqueeze(past, {1});                       // [B, 1]
+  Value offset = n.make<SubOp>(rows, pastCol);                  // [B, T]
+  Value isNew = n.make<AndOp>(
+      n.make<GreaterOrEqualOp>(offset, s.i64(0)),
+      n.make<LessOp>(offset, seqLen));
+  Value isPast = n.make<LessOp>(offset, s.i64(0));
+  // Row b * S + clamp(t - past, 0, S - 1) of the new rows.
+  Value batches = s.unsqueeze(s.range(s.size(query, 0)), {1}); // [B, 1]
+  Value newRow = n.make<AddOp>(
+      n.make<MulOp>(batches, seqLen),
+      n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
+                    n.make<SubOp>(seqLen, s.i64(1))));
+  auto asCacheMask = [&](Value m) { return s.unsqueeze(m, {1, 3}); };
+  auto present = [&](Value fresh, Value cache) {
+    Value flat = s.reshape(fresh, {-1, kvHeads, headSize});
+    Value placed = s.transpose(
+        n.make<GatherOp>(flat, newRow, b.getI64IntegerAttr(0)), {0, 2, 1, 3});
+    Value zero = n.getScalarConstant(element, 0.0);
+    Value out = n.make<WhereOp>(asCacheMask(isNew), placed, zero);
+    if (!cache)
+      return out;
+    // The past widened to the present's length with zeros.
+    Value shape = s.concat({s.dim(cache, 0), s.ints({kvHeads}),
+                            s.reshape(n.make<SubOp>(presentLength, pastRows),
+                                      {1}),
+                            s.ints({headSize})},
+                           0);
+    Value widened = s.concat(
+        {cache, n.make<ConstantOfShapeOp>(
+                    shape, DenseElementsAttr::get(
+                               RankedTensorType::get({1}, element),
+                               b.getFloatAttr(element, 0.0)))},
+        2);
+    return n.make<WhereOp>(asCacheMask(isPast), widened, out);
+  };
+  Value presentKey = present(k, pastKey);
+  Value presentValue = present(v, pastValue);
+  // Query i of sequence b sees keys below min(past + i + 1, length).
+  Value seen = n.make<MinOp>(
+      n.make<AddOp>(n.make<AddOp>(pastCol, steps), s.i64(1)),
+      s.unsqueeze(lengths, {1}));                               // [B, S]
+  Value seenCol = s.unsqueeze(seen, {2});                       // [B, S, 1]
+  Value valid = n.make<LessOp>(rows, seenCol);                  // [B, S, T]
+  int64_t window = n.getInt("local_window_size", -1);
+  if (window > 0)
+    valid = n.make<AndOp>(
+        valid, n.make<GreaterOrEqualOp>(
+                   rows, n.make<SubOp>(seenCol, s.i64(window))));
+  Attention attention;
+  attention.q = s.transpose(q, {0, 2, 1, 3});
+  attention.k = presentKey;
+  attention.v = presentValue;
+  attention.heads = heads;
+  attention.kvHeads = kvHeads;
+  attention.valueSize = headSize;
+  float scale = n.getFloat("scale", 0.0f);
+  attention.scale = scale != 0.0f ? scale : 1.0 / std::sqrt(double(headSize));
+  attention.softcap = n.getFloat("softcap", 0.0f);
+  attention.bias = n.getInput(10);
+  attention.valid = s.unsqueeze(valid, {1});
+  if (Value sink = n.getInput(11))
+    attention.sink = s.castTo(sink, element);
+  else if (n.getInt("smooth_softmax", -1) == 1)
+    attention.sink = n.getScalarConstant(element, 0.0);
+  Value out = attention.build(s);
+  return n.finish({out, presentKey, presentValue});
+}
+} // namespace
+
+void mlc::onnx_import::addContribAttentionConverters(ConverterTable &t) {
+  t.add("com.microsoft.RotaryEmbedding", 1, convertRotaryEmbedding);
+  t.add("com.microsoft.GroupQueryAttention", 1, convertGroupQueryAttention);
+}
