@@ -439,9 +439,230 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
   Value out = attention.build(s);
   return n.finish({out, presentKey, presentValue});
 }
+
+/// [B, L, heads * size] as [B, heads, L, size].
+Value toHeads(Spell &s, Value x, int64_t heads, int64_t size) {
+  return s.transpose(splitHeads(s, x, heads, size), {0, 2, 1, 3});
+}
+
+/// The additive masks of ONNX Runtime's MultiHeadAttention and Attention:
+/// `filter` (mask_filter_value) where a key is masked out, summed over the
+/// key mask (`mask`: [B] key counts, [2B] ends then starts, [B, T] or
+/// [B, S, T] of 0 = masked), the causal mask of `unidirectional` (query i
+/// sees keys up to T - S + i) and the given `bias`.
+FailureOr<Value> attentionMask(Spell &s, Value mask, Value bias,
+                               bool unidirectional, float filter,
+                               Value queries, Value keys, Type element) {
+  NodeImporter &n = s.n;
+  Type i64 = n.builder.getI64Type();
+  Value total = Value(), seqLen = Value(), rows = Value();
+  Value masked = n.getScalarConstant(element, filter);
+  Value zero = n.getScalarConstant(element, 0.0);
+  auto keyRows = [&] {
+    if (!rows)
+      rows = s.range(s.size(keys, 2)); // [T]
+    return rows;
+  };
+  Value sum = bias;
+  auto add = [&](Value term) { sum = sum ? n.make<AddOp>(sum, term) : term; };
+  if (mask) {
+    int64_t rank = rankOf(mask);
+    if (rank == 1) {
+      // [B] ends, or [2B] ends then starts.
+      auto type = cast<RankedTensorType>(mask.getType());
+      Value batch = s.size(queries, 0);
+      Value m = s.castTo(mask, i64);
+      Value ends = m, starts;
+      if (!type.isDynamicDim(0) && !cast<RankedTensorType>(queries.getType())
+                                        .isDynamicDim(0)) {
+        int64_t b = cast<RankedTensorType>(queries.getType()).getDimSize(0);
+        if (type.getDimSize(0) != b && type.getDimSize(0) != 2 * b)
+          return n.fail("a 1-D mask must hold B or 2B values");
+        if (type.getDimSize(0) == 2 * b) {
+          ends = s.slice(m, 0, 0, b);
+          starts = s.slice(m, 0, b, 2 * b);
+        }
+      } else {
+        // Which form is known only at run time: ends are the first B.
+        Value twice = n.make<EqualOp>(s.size(mask, 0),
+                                      n.make<MulOp>(batch, s.i64(2)));
+        ends = n.make<SliceOp>(m, s.ints({0}), s.reshape(batch, {1}),
+                               s.ints({0}), Value());
+        Value startsOrNone = n.make<SliceOp>(
+            n.make<ConcatOp>(ValueRange{m, m}, n.builder.getI64IntegerAttr(0)),
+            s.reshape(batch, {1}), s.reshape(n.make<MulOp>(batch, s.i64(2)),
+                                             {1}),
+            s.ints({0}), Value());
+        starts = n.make<WhereOp>(twice, startsOrNone, s.i64(0));
+      }
+      Value t = keyRows();
+      Value ok = n.make<LessOp>(t, s.unsqueeze(ends, {1}));
+      if (starts)
+        ok = n.make<AndOp>(ok, n.make<GreaterOrEqualOp>(
+                                   t, s.unsqueeze(starts, {1})));
+      add(s.unsqueeze(n.make<WhereOp>(ok, zero, masked), {1, 2}));
+    } else if (rank == 2 || rank == 3) {
+      Value off = n.make<EqualOp>(s.castTo(mask, i64), s.i64(0));
+      Value term = n.make<WhereOp>(off, masked, zero);
+      add(rank == 2 ? s.unsqueeze(term, {1, 2}) : s.unsqueeze(term, {1}));
+    } else {
+      return n.fail("the key mask must be 1-D, 2-D or 3-D");
+    }
+  }
+  if (unidirectional) {
+    total = s.size(keys, 2);
+    seqLen = s.size(queries, 2);
+    Value last = n.make<AddOp>(
+        s.unsqueeze(s.range(seqLen), {1}),
+        n.make<SubOp>(total, seqLen)); // [S, 1]: the last key each sees
+    Value later = n.make<GreaterOp>(keyRows(), last);
+    add(n.make<WhereOp>(later, masked, zero));
+  }
+  return sum;
+}
+
+/// The shared tail of MultiHeadAttention and Attention: keys and values
+/// appended to the past, masks, attention.
+struct MultiHead {
+  Value q, k, v, pastKey, pastValue, mask, bias;
+  int64_t heads = 0, headSize = 0, valueSize = 0;
+
+  /// Returns the output, and sets the present keys and values.
+  Value build(Spell &s, Value &presentKey, Value &presentValue) {
+    NodeImporter &n = s.n;
+    Type element = NodeImporter::getElementType(q);
+    presentKey = pastKey ? s.concat({pastKey, k}, 2) : k;
+    presentValue = pastValue ? s.concat({pastValue, v}, 2) : v;
+    FailureOr<Value> additive = attentionMask(
+        s, mask, bias, n.getInt("unidirectional", 0) != 0,
+        n.getFloat("mask_filter_value", -10000.0f), q, presentKey, element);
+    if (failed(additive)) {
+      n.buildFailed = true;
+      return Value();
+    }
+    Attention attention;
+    attention.q = q;
+    attention.k = presentKey;
+    attention.v = presentValue;
+    attention.heads = attention.kvHeads = heads;
+    attention.valueSize = valueSize;
+    float scale = n.getFloat("scale", 0.0f);
+    attention.scale =
+        scale != 0.0f ? scale : 1.0 / std::sqrt(double(headSize));
+    attention.bias = *additive;
+    return attention.build(s);
+  }
+};
+
+/// The static last dim of `v`, or -1.
+int64_t lastDim(Value v) {
+  auto type = v ? dyn_cast<RankedTensorType>(v.getType()) : RankedTensorType();
+  if (!type || type.getRank() == 0 || type.isDynamicDim(type.getRank() - 1))
+    return -1;
+  return type.getShape().back();
+}
+
+/// MultiHeadAttention: query [B, S, D]; key and value [B, L, D] (with the
+/// past appended) or already split [B, N, L, H]; bias added to the 3-D
+/// ones; masks as attentionMask.
+LogicalResult convertMultiHeadAttention(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 8)))
+    return failure();
+  Spell s{n};
+  int64_t heads = n.getInt("num_heads", 0);
+  Value query = n.getInput(0), key = n.getInput(1), value = n.getInput(2);
+  int64_t hidden = lastDim(query);
+  if (rankOf(query) != 3 || hidden <= 0 || heads <= 0 || hidden % heads)
+    return n.fail("query must be [batch, sequence, num_heads * head size] "
+                  "with a static hidden size (packed QKV is not supported)");
+  int64_t keyRank = rankOf(key);
+  if ((keyRank != 3 && keyRank != 4) || rankOf(value) != keyRank)
+    return n.fail("key and value must both be 3-D or both 4-D");
+  int64_t headSize = hidden / heads;
+  int64_t valueHidden = lastDim(value);
+  if (valueHidden <= 0 || (keyRank == 3 && valueHidden % heads))
+    return n.fail("value needs a static last dim of whole heads");
+  int64_t valueSize = keyRank == 3 ? valueHidden / heads : valueHidden;
+  if (Value bias = n.getInput(3)) {
+    query = n.make<AddOp>(query, s.slice(bias, 0, 0, hidden));
+    if (keyRank == 3) {
+      key = n.make<AddOp>(key, s.slice(bias, 0, hidden, 2 * hidden));
+      value = n.make<AddOp>(
+          value, s.slice(bias, 0, 2 * hidden, 2 * hidden + valueHidden));
+    }
+  }
+  MultiHead mh;
+  mh.q = toHeads(s, query, heads, headSize);
+  mh.k = keyRank == 3 ? toHeads(s, key, heads, headSize) : key;
+  mh.v = keyRank == 3 ? toHeads(s, value, heads, valueSize) : value;
+  mh.pastKey = n.getInput(6);
+  mh.pastValue = n.getInput(7);
+  if (bool(mh.pastKey) != bool(mh.pastValue))
+    return n.fail("past_key and past_value must both be given or both be "
+                  "absent");
+  mh.mask = n.getInput(4);
+  mh.bias = n.getInput(5);
+  mh.heads = heads;
+  mh.headSize = headSize;
+  mh.valueSize = valueSize;
+  Value presentKey, presentValue;
+  Value out = mh.build(s, presentKey, presentValue);
+  return n.finish({out, presentKey, presentValue});
+}
+
+/// Attention (the BERT/GPT-2 op): Q, K and V from one input x weights (+
+/// bias), the past [2, B, N, P, H] in one tensor, masks as attentionMask.
+LogicalResult convertAttention(NodeImporter &n) {
+  if (failed(n.expectInputs(2, 6)))
+    return failure();
+  if (n.getInt("do_rotary", 0) || n.getInt("past_present_share_buffer", 0))
+    return n.fail("do_rotary and past_present_share_buffer are not "
+                  "supported (ONNX Runtime's CPU kernel has neither)");
+  Spell s{n};
+  int64_t heads = n.getInt("num_heads", 0);
+  int64_t width = lastDim(n.getInput(1));
+  if (heads <= 0 || width <= 0 || rankOf(n.getInput(0)) != 3)
+    return n.fail("needs num_heads, a 3-D input and weights with a static "
+                  "last dim");
+  SmallVector<int64_t> sizes = n.getInts("qkv_hidden_sizes")
+                                   .value_or(SmallVector<int64_t>(3, width / 3));
+  if (sizes.size() != 3 || sizes[0] != sizes[1] ||
+      sizes[0] + sizes[1] + sizes[2] != width || sizes[0] % heads ||
+      sizes[2] % heads || sizes[0] <= 0)
+    return n.fail("qkv_hidden_sizes must be three sizes of whole heads, the "
+                  "first two equal, summing to the weights' width " +
+                  llvm::Twine(width));
+  Value qkv = n.make<MatMulOp>(n.getInput(0), n.getInput(1));
+  if (Value bias = n.getInput(2))
+    qkv = n.make<AddOp>(qkv, bias);
+  int64_t headSize = sizes[0] / heads, valueSize = sizes[2] / heads;
+  MultiHead mh;
+  mh.q = toHeads(s, s.slice(qkv, 2, 0, sizes[0]), heads, headSize);
+  mh.k = toHeads(s, s.slice(qkv, 2, sizes[0], 2 * sizes[0]), heads, headSize);
+  mh.v = toHeads(s, s.slice(qkv, 2, 2 * sizes[0], width), heads, valueSize);
+  if (Value past = n.getInput(4)) {
+    mh.pastKey = s.squeeze(s.slice(past, 0, 0, 1), {0});
+    mh.pastValue = s.squeeze(s.slice(past, 0, 1, 2), {0});
+  }
+  mh.mask = n.getInput(3);
+  mh.bias = n.getInput(5);
+  mh.heads = heads;
+  mh.headSize = headSize;
+  mh.valueSize = valueSize;
+  Value presentKey, presentValue;
+  Value out = mh.build(s, presentKey, presentValue);
+  Value present = Value();
+  if (n.node.output_size() > 1 && !n.buildFailed)
+    present = s.concat({s.unsqueeze(presentKey, {0}),
+                        s.unsqueeze(presentValue, {0})},
+                       0);
+  return n.finish({out, present});
+}
 } // namespace
 
 void mlc::onnx_import::addContribAttentionConverters(ConverterTable &t) {
   t.add("com.microsoft.RotaryEmbedding", 1, convertRotaryEmbedding);
   t.add("com.microsoft.GroupQueryAttention", 1, convertGroupQueryAttention);
+  t.add("com.microsoft.MultiHeadAttention", 1, convertMultiHeadAttention);
+  t.add("com.microsoft.Attention", 1, convertAttention);
 }

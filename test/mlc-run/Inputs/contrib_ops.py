@@ -294,6 +294,119 @@ def group_query_attention_window_softcap():
                smooth_softmax=1)
 
 
+def mha(cross=False, mask=None, past=False, bias=False, **attrs):
+    """MultiHeadAttention, N = 2 heads of 8: self-attention over 3-D keys
+    (with a past appended) or cross-attention over keys already split in
+    heads; a key mask of lengths [B] or 0/1 [B, T]."""
+    heads, head = 2, 8
+    d = heads * head
+    names = ["q", "k", "v", "bias" if bias else "",
+             "mask" if mask else "", "", "pk" if past else "",
+             "pv" if past else ""]
+    kv_dims = ["B", heads, "L", head] if cross else ["B", "L", d]
+    inputs = [tensor("q", ["B", "S", d]), tensor("k", kv_dims),
+              tensor("v", kv_dims)]
+    if mask == "lengths":
+        inputs.append(tensor("mask", ["B"], TensorProto.INT32))
+    elif mask == "raw":
+        inputs.append(tensor("mask", ["B", "T"], TensorProto.INT32))
+    if past:
+        inputs += [tensor("pk", ["B", heads, "P", head]),
+                   tensor("pv", ["B", heads, "P", head])]
+    outputs = [tensor("y", ["B", "S", d])]
+    if past:
+        outputs += [tensor("present_k", ["B", heads, "T", head]),
+                    tensor("present_v", ["B", heads, "T", head])]
+    node = helper.make_node("MultiHeadAttention", names,
+                            [o.name for o in outputs], domain=MS,
+                            num_heads=heads, **attrs)
+    m = make_model([node], inputs, outputs,
+                   {"bias": randn(3 * d)} if bias else {})
+
+    def step(batch, seq, keys, past_len):
+        feed = {"q": randn(batch, seq, d)}
+        shape = (batch, heads, keys, head) if cross else (batch, keys, d)
+        feed["k"], feed["v"] = randn(*shape), randn(*shape)
+        total = keys + past_len
+        if mask == "lengths":
+            feed["mask"] = RNG.integers(1, total + 1, batch).astype(np.int32)
+        elif mask == "raw":
+            feed["mask"] = (RNG.random((batch, total)) > 0.3).astype(np.int32)
+            feed["mask"][:, 0] = 1
+        if past:
+            feed["pk"] = randn(batch, heads, past_len, head)
+            feed["pv"] = randn(batch, heads, past_len, head)
+        return feed
+    if past:
+        return m, [step(2, 4, 4, 0), step(2, 1, 1, 4), step(1, 3, 3, 5)]
+    return m, [step(2, 4, 6, 0), step(1, 1, 3, 0)]
+
+
+@case
+def multi_head_attention_past_causal():
+    return mha(past=True, mask="raw", unidirectional=1)
+
+
+@case
+def multi_head_attention_bias_lengths():
+    return mha(bias=True, mask="lengths", scale=0.3)
+
+
+@case
+def multi_head_attention_cross():
+    return mha(cross=True)
+
+
+def bert_attention(mask=None, past=False, **attrs):
+    """Attention (the BERT/GPT-2 op): Q, K, V from one projection."""
+    heads, din, d = 2, 12, 16
+    names = ["x", "w", "b", "mask" if mask else "", "past" if past else ""]
+    inputs = [tensor("x", ["B", "S", din])]
+    if mask == "lengths":
+        inputs.append(tensor("mask", ["B"], TensorProto.INT32))
+    elif mask == "raw":
+        inputs.append(tensor("mask", ["B", "T"], TensorProto.INT32))
+    if past:
+        inputs.append(tensor("past", [2, "B", heads, "P", d // heads]))
+    outputs = [tensor("y", ["B", "S", d])]
+    if past:
+        outputs.append(tensor("present", [2, "B", heads, "T", d // heads]))
+    node = helper.make_node("Attention", names, [o.name for o in outputs],
+                            domain=MS, num_heads=heads, **attrs)
+    m = make_model([node], inputs, outputs,
+                   {"w": randn(din, 3 * d) * 0.3, "b": randn(3 * d)})
+
+    def step(batch, seq, past_len):
+        feed = {"x": randn(batch, seq, din)}
+        total = seq + past_len
+        if mask == "lengths":
+            feed["mask"] = RNG.integers(1, total + 1, batch).astype(np.int32)
+        elif mask == "raw":
+            feed["mask"] = (RNG.random((batch, total)) > 0.3).astype(np.int32)
+            feed["mask"][:, 0] = 1
+        if past:
+            feed["past"] = randn(2, batch, heads, past_len, d // heads)
+        return feed
+    if past:
+        return m, [step(2, 3, 0), step(2, 1, 3), step(1, 2, 6)]
+    return m, [step(2, 5, 0), step(3, 2, 0)]
+
+
+@case
+def attention_bert_mask():
+    return bert_attention(mask="raw")
+
+
+@case
+def attention_bert_lengths():
+    return bert_attention(mask="lengths")
+
+
+@case
+def attention_gpt2_past():
+    return bert_attention(past=True, unidirectional=1)
+
+
 # --- block-quantized weights ---------------------------------------------
 
 
