@@ -210,8 +210,68 @@ LogicalResult convertMatMulNBits(NodeImporter &n) {
     y = n.make<AddOp>(y, bias);
   return n.finish({y});
 }
+
+/// GatherBlockQuantized with uint8 data (2, 4 or 8 bits packed along the
+/// last dim, which is the quantized one; gathered along dim 0): the table
+/// is dequantized once and gathered in the scales' type.
+LogicalResult convertGatherBlockQuantized(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 4)))
+    return failure();
+  int64_t bits = n.getInt("bits", 4), blockSize = n.getInt("block_size", 128);
+  if (failed(checkBlocking(n, bits, blockSize)))
+    return failure();
+  ElementsAttr packed = getConstant(n.getInput(0));
+  auto type = packed ? dyn_cast<RankedTensorType>(packed.getShapedType())
+                     : RankedTensorType();
+  if (!type || !type.getElementType().isUnsignedInteger(8) ||
+      type.getRank() < 2)
+    return n.fail("data must be a constant uint8 tensor of rank 2 or more "
+                  "(int4/uint4 data are not supported)");
+  int64_t rank = type.getRank();
+  int64_t gatherAxis = n.getInt("gather_axis", 0);
+  int64_t quantizeAxis = n.getInt("quantize_axis", 1);
+  if (gatherAxis < 0)
+    gatherAxis += rank;
+  if (quantizeAxis < 0)
+    quantizeAxis += rank;
+  if (gatherAxis != 0 || quantizeAxis != rank - 1)
+    return n.fail("uint8 data must be gathered along dim 0 and quantized "
+                  "along the last dim");
+  Type element = NodeImporter::getElementType(n.getInput(2));
+  if (!isa<FloatType>(element))
+    return n.fail("scales must be float");
+  int64_t cols = type.getShape().back() * (8 / bits);
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  if (rows * cols > (int64_t(1) << 32))
+    return n.fail("the table is too large to dequantize");
+  int64_t blocks = (cols + blockSize - 1) / blockSize;
+  std::vector<char> storage;
+  std::optional<ArrayRef<char>> bytes = getConstantBytes(packed, storage);
+  if (!bytes)
+    return n.fail("data holds no readable bytes");
+  BlockParams params;
+  if (failed(readBlockParams(n, n.getInput(2), n.getInput(3), rows, blocks,
+                             bits, params)))
+    return failure();
+  std::vector<float> table(rows * cols);
+  PackedValues values{*bytes, bits};
+  int64_t rowBytes = type.getShape().back();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      table[r * cols + c] =
+          (static_cast<float>(values.at(r * rowBytes, c)) -
+           params.zero(r, c / blockSize)) *
+          params.scale(r, c / blockSize);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = cols;
+  Value dequantized = floatConstant(n, shape, table, element);
+  return n.emit<GatherOp>(dequantized, n.getInput(1),
+                          n.builder.getI64IntegerAttr(0));
+}
 } // namespace
 
 void mlc::onnx_import::addContribQuantConverters(ConverterTable &t) {
   t.add("com.microsoft.MatMulNBits", 1, convertMatMulNBits);
+  t.add("com.microsoft.GatherBlockQuantized", 1,
+        convertGatherBlockQuantized);
 }

@@ -480,6 +480,47 @@ def matmul_2bits():
     return matmul_nbits(64, 10, 2, 32)
 
 
+def gather_block_quantized(bits, block, zeros=True, hidden=64):
+    """An embedding table [32, hidden] of `bits`-bit values in blocks along
+    the hidden dim, gathered by token ids [B, S]."""
+    vocab = 32
+    blocks = -(-hidden // block)
+    inits = {"data": pack(RNG.integers(0, 1 << bits, (vocab, hidden)), bits),
+             "scales": (RNG.random((vocab, blocks)) * 0.1 + 0.01)
+             .astype(np.float32)}
+    names = ["data", "ids", "scales"]
+    if zeros:
+        inits["zp"] = pack(RNG.integers(0, 1 << bits, (vocab, blocks)), bits)
+        names.append("zp")
+    node = helper.make_node("GatherBlockQuantized", names, ["y"], domain=MS,
+                            bits=bits, block_size=block, gather_axis=0,
+                            quantize_axis=1)
+    m = make_model([node], [tensor("ids", ["B", "S"], TensorProto.INT64)],
+                   [tensor("y", ["B", "S", hidden])], inits)
+    return m, {"ids": RNG.integers(0, vocab, (2, 5)).astype(np.int64)}
+
+
+@case
+def gather_block_quantized_4bits():
+    return gather_block_quantized(4, 16)
+
+
+@case
+def gather_block_quantized_4bits_odd_blocks():
+    # 3 blocks per row: each row's packed zero points end in a pad nibble.
+    return gather_block_quantized(4, 16, hidden=48)
+
+
+@case
+def gather_block_quantized_4bits_no_zero_points():
+    return gather_block_quantized(4, 32, zeros=False)
+
+
+@case
+def gather_block_quantized_8bits():
+    return gather_block_quantized(8, 32)
+
+
 # --- what is refused -------------------------------------------------------
 
 
