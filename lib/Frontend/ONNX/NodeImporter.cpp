@@ -251,9 +251,9 @@ const ConverterTable &mlc::onnx_import::getConverterTable() {
     addSelectionConverters(t);
     addContainerConverters(t);
     addFeatureConverters(t);
-    addContribNNConverters(t);
-    addContribAttentionConverters(t);
-    addContribQuantConverters(t);
+    addTransformerConverters(t);
+    addAttentionConverters(t);
+    addBlockQuantConverters(t);
     return t;
   }();
   return table;

@@ -11,8 +11,9 @@
 // builder) to graph ops. Converters are registered per op family in
 // ElementwiseOps.cpp, NNOps.cpp, ReductionOps.cpp, TensorOps.cpp,
 // GeneratorOps.cpp, QuantOps.cpp, ControlFlowOps.cpp, SequenceOps.cpp and
-// the com.microsoft contrib ops in Contrib*.cpp, with the opset version from
-// which each form applies.
+// the transformer, attention and block-quantized ops of ai.onnx and
+// com.microsoft in TransformerOps.cpp, AttentionOps.cpp and
+// BlockQuantOps.cpp, with the opset version from which each form applies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +36,7 @@ namespace mlc::onnx_import {
 /// opset its converter is registered at (ConverterTable), so a model at an
 /// old opset imports when every op it uses has its current semantics there.
 constexpr int64_t kMinOpset = 1;
-constexpr int64_t kMaxOpset = 21;
+constexpr int64_t kMaxOpset = 23;
 
 /// The domain of the contrib ops ONNX Runtime defines and its exporters
 /// (its transformer optimizer, GenAI's model builder, Olive) write.
@@ -269,13 +270,15 @@ void addLossConverters(ConverterTable &table);
 void addSelectionConverters(ConverterTable &table);
 void addContainerConverters(ConverterTable &table);
 void addFeatureConverters(ConverterTable &table);
-/// com.microsoft's normalization, activation and bias ops.
-void addContribNNConverters(ConverterTable &table);
-/// com.microsoft's rotary embeddings and attention ops.
-void addContribAttentionConverters(ConverterTable &table);
+/// RMS and skip layer norms, the Gelu family and BiasAdd (com.microsoft,
+/// and RMSNormalization of ai.onnx).
+void addTransformerConverters(ConverterTable &table);
+/// Rotary embeddings and attention (com.microsoft, and ai.onnx's opset-23
+/// Attention and RotaryEmbedding).
+void addAttentionConverters(ConverterTable &table);
 /// com.microsoft's block-quantized weights (MatMulNBits,
 /// GatherBlockQuantized).
-void addContribQuantConverters(ConverterTable &table);
+void addBlockQuantConverters(ConverterTable &table);
 
 } // namespace mlc::onnx_import
 

@@ -23,6 +23,10 @@ template <typename OpTy> LogicalResult convertQDQ(NodeImporter &n) {
     return failure();
   if (n.getAttr("block_size") || n.getAttr("output_dtype"))
     return n.fail("blocked quantization and output_dtype are not supported");
+  // Opset 23's precision of the scaling: only the input's own (0) or f32.
+  int64_t precision = n.getInt("precision", 0);
+  if (precision != 0 && precision != onnx::TensorProto::FLOAT)
+    return n.fail("precision other than float is not supported");
   return n.emit<OpTy>(n.getInput(0), n.getInput(1), n.getInput(2),
                       n.builder.getI64IntegerAttr(n.getInt("axis", 1)));
 }

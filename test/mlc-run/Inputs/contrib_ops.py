@@ -407,6 +407,113 @@ def attention_gpt2_past():
     return bert_attention(past=True, unidirectional=1)
 
 
+# --- ai.onnx opset 23 -----------------------------------------------------
+
+
+def onnx23(nodes, inputs, outputs, inits=()):
+    return make_model(nodes, inputs, outputs, inits, opset=23)
+
+
+@case
+def rms_normalization_23():
+    node = helper.make_node("RMSNormalization", ["x", "g"], ["y"],
+                            epsilon=1e-6, axis=-1)
+    return (onnx23([node], [tensor("x", ["B", "S", 32])],
+                   [tensor("y", ["B", "S", 32])], {"g": randn(32)}),
+            {"x": randn(2, 3, 32)})
+
+
+@case
+def rotary_embedding_23():
+    # 4-D [B, N, S, H], positions [B, S] into caches of [positions, H/2].
+    half = 8
+    angles = np.arange(16)[:, None] / (10000 ** (np.arange(half) / half))
+    node = helper.make_node("RotaryEmbedding", ["x", "cos", "sin", "pos"],
+                            ["y"], interleaved=1)
+    m = onnx23([node], [tensor("x", ["B", 2, "S", 16]),
+                        tensor("pos", ["B", "S"], TensorProto.INT64)],
+               [tensor("y", ["B", 2, "S", 16])],
+               {"cos": np.cos(angles).astype(np.float32),
+                "sin": np.sin(angles).astype(np.float32)})
+    pos = RNG.integers(0, 10, (2, 1)) + np.arange(4)
+    return m, {"x": randn(2, 2, 4, 16), "pos": pos.astype(np.int64)}
+
+
+@case
+def rotary_embedding_23_caches_per_token():
+    # 3-D input and no positions: caches of [B, S, rotary_dim / 2].
+    node = helper.make_node("RotaryEmbedding", ["x", "cos", "sin"], ["y"],
+                            num_heads=2, rotary_embedding_dim=8)
+    m = onnx23([node], [tensor("x", ["B", "S", 32]),
+                        tensor("cos", ["B", "S", 4]),
+                        tensor("sin", ["B", "S", 4])],
+               [tensor("y", ["B", "S", 32])])
+    angle = RNG.random((2, 3, 4)).astype(np.float32) * 6
+    return m, {"x": randn(2, 3, 32), "cos": np.cos(angle),
+               "sin": np.sin(angle)}
+
+
+def attention23(three_d=False, mask=None, past=False, heads=4, kv_heads=2,
+                **attrs):
+    head = 8
+    if three_d:
+        qd, kd = ["B", "S", heads * head], ["B", "L", kv_heads * head]
+        attrs.update(q_num_heads=heads, kv_num_heads=kv_heads)
+    else:
+        qd, kd = ["B", heads, "S", head], ["B", kv_heads, "L", head]
+    names = ["q", "k", "v", "mask" if mask else "", "pk" if past else "",
+             "pv" if past else ""]
+    inputs = [tensor("q", qd), tensor("k", kd), tensor("v", kd)]
+    if mask:
+        inputs.append(tensor("mask", ["S", "T"], TensorProto.BOOL
+                             if mask == "bool" else F32))
+    if past:
+        inputs += [tensor("pk", ["B", kv_heads, "P", head]),
+                   tensor("pv", ["B", kv_heads, "P", head])]
+    outputs = [tensor("y", qd[:2] + [None] * (len(qd) - 2))]
+    if past:
+        outputs += [tensor("present_k", ["B", kv_heads, "T", head]),
+                    tensor("present_v", ["B", kv_heads, "T", head])]
+    node = helper.make_node("Attention", names, [o.name for o in outputs],
+                            **attrs)
+    m = onnx23([node], inputs, outputs)
+
+    def step(batch, seq, keys, past_len):
+        def shaped(n, length):
+            return randn(batch, length, n * head) if three_d else \
+                randn(batch, n, length, head)
+        feed = {"q": shaped(heads, seq), "k": shaped(kv_heads, keys),
+                "v": shaped(kv_heads, keys)}
+        total = keys + past_len
+        if mask == "bool":
+            feed["mask"] = RNG.random((seq, total)) > 0.3
+            feed["mask"][:, 0] = True
+        elif mask == "float":
+            feed["mask"] = randn(seq, total)
+        if past:
+            feed["pk"] = randn(batch, kv_heads, past_len, head)
+            feed["pv"] = randn(batch, kv_heads, past_len, head)
+        return feed
+    if past:
+        return m, [step(2, 3, 3, 0), step(2, 1, 1, 3), step(1, 2, 2, 5)]
+    return m, [step(2, 4, 4, 0), step(1, 2, 5, 0)]
+
+
+@case
+def attention_23_grouped_causal_past():
+    return attention23(past=True, is_causal=1)
+
+
+@case
+def attention_23_3d_bool_mask():
+    return attention23(three_d=True, mask="bool", heads=2, kv_heads=2)
+
+
+@case
+def attention_23_float_mask_softcap():
+    return attention23(mask="float", softcap=1.5, scale=0.5)
+
+
 # --- block-quantized weights ---------------------------------------------
 
 

@@ -1,4 +1,4 @@
-//===- ContribQuantOps.cpp - com.microsoft block-quantized weights --------===//
+//===- BlockQuantOps.cpp - Block-quantized weights -----------------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -71,8 +71,8 @@ struct BlockParams {
 
 /// Reads the scales and zero points of `rows` x `blocksPerRow` blocks.
 LogicalResult readBlockParams(NodeImporter &n, Value scales, Value zeros,
-                              int64_t rows, int64_t blocksPerRow,
-                              int64_t bits, BlockParams &params) {
+                              int64_t rows, int64_t blocksPerRow, int64_t bits,
+                              BlockParams &params) {
   params.bits = bits;
   params.blocksPerRow = blocksPerRow;
   ElementsAttr scaleAttr = getConstant(scales);
@@ -198,8 +198,8 @@ LogicalResult convertMatMulNBits(NodeImporter &n) {
   for (int64_t col = 0; col < cols; ++col)
     for (int64_t i = 0; i < k; ++i) {
       int64_t block = blockOf[i];
-      int64_t q = values.at((col * blocks + i / blockSize) * blockBytes,
-                            i % blockSize);
+      int64_t q =
+          values.at((col * blocks + i / blockSize) * blockBytes, i % blockSize);
       weight[i * cols + col] =
           (static_cast<float>(q) - params.zero(col, block)) *
           params.scale(col, block);
@@ -258,10 +258,9 @@ LogicalResult convertGatherBlockQuantized(NodeImporter &n) {
   int64_t rowBytes = type.getShape().back();
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
-      table[r * cols + c] =
-          (static_cast<float>(values.at(r * rowBytes, c)) -
-           params.zero(r, c / blockSize)) *
-          params.scale(r, c / blockSize);
+      table[r * cols + c] = (static_cast<float>(values.at(r * rowBytes, c)) -
+                             params.zero(r, c / blockSize)) *
+                            params.scale(r, c / blockSize);
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = cols;
   Value dequantized = floatConstant(n, shape, table, element);
@@ -270,8 +269,7 @@ LogicalResult convertGatherBlockQuantized(NodeImporter &n) {
 }
 } // namespace
 
-void mlc::onnx_import::addContribQuantConverters(ConverterTable &t) {
+void mlc::onnx_import::addBlockQuantConverters(ConverterTable &t) {
   t.add("com.microsoft.MatMulNBits", 1, convertMatMulNBits);
-  t.add("com.microsoft.GatherBlockQuantized", 1,
-        convertGatherBlockQuantized);
+  t.add("com.microsoft.GatherBlockQuantized", 1, convertGatherBlockQuantized);
 }

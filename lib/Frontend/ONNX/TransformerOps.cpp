@@ -1,4 +1,4 @@
-//===- ContribNNOps.cpp - com.microsoft normalization and activations -----===//
+//===- TransformerOps.cpp - Transformer norms and activations ------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -64,8 +64,7 @@ LogicalResult convertSimplifiedLayerNorm(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
   Value x = n.getInput(0);
-  FailureOr<DenseI64ArrayAttr> axes =
-      trailingAxes(n, x, n.getInt("axis", -1));
+  FailureOr<DenseI64ArrayAttr> axes = trailingAxes(n, x, n.getInt("axis", -1));
   if (failed(axes))
     return failure();
   Value invRms;
@@ -139,7 +138,8 @@ LogicalResult convertQuickGelu(NodeImporter &n) {
   Value x = n.getInput(0);
   Value alpha = n.getScalarConstant(NodeImporter::getElementType(x),
                                     n.getFloat("alpha", 1.702f));
-  return n.finish({n.make<MulOp>(x, n.make<SigmoidOp>(n.make<MulOp>(x, alpha)))});
+  return n.finish(
+      {n.make<MulOp>(x, n.make<SigmoidOp>(n.make<MulOp>(x, alpha)))});
 }
 
 /// BiasAdd: X + bias + skip.
@@ -151,16 +151,17 @@ LogicalResult convertBiasAdd(NodeImporter &n) {
 }
 } // namespace
 
-void mlc::onnx_import::addContribNNConverters(ConverterTable &t) {
+void mlc::onnx_import::addTransformerConverters(ConverterTable &t) {
   // ONNX Runtime defines SimplifiedLayerNormalization in the ai.onnx domain
   // (opset 1 on), which is where GenAI's model builder writes it.
   t.add("SimplifiedLayerNormalization", 1, convertSimplifiedLayerNorm);
+  // ai.onnx's own RMS norm (opset 23): the same, with one output.
+  t.add("RMSNormalization", 23, convertSimplifiedLayerNorm);
   t.add("com.microsoft.SimplifiedLayerNormalization", 1,
         convertSimplifiedLayerNorm);
   t.add("com.microsoft.SkipSimplifiedLayerNormalization", 1,
         convertSkipLayerNorm<true>);
-  t.add("com.microsoft.SkipLayerNormalization", 1,
-        convertSkipLayerNorm<false>);
+  t.add("com.microsoft.SkipLayerNormalization", 1, convertSkipLayerNorm<false>);
   t.add("com.microsoft.Gelu", 1, convertGelu);
   t.add("com.microsoft.BiasGelu", 1, convertGelu);
   t.add("com.microsoft.FastGelu", 1, convertFastGelu);

@@ -1,4 +1,4 @@
-//===- ContribAttentionOps.cpp - com.microsoft rotary and attention -------===//
+//===- AttentionOps.cpp - Rotary embeddings and attention ----------------===//
 //
 // Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 // See LICENSE for license information.
@@ -56,13 +56,13 @@ struct Spell {
     return n.make<TransposeOp>(x, n.builder.getDenseI64ArrayAttr(perm));
   }
   /// A rank-0 i64 constant.
-  Value i64(int64_t v) { return n.getScalarConstant(n.builder.getI64Type(), v); }
+  Value i64(int64_t v) {
+    return n.getScalarConstant(n.builder.getI64Type(), v);
+  }
   /// Dim `d` of `x` as a rank-0 i64 tensor.
   Value size(Value x, int64_t d) { return squeeze(dim(x, d), {0}); }
   /// 0, 1, ..., `limit` - 1 (`limit` a rank-0 i64 tensor).
-  Value range(Value limit) {
-    return n.make<RangeOp>(i64(0), limit, i64(1));
-  }
+  Value range(Value limit) { return n.make<RangeOp>(i64(0), limit, i64(1)); }
   Value castTo(Value x, Type element) {
     if (NodeImporter::getElementType(x) == element)
       return x;
@@ -102,18 +102,18 @@ Value rotate(Spell &s, Value x, Value cos, Value sin, int64_t headSize,
     first = s.slice(rotated, -1, 0, half);
     second = s.slice(rotated, -1, half, rotaryDim);
   }
-  Value newFirst = n.make<SubOp>(n.make<MulOp>(first, cos),
-                                 n.make<MulOp>(second, sin));
-  Value newSecond = n.make<AddOp>(n.make<MulOp>(second, cos),
-                                  n.make<MulOp>(first, sin));
+  Value newFirst =
+      n.make<SubOp>(n.make<MulOp>(first, cos), n.make<MulOp>(second, sin));
+  Value newSecond =
+      n.make<AddOp>(n.make<MulOp>(second, cos), n.make<MulOp>(first, sin));
   Value out;
   if (interleaved) {
     SmallVector<int64_t> flat(rank - 1, 0);
     flat.push_back(rotaryDim);
-    out = s.reshape(s.concat({s.unsqueeze(newFirst, {-1}),
-                              s.unsqueeze(newSecond, {-1})},
-                             -1),
-                    flat);
+    out = s.reshape(
+        s.concat({s.unsqueeze(newFirst, {-1}), s.unsqueeze(newSecond, {-1})},
+                 -1),
+        flat);
   } else {
     out = s.concat({newFirst, newSecond}, -1);
   }
@@ -138,6 +138,8 @@ struct Attention {
   /// An extra softmax column per head, dropped after the softmax: [N] or a
   /// rank-0 0 (smooth softmax).
   Value sink;
+  /// Return [B, N, S, Hv] instead of [B, S, N * Hv].
+  bool keepHeads = false;
 
   Value build(Spell &s) {
     NodeImporter &n = s.n;
@@ -147,39 +149,37 @@ struct Attention {
     // A group of query heads shares its key head: [B, Nkv, group * S, H]
     // against the keys, not the keys repeated per query head.
     Value grouped = group > 1 ? s.reshape(q, {0, kvHeads, -1, 0}) : q;
-    Value scores =
-        n.make<MatMulOp>(grouped, s.transpose(k, {0, 1, 3, 2}));
+    Value scores = n.make<MatMulOp>(grouped, s.transpose(k, {0, 1, 3, 2}));
     if (group > 1)
       scores = s.reshape(scores, {0, heads, -1, 0});
     scores = n.make<MulOp>(scores, n.getScalarConstant(element, scale));
     if (softcap > 0) {
       Value cap = n.getScalarConstant(element, softcap);
-      scores = n.make<MulOp>(
-          n.make<TanhOp>(n.make<DivOp>(scores, cap)), cap);
+      scores = n.make<MulOp>(n.make<TanhOp>(n.make<DivOp>(scores, cap)), cap);
     }
     if (bias)
       scores = n.make<AddOp>(scores, bias);
     if (valid)
       scores = n.make<WhereOp>(
           valid, scores,
-          n.getScalarConstant(element,
-                              -std::numeric_limits<float>::max()));
+          n.getScalarConstant(element, -std::numeric_limits<float>::max()));
     Value probs;
     if (!sink) {
       probs = n.make<SoftmaxOp>(scores, b.getI64IntegerAttr(-1));
     } else {
       // softmax over [scores, sink] with the sink's column dropped.
-      Value column = rankOf(sink) == 0 ? sink : s.reshape(sink, {1, heads, 1, 1});
+      Value column =
+          rankOf(sink) == 0 ? sink : s.reshape(sink, {1, heads, 1, 1});
       DenseI64ArrayAttr last = b.getDenseI64ArrayAttr({-1});
-      Value top = n.make<MaxOp>(
-          n.make<ReduceMaxOp>(scores, last, b.getBoolAttr(true),
-                              b.getBoolAttr(false), Value()),
-          column);
+      Value top =
+          n.make<MaxOp>(n.make<ReduceMaxOp>(scores, last, b.getBoolAttr(true),
+                                            b.getBoolAttr(false), Value()),
+                        column);
       Value e = n.make<ExpOp>(n.make<SubOp>(scores, top));
-      Value total = n.make<AddOp>(
-          n.make<ReduceSumOp>(e, last, b.getBoolAttr(true),
-                              b.getBoolAttr(false), Value()),
-          n.make<ExpOp>(n.make<SubOp>(column, top)));
+      Value total =
+          n.make<AddOp>(n.make<ReduceSumOp>(e, last, b.getBoolAttr(true),
+                                            b.getBoolAttr(false), Value()),
+                        n.make<ExpOp>(n.make<SubOp>(column, top)));
       probs = n.make<DivOp>(e, total);
     }
     if (group > 1)
@@ -187,34 +187,45 @@ struct Attention {
     Value out = n.make<MatMulOp>(probs, v);
     if (group > 1)
       out = s.reshape(out, {0, heads, -1, 0});
-    return s.reshape(s.transpose(out, {0, 2, 1, 3}),
-                     {0, 0, heads * valueSize});
+    if (keepHeads)
+      return out;
+    return s.reshape(s.transpose(out, {0, 2, 1, 3}), {0, 0, heads * valueSize});
   }
 };
 
-/// RotaryEmbedding (com.microsoft): input [B, S, hidden] or [B, N, S, H];
-/// position_ids [B, S], or [1] holding the first position of every
-/// sequence; cos_cache and sin_cache [max positions, rotary_dim / 2].
-LogicalResult convertRotaryEmbedding(NodeImporter &n) {
-  if (failed(n.expectInputs(4, 4)))
+/// RotaryEmbedding of com.microsoft (input, position_ids, cos_cache,
+/// sin_cache) and of ai.onnx opset 23 (X, cos_cache, sin_cache,
+/// position_ids?). The input is [B, S, hidden] or [B, N, S, H]; positions
+/// [B, S] index caches of [max positions, rotary_dim / 2]. The contrib op
+/// also takes one position [1] that the sequence counts on from; opset 23
+/// without positions takes caches of [B, S, rotary_dim / 2].
+template <bool Contrib> LogicalResult convertRotaryEmbedding(NodeImporter &n) {
+  if (failed(n.expectInputs(Contrib ? 4 : 3, 4)))
     return failure();
   if (n.getInt("is_packed_batching", 0))
     return n.fail("is_packed_batching is not supported");
   Spell s{n};
-  Value x = n.getInput(0), positions = n.getInput(1);
-  Value cosCache = n.getInput(2), sinCache = n.getInput(3);
+  Value x = n.getInput(0);
+  Value positions = n.getInput(Contrib ? 1 : 3);
+  Value cosCache = n.getInput(Contrib ? 2 : 1);
+  Value sinCache = n.getInput(Contrib ? 3 : 2);
   auto xType = dyn_cast<RankedTensorType>(x.getType());
   auto cacheType = dyn_cast<RankedTensorType>(cosCache.getType());
   if (!xType || (xType.getRank() != 3 && xType.getRank() != 4))
     return n.fail("input must be 3-D [batch, sequence, hidden] or 4-D "
                   "[batch, heads, sequence, head size]");
-  if (!cacheType || cacheType.getRank() != 2 ||
-      cacheType.isDynamicDim(1) || rankOf(sinCache) != 2)
-    return n.fail("cos_cache and sin_cache must be 2-D with a static last "
-                  "dim");
-  int64_t positionsRank = rankOf(positions);
-  if (positionsRank != 1 && positionsRank != 2)
-    return n.fail("position_ids must be [batch, sequence] or [1]");
+  int64_t cacheRank = positions ? 2 : 3;
+  if (!cacheType || cacheType.getRank() != cacheRank ||
+      cacheType.isDynamicDim(cacheRank - 1) ||
+      rankOf(sinCache) != cacheRank)
+    return n.fail(llvm::Twine("cos_cache and sin_cache must be ") +
+                  (positions ? "2-D" : "3-D [batch, sequence, angles]") +
+                  " with a static last dim");
+  int64_t angles = cacheType.getShape().back();
+  int64_t positionsRank = positions ? rankOf(positions) : 2;
+  if (positionsRank != 2 && (!Contrib || positionsRank != 1))
+    return n.fail(Contrib ? "position_ids must be [batch, sequence] or [1]"
+                          : "position_ids must be [batch, sequence]");
   bool threeD = xType.getRank() == 3;
   int64_t last = xType.getShape().back();
   if (ShapedType::isDynamic(last))
@@ -225,20 +236,20 @@ LogicalResult convertRotaryEmbedding(NodeImporter &n) {
   if (threeD) {
     if (numHeads > 0)
       headSize = last / numHeads;
+    else if (Contrib)
+      headSize = rotaryDim > 0 ? rotaryDim : 2 * angles;
     else
-      headSize = rotaryDim > 0 ? rotaryDim : 2 * cacheType.getDimSize(1);
+      return n.fail("num_heads is required for a 3-D input");
     if (headSize <= 0 || last % headSize)
       return n.fail("hidden size " + llvm::Twine(last) +
                     " is not a whole number of heads");
   }
   if (rotaryDim == 0)
     rotaryDim = headSize;
-  if (rotaryDim > headSize || rotaryDim % 2 ||
-      cacheType.getDimSize(1) != rotaryDim / 2)
+  if (rotaryDim > headSize || rotaryDim % 2 || angles != rotaryDim / 2)
     return n.fail("rotary_embedding_dim " + llvm::Twine(rotaryDim) +
                   " does not fit head size " + llvm::Twine(headSize) +
-                  " and caches of " + llvm::Twine(cacheType.getDimSize(1)) +
-                  " angles");
+                  " and caches of " + llvm::Twine(angles) + " angles");
   // Positions: [B, S] as given, or [S] counted from the one given.
   int64_t seqAxis = threeD ? 1 : 2;
   if (positionsRank == 1) {
@@ -247,10 +258,11 @@ LogicalResult convertRotaryEmbedding(NodeImporter &n) {
     Value length = n.make<AddOp>(start, s.squeeze(s.dim(x, seqAxis), {0}));
     positions = n.make<RangeOp>(start, length, n.getScalarConstant(i64, 1));
   }
-  Value cos = n.make<GatherOp>(cosCache, positions,
-                               n.builder.getI64IntegerAttr(0));
-  Value sin = n.make<GatherOp>(sinCache, positions,
-                               n.builder.getI64IntegerAttr(0));
+  Value cos = cosCache, sin = sinCache;
+  if (positions) {
+    cos = n.make<GatherOp>(cosCache, positions, n.builder.getI64IntegerAttr(0));
+    sin = n.make<GatherOp>(sinCache, positions, n.builder.getI64IntegerAttr(0));
+  }
   // [B, S, R/2] (or [S, R/2]) against [B, S, N, H] or [B, N, S, H].
   if (threeD) {
     cos = s.unsqueeze(cos, {-2});
@@ -289,7 +301,8 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
                     " is required");
   Spell s{n};
   Builder &b = n.builder;
-  int64_t heads = n.getInt("num_heads", 0), kvHeads = n.getInt("kv_num_heads", 0);
+  int64_t heads = n.getInt("num_heads", 0),
+          kvHeads = n.getInt("kv_num_heads", 0);
   if (heads <= 0 || kvHeads <= 0 || heads % kvHeads)
     return n.fail("num_heads (" + llvm::Twine(heads) +
                   ") must be a positive multiple of kv_num_heads (" +
@@ -298,8 +311,7 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
     return n.fail("qk_output is not supported");
   Value query = n.getInput(0), key = n.getInput(1), value = n.getInput(2);
   auto queryType = dyn_cast<RankedTensorType>(query.getType());
-  if (!queryType || queryType.getRank() != 3 ||
-      queryType.isDynamicDim(2))
+  if (!queryType || queryType.getRank() != 3 || queryType.isDynamicDim(2))
     return n.fail("query must be 3-D with a static hidden size");
   Type element = queryType.getElementType();
   int64_t hidden = queryType.getDimSize(2);
@@ -325,8 +337,8 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
   Value lengths = n.make<AddOp>(s.castTo(n.getInput(5), i64), s.i64(1));
   // A first prompt fills the cache from row 0, whatever the past holds.
   Value first = n.make<EqualOp>(seqLen, total);
-  Value past = n.make<WhereOp>(first, s.i64(0),
-                               n.make<SubOp>(lengths, seqLen)); // [B]
+  Value past =
+      n.make<WhereOp>(first, s.i64(0), n.make<SubOp>(lengths, seqLen)); // [B]
   Value q = splitHeads(s, query, heads, headSize);
   Value k = splitHeads(s, key, kvHeads, headSize);
   Value v = splitHeads(s, value, kvHeads, headSize);
@@ -345,15 +357,14 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
     // A first prompt counts from position_ids[0, 0] (or 0) in every
     // sequence; later steps from the given positions, or the past length.
     Value given = n.getInput(9);
-    Value start = given ? s.reshape(s.slice(s.slice(s.castTo(given, i64), 0,
-                                                    0, 1),
-                                            1, 0, 1),
-                                    {})
-                        : s.i64(0);
+    Value start =
+        given
+            ? s.reshape(
+                  s.slice(s.slice(s.castTo(given, i64), 0, 0, 1), 1, 0, 1), {})
+            : s.i64(0);
     Value firstPositions = s.unsqueeze(n.make<AddOp>(steps, start), {0});
-    Value laterPositions =
-        given ? s.castTo(given, i64)
-              : n.make<AddOp>(s.unsqueeze(past, {1}), steps);
+    Value laterPositions = given ? s.castTo(given, i64)
+                                 : n.make<AddOp>(s.unsqueeze(past, {1}), steps);
     Value positions = n.make<WhereOp>(first, firstPositions, laterPositions);
     Value cos = s.unsqueeze(
         s.castTo(n.make<GatherOp>(cosCache, positions, b.getI64IntegerAttr(0)),
@@ -371,19 +382,17 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
   // the new row t - past after it, zero past the sequence.
   Value pastRows = pastKey ? s.size(pastKey, 2) : Value();
   Value presentLength = pastKey ? n.make<MaxOp>(total, pastRows) : total;
-  Value rows = s.range(presentLength);                          // [T]
-  Value pastCol = s.unsqueeze(past, {1});                       // [B, 1]
-  Value offset = n.make<SubOp>(rows, pastCol);                  // [B, T]
-  Value isNew = n.make<AndOp>(
-      n.make<GreaterOrEqualOp>(offset, s.i64(0)),
-      n.make<LessOp>(offset, seqLen));
+  Value rows = s.range(presentLength);         // [T]
+  Value pastCol = s.unsqueeze(past, {1});      // [B, 1]
+  Value offset = n.make<SubOp>(rows, pastCol); // [B, T]
+  Value isNew = n.make<AndOp>(n.make<GreaterOrEqualOp>(offset, s.i64(0)),
+                              n.make<LessOp>(offset, seqLen));
   Value isPast = n.make<LessOp>(offset, s.i64(0));
   // Row b * S + clamp(t - past, 0, S - 1) of the new rows.
   Value batches = s.unsqueeze(s.range(s.size(query, 0)), {1}); // [B, 1]
-  Value newRow = n.make<AddOp>(
-      n.make<MulOp>(batches, seqLen),
-      n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
-                    n.make<SubOp>(seqLen, s.i64(1))));
+  Value newRow = n.make<AddOp>(n.make<MulOp>(batches, seqLen),
+                               n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
+                                             n.make<SubOp>(seqLen, s.i64(1))));
   auto asCacheMask = [&](Value m) { return s.unsqueeze(m, {1, 3}); };
   auto present = [&](Value fresh, Value cache) {
     Value flat = s.reshape(fresh, {-1, kvHeads, headSize});
@@ -394,32 +403,32 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
     if (!cache)
       return out;
     // The past widened to the present's length with zeros.
-    Value shape = s.concat({s.dim(cache, 0), s.ints({kvHeads}),
-                            s.reshape(n.make<SubOp>(presentLength, pastRows),
-                                      {1}),
-                            s.ints({headSize})},
-                           0);
+    Value shape =
+        s.concat({s.dim(cache, 0), s.ints({kvHeads}),
+                  s.reshape(n.make<SubOp>(presentLength, pastRows), {1}),
+                  s.ints({headSize})},
+                 0);
     Value widened = s.concat(
-        {cache, n.make<ConstantOfShapeOp>(
-                    shape, DenseElementsAttr::get(
-                               RankedTensorType::get({1}, element),
-                               b.getFloatAttr(element, 0.0)))},
+        {cache,
+         n.make<ConstantOfShapeOp>(
+             shape, DenseElementsAttr::get(RankedTensorType::get({1}, element),
+                                           b.getFloatAttr(element, 0.0)))},
         2);
     return n.make<WhereOp>(asCacheMask(isPast), widened, out);
   };
   Value presentKey = present(k, pastKey);
   Value presentValue = present(v, pastValue);
   // Query i of sequence b sees keys below min(past + i + 1, length).
-  Value seen = n.make<MinOp>(
-      n.make<AddOp>(n.make<AddOp>(pastCol, steps), s.i64(1)),
-      s.unsqueeze(lengths, {1}));                               // [B, S]
-  Value seenCol = s.unsqueeze(seen, {2});                       // [B, S, 1]
-  Value valid = n.make<LessOp>(rows, seenCol);                  // [B, S, T]
+  Value seen =
+      n.make<MinOp>(n.make<AddOp>(n.make<AddOp>(pastCol, steps), s.i64(1)),
+                    s.unsqueeze(lengths, {1})); // [B, S]
+  Value seenCol = s.unsqueeze(seen, {2});       // [B, S, 1]
+  Value valid = n.make<LessOp>(rows, seenCol);  // [B, S, T]
   int64_t window = n.getInt("local_window_size", -1);
   if (window > 0)
     valid = n.make<AndOp>(
-        valid, n.make<GreaterOrEqualOp>(
-                   rows, n.make<SubOp>(seenCol, s.i64(window))));
+        valid,
+        n.make<GreaterOrEqualOp>(rows, n.make<SubOp>(seenCol, s.i64(window))));
   Attention attention;
   attention.q = s.transpose(q, {0, 2, 1, 3});
   attention.k = presentKey;
@@ -451,8 +460,8 @@ Value toHeads(Spell &s, Value x, int64_t heads, int64_t size) {
 /// [B, S, T] of 0 = masked), the causal mask of `unidirectional` (query i
 /// sees keys up to T - S + i) and the given `bias`.
 FailureOr<Value> attentionMask(Spell &s, Value mask, Value bias,
-                               bool unidirectional, float filter,
-                               Value queries, Value keys, Type element) {
+                               bool unidirectional, float filter, Value queries,
+                               Value keys, Type element) {
   NodeImporter &n = s.n;
   Type i64 = n.builder.getI64Type();
   Value total = Value(), seqLen = Value(), rows = Value();
@@ -473,8 +482,8 @@ FailureOr<Value> attentionMask(Spell &s, Value mask, Value bias,
       Value batch = s.size(queries, 0);
       Value m = s.castTo(mask, i64);
       Value ends = m, starts;
-      if (!type.isDynamicDim(0) && !cast<RankedTensorType>(queries.getType())
-                                        .isDynamicDim(0)) {
+      if (!type.isDynamicDim(0) &&
+          !cast<RankedTensorType>(queries.getType()).isDynamicDim(0)) {
         int64_t b = cast<RankedTensorType>(queries.getType()).getDimSize(0);
         if (type.getDimSize(0) != b && type.getDimSize(0) != 2 * b)
           return n.fail("a 1-D mask must hold B or 2B values");
@@ -484,22 +493,22 @@ FailureOr<Value> attentionMask(Spell &s, Value mask, Value bias,
         }
       } else {
         // Which form is known only at run time: ends are the first B.
-        Value twice = n.make<EqualOp>(s.size(mask, 0),
-                                      n.make<MulOp>(batch, s.i64(2)));
+        Value twice =
+            n.make<EqualOp>(s.size(mask, 0), n.make<MulOp>(batch, s.i64(2)));
         ends = n.make<SliceOp>(m, s.ints({0}), s.reshape(batch, {1}),
                                s.ints({0}), Value());
         Value startsOrNone = n.make<SliceOp>(
             n.make<ConcatOp>(ValueRange{m, m}, n.builder.getI64IntegerAttr(0)),
-            s.reshape(batch, {1}), s.reshape(n.make<MulOp>(batch, s.i64(2)),
-                                             {1}),
-            s.ints({0}), Value());
+            s.reshape(batch, {1}),
+            s.reshape(n.make<MulOp>(batch, s.i64(2)), {1}), s.ints({0}),
+            Value());
         starts = n.make<WhereOp>(twice, startsOrNone, s.i64(0));
       }
       Value t = keyRows();
       Value ok = n.make<LessOp>(t, s.unsqueeze(ends, {1}));
       if (starts)
-        ok = n.make<AndOp>(ok, n.make<GreaterOrEqualOp>(
-                                   t, s.unsqueeze(starts, {1})));
+        ok = n.make<AndOp>(
+            ok, n.make<GreaterOrEqualOp>(t, s.unsqueeze(starts, {1})));
       add(s.unsqueeze(n.make<WhereOp>(ok, zero, masked), {1, 2}));
     } else if (rank == 2 || rank == 3) {
       Value off = n.make<EqualOp>(s.castTo(mask, i64), s.i64(0));
@@ -547,8 +556,7 @@ struct MultiHead {
     attention.heads = attention.kvHeads = heads;
     attention.valueSize = valueSize;
     float scale = n.getFloat("scale", 0.0f);
-    attention.scale =
-        scale != 0.0f ? scale : 1.0 / std::sqrt(double(headSize));
+    attention.scale = scale != 0.0f ? scale : 1.0 / std::sqrt(double(headSize));
     attention.bias = *additive;
     return attention.build(s);
   }
@@ -624,8 +632,9 @@ LogicalResult convertAttention(NodeImporter &n) {
   if (heads <= 0 || width <= 0 || rankOf(n.getInput(0)) != 3)
     return n.fail("needs num_heads, a 3-D input and weights with a static "
                   "last dim");
-  SmallVector<int64_t> sizes = n.getInts("qkv_hidden_sizes")
-                                   .value_or(SmallVector<int64_t>(3, width / 3));
+  SmallVector<int64_t> sizes =
+      n.getInts("qkv_hidden_sizes")
+          .value_or(SmallVector<int64_t>(3, width / 3));
   if (sizes.size() != 3 || sizes[0] != sizes[1] ||
       sizes[0] + sizes[1] + sizes[2] != width || sizes[0] % heads ||
       sizes[2] % heads || sizes[0] <= 0)
@@ -653,16 +662,98 @@ LogicalResult convertAttention(NodeImporter &n) {
   Value out = mh.build(s, presentKey, presentValue);
   Value present = Value();
   if (n.node.output_size() > 1 && !n.buildFailed)
-    present = s.concat({s.unsqueeze(presentKey, {0}),
-                        s.unsqueeze(presentValue, {0})},
-                       0);
+    present = s.concat(
+        {s.unsqueeze(presentKey, {0}), s.unsqueeze(presentValue, {0})}, 0);
   return n.finish({out, present});
+}
+
+/// Attention of ai.onnx opset 23: Q [B, Nq, S, H], K [B, Nkv, L, H] and V
+/// [B, Nkv, L, Hv] (or 3-D [B, S, heads * size] with q_num_heads and
+/// kv_num_heads), the past appended to K and V; attn_mask boolean (false:
+/// the lowest float) or added; is_causal lets query i see keys up to the
+/// past length + i, as ONNX Runtime does.
+LogicalResult convertOnnxAttention(NodeImporter &n) {
+  if (failed(n.expectInputs(3, 6)))
+    return failure();
+  if (n.getInt("qk_matmul_output_mode", 0))
+    return n.fail("qk_matmul_output_mode is not supported");
+  Spell s{n};
+  Value q = n.getInput(0), k = n.getInput(1), v = n.getInput(2);
+  int64_t rank = rankOf(q);
+  if ((rank != 3 && rank != 4) || rankOf(k) != rank || rankOf(v) != rank)
+    return n.fail("Q, K and V must all be 3-D or all 4-D");
+  auto dimOf = [](Value x, int64_t d) {
+    return cast<RankedTensorType>(x.getType()).getDimSize(d);
+  };
+  int64_t heads, kvHeads, headSize, valueSize;
+  if (rank == 4) {
+    heads = dimOf(q, 1);
+    kvHeads = dimOf(k, 1);
+    headSize = dimOf(q, 3);
+    valueSize = dimOf(v, 3);
+  } else {
+    heads = n.getInt("q_num_heads", 0);
+    kvHeads = n.getInt("kv_num_heads", 0);
+    if (heads <= 0 || kvHeads <= 0)
+      return n.fail("3-D inputs need q_num_heads and kv_num_heads");
+    headSize = dimOf(q, 2) / heads;
+    valueSize = dimOf(v, 2) / kvHeads;
+    if (ShapedType::isDynamic(dimOf(q, 2)) ||
+        ShapedType::isDynamic(dimOf(v, 2)) || headSize * heads != dimOf(q, 2) ||
+        valueSize * kvHeads != dimOf(v, 2))
+      return n.fail("3-D inputs need static hidden sizes of whole heads");
+    q = toHeads(s, q, heads, headSize);
+    k = toHeads(s, k, kvHeads, headSize);
+    v = toHeads(s, v, kvHeads, valueSize);
+  }
+  if (ShapedType::isDynamic(heads) || ShapedType::isDynamic(kvHeads) ||
+      ShapedType::isDynamic(headSize) || ShapedType::isDynamic(valueSize) ||
+      kvHeads <= 0 || heads % kvHeads)
+    return n.fail("the head counts and sizes must be static, the query "
+                  "heads a multiple of the key heads");
+  Value pastKey = n.getInput(4), pastValue = n.getInput(5);
+  if (bool(pastKey) != bool(pastValue))
+    return n.fail("past_key and past_value must both be given or both be "
+                  "absent");
+  Value presentKey = pastKey ? s.concat({pastKey, k}, 2) : k;
+  Value presentValue = pastValue ? s.concat({pastValue, v}, 2) : v;
+  Attention attention;
+  attention.q = q;
+  attention.k = presentKey;
+  attention.v = presentValue;
+  attention.heads = heads;
+  attention.kvHeads = kvHeads;
+  attention.valueSize = valueSize;
+  attention.keepHeads = rank == 4;
+  float scale = n.getFloat("scale", 0.0f);
+  attention.scale = scale != 0.0f ? scale : 1.0 / std::sqrt(double(headSize));
+  attention.softcap = n.getFloat("softcap", 0.0f);
+  if (Value mask = n.getInput(3)) {
+    if (NodeImporter::getElementType(mask).isInteger(1))
+      attention.valid = mask;
+    else
+      attention.bias = mask;
+  }
+  if (n.getInt("is_causal", 0)) {
+    Value past = pastKey ? s.size(pastKey, 2) : s.i64(0);
+    Value last = n.make<AddOp>(s.unsqueeze(s.range(s.size(q, 2)), {1}),
+                               past); // [S, 1]
+    Value causal =
+        n.make<LessOrEqualOp>(s.range(s.size(presentKey, 2)), last);
+    attention.valid = attention.valid
+                          ? n.make<AndOp>(attention.valid, causal)
+                          : causal;
+  }
+  Value out = attention.build(s);
+  return n.finish({out, presentKey, presentValue});
 }
 } // namespace
 
-void mlc::onnx_import::addContribAttentionConverters(ConverterTable &t) {
-  t.add("com.microsoft.RotaryEmbedding", 1, convertRotaryEmbedding);
+void mlc::onnx_import::addAttentionConverters(ConverterTable &t) {
+  t.add("com.microsoft.RotaryEmbedding", 1, convertRotaryEmbedding<true>);
+  t.add("RotaryEmbedding", 23, convertRotaryEmbedding<false>);
   t.add("com.microsoft.GroupQueryAttention", 1, convertGroupQueryAttention);
   t.add("com.microsoft.MultiHeadAttention", 1, convertMultiHeadAttention);
   t.add("com.microsoft.Attention", 1, convertAttention);
+  t.add("Attention", 23, convertOnnxAttention);
 }
