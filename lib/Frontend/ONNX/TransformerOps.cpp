@@ -91,24 +91,29 @@ template <bool Simplified> LogicalResult convertSkipLayerNorm(NodeImporter &n) {
     sum = n.make<AddOp>(sum, bias);
   float epsilon = n.getFloat("epsilon", 1e-12f);
   DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({xType.getRank() - 1});
+  auto mean = [&] {
+    return n.make<ReduceMeanOp>(sum, axes, b.getBoolAttr(true),
+                                b.getBoolAttr(false), Value());
+  };
   if (Simplified) {
+    // ONNX Runtime's kernel writes outputs 0 and 3 only; the mean of the
+    // sum is given for 1, which exporters name without reading it.
     Value invRms;
     Value y = rmsNormalize(n, sum, gamma, axes, epsilon, invRms);
-    return n.finish({y, Value(), invRms, sum});
+    return n.finish({y, mean(), invRms, sum});
   }
   Value beta = n.getInput(3);
   Value y = n.make<LayerNormOp>(sum, gamma, beta, b.getI64IntegerAttr(-1),
                                 b.getF32FloatAttr(epsilon));
-  Value mean = n.make<ReduceMeanOp>(sum, axes, b.getBoolAttr(true),
-                                    b.getBoolAttr(false), Value());
-  Value centered = n.make<SubOp>(sum, mean);
+  Value mu = mean();
+  Value centered = n.make<SubOp>(sum, mu);
   Value variance =
       n.make<ReduceMeanOp>(n.make<MulOp>(centered, centered), axes,
                            b.getBoolAttr(true), b.getBoolAttr(false), Value());
   Value invStd = n.make<ReciprocalOp>(n.make<SqrtOp>(n.make<AddOp>(
       variance,
       n.getScalarConstant(NodeImporter::getElementType(x), epsilon))));
-  return n.finish({y, mean, invStd, sum});
+  return n.finish({y, mu, invStd, sum});
 }
 
 /// Gelu (com.microsoft, exact erf form) and BiasGelu (Gelu of A + B).
