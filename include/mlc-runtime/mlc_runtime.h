@@ -181,6 +181,54 @@ void mlc_npu_sim_reset_stats(mlc_npu_sim *sim);
 
 const char *mlc_status_message(int32_t code);
 
+/* Text generation with a compiled decoder (a CPU model compiled with its
+   sequence and past lengths symbolic). The decoder is recognized by the
+   names exporters give its tensors, in Optimum's layout and ONNX Runtime
+   GenAI's alike: inputs input_ids and attention_mask (int64 [batch, ...]),
+   optionally position_ids, and past_key_values.{i}.{key,value} (float
+   [batch, heads, past, head size]); outputs logits (float [batch,
+   sequence, vocabulary]) and present.{i}.{key,value}. One sequence
+   (batch 1): the prompt runs once (prefill), then one token per step with
+   the presents fed back as the next step's past.
+
+   Tokens are picked greedily when `temperature` is 0 (or `top_k` is 1);
+   otherwise sampled from softmax(logits / temperature) over the `top_k`
+   most likely tokens (0: all), cut to the fewest whose probability reaches
+   `top_p` (1: no cut), with a generator seeded by `seed`, so a seed
+   repeats its tokens. Generation stops after `max_new_tokens` tokens or at
+   `eos_token_id` (-1: none), which is kept. */
+typedef struct mlc_generate_config {
+  int32_t max_new_tokens;
+  int32_t top_k;
+  float top_p;
+  float temperature;
+  uint64_t seed;
+  int64_t eos_token_id;
+} mlc_generate_config;
+
+/* Timings of one generation: the prefill step and the decode steps after
+   it, in milliseconds. */
+typedef struct mlc_generate_stats {
+  double prefill_ms;
+  double decode_ms;
+  int64_t prompt_tokens;
+  int64_t new_tokens;
+} mlc_generate_stats;
+
+/* Greedy defaults: 32 new tokens, no sampling, no end token. */
+void mlc_generate_config_init(mlc_generate_config *config);
+
+/* Generates up to config->max_new_tokens tokens after the `prompt_length`
+   tokens of `prompt`, writing them to `tokens` and their number to
+   `num_tokens`, and the timings to `stats` (may be NULL). Returns 0, or a
+   code with the reason in `error` (a model that is not a decoder, a run
+   that failed). */
+int32_t mlc_model_generate(const mlc_model *model, mlc_arena *arena,
+                           const int64_t *prompt, size_t prompt_length,
+                           const mlc_generate_config *config, int64_t *tokens,
+                           size_t *num_tokens, mlc_generate_stats *stats,
+                           char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,41 @@ _DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
            6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16,
            11: np.float64, 12: np.uint32, 13: np.uint64}
 
+class _GenerateConfig(ctypes.Structure):
+    _fields_ = [("max_new_tokens", ctypes.c_int32), ("top_k", ctypes.c_int32),
+                ("top_p", ctypes.c_float), ("temperature", ctypes.c_float),
+                ("seed", ctypes.c_uint64), ("eos_token_id", ctypes.c_int64)]
+
+
+class _GenerateStats(ctypes.Structure):
+    _fields_ = [("prefill_ms", ctypes.c_double),
+                ("decode_ms", ctypes.c_double),
+                ("prompt_tokens", ctypes.c_int64),
+                ("new_tokens", ctypes.c_int64)]
+
+
+class GenerateStats:
+    """Timings of one :meth:`Model.generate`: the prefill (the prompt's
+    step) and the decode steps after it."""
+
+    def __init__(self, raw):
+        self.prefill_ms = raw.prefill_ms
+        self.decode_ms = raw.decode_ms
+        self.prompt_tokens = raw.prompt_tokens
+        self.new_tokens = raw.new_tokens
+
+    @property
+    def decode_tokens_per_second(self):
+        steps = self.new_tokens - 1
+        return steps * 1000.0 / self.decode_ms if steps > 0 and \
+            self.decode_ms > 0 else 0.0
+
+    def __repr__(self):
+        return (f"GenerateStats(prompt {self.prompt_tokens} tokens in "
+                f"{self.prefill_ms:.1f} ms, {self.new_tokens} new tokens, "
+                f"decode {self.decode_tokens_per_second:.1f} tokens/s)")
+
+
 def _declare(lib):
     c = ctypes
     lib.mlc_model_load.restype = c.c_void_p
@@ -88,6 +123,13 @@ def _declare(lib):
     lib.mlc_model_check_message.argtypes = [c.c_void_p, c.c_void_p]
     lib.mlc_model_is_gpu.restype = c.c_int
     lib.mlc_model_is_gpu.argtypes = [c.c_void_p]
+    lib.mlc_generate_config_init.argtypes = [c.POINTER(_GenerateConfig)]
+    lib.mlc_model_generate.restype = c.c_int32
+    lib.mlc_model_generate.argtypes = [
+        c.c_void_p, c.c_void_p, c.POINTER(c.c_int64), c.c_size_t,
+        c.POINTER(_GenerateConfig), c.POINTER(c.c_int64),
+        c.POINTER(c.c_size_t), c.POINTER(_GenerateStats), c.c_char_p,
+        c.c_size_t]
     lib.mlc_gpu_context_create.restype = c.c_void_p
     lib.mlc_gpu_context_create.argtypes = [c.c_void_p, c.c_int, c.c_char_p,
                                            c.c_size_t]
@@ -215,6 +257,44 @@ class Model:
             with self._lock:
                 self._all_arenas.append(arena)
         return arena
+
+    def generate(self, input_ids, max_new_tokens=32, temperature=0.0,
+                 top_k=0, top_p=1.0, seed=0, eos_token_id=None):
+        """Generates up to `max_new_tokens` tokens after the prompt
+        `input_ids` (a list or an array of one sequence) with a compiled
+        decoder (inputs input_ids, attention_mask, [position_ids,]
+        past_key_values.*; outputs logits, present.*: Optimum's and ONNX
+        Runtime GenAI's layouts), running the prompt once, then one token
+        per step with the cache fed back. Greedy when `temperature` is 0;
+        else sampled (top-k, then top-p) with a generator seeded by `seed`.
+        Stops at `eos_token_id` (kept). Returns the new tokens as an int64
+        array; their timings are in ``self.last_generate_stats``."""
+        if self._gpu or self._npu:
+            raise MLCError("mlc runtime", "generate runs CPU models only")
+        prompt = np.ascontiguousarray(np.asarray(input_ids, np.int64))
+        if prompt.ndim == 2 and prompt.shape[0] == 1:
+            prompt = prompt[0]
+        if prompt.ndim != 1 or prompt.size == 0:
+            raise MLCError("mlc runtime", "input_ids must be one non-empty "
+                           "sequence of token ids")
+        config = _GenerateConfig()
+        self._lib.mlc_generate_config_init(ctypes.byref(config))
+        config.max_new_tokens = int(max_new_tokens)
+        config.temperature, config.top_k = float(temperature), int(top_k)
+        config.top_p, config.seed = float(top_p), int(seed)
+        config.eos_token_id = -1 if eos_token_id is None else int(eos_token_id)
+        tokens = np.zeros(max(int(max_new_tokens), 0), np.int64)
+        count, stats = ctypes.c_size_t(), _GenerateStats()
+        error = ctypes.create_string_buffer(4096)
+        i64p = ctypes.POINTER(ctypes.c_int64)
+        code = self._lib.mlc_model_generate(
+            self._handle, self._arena(), prompt.ctypes.data_as(i64p),
+            prompt.size, ctypes.byref(config), tokens.ctypes.data_as(i64p),
+            ctypes.byref(count), ctypes.byref(stats), error, len(error))
+        if code != 0:
+            raise MLCError("mlc runtime", error.value.decode(errors="replace"))
+        self.last_generate_stats = GenerateStats(stats)
+        return tokens[:count.value]
 
     def run(self, inputs):
         """Runs the model on `inputs` (a dict by input name, or a list in

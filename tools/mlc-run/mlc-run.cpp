@@ -9,6 +9,8 @@
 // mlc-run MODEL.so|MODEL.onnx [-i FILE | -i NAME=FILE]... [-o OUTDIR]
 //         [--bench N] [--warmup N] [--threads N] [--shape ...] [--dim ...]
 //         [--weights FILE] [--compare-with=ort|DIR [--bisect]]
+// mlc-run DECODER.so --generate N --prompt IDS [--temperature T --top-k K
+//         --top-p P --seed S] [--eos-token ID]
 //
 // Loads a shared library made by `mlc-compile -o MODEL.so` (or compiles an
 // ONNX model to one first), checks the inputs against the model's
@@ -27,6 +29,7 @@
 #include "mlc-runtime/GPU.h"
 #include "mlc-runtime/Model.h"
 #include "mlc-runtime/NPU/SimulatedNPU.h"
+#include "mlc-runtime/mlc_runtime.h"
 
 #include <nlohmann/json.hpp>
 
@@ -73,6 +76,10 @@ struct Options {
   bool npuSim = false;
   /// With MODEL.onnx and npu-sim: the NPU to compile for.
   std::string npuConfig = "edge";
+  /// --generate: new tokens, the prompt's token ids and how to pick tokens.
+  unsigned generate = 0;
+  std::vector<int64_t> prompt;
+  mlc_generate_config sampling{};
 };
 
 constexpr const char *kUsage = R"(OVERVIEW: mlc-run: run a model compiled by mlc-compile (MODEL.so), or compile and run MODEL.onnx
@@ -123,6 +130,23 @@ OPTIONS:
                     print a table, most expensive first; with FILE also write
                     it as JSON. Needs a library compiled with `mlc-compile
                     --profile` (MODEL.onnx is compiled so)
+  --generate N      Generate N tokens with a decoder (inputs input_ids,
+                    attention_mask[, position_ids], past_key_values.*;
+                    outputs logits, present.*: Optimum's and ONNX Runtime
+                    GenAI's layouts) compiled with its sequence and past
+                    symbolic: the prompt runs once, then one token per step
+                    with the cache fed back. Prints the tokens, the prefill
+                    time and decode tokens/s (with --bench N, the median of
+                    N generations after --warmup ones)
+  --prompt IDS      With --generate: the prompt's token ids, comma-separated
+  --temperature T   With --generate: sample from softmax(logits / T); 0
+                    (default) picks the most likely token
+  --top-k K         With --generate: sample among the K most likely tokens
+                    (default 0: all)
+  --top-p P         With --generate: and among the fewest whose probability
+                    reaches P (default 1: no cut)
+  --seed S          With --generate: the sampler's seed (default 0)
+  --eos-token ID    With --generate: stop after this token
   --tolerance T     max |mlc - ref| / max(1, max |ref|) allowed (default 1e-4)
   --bisect          With --compare-with=ort: when an output differs, compile
                     the model cut at intermediate values to find the first
@@ -224,8 +248,10 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
       continue;
     }
     static const char *const kValued[] = {
-        "i",   "o",       "bench",        "warmup",   "threads",
-        "shape", "dim", "weights", "compare-with", "tolerance", "device", "npu-config"};
+        "i",           "o",           "bench",     "warmup",    "threads",
+        "shape",       "dim",         "weights",   "compare-with",
+        "tolerance",   "device",      "npu-config", "generate", "prompt",
+        "temperature", "top-k",       "top-p",     "seed",      "eos-token"};
     if (std::find(std::begin(kValued), std::end(kValued), name) ==
         std::end(kValued)) {
       message = "unknown option '" + arg + "' (see --help)";
@@ -254,6 +280,61 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
       options.tolerance = *value;
     else if (name == "npu-config")
       options.npuConfig = *value;
+    else if (name == "generate") {
+      if (!parseCount(name, *value, options.generate, message))
+        return false;
+    } else if (name == "prompt" || name == "seed" || name == "eos-token" ||
+               name == "top-k") {
+      // Integers: comma-separated token ids for --prompt.
+      std::vector<int64_t> values;
+      std::string text = *value;
+      size_t start = 0;
+      while (true) {
+        size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos
+                                                  ? std::string::npos
+                                                  : comma - start);
+        char *end = nullptr;
+        errno = 0;
+        long long v = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end || errno || v < 0) {
+          message = "--" + name + " takes " +
+                    (name == "prompt" ? "comma-separated token ids"
+                                      : "a non-negative integer") +
+                    ", not '" + text + "'";
+          return false;
+        }
+        values.push_back(v);
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
+      if (name != "prompt" && values.size() != 1) {
+        message = "--" + name + " takes one integer, not '" + text + "'";
+        return false;
+      }
+      if (name == "prompt")
+        options.prompt = values;
+      else if (name == "seed")
+        options.sampling.seed = static_cast<uint64_t>(values[0]);
+      else if (name == "eos-token")
+        options.sampling.eos_token_id = values[0];
+      else
+        options.sampling.top_k = static_cast<int32_t>(
+            std::min<int64_t>(values[0], INT32_MAX));
+    } else if (name == "temperature" || name == "top-p") {
+      char *end = nullptr;
+      float v = std::strtof(value->c_str(), &end);
+      if (value->empty() || *end || !(v >= 0) ||
+          (name == "top-p" && v > 1)) {
+        message = "--" + name + " takes a number" +
+                  (name == "top-p" ? " in [0, 1]" : " >= 0") + ", not '" +
+                  *value + "'";
+        return false;
+      }
+      (name == "temperature" ? options.sampling.temperature
+                             : options.sampling.top_p) = v;
+    }
     else if (name == "device") {
       const std::string &d = *value;
       if (d == "cpu")
@@ -281,6 +362,14 @@ bool parseOptions(int argc, char **argv, Options &options, bool &help,
   }
   if (options.modelPath.empty()) {
     message = "no model given (see --help)";
+    return false;
+  }
+  if (options.generate && options.prompt.empty()) {
+    message = "--generate needs --prompt IDS";
+    return false;
+  }
+  if (!options.generate && !options.prompt.empty()) {
+    message = "--prompt goes with --generate";
     return false;
   }
   if ((options.bisect || !options.tolerance.empty()) &&
@@ -743,10 +832,79 @@ int runMain(const Options &options) {
   }
   return 0;
 }
+
+/// --generate: the runtime's decoding loop (mlc_model_generate) over a
+/// compiled decoder.
+int generateMain(const Options &options) {
+  if (fs::path(options.modelPath).extension() == ".onnx")
+    return error("--generate runs a compiled decoder: compile it first "
+                 "(mlc-compile " + options.modelPath + " -o DECODER.so)");
+  if (options.cuda || options.npuSim)
+    return error("--generate runs CPU models");
+  if (options.threads > 0) {
+    std::string threadCount = std::to_string(options.threads);
+    ::setenv("MLC_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
+    ::setenv("OMP_NUM_THREADS", threadCount.c_str(), /*overwrite=*/1);
+  }
+  char message[4096];
+  mlc_model *model = mlc_model_load(
+      options.modelPath.c_str(),
+      options.weightsFile.empty() ? nullptr : options.weightsFile.c_str(),
+      message, sizeof(message));
+  if (!model)
+    return error(message);
+  mlc_arena *arena = mlc_arena_new(model);
+  if (!arena) {
+    mlc_model_free(model);
+    return error("cannot allocate the model's arena");
+  }
+  mlc_generate_config config = options.sampling;
+  config.max_new_tokens = static_cast<int32_t>(options.generate);
+  std::vector<int64_t> tokens(options.generate);
+  std::vector<mlc_generate_stats> runs;
+  unsigned warmup = options.benchIterations ? options.warmupIterations : 0;
+  unsigned timed = std::max(1u, options.benchIterations);
+  int32_t rc = 0;
+  size_t count = 0;
+  for (unsigned i = 0; i < warmup + timed && !rc; ++i) {
+    mlc_generate_stats stats{};
+    rc = mlc_model_generate(model, arena, options.prompt.data(),
+                            options.prompt.size(), &config, tokens.data(),
+                            &count, &stats, message, sizeof(message));
+    if (i >= warmup)
+      runs.push_back(stats);
+  }
+  mlc_arena_free(arena);
+  mlc_model_free(model);
+  if (rc)
+    return error(options.modelPath + ": " + message);
+  std::printf("tokens:");
+  for (size_t i = 0; i < count; ++i)
+    std::printf(" %lld", static_cast<long long>(tokens[i]));
+  auto median = [&](auto field) {
+    std::vector<double> values;
+    for (const mlc_generate_stats &s : runs)
+      values.push_back(field(s));
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+  };
+  double prefill = median([](const auto &s) { return s.prefill_ms; });
+  double perSecond = median([](const auto &s) {
+    return s.new_tokens > 1 && s.decode_ms > 0
+               ? (s.new_tokens - 1) * 1000.0 / s.decode_ms
+               : 0.0;
+  });
+  std::printf("\nprefill_ms: %.3f (%zu prompt tokens)\n"
+              "decode_tokens_per_s: %.2f (%zu steps)\n",
+              prefill, options.prompt.size(), perSecond,
+              count > 0 ? count - 1 : 0);
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   Options options;
+  mlc_generate_config_init(&options.sampling);
   bool help = false;
   std::string message;
   if (!parseOptions(argc, argv, options, help, message))
@@ -757,5 +915,7 @@ int main(int argc, char **argv) {
   }
   if (!options.compareWith.empty())
     return compareWithReference(options);
+  if (options.generate)
+    return generateMain(options);
   return runMain(options);
 }

@@ -111,6 +111,18 @@ def main():
         else:
             print(f"prompt {length}: {args.steps} steps, tokens match "
                   f"(max logit error {worst:.1e})")
+        # The runtime's own loop (mlc_model_generate) gives the same tokens.
+        tokens = library.generate(prompt, max_new_tokens=args.steps + 1)
+        same = list(tokens) == theirs.tokens[:len(tokens)]
+        failed += not same
+        print(f"prompt {length}: generate: "
+              f"{'same tokens' if same else 'DIFFERS: ' + str(list(tokens))}")
+    # Sampling is repeatable for a seed.
+    sample = dict(max_new_tokens=8, temperature=0.9, top_k=40, top_p=0.95)
+    first = library.generate(prompt[:, :5], seed=11, **sample)
+    again = library.generate(prompt[:, :5], seed=11, **sample)
+    print(f"sampling: {'repeats' if list(first) == list(again) else 'DIFFERS'}"
+          f" for a seed, {len(first)} tokens")
     return 1 if failed else 0
 
 
