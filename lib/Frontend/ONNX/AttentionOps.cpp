@@ -378,43 +378,51 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
     q = rotate(s, q, cos, sin, headSize, rotaryDim, interleaved);
     k = rotate(s, k, cos, sin, headSize, rotaryDim, interleaved);
   }
-  // present[b, :, t] = past[b, :, t] below the sequence's past length,
-  // the new row t - past after it, zero past the sequence.
-  Value pastRows = pastKey ? s.size(pastKey, 2) : Value();
+  // present[b, h, t] = past[b, h, t] below the sequence's past length,
+  // the new row t - past after it, zero past the sequence: one Gather of
+  // rows from [past rows; new rows; a zero row], so the cache is read once.
+  Value pastRows = pastKey ? s.size(pastKey, 2) : s.i64(0);
   Value presentLength = pastKey ? n.make<MaxOp>(total, pastRows) : total;
   Value rows = s.range(presentLength);         // [T]
   Value pastCol = s.unsqueeze(past, {1});      // [B, 1]
   Value offset = n.make<SubOp>(rows, pastCol); // [B, T]
   Value isNew = n.make<AndOp>(n.make<GreaterOrEqualOp>(offset, s.i64(0)),
                               n.make<LessOp>(offset, seqLen));
-  Value isPast = n.make<LessOp>(offset, s.i64(0));
-  // Row b * S + clamp(t - past, 0, S - 1) of the new rows.
-  Value batches = s.unsqueeze(s.range(s.size(query, 0)), {1}); // [B, 1]
-  Value newRow = n.make<AddOp>(n.make<MulOp>(batches, seqLen),
-                               n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
-                                             n.make<SubOp>(seqLen, s.i64(1))));
-  auto asCacheMask = [&](Value m) { return s.unsqueeze(m, {1, 3}); };
+  // A past length beyond the past buffer takes no rows from outside it.
+  Value isPast = n.make<AndOp>(n.make<LessOp>(offset, s.i64(0)),
+                               n.make<LessOp>(rows, pastRows));
+  Value batch = s.size(query, 0);
+  // b * Nkv + h, [B, Nkv, 1].
+  Value heads2 = n.make<AddOp>(
+      s.unsqueeze(n.make<MulOp>(s.range(batch), s.i64(kvHeads)), {1, 2}),
+      s.unsqueeze(s.range(s.i64(kvHeads)), {1}));
+  Value pastIndex = n.make<AddOp>(n.make<MulOp>(heads2, pastRows),
+                                  s.unsqueeze(rows, {0, 1}));
+  Value pastTotal = n.make<MulOp>(n.make<MulOp>(batch, s.i64(kvHeads)),
+                                  pastRows);
+  Value newIndex = n.make<AddOp>(
+      n.make<AddOp>(pastTotal, n.make<MulOp>(heads2, seqLen)),
+      s.unsqueeze(n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
+                                n.make<SubOp>(seqLen, s.i64(1))),
+                  {1}));
+  Value zeroIndex = n.make<AddOp>(
+      pastTotal,
+      n.make<MulOp>(n.make<MulOp>(batch, s.i64(kvHeads)), seqLen));
+  Value index = n.make<WhereOp>(
+      s.unsqueeze(isPast, {1}), pastIndex,
+      n.make<WhereOp>(s.unsqueeze(isNew, {1}), newIndex, zeroIndex));
+  Value zeroRow = n.make<ConstantOp>(DenseElementsAttr::get(
+      RankedTensorType::get({1, headSize}, element),
+      b.getFloatAttr(element, 0.0)));
   auto present = [&](Value fresh, Value cache) {
-    Value flat = s.reshape(fresh, {-1, kvHeads, headSize});
-    Value placed = s.transpose(
-        n.make<GatherOp>(flat, newRow, b.getI64IntegerAttr(0)), {0, 2, 1, 3});
-    Value zero = n.getScalarConstant(element, 0.0);
-    Value out = n.make<WhereOp>(asCacheMask(isNew), placed, zero);
-    if (!cache)
-      return out;
-    // The past widened to the present's length with zeros.
-    Value shape =
-        s.concat({s.dim(cache, 0), s.ints({kvHeads}),
-                  s.reshape(n.make<SubOp>(presentLength, pastRows), {1}),
-                  s.ints({headSize})},
-                 0);
-    Value widened = s.concat(
-        {cache,
-         n.make<ConstantOfShapeOp>(
-             shape, DenseElementsAttr::get(RankedTensorType::get({1}, element),
-                                           b.getFloatAttr(element, 0.0)))},
-        2);
-    return n.make<WhereOp>(asCacheMask(isPast), widened, out);
+    SmallVector<Value> sources;
+    if (cache)
+      sources.push_back(s.reshape(cache, {-1, headSize}));
+    sources.push_back(
+        s.reshape(s.transpose(fresh, {0, 2, 1, 3}), {-1, headSize}));
+    sources.push_back(zeroRow);
+    return n.make<GatherOp>(s.concat(sources, 0), index,
+                            b.getI64IntegerAttr(0));
   };
   Value presentKey = present(k, pastKey);
   Value presentValue = present(v, pastValue);
