@@ -11,6 +11,8 @@
 #include "mlc/Dialect/Loop/Utils/TensorTypes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
@@ -92,4 +94,73 @@ mlc::target::getTransposeRegisterTiles(linalg::LinalgOp linalgOp,
   tiles[rank - 2] = std::min<int64_t>(lanes, type.getDimSize(rank - 2));
   tiles[rank - 1] = lanes;
   return tiles;
+}
+
+std::optional<SmallVector<int64_t>>
+mlc::target::getGatherRowRegisterTiles(linalg::LinalgOp linalgOp,
+                                       int64_t lanes) {
+  auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
+  if (!op || lanes < 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() ||
+      op.getNumReductionLoops() != 0)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t rank = type ? type.getRank() : 0;
+  if (rank < 1 || !type.getElementType().isF32() ||
+      type.isDynamicDim(rank - 1) || type.getDimSize(rank - 1) % lanes ||
+      !op.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  // One read of a source, its last index the innermost loop's.
+  SmallVector<tensor::ExtractOp> reads;
+  op.getBody()->walk([&](tensor::ExtractOp read) { reads.push_back(read); });
+  if (reads.size() != 1)
+    return std::nullopt;
+  tensor::ExtractOp read = reads.front();
+  auto sourceType = dyn_cast<RankedTensorType>(read.getTensor().getType());
+  if (!sourceType || !sourceType.getElementType().isF32() ||
+      read.getTensor().getParentBlock() == op.getBody())
+    return std::nullopt;
+  auto last = read.getIndices().back().getDefiningOp<linalg::IndexOp>();
+  if (!last || static_cast<int64_t>(last.getDim()) != rank - 1)
+    return std::nullopt;
+  // The other indices must not vary along the innermost loop: nothing of
+  // theirs reads its index or an operand indexed by it.
+  SmallVector<Value> work(read.getIndices().drop_back());
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != op.getBody())
+        continue;
+      if (arg.getArgNumber() >= op.getNumDpsInputs())
+        return std::nullopt;
+      AffineMap map = op.getIndexingMapsArray()[arg.getArgNumber()];
+      if (map.isFunctionOfDim(rank - 1))
+        return std::nullopt;
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !op->isProperAncestor(def))
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(def)) {
+      if (static_cast<int64_t>(index.getDim()) == rank - 1)
+        return std::nullopt;
+      continue;
+    }
+    if (def->getNumRegions() || !isPure(def))
+      return std::nullopt;
+    llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<int64_t> tiles(rank, 1);
+  tiles[rank - 1] = lanes;
+  return tiles;
+}
+
+std::optional<SmallVector<int64_t>>
+mlc::target::getLoopNestRegisterTiles(linalg::LinalgOp op, int64_t lanes) {
+  if (auto tiles = getTransposeRegisterTiles(op, lanes))
+    return tiles;
+  return getGatherRowRegisterTiles(op, lanes);
 }

@@ -45,6 +45,20 @@ chooseThreadChunks(mlir::linalg::LinalgOp op,
 std::optional<llvm::SmallVector<int64_t>>
 getTransposeRegisterTiles(mlir::linalg::LinalgOp op, int64_t lanes);
 
+/// The register tile of a gather of rows (Gather, GatherElements along an
+/// outer dim: a generic whose one tensor.extract reads its source's last
+/// dim at the innermost loop's index): one vector of `lanes` elements of
+/// the row per tile, read contiguously, every other loop 1. For outer dims
+/// of static or run-time size alike; the row (the innermost dim) must be
+/// static and a multiple of `lanes`.
+std::optional<llvm::SmallVector<int64_t>>
+getGatherRowRegisterTiles(mlir::linalg::LinalgOp op, int64_t lanes);
+
+/// A loop nest's register tile: a transpose's or a gather of rows', or
+/// nothing.
+std::optional<llvm::SmallVector<int64_t>>
+getLoopNestRegisterTiles(mlir::linalg::LinalgOp op, int64_t lanes);
+
 } // namespace mlc::target
 
 #endif // MLC_LIB_TARGET_CPU_LOOPNESTSTRATEGY_H

@@ -63,7 +63,7 @@ struct CPUSetSchedulesPass
     SmallVector<int64_t> ranges = root.getStaticLoopRanges();
     int64_t numLoops = ranges.size();
     std::optional<SmallVector<int64_t>> registers =
-        target::getTransposeRegisterTiles(root, vectorWidth);
+        target::getLoopNestRegisterTiles(root, vectorWidth);
     SmallVector<int64_t> sizes(numLoops, 0);
     // The code generator splits loop nests with one destination.
     if (parallel && root.getNumDpsInits() == 1)

@@ -293,6 +293,36 @@ void splitRemainderTiles(RewriterBase &rewriter, func::FuncOp func,
   }
 }
 
+/// In a register tile of a gather of rows (one element in every loop but
+/// the row's), what the tile reads from inputs that do not vary along the
+/// row is one element: read it once before the op. The row index then
+/// comes from outside the op, uniform over the vector, and the vectorizer
+/// reads the row contiguously instead of gathering it element by element.
+void hoistUniformInputs(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rank = ranges.size();
+  bool reads = false;
+  op.getBody()->walk([&](tensor::ExtractOp) { reads = true; });
+  if (!reads || rank == 0 ||
+      llvm::any_of(ArrayRef<int64_t>(ranges).drop_back(),
+                   [](int64_t r) { return r != 1; }))
+    return;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(input);
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (arg.use_empty() || !type || !type.hasStaticShape() ||
+        type.getNumElements() != 1 ||
+        op.getMatchingIndexingMap(input).isFunctionOfDim(rank - 1))
+      continue;
+    rewriter.setInsertionPoint(op);
+    Value zero = arith::ConstantIndexOp::create(rewriter, op.getLoc(), 0);
+    Value element = tensor::ExtractOp::create(
+        rewriter, op.getLoc(), input->get(),
+        SmallVector<Value>(type.getRank(), zero));
+    rewriter.replaceAllUsesWith(arg, element);
+  }
+}
+
 /// A contraction's cache tile whose rows (or another parallel loop with a
 /// register tile) are known only at run time, split so that every register
 /// tile has a static size: a loop over pieces of one register tile's rows,
@@ -610,6 +640,8 @@ struct Tiling {
                 rewriter, op, *pair, std::max<int64_t>(1, vectorWidth),
                 pairMultiplyAdd)))
           continue;
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        hoistUniformInputs(rewriter, generic);
       rewriter.setInsertionPoint(op);
       // Window tiles index their input with sums of loop dims; with every
       // dim but the columns of size one, dropping the unit dims leaves
@@ -633,7 +665,7 @@ struct Tiling {
       FailureOr<linalg::VectorizationResult> vectorized =
           linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
                             /*inputScalableVecDims=*/{},
-                            /*vectorizeNDExtract=*/false,
+                            /*vectorizeNDExtract=*/true,
                             /*flatten1DDepthwiseConv=*/false,
                             /*assumeDynamicDimsMatchVecSizes=*/false,
                             /*createNamedContraction=*/true);

@@ -43,9 +43,10 @@ void mlc::target::prepareWindowRegisterTiles(
   // Transposes of the two innermost dims (matrices; the column phases of
   // strided windows, WindowColumnPhases.h): register tiles of one vector per
   // output row, transposed in registers.
-  func.walk([&](linalg::TransposeOp op) {
+  // Gathers of rows: one vector of a row per tile, read contiguously.
+  func.walk([&](linalg::LinalgOp op) {
     std::optional<SmallVector<int64_t>> tiles =
-        getTransposeRegisterTiles(op, options.vectorWidth);
+        getLoopNestRegisterTiles(op, options.vectorWidth);
     if (!tiles)
       return;
     // The strategy's register tile, when it decided one.
