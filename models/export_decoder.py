@@ -24,6 +24,11 @@
 # weights from a fixed seed (nothing is downloaded).
 #
 #   /usr/bin/python3 models/export_decoder.py OUT.onnx [--size tiny|small]
+#       [--arch llama|gpt2]
+#
+# `--arch gpt2` exports a GPT-2-style decoder instead (LayerNorm, learned
+# positions, one biased QKV projection, full multi-head attention, GELU,
+# the output projection tied to the token embeddings), same layout.
 #
 # `tiny` (2 layers, 64 wide) is for tests; `small` (8 layers, 512 wide,
 # 32000-token vocabulary, 55M parameters) is for benchmarks.
@@ -144,10 +149,68 @@ class Decoder(nn.Module):
         return (self.head(self.norm(x)), *presents)
 
 
-def export(path, size, opset=14):
+class GPT2Layer(nn.Module):
+    """GPT-2's block: LayerNorm before a multi-head attention whose Q, K
+    and V come from one biased projection, and before a GELU MLP."""
+
+    def __init__(self, d, heads, ffn):
+        super().__init__()
+        self.heads, self.dim = heads, d // heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.fc, self.out = nn.Linear(d, ffn), nn.Linear(ffn, d)
+
+    def forward(self, x, mask, past_k, past_v):
+        b, s, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+        q, k, v = (t.view(b, s, self.heads, self.dim).transpose(1, 2)
+                   for t in (q, k, v))
+        k = torch.cat([past_k, k], dim=2)
+        v = torch.cat([past_v, v], dim=2)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.dim) + mask
+        ctx = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, s, d)
+        x = x + self.proj(ctx)
+        y = self.out(nn.functional.gelu(self.fc(self.ln2(x)),
+                                        approximate="tanh"))
+        return x + y, (k, v)
+
+
+class GPT2Decoder(nn.Module):
+    """GPT-2: learned position embeddings, the output projection tied to
+    the token embeddings."""
+
+    def __init__(self, layers, d, heads, ffn, vocab, positions=1024):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(positions, d)
+        self.layers = nn.ModuleList(
+            [GPT2Layer(d, heads, ffn) for _ in range(layers)])
+        self.ln = nn.LayerNorm(d)
+
+    def forward(self, input_ids, attention_mask, position_ids, *past):
+        b, s = input_ids.shape
+        total = attention_mask.shape[1]
+        x = self.wte(input_ids) + self.wpe(position_ids)
+        minimum = torch.finfo(torch.float32).min
+        causal = torch.full((s, total), minimum).triu(total - s + 1)
+        mask = causal[None, None] + \
+            (1.0 - attention_mask[:, None, None, :].float()) * minimum
+        presents = []
+        for i, layer in enumerate(self.layers):
+            x, present = layer(x, mask, past[2 * i], past[2 * i + 1])
+            presents += present
+        return (self.ln(x) @ self.wte.weight.t(), *presents)
+
+
+def export(path, size, opset=14, arch="llama"):
     torch.manual_seed(0)
     layers, d, heads, kv_heads, ffn, vocab = SIZES[size]
-    model = Decoder(layers, d, heads, kv_heads, ffn, vocab).eval()
+    if arch == "gpt2":
+        kv_heads, ffn = heads, 4 * d
+        model = GPT2Decoder(layers, d, heads, ffn, vocab).eval()
+    else:
+        model = Decoder(layers, d, heads, kv_heads, ffn, vocab).eval()
     b, s, past, dim = 1, 3, 2, d // heads
     example = (torch.randint(0, vocab, (b, s)),
                torch.ones(b, past + s, dtype=torch.int64),
@@ -177,8 +240,9 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--size", choices=sorted(SIZES), default="tiny")
     parser.add_argument("--opset", type=int, default=14)
+    parser.add_argument("--arch", choices=["llama", "gpt2"], default="llama")
     args = parser.parse_args()
-    export(args.output, args.size, args.opset)
+    export(args.output, args.size, args.opset, args.arch)
 
 
 if __name__ == "__main__":

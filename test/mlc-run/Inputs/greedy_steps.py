@@ -6,10 +6,12 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-#   greedy_steps.py WORKDIR optimum|genai [--prompts 1,17,128] [--steps 32]
+#   greedy_steps.py WORKDIR optimum|gpt2|genai [--prompts 1,17,128]
+#       [--steps 32]
 #
 # Writes the tiny decoder of one KV-cache layout (models/export_decoder.py:
-# PyTorch's export in Optimum's layout; models/export_genai.py: ONNX Runtime
+# PyTorch's export in Optimum's layout, Llama-style or GPT-2-style;
+# models/export_genai.py: ONNX Runtime
 # GenAI's contrib ops, 4-bit MatMulNBits and GroupQueryAttention), compiles
 # it once with its symbolic batch, sequence and past length, and generates
 # greedily from seeded prompts twice: with mlc, feeding back its own tokens
@@ -34,9 +36,10 @@ from mlc import comparison  # noqa: E402
 
 
 def export(layout, path):
-    if layout == "optimum":
+    if layout in ("optimum", "gpt2"):
         import export_decoder
-        export_decoder.export(path, "tiny")
+        export_decoder.export(path, "tiny",
+                              arch="gpt2" if layout == "gpt2" else "llama")
         return export_decoder.SIZES["tiny"][-1]
     import export_genai
     export_genai.export(path, "tiny", bits=4)
@@ -79,7 +82,7 @@ class Generation:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("work")
-    parser.add_argument("layout", choices=["optimum", "genai"])
+    parser.add_argument("layout", choices=["optimum", "gpt2", "genai"])
     parser.add_argument("--prompts", default="1,17,128")
     parser.add_argument("--steps", type=int, default=32)
     args = parser.parse_args()
