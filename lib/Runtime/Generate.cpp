@@ -120,8 +120,7 @@ bool findLayout(const mlc_model *model, Layout &layout, std::string &why) {
             "heads and head size";
       return false;
     }
-    layout.caches.push_back({i, static_cast<size_t>(present), heads,
-                             headSize});
+    layout.caches.push_back({i, static_cast<size_t>(present), heads, headSize});
   }
   if (mlc_model_num_symbols(model) == 0) {
     why = "the model has no symbolic dims: compile the decoder with its "
@@ -138,10 +137,11 @@ int64_t pick(const float *logits, int64_t vocab,
     return std::max_element(logits, logits + vocab) - logits;
   std::vector<int64_t> order(vocab);
   std::iota(order.begin(), order.end(), 0);
-  int64_t keep = config.top_k > 0 ? std::min<int64_t>(config.top_k, vocab)
-                                  : vocab;
-  std::partial_sort(order.begin(), order.begin() + keep, order.end(),
-                    [&](int64_t a, int64_t b) { return logits[a] > logits[b]; });
+  int64_t keep =
+      config.top_k > 0 ? std::min<int64_t>(config.top_k, vocab) : vocab;
+  std::partial_sort(
+      order.begin(), order.begin() + keep, order.end(),
+      [&](int64_t a, int64_t b) { return logits[a] > logits[b]; });
   order.resize(keep);
   std::vector<double> probs(keep);
   double top = logits[order[0]], sum = 0;
@@ -289,8 +289,7 @@ int32_t mlc_model_generate(const mlc_model *model, mlc_arena *arena,
     const Tensor &logits = outputs[layout.logits];
     if (logits.dims.size() != 3 || logits.dims[0] != 1 ||
         logits.dims[1] != seq) {
-      copyError("logits are not [1, sequence, vocabulary]", error,
-                error_size);
+      copyError("logits are not [1, sequence, vocabulary]", error, error_size);
       return kErrorShape;
     }
     int64_t vocab = logits.dims[2];
@@ -304,8 +303,7 @@ int32_t mlc_model_generate(const mlc_model *model, mlc_arena *arena,
     length += seq;
     ids.assign(1, token);
     double ms =
-        std::chrono::duration<double, std::milli>(Clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     if (step == 0)
       local.prefill_ms = ms;
     else

@@ -216,8 +216,7 @@ template <bool Contrib> LogicalResult convertRotaryEmbedding(NodeImporter &n) {
                   "[batch, heads, sequence, head size]");
   int64_t cacheRank = positions ? 2 : 3;
   if (!cacheType || cacheType.getRank() != cacheRank ||
-      cacheType.isDynamicDim(cacheRank - 1) ||
-      rankOf(sinCache) != cacheRank)
+      cacheType.isDynamicDim(cacheRank - 1) || rankOf(sinCache) != cacheRank)
     return n.fail(llvm::Twine("cos_cache and sin_cache must be ") +
                   (positions ? "2-D" : "3-D [batch, sequence, angles]") +
                   " with a static last dim");
@@ -396,24 +395,23 @@ LogicalResult convertGroupQueryAttention(NodeImporter &n) {
   Value heads2 = n.make<AddOp>(
       s.unsqueeze(n.make<MulOp>(s.range(batch), s.i64(kvHeads)), {1, 2}),
       s.unsqueeze(s.range(s.i64(kvHeads)), {1}));
-  Value pastIndex = n.make<AddOp>(n.make<MulOp>(heads2, pastRows),
-                                  s.unsqueeze(rows, {0, 1}));
-  Value pastTotal = n.make<MulOp>(n.make<MulOp>(batch, s.i64(kvHeads)),
-                                  pastRows);
-  Value newIndex = n.make<AddOp>(
-      n.make<AddOp>(pastTotal, n.make<MulOp>(heads2, seqLen)),
-      s.unsqueeze(n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
-                                n.make<SubOp>(seqLen, s.i64(1))),
-                  {1}));
+  Value pastIndex =
+      n.make<AddOp>(n.make<MulOp>(heads2, pastRows), s.unsqueeze(rows, {0, 1}));
+  Value pastTotal =
+      n.make<MulOp>(n.make<MulOp>(batch, s.i64(kvHeads)), pastRows);
+  Value newIndex =
+      n.make<AddOp>(n.make<AddOp>(pastTotal, n.make<MulOp>(heads2, seqLen)),
+                    s.unsqueeze(n.make<MinOp>(n.make<MaxOp>(offset, s.i64(0)),
+                                              n.make<SubOp>(seqLen, s.i64(1))),
+                                {1}));
   Value zeroIndex = n.make<AddOp>(
-      pastTotal,
-      n.make<MulOp>(n.make<MulOp>(batch, s.i64(kvHeads)), seqLen));
+      pastTotal, n.make<MulOp>(n.make<MulOp>(batch, s.i64(kvHeads)), seqLen));
   Value index = n.make<WhereOp>(
       s.unsqueeze(isPast, {1}), pastIndex,
       n.make<WhereOp>(s.unsqueeze(isNew, {1}), newIndex, zeroIndex));
-  Value zeroRow = n.make<ConstantOp>(DenseElementsAttr::get(
-      RankedTensorType::get({1, headSize}, element),
-      b.getFloatAttr(element, 0.0)));
+  Value zeroRow = n.make<ConstantOp>(
+      DenseElementsAttr::get(RankedTensorType::get({1, headSize}, element),
+                             b.getFloatAttr(element, 0.0)));
   auto present = [&](Value fresh, Value cache) {
     SmallVector<Value> sources;
     if (cache)
@@ -544,6 +542,11 @@ struct MultiHead {
   Value q, k, v, pastKey, pastValue, mask, bias;
   int64_t heads = 0, headSize = 0, valueSize = 0;
 
+  MultiHead(Value mask, Value bias, int64_t heads, int64_t headSize,
+            int64_t valueSize)
+      : mask(mask), bias(bias), heads(heads), headSize(headSize),
+        valueSize(valueSize) {}
+
   /// Returns the output, and sets the present keys and values.
   Value build(Spell &s, Value &presentKey, Value &presentValue) {
     NodeImporter &n = s.n;
@@ -607,7 +610,7 @@ LogicalResult convertMultiHeadAttention(NodeImporter &n) {
           value, s.slice(bias, 0, 2 * hidden, 2 * hidden + valueHidden));
     }
   }
-  MultiHead mh;
+  MultiHead mh(n.getInput(4), n.getInput(5), heads, headSize, valueSize);
   mh.q = toHeads(s, query, heads, headSize);
   mh.k = keyRank == 3 ? toHeads(s, key, heads, headSize) : key;
   mh.v = keyRank == 3 ? toHeads(s, value, heads, valueSize) : value;
@@ -616,11 +619,6 @@ LogicalResult convertMultiHeadAttention(NodeImporter &n) {
   if (bool(mh.pastKey) != bool(mh.pastValue))
     return n.fail("past_key and past_value must both be given or both be "
                   "absent");
-  mh.mask = n.getInput(4);
-  mh.bias = n.getInput(5);
-  mh.heads = heads;
-  mh.headSize = headSize;
-  mh.valueSize = valueSize;
   Value presentKey, presentValue;
   Value out = mh.build(s, presentKey, presentValue);
   return n.finish({out, presentKey, presentValue});
@@ -653,7 +651,7 @@ LogicalResult convertAttention(NodeImporter &n) {
   if (Value bias = n.getInput(2))
     qkv = n.make<AddOp>(qkv, bias);
   int64_t headSize = sizes[0] / heads, valueSize = sizes[2] / heads;
-  MultiHead mh;
+  MultiHead mh(n.getInput(3), n.getInput(5), heads, headSize, valueSize);
   mh.q = toHeads(s, s.slice(qkv, 2, 0, sizes[0]), heads, headSize);
   mh.k = toHeads(s, s.slice(qkv, 2, sizes[0], 2 * sizes[0]), heads, headSize);
   mh.v = toHeads(s, s.slice(qkv, 2, 2 * sizes[0], width), heads, valueSize);
@@ -661,11 +659,6 @@ LogicalResult convertAttention(NodeImporter &n) {
     mh.pastKey = s.squeeze(s.slice(past, 0, 0, 1), {0});
     mh.pastValue = s.squeeze(s.slice(past, 0, 1, 2), {0});
   }
-  mh.mask = n.getInput(3);
-  mh.bias = n.getInput(5);
-  mh.heads = heads;
-  mh.headSize = headSize;
-  mh.valueSize = valueSize;
   Value presentKey, presentValue;
   Value out = mh.build(s, presentKey, presentValue);
   Value present = Value();
@@ -746,11 +739,9 @@ LogicalResult convertOnnxAttention(NodeImporter &n) {
     Value past = pastKey ? s.size(pastKey, 2) : s.i64(0);
     Value last = n.make<AddOp>(s.unsqueeze(s.range(s.size(q, 2)), {1}),
                                past); // [S, 1]
-    Value causal =
-        n.make<LessOrEqualOp>(s.range(s.size(presentKey, 2)), last);
-    attention.valid = attention.valid
-                          ? n.make<AndOp>(attention.valid, causal)
-                          : causal;
+    Value causal = n.make<LessOrEqualOp>(s.range(s.size(presentKey, 2)), last);
+    attention.valid =
+        attention.valid ? n.make<AndOp>(attention.valid, causal) : causal;
   }
   Value out = attention.build(s);
   return n.finish({out, presentKey, presentValue});

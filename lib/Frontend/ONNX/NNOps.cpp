@@ -232,17 +232,11 @@ LogicalResult convertLayerNorm(NodeImporter &n) {
   bool wantsStats = n.node.output_size() > 1;
   if (!wantsStats)
     return success();
-  auto type = dyn_cast<RankedTensorType>(x.getType());
-  if (!type)
-    return n.fail("Mean/InvStdDev outputs need an input of known rank");
-  int64_t rank = type.getRank();
-  if (axis < -rank || axis >= rank)
-    return n.fail("axis " + llvm::Twine(axis) + " is out of range for rank " +
-                  llvm::Twine(rank));
-  if (axis < 0)
-    axis += rank;
-  auto axes =
-      b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
+  FailureOr<DenseI64ArrayAttr> trailing = n.getTrailingAxes(x, axis);
+  if (failed(trailing))
+    return failure();
+  DenseI64ArrayAttr axes = *trailing;
+  auto type = cast<RankedTensorType>(x.getType());
   auto mean = [&](Value v) {
     return n.create<ReduceMeanOp>(v, axes, b.getBoolAttr(true),
                                   b.getBoolAttr(false), Value());

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -173,6 +174,21 @@ LogicalResult NodeImporter::checkRunTimeAxes(Value axes) {
       (type.hasRank() && type.getRank() != 1))
     return fail("axes must be a 1-D int64 tensor");
   return success();
+}
+
+FailureOr<DenseI64ArrayAttr> NodeImporter::getTrailingAxes(Value x,
+                                                           int64_t axis) {
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type)
+    return fail("the input needs a known rank");
+  int64_t rank = type.getRank();
+  if (axis < -rank || axis >= rank)
+    return fail("axis " + llvm::Twine(axis) + " is out of range for rank " +
+                llvm::Twine(rank));
+  if (axis < 0)
+    axis += rank;
+  return builder.getDenseI64ArrayAttr(
+      llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
 }
 
 Type NodeImporter::getElementType(Value v) {

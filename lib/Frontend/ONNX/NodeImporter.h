@@ -201,6 +201,11 @@ public:
   /// Checks that `axes`, a node input computed at run time, is a 1-D i64
   /// tensor, for an op's `dynamic_axes` operand.
   llvm::LogicalResult checkRunTimeAxes(mlir::Value axes);
+  /// The dims `[axis, rank)` of `x` (a negative axis counts from the
+  /// back), or failure (with a diagnostic) when `x` has no known rank or
+  /// `axis` is out of range.
+  mlir::FailureOr<mlir::DenseI64ArrayAttr> getTrailingAxes(mlir::Value x,
+                                                          int64_t axis);
   /// The element type of tensor value `v`.
   static mlir::Type getElementType(mlir::Value v);
 

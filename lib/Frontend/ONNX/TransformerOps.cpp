@@ -18,30 +18,11 @@
 
 #include "NodeImporter.h"
 
-#include "llvm/ADT/Sequence.h"
-
 using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::onnx_import;
 
 namespace {
-/// The dims `[axis, rank)` of `x`, or failure (with a diagnostic) when `x`
-/// has no known rank or `axis` is out of range.
-FailureOr<DenseI64ArrayAttr> trailingAxes(NodeImporter &n, Value x,
-                                          int64_t axis) {
-  auto type = dyn_cast<RankedTensorType>(x.getType());
-  if (!type)
-    return n.fail("the input needs a known rank");
-  int64_t rank = type.getRank();
-  if (axis < -rank || axis >= rank)
-    return n.fail("axis " + llvm::Twine(axis) + " is out of range for rank " +
-                  llvm::Twine(rank));
-  if (axis < 0)
-    axis += rank;
-  return n.builder.getDenseI64ArrayAttr(
-      llvm::to_vector(llvm::seq<int64_t>(axis, rank)));
-}
-
 /// RMS normalization of `x` over `axes`: returns x / sqrt(mean(x^2) +
 /// epsilon) times `scale`, and sets `invRms` to 1 / sqrt(mean(x^2) +
 /// epsilon) (reduced dims kept).
@@ -64,7 +45,8 @@ LogicalResult convertSimplifiedLayerNorm(NodeImporter &n) {
   if (failed(n.expectInputs(2, 2)))
     return failure();
   Value x = n.getInput(0);
-  FailureOr<DenseI64ArrayAttr> axes = trailingAxes(n, x, n.getInt("axis", -1));
+  FailureOr<DenseI64ArrayAttr> axes =
+      n.getTrailingAxes(x, n.getInt("axis", -1));
   if (failed(axes))
     return failure();
   Value invRms;

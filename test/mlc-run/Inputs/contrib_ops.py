@@ -294,6 +294,18 @@ def group_query_attention_window_softcap():
                smooth_softmax=1)
 
 
+def key_mask(kind, batch, total):
+    """A key mask of ONNX Runtime's formats: key counts [B] ('lengths') or
+    0/1 [B, T] ('raw'), every sequence seeing its first key."""
+    if kind == "lengths":
+        return {"mask": RNG.integers(1, total + 1, batch).astype(np.int32)}
+    if kind == "raw":
+        mask = (RNG.random((batch, total)) > 0.3).astype(np.int32)
+        mask[:, 0] = 1
+        return {"mask": mask}
+    return {}
+
+
 def mha(cross=False, mask=None, past=False, bias=False, **attrs):
     """MultiHeadAttention, N = 2 heads of 8: self-attention over 3-D keys
     (with a past appended) or cross-attention over keys already split in
@@ -327,12 +339,7 @@ def mha(cross=False, mask=None, past=False, bias=False, **attrs):
         feed = {"q": randn(batch, seq, d)}
         shape = (batch, heads, keys, head) if cross else (batch, keys, d)
         feed["k"], feed["v"] = randn(*shape), randn(*shape)
-        total = keys + past_len
-        if mask == "lengths":
-            feed["mask"] = RNG.integers(1, total + 1, batch).astype(np.int32)
-        elif mask == "raw":
-            feed["mask"] = (RNG.random((batch, total)) > 0.3).astype(np.int32)
-            feed["mask"][:, 0] = 1
+        feed.update(key_mask(mask, batch, keys + past_len))
         if past:
             feed["pk"] = randn(batch, heads, past_len, head)
             feed["pv"] = randn(batch, heads, past_len, head)
@@ -378,12 +385,7 @@ def bert_attention(mask=None, past=False, **attrs):
 
     def step(batch, seq, past_len):
         feed = {"x": randn(batch, seq, din)}
-        total = seq + past_len
-        if mask == "lengths":
-            feed["mask"] = RNG.integers(1, total + 1, batch).astype(np.int32)
-        elif mask == "raw":
-            feed["mask"] = (RNG.random((batch, total)) > 0.3).astype(np.int32)
-            feed["mask"][:, 0] = 1
+        feed.update(key_mask(mask, batch, seq + past_len))
         if past:
             feed["past"] = randn(2, batch, heads, past_len, d // heads)
         return feed
