@@ -191,7 +191,9 @@ void mlc::target::buildCPUBuffersToLLVMPipeline(OpPassManager &pm,
     pm.addPass(host::createHostExternalizeWeights(
         host::HostExternalizeWeightsOptions{options.weightsFile}));
   pm.addPass(createCPULowerCopies());
-  pm.addPass(host::createHostOutlineKernels());
+  // A profile times each kernel call by its own node: no sharing then.
+  pm.addPass(host::createHostOutlineKernels(
+      host::HostOutlineKernelsOptions{/*shareIdentical=*/!options.profile}));
   if (options.profile)
     pm.addPass(host::createHostInstrumentKernels());
   pm.addPass(host::createHostByteWeights());

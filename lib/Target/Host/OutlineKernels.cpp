@@ -10,10 +10,15 @@
 #include "mlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+#include <map>
 
 namespace mlc::host {
 #define GEN_PASS_DEF_HOSTOUTLINEKERNELS
@@ -57,11 +62,15 @@ bool mayYieldGlobal(Operation *op) {
   return false;
 }
 
-/// Ops re-created inside a kernel instead of being passed to it.
+/// Ops re-created inside a kernel instead of being passed to it. A
+/// global (the weights) that can be passed is an argument, so that
+/// repeated blocks' kernels differ only in what they are given.
 bool isRematerializable(Operation *op) {
-  return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
-         (op->hasTrait<OpTrait::ConstantLike>() ||
-          isa<memref::GetGlobalOp>(op));
+  if (!op || op->getNumOperands() != 0 || op->getNumRegions() != 0)
+    return false;
+  if (auto global = dyn_cast<memref::GetGlobalOp>(op))
+    return !isPassable(global.getType());
+  return op->hasTrait<OpTrait::ConstantLike>();
 }
 
 /// Whether `type` is a buffer of run-time size with the default layout:
@@ -107,21 +116,81 @@ bool capture(Value v, llvm::SetVector<Value> &arguments,
   return true;
 }
 
+/// Whether `op` holds a loop (a loop op or a structured op, which becomes
+/// loops). A region without one (a run-time check recording its number in
+/// the status word) stays in the model function: outlined, each check was
+/// a function of its own for LLVM to compile, one per node.
+bool hasLoops(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<LoopLikeOpInterface, linalg::LinalgOp>(inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct HostOutlineKernelsPass
     : mlc::host::impl::HostOutlineKernelsBase<HostOutlineKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    outlined.clear();
     for (func::FuncOp model : mlc::host::getModelFunctions(module)) {
       SmallVector<Operation *> kernels;
       for (Operation &op : model.getBody().front())
-        if (op.getNumRegions() > 0)
+        if (op.getNumRegions() > 0 && hasLoops(&op))
           kernels.push_back(&op);
       unsigned index = 0;
       for (Operation *kernel : kernels)
         outline(symbols, model, kernel, index++);
     }
+    if (shareIdentical)
+      shareIdenticalKernels(symbols, module);
   }
+
+  /// Calls to a kernel identical to an earlier one (same type, same body
+  /// but for locations) call the earlier one; the copy is erased.
+  void shareIdenticalKernels(SymbolTable &symbols, ModuleOp module) {
+    // Candidates by type and by the sequence of their operations' names.
+    std::map<std::pair<std::string, std::string>, SmallVector<func::FuncOp>>
+        buckets;
+    llvm::DenseMap<StringAttr, func::FuncOp> replacement;
+    for (func::FuncOp f : outlined) {
+      std::string type, ops;
+      llvm::raw_string_ostream typeOs(type), opsOs(ops);
+      f.getFunctionType().print(typeOs);
+      f.getBody().walk([&](Operation *op) {
+        opsOs << op->getName().getStringRef() << ';';
+      });
+      SmallVector<func::FuncOp> &bucket = buckets[{type, ops}];
+      func::FuncOp same;
+      for (func::FuncOp kept : bucket)
+        if (OperationEquivalence::isRegionEquivalentTo(
+                &kept.getBody(), &f.getBody(),
+                OperationEquivalence::IgnoreLocations)) {
+          same = kept;
+          break;
+        }
+      if (same)
+        replacement[f.getSymNameAttr()] = same;
+      else
+        bucket.push_back(f);
+    }
+    if (replacement.empty())
+      return;
+    module.walk([&](func::CallOp call) {
+      auto it = replacement.find(call.getCalleeAttr().getAttr());
+      if (it != replacement.end())
+        call.setCallee(it->second.getSymName());
+    });
+    for (auto &[name, kept] : replacement)
+      symbols.erase(symbols.lookup(name));
+  }
+
+  /// The functions this pass made, in order.
+  SmallVector<func::FuncOp> outlined;
 
   void outline(SymbolTable &symbols, func::FuncOp model, Operation *kernel,
                unsigned index) {
@@ -187,6 +256,7 @@ struct HostOutlineKernelsPass
         b.getFunctionType(ValueRange(callArgs).getTypes(), resultTypes);
     auto func = func::FuncOp::create(b, kernel->getLoc(), name, type);
     func.setPrivate();
+    outlined.push_back(func);
     // Internal to the object: kernels are not part of the model's ABI.
     func->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
                                       b.getContext(), LLVM::Linkage::Internal));

@@ -2,17 +2,18 @@
 // RUN: mlc-opt %s --split-input-file --mlc-host-byte-weights | FileCheck %s --check-prefix=BYTES
 
 // Each top-level loop nest of a model function moves into a private
-// noinline function named after its ONNX node; constants and globals are
-// re-created inside, buffers become arguments.
+// noinline function named after its ONNX node; constants are re-created
+// inside, buffers and globals (the weights) become arguments.
 // OUTLINE-LABEL: func.func private @model_k0_Relu_0(%{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>)
 // OUTLINE-SAME: llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]
 // OUTLINE: arith.constant 0.000000e+00 : f32
 // OUTLINE: linalg.generic
-// OUTLINE-LABEL: func.func private @model_k1_Add_0(%{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>)
-// OUTLINE: memref.get_global @w : memref<4xf32>
+// OUTLINE-LABEL: func.func private @model_k1_Add_0(%{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>)
+// OUTLINE-NOT: memref.get_global
 // OUTLINE-LABEL: func.func @model(
+// OUTLINE: %[[W:.*]] = memref.get_global @w : memref<4xf32>
 // OUTLINE: call @model_k0_Relu_0(%arg0, %arg1)
-// OUTLINE: call @model_k1_Add_0(%arg1, %arg2)
+// OUTLINE: call @model_k1_Add_0(%arg1, %[[W]], %arg2)
 // OUTLINE-NOT: linalg.generic
 
 // Blob-backed constant globals become byte arrays read through views;
@@ -93,5 +94,44 @@ func.func @rows(%x: memref<?xf32>, %y: memref<?xf32>) attributes {mlc_loop.signa
     scf.yield %b : memref<?xf32>
   } loc("Relu_2")
   memref.copy %r, %y : memref<?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+// Repeated blocks (two layers, each its own weights) give identical
+// kernels but for their names: one function serves both calls. A check
+// without loops (a run-time check recording its number) stays in the
+// model function rather than becoming a function of its own.
+// OUTLINE-LABEL: func.func private @layers_k0_Add_1(
+// OUTLINE-NOT: func.func private @layers_k1_Add_2
+// OUTLINE-LABEL: func.func @layers(
+// OUTLINE: %[[W1:.*]] = memref.get_global @w1
+// OUTLINE: %[[W2:.*]] = memref.get_global @w2
+// OUTLINE: call @layers_k0_Add_1(%arg0, %[[W1]], %arg1)
+// OUTLINE: call @layers_k0_Add_1(%arg1, %[[W2]], %arg2)
+// OUTLINE: scf.if
+// OUTLINE: memref.store
+#id2 = affine_map<(d0) -> (d0)>
+memref.global "private" constant @w1 : memref<4xf32> = dense<1.0>
+memref.global "private" constant @w2 : memref<4xf32> = dense<2.0>
+func.func @layers(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>, %flag: i1, %status: memref<1xi32>) attributes {mlc_loop.signature = "{}"} {
+  %w1 = memref.get_global @w1 : memref<4xf32>
+  %w2 = memref.get_global @w2 : memref<4xf32>
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel"]} ins(%x, %w1 : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } loc("Add_1")
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel"]} ins(%t, %w2 : memref<4xf32>, memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } loc("Add_2")
+  scf.if %flag {
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    memref.store %one, %status[%c0] : memref<1xi32>
+  } loc("Check_3")
   return
 }

@@ -247,12 +247,12 @@ def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Give every loop nest of a model its own function";
   let description = [{
     Runs on buffers, after the arena plan. Every top-level operation with
-    regions (a linalg op, a tiled loop nest) in a model function moves into
+    loops (a linalg op, a tiled loop nest) in a model function moves into
     a private function of its own, named `<model>_k<N>_<node>` after the
     ONNX node it came from, marked `noinline` with internal linkage, and is
     replaced by a call.
-    Constants and globals are re-created inside; other values become
-    arguments. A buffer of run-time size (identity layout) is passed as a
+    Constants are re-created inside; other values (globals included)
+    become arguments. A buffer of run-time size (identity layout) is passed as a
     `memref<0xT>` view of its data and one index per dynamic dim, and
     viewed again at those sizes inside (`memref.reinterpret_cast`,
     row-major strides). Operations with other arguments, or with results
@@ -264,7 +264,17 @@ def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
     the whole model in one function, ScalarEvolution's walks up long chains
     of loops made BERT-base take over a minute to compile. It also gives
     profiles one symbol per kernel.
+
+    Weights (globals) are passed as arguments, not read inside, so the
+    kernels of repeated blocks (a transformer's layers) are the same
+    function but for their names; with `share-identical`, each set of
+    identical kernels (same type, same body but for locations) keeps one
+    function that every call uses, and LLVM compiles it once.
   }];
+  let options = [
+    Option<"shareIdentical", "share-identical", "bool", /*default=*/"true",
+           "One function for kernels with identical bodies">
+  ];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::func::FuncDialect",
                            "mlir::LLVM::LLVMDialect"];
