@@ -1,4 +1,4 @@
-# ===- __main__.py - python3 -m mlc compile|run|check-support -------------=== #
+# ===- __main__.py - python3 -m mlc compile|run|generate|check-support ----=== #
 #
 # Part of the mlc project, under the Apache License v2.0 with LLVM Exceptions.
 # See LICENSE for license information.
@@ -9,6 +9,8 @@
 
   python3 -m mlc compile MODEL.onnx -o MODEL.so [--dim batch=1] [--NAME=VALUE]
   python3 -m mlc run MODEL.so [-i NAME=FILE.npy | FILE.npy ...] [-o DIR]
+  python3 -m mlc generate DECODER.so --prompt 1,2,3 [--max-new-tokens 32]
+                          [--temperature T --top-k K --top-p P --seed S]
   python3 -m mlc check-support MODEL.onnx
   python3 -m mlc compare MODEL.onnx [--reference ort|DIR] [--bisect]
                          [-i NAME=FILE.npy ...] [--tolerance T] [--NAME=VALUE]
@@ -17,7 +19,8 @@
 compile takes mlc-compile's flags (``--NAME=VALUE`` or ``--NAME VALUE``);
 run reads .npy inputs (zeros when none are given), prints each output's
 name, shape, dtype and first values, and with ``-o DIR`` saves them as
-DIR/NAME.npy. compare runs the model with mlc and with ONNX Runtime (or
+DIR/NAME.npy. generate runs a compiled decoder's generation loop
+(Model.generate) and prints the new tokens and the timings. compare runs the model with mlc and with ONNX Runtime (or
 stored outputs) on the same inputs and, with --bisect, names the first
 node whose value departs (mlc.compare); it exits 1 when outputs differ.
 """
@@ -118,6 +121,22 @@ def _run(args):
     return 0
 
 
+def _generate(args):
+    model = load(args.library, weights=args.weights)
+    try:
+        prompt = [int(t) for t in args.prompt.split(",")]
+    except ValueError:
+        raise MLCError("mlc generate", "--prompt takes comma-separated token "
+                       f"ids, not '{args.prompt}'")
+    tokens = model.generate(prompt, max_new_tokens=args.max_new_tokens,
+                            temperature=args.temperature, top_k=args.top_k,
+                            top_p=args.top_p, seed=args.seed,
+                            eos_token_id=args.eos_token)
+    print("tokens:", " ".join(str(t) for t in tokens))
+    print(model.last_generate_stats)
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python3 -m mlc",
@@ -136,6 +155,20 @@ def main(argv=None):
                    default=[], metavar="[NAME=]FILE.npy")
     r.add_argument("-o", "--output-dir", default=None)
     r.add_argument("--weights", default=None,
+                   help="weights file of a --weights=external library")
+    g = commands.add_parser("generate",
+                            help="generate tokens with a compiled decoder")
+    g.add_argument("library")
+    g.add_argument("--prompt", required=True,
+                   help="the prompt's token ids, comma-separated")
+    g.add_argument("--max-new-tokens", type=int, default=32)
+    g.add_argument("--temperature", type=float, default=0.0,
+                   help="0 (default): the most likely token")
+    g.add_argument("--top-k", type=int, default=0)
+    g.add_argument("--top-p", type=float, default=1.0)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--eos-token", type=int, default=None)
+    g.add_argument("--weights", default=None,
                    help="weights file of a --weights=external library")
     s = commands.add_parser("check-support",
                             help="list the model's ops and which are "
@@ -166,6 +199,8 @@ def main(argv=None):
             return _compile(args, rest)
         if args.command == "run":
             return _run(args)
+        if args.command == "generate":
+            return _generate(args)
         if args.command == "compare":
             return _compare(args, rest)
         if args.command == "check-support":
