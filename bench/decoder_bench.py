@@ -26,7 +26,6 @@
 import argparse
 import datetime
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -80,15 +79,6 @@ def make_inputs(path, workdir, seq, past, prefix):
     return npys, specs
 
 
-def compile_symbolic(build, path, lib):
-    out = subprocess.run(
-        ["/usr/bin/time", "-f", "TIME %e %M",
-         os.path.join(build, "bin", "mlc-compile"), path, "-o", lib,
-         "--mcpu=native"], capture_output=True, text=True, check=True)
-    seconds, kib = re.search(r"TIME ([\d.]+) (\d+)", out.stderr).groups()
-    return float(seconds), int(kib) / 1024.0
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
@@ -113,7 +103,7 @@ def main():
                                capture_output=True)
             weights = os.path.getsize(path) / 2**20
             lib = os.path.join(workdir, name + ".so")
-            seconds, peak = compile_symbolic(args.build, path, lib)
+            seconds, peak, _ = run_bench.compile_model(args.build, path, lib)
             print(f"{name}: {weights:.0f} MiB file, compiled in {seconds:.1f}"
                   f" s, peak {peak:.0f} MiB", flush=True)
             for label, seq, past in STEPS:

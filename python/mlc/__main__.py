@@ -20,9 +20,10 @@ compile takes mlc-compile's flags (``--NAME=VALUE`` or ``--NAME VALUE``);
 run reads .npy inputs (zeros when none are given), prints each output's
 name, shape, dtype and first values, and with ``-o DIR`` saves them as
 DIR/NAME.npy. generate runs a compiled decoder's generation loop
-(Model.generate) and prints the new tokens and the timings. compare runs the model with mlc and with ONNX Runtime (or
-stored outputs) on the same inputs and, with --bisect, names the first
-node whose value departs (mlc.compare); it exits 1 when outputs differ.
+(Model.generate) and prints the new tokens and the timings. compare runs
+the model with mlc and with ONNX Runtime (or stored outputs) on the same
+inputs and, with --bisect, names the first node whose value departs
+(mlc.compare); it exits 1 when outputs differ.
 """
 
 import argparse
