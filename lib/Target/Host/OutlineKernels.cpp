@@ -10,12 +10,10 @@
 #include "mlc/Target/Host/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include <map>
@@ -116,20 +114,6 @@ bool capture(Value v, llvm::SetVector<Value> &arguments,
   return true;
 }
 
-/// Whether `op` holds a loop (a loop op or a structured op, which becomes
-/// loops). A region without one (a run-time check recording its number in
-/// the status word) stays in the model function: outlined, each check was
-/// a function of its own for LLVM to compile, one per node.
-bool hasLoops(Operation *op) {
-  return op
-      ->walk([](Operation *inner) {
-        return isa<LoopLikeOpInterface, linalg::LinalgOp>(inner)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 struct HostOutlineKernelsPass
     : mlc::host::impl::HostOutlineKernelsBase<HostOutlineKernelsPass> {
   using Base::Base;
@@ -140,7 +124,7 @@ struct HostOutlineKernelsPass
     for (func::FuncOp model : mlc::host::getModelFunctions(module)) {
       SmallVector<Operation *> kernels;
       for (Operation &op : model.getBody().front())
-        if (op.getNumRegions() > 0 && hasLoops(&op))
+        if (op.getNumRegions() > 0)
           kernels.push_back(&op);
       unsigned index = 0;
       for (Operation *kernel : kernels)

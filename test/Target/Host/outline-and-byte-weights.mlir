@@ -100,9 +100,7 @@ func.func @rows(%x: memref<?xf32>, %y: memref<?xf32>) attributes {mlc_loop.signa
 // -----
 
 // Repeated blocks (two layers, each its own weights) give identical
-// kernels but for their names: one function serves both calls. A check
-// without loops (a run-time check recording its number) stays in the
-// model function rather than becoming a function of its own.
+// kernels but for their names: one function serves both calls.
 // OUTLINE-LABEL: func.func private @layers_k0_Add_1(
 // OUTLINE-NOT: func.func private @layers_k1_Add_2
 // OUTLINE-LABEL: func.func @layers(
@@ -110,12 +108,10 @@ func.func @rows(%x: memref<?xf32>, %y: memref<?xf32>) attributes {mlc_loop.signa
 // OUTLINE: %[[W2:.*]] = memref.get_global @w2
 // OUTLINE: call @layers_k0_Add_1(%arg0, %[[W1]], %arg1)
 // OUTLINE: call @layers_k0_Add_1(%arg1, %[[W2]], %arg2)
-// OUTLINE: scf.if
-// OUTLINE: memref.store
 #id2 = affine_map<(d0) -> (d0)>
 memref.global "private" constant @w1 : memref<4xf32> = dense<1.0>
 memref.global "private" constant @w2 : memref<4xf32> = dense<2.0>
-func.func @layers(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>, %flag: i1, %status: memref<1xi32>) attributes {mlc_loop.signature = "{}"} {
+func.func @layers(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>) attributes {mlc_loop.signature = "{}"} {
   %w1 = memref.get_global @w1 : memref<4xf32>
   %w2 = memref.get_global @w2 : memref<4xf32>
   linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel"]} ins(%x, %w1 : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>) {
@@ -128,10 +124,5 @@ func.func @layers(%x: memref<4xf32>, %t: memref<4xf32>, %y: memref<4xf32>, %flag
     %s = arith.addf %a, %b : f32
     linalg.yield %s : f32
   } loc("Add_2")
-  scf.if %flag {
-    %c0 = arith.constant 0 : index
-    %one = arith.constant 1 : i32
-    memref.store %one, %status[%c0] : memref<1xi32>
-  } loc("Check_3")
   return
 }

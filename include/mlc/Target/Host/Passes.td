@@ -247,7 +247,7 @@ def HostOutlineKernels : Pass<"mlc-host-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Give every loop nest of a model its own function";
   let description = [{
     Runs on buffers, after the arena plan. Every top-level operation with
-    loops (a linalg op, a tiled loop nest) in a model function moves into
+    regions (a linalg op, a tiled loop nest) in a model function moves into
     a private function of its own, named `<model>_k<N>_<node>` after the
     ONNX node it came from, marked `noinline` with internal linkage, and is
     replaced by a call.
