@@ -98,24 +98,15 @@ template <bool Simplified> LogicalResult convertSkipLayerNorm(NodeImporter &n) {
   return n.finish({y, mu, invStd, sum});
 }
 
-/// Gelu (com.microsoft, exact erf form) and BiasGelu (Gelu of A + B).
-LogicalResult convertGelu(NodeImporter &n) {
+/// Gelu of X (+ bias): Gelu and BiasGelu in the exact erf form, FastGelu
+/// in the tanh approximation.
+template <bool Tanh> LogicalResult convertGelu(NodeImporter &n) {
   if (failed(n.expectInputs(1, 2)))
     return failure();
   Value x = n.getInput(0);
   if (Value bias = n.getInput(1))
     x = n.make<AddOp>(x, bias);
-  return n.finish({n.make<GeluOp>(x, n.builder.getBoolAttr(false))});
-}
-
-/// FastGelu: the tanh approximation of Gelu, of X (+ bias).
-LogicalResult convertFastGelu(NodeImporter &n) {
-  if (failed(n.expectInputs(1, 2)))
-    return failure();
-  Value x = n.getInput(0);
-  if (Value bias = n.getInput(1))
-    x = n.make<AddOp>(x, bias);
-  return n.finish({n.make<GeluOp>(x, n.builder.getBoolAttr(true))});
+  return n.finish({n.make<GeluOp>(x, n.builder.getBoolAttr(Tanh))});
 }
 
 /// QuickGelu: x * sigmoid(alpha * x).
@@ -149,9 +140,9 @@ void mlc::onnx_import::addTransformerConverters(ConverterTable &t) {
   t.add("com.microsoft.SkipSimplifiedLayerNormalization", 1,
         convertSkipLayerNorm<true>);
   t.add("com.microsoft.SkipLayerNormalization", 1, convertSkipLayerNorm<false>);
-  t.add("com.microsoft.Gelu", 1, convertGelu);
-  t.add("com.microsoft.BiasGelu", 1, convertGelu);
-  t.add("com.microsoft.FastGelu", 1, convertFastGelu);
+  t.add("com.microsoft.Gelu", 1, convertGelu<false>);
+  t.add("com.microsoft.BiasGelu", 1, convertGelu<false>);
+  t.add("com.microsoft.FastGelu", 1, convertGelu<true>);
   t.add("com.microsoft.QuickGelu", 1, convertQuickGelu);
   t.add("com.microsoft.BiasAdd", 1, convertBiasAdd);
 }

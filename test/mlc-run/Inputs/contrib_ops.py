@@ -294,6 +294,12 @@ def group_query_attention_window_softcap():
                smooth_softmax=1)
 
 
+def past_cache(batch, heads, length, head):
+    """Random past keys and values [B, heads, past, head size]."""
+    return {"pk": randn(batch, heads, length, head),
+            "pv": randn(batch, heads, length, head)}
+
+
 def key_mask(kind, batch, total):
     """A key mask of ONNX Runtime's formats: key counts [B] ('lengths') or
     0/1 [B, T] ('raw'), every sequence seeing its first key."""
@@ -341,8 +347,7 @@ def mha(cross=False, mask=None, past=False, bias=False, **attrs):
         feed["k"], feed["v"] = randn(*shape), randn(*shape)
         feed.update(key_mask(mask, batch, keys + past_len))
         if past:
-            feed["pk"] = randn(batch, heads, past_len, head)
-            feed["pv"] = randn(batch, heads, past_len, head)
+            feed.update(past_cache(batch, heads, past_len, head))
         return feed
     if past:
         return m, [step(2, 4, 4, 0), step(2, 1, 1, 4), step(1, 3, 3, 5)]
@@ -493,8 +498,7 @@ def attention23(three_d=False, mask=None, past=False, heads=4, kv_heads=2,
         elif mask == "float":
             feed["mask"] = randn(seq, total)
         if past:
-            feed["pk"] = randn(batch, kv_heads, past_len, head)
-            feed["pv"] = randn(batch, kv_heads, past_len, head)
+            feed.update(past_cache(batch, kv_heads, past_len, head))
         return feed
     if past:
         return m, [step(2, 3, 3, 0), step(2, 1, 1, 3), step(1, 2, 2, 5)]
